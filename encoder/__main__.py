@@ -1,0 +1,180 @@
+"""Command line: `python -m encoder GRID > grid.cnf` and `python -m encoder decode MODEL`.
+
+Only argument parsing, I/O and exit codes live here: 0 on success, 1 for bad input
+(one line `encoder: FILE:LINE: problem` on stderr), 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from encoder import __version__
+from encoder.check import solution_problems
+from encoder.cli_common import add_geometry_flags, geometry_for, load_one_puzzle, load_puzzles
+from encoder.decode import grid_from_model
+from encoder.dimacs import read_model
+from encoder.emit import encode_dimacs
+from encoder.encodings import ENCODINGS, GIVEN_STYLES
+from encoder.errors import GridError, InputError
+from encoder.grids import format_line, format_pretty
+
+PROG = "encoder"
+
+
+def encode_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {PROG}",
+        description="Encode a Sudoku grid as CNF (DIMACS). GRID is a grid of N*N symbols, "
+        "a file of grids (one per line) or '-' for stdin. See also: python -m encoder decode -h",
+    )
+    parser.add_argument("grid", nargs="?", metavar="GRID", help="grid, file or '-'")
+    parser.add_argument(
+        "--encoding",
+        choices=ENCODINGS,
+        default="centrale",
+        help="rule formula (default: centrale, the exam's 11,988 clauses)",
+    )
+    parser.add_argument(
+        "--givens",
+        choices=GIVEN_STYLES,
+        default="centrale",
+        help="grid formula: centrale = the exam's F1 and F2, units = one unit per "
+        "given (default: centrale)",
+    )
+    parser.add_argument("--rules-only", action="store_true", help="emit the rule formula alone")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    parser.add_argument(
+        "--index", type=int, metavar="N", help="encode puzzle N (0-based) of a file with several"
+    )
+    parser.add_argument(
+        "--out-dir", metavar="DIR", help="encode every puzzle of the file, one numbered .cnf each"
+    )
+    parser.add_argument(
+        "--allow-conflicts",
+        action="store_true",
+        help="encode grids whose givens clash (the formula is then UNSAT)",
+    )
+    parser.add_argument("--version", action="version", version=f"sudoku-sat {__version__}")
+    add_geometry_flags(parser)
+    return parser
+
+
+def decode_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {PROG} decode",
+        description="Turn a SAT solver's model into a grid. MODEL is SAT-competition output "
+        "(s/v lines), MiniSat's result file, or a list of literals; '-' reads stdin.",
+    )
+    parser.add_argument("model", metavar="MODEL")
+    parser.add_argument("--grid", metavar="GRID", help="check the givens of this grid are kept")
+    parser.add_argument(
+        "--index", type=int, metavar="N", help="puzzle N (0-based) of the --grid file"
+    )
+    parser.add_argument("--pretty", action="store_true", help="print the grid boxed over N lines")
+    add_geometry_flags(parser)
+    return parser
+
+
+def write_output(text: str, path: str | None) -> None:
+    """Write to `path` (atomically, so no half-written file is left) or to stdout."""
+    if path is None:
+        sys.stdout.write(text)
+        return
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as error:
+        raise GridError(f"cannot write: {error.strerror}", path) from None
+
+
+def run_encode(argv: Sequence[str]) -> int:
+    parser = encode_parser()
+    args = parser.parse_args(argv)
+    if args.rules_only:
+        if args.grid or args.index is not None or args.out_dir:
+            parser.error("--rules-only takes no GRID, --index or --out-dir")
+        geometry = geometry_for(args, args.size or 9)
+        write_output(encode_dimacs(None, geometry, args.encoding, args.givens), args.output)
+        return 0
+    if args.grid is None:
+        parser.error("GRID is required (or --rules-only)")
+    if args.out_dir and (args.index is not None or args.output):
+        parser.error("--out-dir writes one file per puzzle: it excludes --index and -o")
+    if args.out_dir:
+        puzzles = load_puzzles(args.grid, args, args.allow_conflicts)
+        os.makedirs(args.out_dir, exist_ok=True)
+        stem = "stdin" if args.grid == "-" else os.path.splitext(os.path.basename(args.grid))[0]
+        for number, puzzle in enumerate(puzzles):
+            text = encode_dimacs(
+                puzzle.grid, puzzle.geometry, args.encoding, args.givens, puzzle.source
+            )
+            write_output(text, os.path.join(args.out_dir, f"{stem}-{number:05d}.cnf"))
+        print(f"{PROG}: wrote {len(puzzles)} files to {args.out_dir}", file=sys.stderr)
+        return 0
+    puzzle = load_one_puzzle(
+        args.grid, args, args.index, args.allow_conflicts, " or encode all with --out-dir DIR"
+    )
+    text = encode_dimacs(puzzle.grid, puzzle.geometry, args.encoding, args.givens, puzzle.source)
+    write_output(text, args.output)
+    return 0
+
+
+def run_decode(argv: Sequence[str]) -> int:
+    args = decode_parser().parse_args(argv)
+    model = read_model(args.model)
+    name = "<stdin>" if args.model == "-" else args.model
+    if model.status != "SAT":
+        raise InputError(f"the solver answered {model.status}: there is no grid to decode", name)
+    puzzle = None
+    if args.grid:
+        puzzle = load_one_puzzle(args.grid, args, args.index, allow_conflicts=True)
+        geometry = puzzle.geometry
+    else:
+        n = args.size or _size_from_model(model.literals)
+        geometry = geometry_for(args, n)
+    try:
+        grid = grid_from_model(model.literals, geometry)
+    except InputError as error:
+        raise error.located(name) from None
+    if puzzle is not None:
+        problems = solution_problems(grid, puzzle.grid, geometry)
+        if problems:
+            raise InputError(f"the model is not a solution of {puzzle.source}: {problems[0]}", name)
+    print(format_pretty(grid, geometry) if args.pretty else format_line(grid, geometry))
+    return 0
+
+
+def _size_from_model(literals: Sequence[int]) -> int:
+    """Guess N from the largest variable when no --size is given: the smallest N with N³ ≥ it."""
+    top = max((abs(lit) for lit in literals), default=0)
+    for n in (4, 6, 9, 12, 16, 25):
+        if top <= n**3:
+            return n
+    raise InputError(f"variable {top} is beyond a 25x25 grid: give --size")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] == "decode":
+            return run_decode(argv[1:])
+        return run_encode(argv)
+    except InputError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader (e.g. `head`) went away: not an error of ours, and nothing to say.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,166 @@
+"""Command-line pieces shared by the project's front ends: geometry flags and grid input.
+
+`add_geometry_flags` declares the variant options (--size, --box, --diagonals,
+--windows, --regions, --no-boxes, --symbols) and `load_puzzles` turns a GRID argument
+(a grid, a file of grids, or `-`) into (geometry, grid, source) triples, inferring the
+size from the first puzzle and reading jigsaw maps from `puzzle|regions` lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from encoder.errors import GridError
+from encoder.geometry import SUPPORTED_SIZES, Geometry, make_geometry
+from encoder.grids import (
+    PuzzleText,
+    describe_clash,
+    expand_symbols,
+    find_clashes,
+    parse_cells,
+    read_source,
+    region_ids,
+    size_of_puzzle,
+    split_puzzles,
+)
+
+
+def add_geometry_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("variant (geometry)")
+    group.add_argument(
+        "--size",
+        type=int,
+        choices=SUPPORTED_SIZES,
+        help="grid side N (default: inferred from the grid's length)",
+    )
+    group.add_argument("--box", metavar="RxC", help="box height x width (default per size)")
+    group.add_argument("--diagonals", action="store_true", help="X-Sudoku: both main diagonals")
+    group.add_argument(
+        "--windows",
+        action="store_true",
+        help="Hyper/Windoku: four extra 3x3 windows at (1,1) (1,5) (5,1) (5,5)",
+    )
+    group.add_argument(
+        "--regions",
+        metavar="MAP",
+        help="jigsaw: N*N region ids (a string or a file); replaces the boxes",
+    )
+    group.add_argument("--no-boxes", action="store_true", help="no boxes (Latin square)")
+    group.add_argument(
+        "--symbols", metavar="SPEC", help="alphabet, e.g. 0-F for 16x16 (default 1-9 then A-P)"
+    )
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A grid ready to encode: its geometry, values, and where it was read."""
+
+    geometry: Geometry
+    grid: tuple[int, ...]
+    source: str  # 'FILE:LINE'
+
+
+def _parse_box(spec: str) -> tuple[int, int]:
+    try:
+        h, w = (int(part) for part in spec.lower().split("x"))
+    except ValueError:
+        raise GridError(f"--box {spec!r}: expected RxC such as 3x3 or 2x3") from None
+    return h, w
+
+
+def _regions_text(spec: str) -> str:
+    if os.path.exists(spec):
+        with open(spec, encoding="utf-8") as handle:
+            lines = [ln.split("#", 1)[0].strip() for ln in handle]
+        return "".join(ln for ln in lines if ln)
+    return spec
+
+
+def geometry_for(
+    args: argparse.Namespace,
+    n: int,
+    regions: str | None = None,
+    where: tuple[str, int | None] = ("<input>", None),
+) -> Geometry:
+    """Return the geometry the flags describe for a grid of side n."""
+    symbols = expand_symbols(args.symbols) if args.symbols else None
+    if args.size and args.size != n:
+        raise GridError(f"grid has {n * n} cells but --size {args.size} was given", *where)
+    jigsaw = None
+    if regions is not None or args.regions:
+        text = regions if regions is not None else _regions_text(args.regions)
+        jigsaw = region_ids(text, n, *where)
+    box = _parse_box(args.box) if args.box else None
+    try:
+        return make_geometry(
+            n,
+            box=box,
+            diagonals=args.diagonals,
+            windows=args.windows,
+            jigsaw=jigsaw,
+            boxes=not args.no_boxes,
+            symbols=symbols,
+        )
+    except GridError as error:
+        raise error.located(*where) from None
+
+
+def read_puzzle_texts(source: str, args: argparse.Namespace) -> list[PuzzleText]:
+    text, name = read_source(source)
+    return split_puzzles(text, name, args.size)
+
+
+def to_puzzle(text: PuzzleText, args: argparse.Namespace, allow_conflicts: bool = False) -> Puzzle:
+    """Parse one puzzle text under the flags; refuse clashing givens unless allowed."""
+    where = (text.path, text.line)
+    n = args.size or size_of_puzzle(text)
+    geometry = geometry_for(args, n, text.regions, where)
+    grid = parse_cells(text.cells, geometry, *where)
+    if not allow_conflicts:
+        clashes = find_clashes(grid, geometry)
+        if clashes:
+            detail = describe_clash(clashes[0], geometry)
+            more = f" (and {len(clashes) - 1} more)" if len(clashes) > 1 else ""
+            raise GridError(f"{detail}{more}; --allow-conflicts encodes it anyway (UNSAT)", *where)
+    return Puzzle(geometry, grid, f"{text.path}:{text.line}")
+
+
+def load_puzzles(
+    source: str,
+    args: argparse.Namespace,
+    allow_conflicts: bool = False,
+    indices: Sequence[int] | None = None,
+) -> list[Puzzle]:
+    """Return the puzzles of a GRID argument (all, or those at `indices`)."""
+    texts = read_puzzle_texts(source, args)
+    if indices is not None:
+        for index in indices:
+            if not 0 <= index < len(texts):
+                raise GridError(
+                    f"--index {index} out of range: {len(texts)} puzzles (0..{len(texts) - 1})",
+                    texts[0].path,
+                )
+        texts = [texts[index] for index in indices]
+    return [to_puzzle(t, args, allow_conflicts) for t in texts]
+
+
+def load_one_puzzle(
+    source: str,
+    args: argparse.Namespace,
+    index: int | None,
+    allow_conflicts: bool = False,
+    many_hint: str = "",
+) -> Puzzle:
+    """Return the one puzzle a GRID argument names; a file of several needs `index`."""
+    texts = read_puzzle_texts(source, args)
+    if len(texts) > 1 and index is None:
+        raise GridError(
+            f"{len(texts)} puzzles in this file: choose one with --index N "
+            f"(0..{len(texts) - 1}){many_hint}",
+            texts[0].path,
+        )
+    [puzzle] = load_puzzles(source, args, allow_conflicts, None if index is None else [index])
+    return puzzle

@@ -1,0 +1,35 @@
+"""Errors raised at the edges: bad grids and bad DIMACS.
+
+Each carries where the problem is (file and line when known) so that a command-line
+front end can print one line `prog: FILE:LINE: problem` and exit 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad user input, located by file name and 1-based line number when known."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+    def located(self, path: str | None = None, line: int | None = None) -> InputError:
+        """Return a copy of this error with the location filled in where missing."""
+        return type(self)(self.message, self.path or path, self.line or line)
+
+    def __str__(self) -> str:
+        where = self.path or "<input>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+class GridError(InputError):
+    """A grid that cannot be read or whose givens clash."""
+
+
+class DimacsError(InputError):
+    """A DIMACS CNF or model file that does not follow the format."""

@@ -1,0 +1,164 @@
+"""Geometries: a Sudoku variant described as symbols + cells + regions.
+
+Following the set-based description of the second school paper, a variant is an
+N x N grid of cells, an alphabet of N symbols, and a list of regions (sets of cells)
+in which no symbol may appear twice; a region of exactly N cells must also contain
+every symbol.  Classic Sudoku is rows + columns + 3x3 boxes; X-Sudoku adds the two
+main diagonals; Hyper (Windoku) adds four 3x3 windows; jigsaw replaces the boxes with
+irregular regions.  Every formula in the project is generated from a `Geometry`, never
+from hard-coded 9x9 loops.
+
+Cells are numbered c = N*i + j (row-major), as in the one-line grid format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from encoder.errors import GridError
+
+DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
+SUPPORTED_SIZES = (4, 6, 9, 12, 16, 25)
+DEFAULT_BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}
+
+# Region kinds, in the order their clause blocks are emitted, with the letter that
+# names the block (the exam's L = lignes, C = colonnes, B = blocs).
+KIND_LETTERS = {"row": "L", "column": "C", "box": "B", "diagonal": "D", "window": "W"}
+
+
+@dataclass(frozen=True)
+class Region:
+    """A set of cells in which each symbol appears at most once."""
+
+    kind: str  # one of KIND_LETTERS
+    index: int  # 0-based, within its kind
+    cells: tuple[int, ...]  # cell numbers N*i + j, in reading order
+
+    def name(self) -> str:
+        """Return a human name such as 'row 3' (0-based like the exam)."""
+        return f"{self.kind} {self.index}"
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """An N x N Sudoku variant: its size, symbols and regions."""
+
+    size: int
+    regions: tuple[Region, ...]
+    symbols: str = ""
+    box: tuple[int, int] | None = None  # box height x width, when boxes are rectangles
+    extras: tuple[str, ...] = ()  # "diagonals", "windows", "jigsaw", "no-boxes"
+    peers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = self.size
+        if not self.symbols:
+            if n > len(DEFAULT_SYMBOLS):
+                raise GridError(f"size {n} needs --symbols (default alphabet has 25)")
+            object.__setattr__(self, "symbols", DEFAULT_SYMBOLS[:n])
+        if len(self.symbols) != n or len(set(self.symbols)) != n:
+            raise GridError(f"need {n} distinct symbols, got {self.symbols!r}")
+        peer_sets: list[set[int]] = [set() for _ in range(n * n)]
+        for region in self.regions:
+            for c in region.cells:
+                peer_sets[c].update(region.cells)
+        for c, peers in enumerate(peer_sets):
+            peers.discard(c)
+        object.__setattr__(self, "peers", tuple(tuple(sorted(p)) for p in peer_sets))
+
+    @property
+    def num_cells(self) -> int:
+        return self.size * self.size
+
+    def cell(self, c: int) -> tuple[int, int]:
+        """Return (row, column) of cell number c."""
+        return divmod(c, self.size)
+
+    def regions_of(self, kind: str) -> list[Region]:
+        return [r for r in self.regions if r.kind == kind]
+
+    def describe(self) -> str:
+        """Return a one-line description such as '9x9, 3x3 boxes, diagonals'."""
+        parts = [f"{self.size}x{self.size}"]
+        if self.box:
+            parts.append(f"{self.box[0]}x{self.box[1]} boxes")
+        parts.extend(self.extras)
+        return ", ".join(parts)
+
+
+def block_cells(n: int, box: tuple[int, int], b: int) -> tuple[int, ...]:
+    """Return the cells of box b, in the exam's order: cell r of block b is
+    (h*(b // (n/w)) + r // w, w*(b % (n/w)) + r % w) for boxes of height h, width w."""
+    h, w = box
+    boxes_per_row = n // w
+    top, left = h * (b // boxes_per_row), w * (b % boxes_per_row)
+    return tuple(n * (top + r // w) + left + r % w for r in range(n))
+
+
+def make_geometry(
+    size: int = 9,
+    box: tuple[int, int] | None = None,
+    diagonals: bool = False,
+    windows: bool = False,
+    jigsaw: tuple[int, ...] | None = None,
+    boxes: bool = True,
+    symbols: str | None = None,
+) -> Geometry:
+    """Build a geometry from the command-line presets.
+
+    `jigsaw` gives the region id of every cell (N*N ids, any N distinct values); its
+    regions replace the boxes.  `windows` adds the Hyper/Windoku windows: for 9x9
+    the four 3x3 windows with top-left cells (1,1), (1,5), (5,1), (5,5); in general
+    square windows of the box side placed one cell in from each box edge.
+    """
+    n = size
+    if n < 1 or n > 64:
+        raise GridError(f"unsupported size {n}")
+    regions: list[Region] = []
+    regions += [Region("row", i, tuple(range(n * i, n * i + n))) for i in range(n)]
+    regions += [Region("column", j, tuple(range(j, n * n, n))) for j in range(n)]
+    extras: list[str] = []
+    if jigsaw is not None:
+        if len(jigsaw) != n * n:
+            raise GridError(f"a jigsaw map needs {n * n} region ids, got {len(jigsaw)}")
+        ids = sorted(set(jigsaw))
+        members = {rid: tuple(c for c in range(n * n) if jigsaw[c] == rid) for rid in ids}
+        if len(ids) != n or any(len(cells) != n for cells in members.values()):
+            sizes = ", ".join(f"{rid}:{len(cells)}" for rid, cells in members.items())
+            raise GridError(f"a jigsaw map needs {n} regions of {n} cells, got {sizes}")
+        regions += [Region("box", b, members[rid]) for b, rid in enumerate(ids)]
+        box = None
+        extras.append("jigsaw")
+    elif boxes:
+        box = box or DEFAULT_BOXES.get(n)
+        if box is None:
+            raise GridError(f"size {n} has no default boxes: give --box RxC or --no-boxes")
+        h, w = box
+        if h * w != n:
+            raise GridError(f"boxes {h}x{w} do not tile a {n}x{n} grid")
+        regions += [Region("box", b, block_cells(n, box, b)) for b in range(n)]
+    else:
+        box = None
+        extras.append("no-boxes")
+    if diagonals:
+        regions.append(Region("diagonal", 0, tuple(n * i + i for i in range(n))))
+        regions.append(Region("diagonal", 1, tuple(n * i + n - 1 - i for i in range(n))))
+        extras.append("diagonals")
+    if windows:
+        side = round(n**0.5)
+        if side * side != n:
+            raise GridError(f"windows need a square size (4, 9, 16, 25), not {n}")
+        starts = [1 + t * (side + 1) for t in range(side - 1)]
+        corners = [(top, left) for top in starts for left in starts]
+        for t, (top, left) in enumerate(corners):
+            cells = tuple(n * (top + r) + left + s for r in range(side) for s in range(side))
+            regions.append(Region("window", t, cells))
+        extras.append("windows")
+    return Geometry(
+        size=n, regions=tuple(regions), symbols=symbols or "", box=box, extras=tuple(extras)
+    )
+
+
+def standard(size: int = 9) -> Geometry:
+    """Return classic Sudoku of the given size with its default boxes."""
+    return make_geometry(size)

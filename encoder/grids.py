@@ -1,0 +1,243 @@
+"""Reading and writing grids.
+
+A grid is a tuple of N*N ints in reading order, 0 for a blank.  Accepted text:
+- one puzzle per line: N*N symbols, blanks written `.`, `0` or `_` (`0` only when it is
+  not a symbol of the alphabet);
+- a laid-out grid over N lines, with any of ` |-+` as separators;
+- jigsaw lines `puzzle|regions`: N*N symbols, then N*N region ids (one symbol each);
+- in files, `#` comments and blank lines are ignored.
+Sizes 4, 6, 9, 12, 16, 25 are recognised from the length; symbols are `1-9` then
+`A-P` unless another alphabet is given (for example `0-F` for 16x16).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from encoder.errors import GridError
+from encoder.geometry import DEFAULT_SYMBOLS, SUPPORTED_SIZES, Geometry, Region
+
+BLANKS = "._0"
+SEPARATORS = " \t|-+"
+
+Grid = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PuzzleText:
+    """One puzzle as read from a file: its cells' text and where it came from."""
+
+    cells: str  # N*N characters, separators removed
+    regions: str | None  # N*N region ids for jigsaw lines, else None
+    path: str
+    line: int  # 1-based line where the puzzle starts
+
+
+def expand_symbols(spec: str) -> str:
+    """Return the alphabet named by `spec`: ranges such as '0-F' or '1-9A-G', or a list."""
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-":
+            lo, hi = spec[i], spec[i + 2]
+            if ord(hi) < ord(lo):
+                raise GridError(f"bad symbol range {lo}-{hi} in --symbols {spec!r}")
+            out.extend(chr(c) for c in range(ord(lo), ord(hi) + 1))
+            i += 3
+        else:
+            out.append(spec[i])
+            i += 1
+    alphabet = "".join(out)
+    if len(set(alphabet)) != len(alphabet):
+        raise GridError(f"--symbols {spec!r} repeats a symbol")
+    return alphabet
+
+
+def _strip(line: str) -> str:
+    return "".join(ch for ch in line if ch not in SEPARATORS)
+
+
+def _size_of(length: int) -> int | None:
+    for n in SUPPORTED_SIZES:
+        if n * n == length:
+            return n
+    return None
+
+
+def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> list[PuzzleText]:
+    """Split a file's text into puzzles (one per line, or a single laid-out grid)."""
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        content = raw.split("#", 1)[0].strip()
+        if content:
+            lines.append((number, content))
+    if not lines:
+        raise GridError("no grid found (only blank lines or comments)", path)
+    one_per_line: list[PuzzleText] = []
+    for number, content in lines:
+        cells, regions = content, None
+        if "|" in content and content.count("|") == 1:
+            left, right = (part.strip() for part in content.split("|"))
+            if len(left) == len(right) and _size_of(len(left)):
+                cells, regions = left, right
+        cells = cells if regions is not None else _strip(cells)
+        one_per_line.append(PuzzleText(cells, regions, path, number))
+    lengths = {len(p.cells) for p in one_per_line}
+    if size is None and len(lengths) == 1 and _size_of(lengths.pop()):
+        return one_per_line
+    if size is not None and all(len(p.cells) == size * size for p in one_per_line):
+        return one_per_line
+    # A laid-out grid spread over several lines.
+    joined = "".join(p.cells for p in one_per_line)
+    n = size or _size_of(len(joined))
+    if n and len(joined) == n * n and len(one_per_line) > 1:
+        return [PuzzleText(joined, None, path, one_per_line[0].line)]
+    expected = f"{size * size}" if size else "N*N (16, 36, 81, 144, 256 or 625)"
+    for p in one_per_line:
+        if size is None and _size_of(len(p.cells)):
+            continue
+        if size is not None and len(p.cells) == size * size:
+            continue
+        raise GridError(f"grid has {len(p.cells)} cells, expected {expected}", path, p.line)
+    raise GridError("puzzles of different sizes in one file", path, one_per_line[0].line)
+
+
+def read_source(source: str) -> tuple[str, str]:
+    """Return (text, display name) of a grid argument: `-` (stdin), a file, or a grid."""
+    if source == "-":
+        return sys.stdin.read(), "<stdin>"
+    stripped = _strip(source.strip())
+    if "\n" in source or (_size_of(len(stripped)) and not _looks_like_path(source)):
+        return source, "<argument>"
+    try:
+        with open(source, encoding="utf-8") as handle:
+            return handle.read(), source
+    except FileNotFoundError:
+        if len(stripped) > 12 and not _looks_like_path(source):
+            raise GridError(
+                f"grid has {len(stripped)} cells, expected N*N (16, 36, 81, 144, 256 or 625),"
+                " and no file has that name",
+                "<argument>",
+            ) from None
+        raise GridError(
+            "no such file, and not a grid of 16, 36, 81, 144, 256 or 625 cells", source
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise GridError(f"cannot read: {error}", source) from None
+
+
+def _looks_like_path(source: str) -> bool:
+    return "/" in source or source.endswith((".txt", ".sdk", ".csv"))
+
+
+def size_of_puzzle(puzzle: PuzzleText) -> int:
+    """Return N for a puzzle whose length is N*N, or raise a located GridError."""
+    n = _size_of(len(puzzle.cells))
+    if n is None:
+        raise GridError(
+            f"grid has {len(puzzle.cells)} cells, not a square of a supported size",
+            puzzle.path,
+            puzzle.line,
+        )
+    return n
+
+
+def default_symbols(n: int) -> str:
+    return DEFAULT_SYMBOLS[:n]
+
+
+def parse_cells(
+    cells: str, geometry: Geometry, path: str = "<input>", line: int | None = None
+) -> Grid:
+    """Return the grid of an N*N-character string, checking every symbol."""
+    n = geometry.size
+    if len(cells) != n * n:
+        raise GridError(f"grid has {len(cells)} cells, expected {n * n}", path, line)
+    value_of = {s: k for k, s in enumerate(geometry.symbols, start=1)}
+    grid = []
+    for c, ch in enumerate(cells):
+        if ch in value_of:
+            grid.append(value_of[ch])
+        elif ch in BLANKS:
+            grid.append(0)
+        else:
+            i, j = divmod(c, n)
+            raise GridError(
+                f"bad symbol {ch!r} at cell ({i},{j}); allowed: {geometry.symbols} or a blank",
+                path,
+                line,
+            )
+    return tuple(grid)
+
+
+def parse_grid(text: str, geometry: Geometry) -> Grid:
+    """Return the grid written in `text` (one line, or a laid-out grid)."""
+    puzzles = split_puzzles(text, size=geometry.size)
+    if len(puzzles) != 1:
+        raise GridError(f"expected one grid, found {len(puzzles)}")
+    return parse_cells(puzzles[0].cells, geometry, puzzles[0].path, puzzles[0].line)
+
+
+def format_line(grid: Grid, geometry: Geometry, blank: str = ".") -> str:
+    """Return the grid as one line of N*N symbols."""
+    return "".join(geometry.symbols[k - 1] if k else blank for k in grid)
+
+
+def format_pretty(grid: Grid, geometry: Geometry) -> str:
+    """Return the grid laid out over N lines, boxes separated by | and -+- rules."""
+    n = geometry.size
+    h, w = geometry.box or (n, n)
+    line = format_line(grid, geometry)
+    rows = []
+    for i in range(n):
+        groups = [" ".join(line[n * i + j : n * i + j + w]) for j in range(0, n, w)]
+        rows.append(" | ".join(groups))
+        if (i + 1) % h == 0 and i + 1 < n:
+            rows.append("-+-".join("-" * (2 * w - 1) for _ in range(0, n, w)))
+    return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class Clash:
+    """Two givens with the same value in one region."""
+
+    value: int
+    first: int
+    second: int
+    region: Region
+
+
+def find_clashes(grid: Grid, geometry: Geometry) -> list[Clash]:
+    """Return every pair of equal givens sharing a region (first pair per value per region)."""
+    clashes = []
+    for region in geometry.regions:
+        first_cell: dict[int, int] = {}
+        for c in region.cells:
+            k = grid[c]
+            if not k:
+                continue
+            if k in first_cell:
+                clashes.append(Clash(k, first_cell[k], c, region))
+            else:
+                first_cell[k] = c
+    return clashes
+
+
+def describe_clash(clash: Clash, geometry: Geometry) -> str:
+    a, b = geometry.cell(clash.first), geometry.cell(clash.second)
+    symbol = geometry.symbols[clash.value - 1]
+    return (
+        f"value {symbol} given twice in {clash.region.name()}: cells ({a[0]},{a[1]}) and "
+        f"({b[0]},{b[1]}) (0-based row,column)"
+    )
+
+
+def region_ids(
+    text: str, n: int, path: str = "<input>", line: int | None = None
+) -> tuple[int, ...]:
+    """Return the region id of every cell from a jigsaw map of N*N symbols."""
+    stripped = _strip(text)
+    if len(stripped) != n * n:
+        raise GridError(f"region map has {len(stripped)} cells, expected {n * n}", path, line)
+    return tuple(ord(ch) for ch in stripped)

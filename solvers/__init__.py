@@ -1,0 +1,1 @@
+"""SAT solvers: the home-grown engine, the exam-faithful reference, and adapters."""
