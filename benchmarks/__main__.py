@@ -1,0 +1,46 @@
+"""Command line: `python -m benchmarks COMMAND [options]` (like pyperf: small dispatch).
+
+Each command lives in its own module with a `main(argv) -> int`; this file only picks
+the module, so a command's start-up cost is paid only when it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS = {
+    "speed": (
+        "benchmarks.engine_speed",
+        "home-grown engine vs PySAT Minisat22: UP, depth-1, depth-2",
+    ),
+    "encoder-speed": ("benchmarks.encoder_speed", "time to encode one grid in-process"),
+}
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = ["usage: python -m benchmarks COMMAND [options]   (COMMAND -h for its options)", ""]
+    lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage())
+        return 0 if argv else 2
+    if argv[0] not in COMMANDS:
+        print(f"benchmarks: unknown command {argv[0]!r}\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[argv[0]][0])
+    try:
+        return module.main(argv[1:])
+    except KeyboardInterrupt:
+        print("benchmarks: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

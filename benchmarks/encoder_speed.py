@@ -1,0 +1,59 @@
+"""How long encoding one grid takes in-process, against a named baseline.
+
+The target (encoder issue): encoding one 9x9 grid takes at most 2 ms.  We time three
+things on the same grids: building the clause list of F_initiale (`puzzle_formula`),
+producing the full DIMACS text (`encode_dimacs`), and, as the baseline, rebuilding the
+rule formula from scratch for every grid (what a naive encoder does).  The first call
+of each is a warm-up and is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from benchmarks.paths import machine, shared
+from benchmarks.timing import median, time_calls
+from encoder.emit import encode_dimacs
+from encoder.encodings import puzzle_formula, rule_formula
+from encoder.geometry import standard
+from encoder.grids import parse_cells, split_puzzles
+
+DEFAULT_SET = str(shared("norvig_top95.txt"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks encoder-speed", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("puzzles", nargs="?", default=DEFAULT_SET)
+    parser.add_argument("--limit", type=int, default=95)
+    parser.add_argument("--repeat", type=int, default=5, help="timed calls per grid")
+    args = parser.parse_args(argv)
+    geometry = standard(9)
+    with open(args.puzzles, encoding="utf-8") as handle:
+        texts = split_puzzles(handle.read(), args.puzzles)[: args.limit]
+    grids = [parse_cells(t.cells, geometry) for t in texts]
+    encode_dimacs(grids[0], geometry)  # warm-up: fills the rule caches
+
+    def per_grid(function) -> float:
+        return median([median(time_calls(lambda g=g: function(g), args.repeat)) for g in grids])
+
+    formula = per_grid(lambda g: puzzle_formula(g, geometry).clauses)
+    dimacs = per_grid(lambda g: encode_dimacs(g, geometry))
+    naive = per_grid(lambda g: rule_formula.__wrapped__(geometry, "centrale").clauses)
+    print(f"machine: {machine()}")
+    print(f"{len(grids)} grids from {args.puzzles}, {args.repeat} timed calls each, medians")
+    print(f"  clause list of F_initiale (puzzle_formula):   {formula * 1e3:7.3f} ms")
+    print(f"  DIMACS text (encode_dimacs):                  {dimacs * 1e3:7.3f} ms")
+    print(f"  baseline: rule formula rebuilt for each grid: {naive * 1e3:7.3f} ms")
+    print(
+        f"  ratio DIMACS / baseline: {dimacs / naive:.3f}; target DIMACS <= 2 ms: "
+        f"{'met' if dimacs <= 2e-3 else 'NOT met'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

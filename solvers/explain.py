@@ -1,0 +1,186 @@
+"""Step-by-step explanations in Sudoku words.
+
+Unit propagation on the exam's formula places values for two reasons, named by the
+clause that became unit: a K1 clause ("cell (i,j) holds some value") gives a naked
+single, an L1/C1/B1 clause ("row/column/block holds k somewhere") a hidden single.
+When propagation stalls, the failed-literal rule tries hypotheses: "suppose (i,j)=k";
+if that leads to a contradiction, the cell cannot hold k (and symmetrically for
+"suppose (i,j)≠k").  At depth d the hypothesis is followed with the depth d-1 rule
+instead of plain propagation.  The explainer replays this with the engine's `trace`
+(which reports the reason clause of every implied literal) and prints one line per
+placement, hypothesis and contradiction, up to the solution or to the point where
+deeper hypotheses or search are needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from encoder.encodings import Formula, given_literals, rule_formula
+from encoder.geometry import Geometry
+from encoder.grids import format_pretty
+from solvers.engine import Engine
+
+Grid = tuple[int, ...]
+
+REGION_WORDS = {"L": "row", "C": "column", "B": "block", "D": "diagonal", "W": "window"}
+
+
+@dataclass(frozen=True)
+class ClauseInfo:
+    """What a clause of the rule formula says, for explanations."""
+
+    block: str  # K1, L1, ..., K2, L2, ...
+    cell: int  # the cell of a K clause, else -1
+    value: int  # the value of a region clause, else 0
+    region: str  # 'row 3', 'block 5', ... for region clauses, else ''
+
+
+class Explainer:
+    """Explains grids of one geometry with the exam's (centrale) formula."""
+
+    def __init__(self, geometry: Geometry):
+        self.geometry = geometry
+        self.formula: Formula = rule_formula(geometry, "centrale")
+        self.engine = Engine(self.formula.clauses, self.formula.num_vars)
+        self.info = list(self._clause_infos())
+
+    def _clause_infos(self) -> Iterator[ClauseInfo]:
+        g = self.geometry
+        region_of = {}
+        for region in g.regions:
+            region_of[(region.kind, frozenset(region.cells))] = region
+        kinds = {"L": "row", "C": "column", "B": "box", "D": "diagonal", "W": "window"}
+        for name, clauses in self.formula.blocks:
+            for clause in clauses:
+                cells = frozenset((abs(lit) - 1) // g.size for lit in clause)
+                value = (abs(clause[0]) - 1) % g.size + 1
+                if name[0] == "K":
+                    yield ClauseInfo(name, next(iter(cells)), 0, "")
+                    continue
+                label = ""
+                if name[1] == "1":
+                    region = region_of.get((kinds[name[0]], cells))
+                    label = f"{REGION_WORDS[name[0]]} {region.index}" if region else ""
+                yield ClauseInfo(name, -1, value, label)
+
+    # --- wording -----------------------------------------------------------------
+
+    def cell_name(self, c: int) -> str:
+        i, j = self.geometry.cell(c)
+        return f"({i},{j})"
+
+    def lit_words(self, lit: int) -> str:
+        c, k0 = divmod(abs(lit) - 1, self.geometry.size)
+        symbol = self.geometry.symbols[k0]
+        return f"{self.cell_name(c)}={symbol}" if lit > 0 else f"{self.cell_name(c)}≠{symbol}"
+
+    def placement_reason(self, reason: int) -> str:
+        info = self.info[reason]
+        if info.block == "K1":
+            return "naked single: the only value left in this cell (clause K1)"
+        if info.block[1] == "1":
+            symbol = self.geometry.symbols[info.value - 1]
+            return (
+                f"hidden single: the only place left for {symbol} in {info.region} ({info.block})"
+            )
+        return f"clause {info.block}"
+
+    def conflict_words(self, reason: int) -> str:
+        info = self.info[reason]
+        if info.block == "K1":
+            return f"cell {self.cell_name(info.cell)} has no value left"
+        if info.block[1] == "1":
+            symbol = self.geometry.symbols[info.value - 1]
+            return f"{info.region} has no place left for {symbol}"
+        return f"two cells see the same value ({info.block})"
+
+    # --- the explanation ---------------------------------------------------------
+
+    def explain(self, grid: Grid, max_depth: int = 2) -> Iterator[str]:
+        """Yield the explanation of `grid`, one line per step."""
+        n = self.geometry.size
+        facts = given_literals(grid, self.geometry)
+        yield f"Grid ({self.geometry.describe()}), {len(facts)} givens:"
+        yield from format_pretty(grid, self.geometry).splitlines()
+        ok, steps = yield from self._propagate(facts, "Unit propagation of the givens")
+        if not ok:
+            return
+        placed = self._placed(steps)
+        while len(placed) < n * n:
+            yield ""
+            yield f"{len(placed)} of {n * n} cells known; unit propagation stalls."
+            found = None
+            for depth in range(1, max_depth + 1):
+                found = self._failed_literal(facts, depth)
+                if found is not None:
+                    break
+            if found is None:
+                yield (
+                    f"No hypothesis fails even with depth-{max_depth} reasoning: from here "
+                    f"the grid needs deeper hypotheses or search (backtracking)."
+                )
+                return
+            hypothesis, depth, conflict, chain = found
+            how = "unit propagation" if depth == 1 else f"depth-{depth - 1} hypotheses"
+            yield (
+                f"Hypothesis {self.lit_words(hypothesis)} (depth {depth}): {how} "
+                f"derives {chain} facts, then {conflict}."
+            )
+            facts = [*facts, -hypothesis]
+            ok, steps = yield from self._propagate(facts, f"So {self.lit_words(-hypothesis)}")
+            if not ok:
+                return
+            placed = self._placed(steps)
+        yield ""
+        yield "Solved:"
+        solution = [0] * (n * n)
+        for lit in placed:
+            c, k0 = divmod(lit - 1, n)
+            solution[c] = k0 + 1
+        yield from format_pretty(tuple(solution), self.geometry).splitlines()
+
+    def _placed(self, steps: list[tuple[int, int]]) -> list[int]:
+        n = self.geometry.size
+        return [lit for lit, _ in steps if 0 < lit <= n**3]
+
+    def _propagate(self, facts: list[int], title: str):
+        """Yield the placements UP makes from `facts`; return (ok, trail with reasons)."""
+        ok, steps, conflict = self.engine.trace(facts)
+        known = set(facts)
+        yield ""
+        yield f"{title}:"
+        count = 0
+        for lit, reason in steps:
+            if lit > 0 and lit not in known and reason >= 0:
+                count += 1
+                yield f"  {self.lit_words(lit)}  {self.placement_reason(reason)}"
+        if not ok:
+            yield f"  Contradiction: {self.conflict_words(conflict)}. The grid has no solution."
+        elif count == 0:
+            yield "  (no new value placed)"
+        return ok, steps
+
+    def _failed_literal(self, facts: list[int], depth: int):
+        """Return (hypothesis, depth, conflict words, chain length) of the first failed
+        hypothesis at this depth, trying 'cell = value' before 'cell ≠ value'."""
+        n = self.geometry.size
+        ok, closure = self.engine.propagate(facts)
+        assigned = {abs(lit) for lit in closure}
+        candidates = [v for v in range(1, n**3 + 1) if v not in assigned]
+        for lit in [*candidates, *(-v for v in candidates)]:
+            if depth == 1:
+                ok, steps, conflict = self.engine.trace([*facts, lit])
+                if not ok:
+                    return lit, depth, self.conflict_words(conflict), len(steps)
+            else:
+                ok, implied = self.engine.probe([*facts, lit], depth=depth - 1)
+                if not ok:
+                    return lit, depth, "a contradiction", len(implied)
+        return None
+
+
+def explain_lines(grid: Grid, geometry: Geometry, max_depth: int = 2) -> Iterator[str]:
+    """Yield the explanation of `grid` (see `Explainer.explain`)."""
+    return Explainer(geometry).explain(grid, max_depth)
