@@ -89,6 +89,8 @@ def write_output(text: str, path: str | None) -> None:
             handle.write(text)
         os.replace(tmp, path)
     except OSError as error:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
         raise GridError(f"cannot write: {error.strerror}", path) from None
 
 
@@ -107,7 +109,12 @@ def run_encode(argv: Sequence[str]) -> int:
         parser.error("--out-dir writes one file per puzzle: it excludes --index and -o")
     if args.out_dir:
         puzzles = load_puzzles(args.grid, args, args.allow_conflicts)
-        os.makedirs(args.out_dir, exist_ok=True)
+        try:
+            os.makedirs(args.out_dir, exist_ok=True)
+        except OSError as error:
+            raise GridError(
+                f"cannot create the output folder: {error.strerror}", args.out_dir
+            ) from None
         stem = "stdin" if args.grid == "-" else os.path.splitext(os.path.basename(args.grid))[0]
         for number, puzzle in enumerate(puzzles):
             text = encode_dimacs(
@@ -150,12 +157,37 @@ def run_decode(argv: Sequence[str]) -> int:
 
 
 def _size_from_model(literals: Sequence[int]) -> int:
-    """Guess N from the largest variable when no --size is given: the smallest N with N³ ≥ it."""
+    """Guess N when no --size is given: the N whose cell variables decode to a grid.
+
+    Candidates: the smallest N with N³ at least the largest variable (a model listing
+    only true literals), then every N with N³ below it, largest first (a model that
+    also lists auxiliary variables, as the augmented encoding has)."""
     top = max((abs(lit) for lit in literals), default=0)
-    for n in (4, 6, 9, 12, 16, 25):
-        if top <= n**3:
-            return n
-    raise InputError(f"variable {top} is beyond a 25x25 grid: give --size")
+    sizes = (4, 6, 9, 12, 16, 25)
+    candidates = [n for n in sizes if n**3 >= top][:1] + [n for n in reversed(sizes) if n**3 < top]
+    for n in candidates:
+        try:
+            grid_from_model(
+                literals,
+                geometry_for(
+                    argparse.Namespace(
+                        size=None,
+                        symbols=None,
+                        regions=None,
+                        box=None,
+                        diagonals=False,
+                        windows=False,
+                        no_boxes=True,
+                    ),
+                    n,
+                ),
+            )
+        except InputError:
+            continue
+        return n
+    if not candidates:
+        raise InputError(f"variable {top} is beyond a 25x25 grid: give --size")
+    return candidates[0]  # decoding it again reports what is wrong with the model
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -68,6 +68,8 @@ def _parse_box(spec: str) -> tuple[int, int]:
         h, w = (int(part) for part in spec.lower().split("x"))
     except ValueError:
         raise GridError(f"--box {spec!r}: expected RxC such as 3x3 or 2x3") from None
+    if h < 1 or w < 1:
+        raise GridError(f"--box {spec!r}: box sides must be positive")
     return h, w
 
 
@@ -128,6 +130,19 @@ def to_puzzle(text: PuzzleText, args: argparse.Namespace, allow_conflicts: bool 
     return Puzzle(geometry, grid, f"{text.path}:{text.line}")
 
 
+def select(texts: list[PuzzleText], indices: Sequence[int] | None) -> list[PuzzleText]:
+    """Return the puzzle texts at `indices` (all when None), checking the range."""
+    if indices is None:
+        return texts
+    for index in indices:
+        if not 0 <= index < len(texts):
+            raise GridError(
+                f"--index {index} out of range: {len(texts)} puzzles (0..{len(texts) - 1})",
+                texts[0].path,
+            )
+    return [texts[index] for index in indices]
+
+
 def load_puzzles(
     source: str,
     args: argparse.Namespace,
@@ -135,15 +150,7 @@ def load_puzzles(
     indices: Sequence[int] | None = None,
 ) -> list[Puzzle]:
     """Return the puzzles of a GRID argument (all, or those at `indices`)."""
-    texts = read_puzzle_texts(source, args)
-    if indices is not None:
-        for index in indices:
-            if not 0 <= index < len(texts):
-                raise GridError(
-                    f"--index {index} out of range: {len(texts)} puzzles (0..{len(texts) - 1})",
-                    texts[0].path,
-                )
-        texts = [texts[index] for index in indices]
+    texts = select(read_puzzle_texts(source, args), indices)
     return [to_puzzle(t, args, allow_conflicts) for t in texts]
 
 
@@ -155,12 +162,12 @@ def load_one_puzzle(
     many_hint: str = "",
 ) -> Puzzle:
     """Return the one puzzle a GRID argument names; a file of several needs `index`."""
-    texts = read_puzzle_texts(source, args)
+    texts = read_puzzle_texts(source, args)  # read once: `source` may be stdin
     if len(texts) > 1 and index is None:
         raise GridError(
             f"{len(texts)} puzzles in this file: choose one with --index N "
             f"(0..{len(texts) - 1}){many_hint}",
             texts[0].path,
         )
-    [puzzle] = load_puzzles(source, args, allow_conflicts, None if index is None else [index])
-    return puzzle
+    [text] = select(texts, None if index is None else [index])
+    return to_puzzle(text, args, allow_conflicts)

@@ -77,7 +77,11 @@ def parse_cnf(text: str, name: str = "<input>") -> Cnf:
                     f"second 'p' header (the first is on line {header_line})", name, number
                 )
             fields = stripped.split()
-            if len(fields) != 4 or fields[1] != "cnf" or not all(f.isdigit() for f in fields[2:]):
+            if (
+                len(fields) != 4
+                or fields[1] != "cnf"
+                or not all(f.isascii() and f.isdigit() for f in fields[2:])
+            ):
                 raise DimacsError(
                     f"bad header {stripped!r}: expected 'p cnf VARS CLAUSES'", name, number
                 )

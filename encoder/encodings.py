@@ -20,7 +20,7 @@ regions, D = diagonals, W = windows; 1 = "at least one", 2 = "at most one" (pair
 Augmented (after tdoku): for every row or column and every box it meets, a segment
 variable s(line, box, k) ⇔ "value k lies in the cells the line shares with the box"
 (the triads of 9x9).  Variables are numbered after the N³ cell variables: all row
-segments in (row, box, value) order, then all column segments.  Blocks: SD (segment
+segments in (row, box, value) order, then all column segments likewise.  Blocks: SD (segment
 definitions: ¬s ∨ x1 ∨ .. ∨ xm and ¬xi ∨ s), SL (exactly one segment per line and
 value), SB (exactly one row segment and exactly one column segment per box and value).
 For 9x9: 486 segment variables (1,215 in all), SD 1,944, SL 648, SB 648 clauses.
@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
+from encoder.errors import GridError
 from encoder.geometry import KIND_LETTERS, Geometry
 from encoder.numbering import Clause
 
@@ -120,9 +121,9 @@ def _segment_blocks(g: Geometry, first_var: int) -> tuple[int, list[tuple[str, l
             parts: dict[int, list[int]] = {}
             for c in line.cells:
                 parts.setdefault(box_of[c], []).append(c)
-            for k in range(1, n + 1):
-                segment_lits = []
-                for b, cells in parts.items():
+            by_value: dict[int, list[int]] = {k: [] for k in range(1, n + 1)}
+            for b, cells in parts.items():
+                for k in range(1, n + 1):
                     xs = [cell_var(g, c, k) for c in cells]
                     if len(xs) == 1:
                         s = xs[0]  # a one-cell segment is the cell itself
@@ -131,9 +132,10 @@ def _segment_blocks(g: Geometry, first_var: int) -> tuple[int, list[tuple[str, l
                         next_var += 1
                         definitions.append([-s, *xs])
                         definitions.extend([[-x, s] for x in xs])
-                    segment_lits.append(s)
+                    by_value[k].append(s)
                     box_groups.setdefault((kind, b, k), []).append(s)
-                line_onehot.extend(_exactly_one(segment_lits))
+            for k in range(1, n + 1):
+                line_onehot.extend(_exactly_one(by_value[k]))
     box_onehot = [cl for lits in box_groups.values() for cl in _exactly_one(lits)]
     blocks = [("SD", definitions), ("SL", line_onehot), ("SB", box_onehot)]
     return next_var - first_var, blocks
@@ -164,7 +166,7 @@ def rule_formula(geometry: Geometry, encoding: str = "centrale") -> Formula:
     blocks = at_least + at_most
     if encoding == "augmented":
         if not g.regions_of("box"):
-            raise ValueError("the augmented encoding needs boxes or jigsaw regions")
+            raise GridError("the augmented encoding needs boxes or jigsaw regions")
         extra, segment_blocks = _segment_blocks(g, num_vars + 1)
         num_vars += extra
         blocks += segment_blocks

@@ -134,7 +134,7 @@ def make_geometry(
         if box is None:
             raise GridError(f"size {n} has no default boxes: give --box RxC or --no-boxes")
         h, w = box
-        if h * w != n:
+        if h < 1 or w < 1 or h * w != n:
             raise GridError(f"boxes {h}x{w} do not tile a {n}x{n} grid")
         regions += [Region("box", b, block_cells(n, box, b)) for b in range(n)]
     else:

@@ -19,6 +19,7 @@ from encoder.errors import GridError
 from encoder.geometry import DEFAULT_SYMBOLS, SUPPORTED_SIZES, Geometry, Region
 
 BLANKS = "._0"
+_RANGE_ORDERS = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789abcdefghijklmnopqrstuvwxyz")
 SEPARATORS = " \t|-+"
 
 Grid = tuple[int, ...]
@@ -41,9 +42,11 @@ def expand_symbols(spec: str) -> str:
     while i < len(spec):
         if i + 2 < len(spec) and spec[i + 1] == "-":
             lo, hi = spec[i], spec[i + 2]
-            if ord(hi) < ord(lo):
+            # Ranges run along digits-then-letters, so 0-F is 0..9 then A..F (hex).
+            order = next((o for o in _RANGE_ORDERS if lo in o and hi in o), None)
+            if order is None or order.index(hi) < order.index(lo):
                 raise GridError(f"bad symbol range {lo}-{hi} in --symbols {spec!r}")
-            out.extend(chr(c) for c in range(ord(lo), ord(hi) + 1))
+            out.extend(order[order.index(lo) : order.index(hi) + 1])
             i += 3
         else:
             out.append(spec[i])
@@ -84,7 +87,8 @@ def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> 
         cells = cells if regions is not None else _strip(cells)
         one_per_line.append(PuzzleText(cells, regions, path, number))
     lengths = {len(p.cells) for p in one_per_line}
-    if size is None and len(lengths) == 1 and _size_of(lengths.pop()):
+    square_layout = len(lengths) == 1 and len(one_per_line) == min(lengths)
+    if size is None and len(lengths) == 1 and _size_of(min(lengths)) and not square_layout:
         return one_per_line
     if size is not None and all(len(p.cells) == size * size for p in one_per_line):
         return one_per_line
@@ -107,7 +111,7 @@ def read_source(source: str) -> tuple[str, str]:
     """Return (text, display name) of a grid argument: `-` (stdin), a file, or a grid."""
     if source == "-":
         return sys.stdin.read(), "<stdin>"
-    stripped = _strip(source.strip())
+    stripped = _strip(source.strip().split("|", 1)[0])  # a jigsaw line: measure the cells
     if "\n" in source or (_size_of(len(stripped)) and not _looks_like_path(source)):
         return source, "<argument>"
     try:

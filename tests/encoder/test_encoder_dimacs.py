@@ -1,0 +1,264 @@
+"""DIMACS output (comments, header, clause lines, determinism, CLI output options) and
+the strict DIMACS readers (a corpus of small defective files, the three model shapes)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from encoder_oracle import assert_input_error, assert_usage_error, puzzle_lines, run_cli, shared
+from pysat.formula import CNF
+
+import encoder
+from encoder import (
+    DimacsError,
+    encode_dimacs,
+    parse_cnf,
+    parse_grid,
+    parse_model,
+    puzzle_formula,
+    rule_formula,
+    standard,
+)
+
+NORVIG = puzzle_lines(shared("norvig_top95.txt"), 3)
+
+
+def split_dimacs(text: str) -> tuple[list[str], str, list[str]]:
+    """Return (comment lines, header line, clause lines); fail if they are interleaved."""
+    lines = text.splitlines()
+    assert text.endswith("\n")
+    header_at = next(t for t, ln in enumerate(lines) if ln.startswith("p "))
+    comments, header, clauses = lines[:header_at], lines[header_at], lines[header_at + 1 :]
+    assert all(ln == "c" or ln.startswith("c ") for ln in comments)
+    assert not any(ln.startswith(("c", "p")) for ln in clauses)
+    return comments, header, clauses
+
+
+@pytest.mark.parametrize("encoding", ["centrale", "minimal", "natural", "augmented"])
+def test_document_shape(encoding):
+    geometry = standard(9)
+    grid = parse_grid(NORVIG[0], geometry)
+    text = encode_dimacs(grid, geometry, encoding, "centrale", "top95.txt:1")
+    comments, header, clauses = split_dimacs(text)
+    formula = puzzle_formula(grid, geometry, encoding)
+    assert header == f"p cnf {formula.num_vars} {len(clauses)}"
+    assert len(clauses) == formula.num_clauses
+    assert all(re.fullmatch(r"(-?[1-9]\d* )+0", ln) for ln in clauses)
+    assert [[int(t) for t in ln.split()[:-1]] for ln in clauses] == [
+        list(c) for c in formula.clauses
+    ]
+    joined = "\n".join(comments)
+    assert comments[0] == f"c sudoku-sat encoder {encoder.__version__}"
+    assert f"c encoding: {encoding}; givens: centrale" in comments
+    assert "81*i + 9*j + k (1..729)" in joined
+    assert f"c grid: {NORVIG[0]}" in comments
+    assert "c source: top95.txt:1" in comments
+    per_block = ", ".join(f"{name} {len(block)}" for name, block in formula.blocks)
+    assert f"c clauses per block: {per_block}" in comments
+    assert f"c total clauses: {formula.num_clauses}" in comments
+    if encoding == "augmented":
+        assert "variables 730..1215: segment variables" in joined
+
+
+def test_comment_order_version_encoding_meaning_grid_counts():
+    geometry = standard(9)
+    text = encode_dimacs(parse_grid(NORVIG[1], geometry), geometry)
+    comments, _, _ = split_dimacs(text)
+    order = [
+        next(t for t, ln in enumerate(comments) if ln.startswith(prefix))
+        for prefix in ("c sudoku-sat", "c encoding:", "c variable ", "c grid:", "c clauses per")
+    ]
+    assert order == sorted(order)
+
+
+def test_pysat_reads_the_output_back():
+    geometry = standard(9)
+    grid = parse_grid(NORVIG[2], geometry)
+    cnf = CNF(from_string=encode_dimacs(grid, geometry))
+    formula = puzzle_formula(grid, geometry)
+    assert cnf.nv == 729
+    assert cnf.clauses == [list(c) for c in formula.clauses]
+    assert "c grid: " + NORVIG[2] in cnf.comments
+
+
+def test_our_reader_reads_the_output_back():
+    geometry = standard(4)
+    grid = parse_grid(puzzle_lines(shared("vu_kr_4x4.txt"), 1)[0], geometry)
+    cnf = parse_cnf(encode_dimacs(grid, geometry, "augmented"))
+    formula = puzzle_formula(grid, geometry, "augmented")
+    assert cnf.num_vars == formula.num_vars == 128
+    assert cnf.clauses == [list(c) for c in formula.clauses]
+
+
+def test_cli_output_is_deterministic_and_valid():
+    first, second = run_cli(NORVIG[0]), run_cli(NORVIG[0])
+    assert first.returncode == second.returncode == 0
+    assert first.stdout.encode() == second.stdout.encode()
+    assert first.stderr == ""
+    _, header, clauses = split_dimacs(first.stdout)
+    assert header == f"p cnf 729 {len(clauses)}"
+    assert all(ln.endswith(" 0") for ln in clauses)
+    assert CNF(from_string=first.stdout).clauses == [
+        [int(t) for t in ln.split()[:-1]] for ln in clauses
+    ]
+
+
+def test_cli_rules_only():
+    result = run_cli("--rules-only")
+    assert result.returncode == 0, result.stderr
+    comments, header, clauses = split_dimacs(result.stdout)
+    assert header == "p cnf 729 11988" and len(clauses) == 11_988
+    assert not any(ln.startswith("c grid:") for ln in comments)
+    assert "c encoding: centrale; givens: none (rules only)" in comments
+    assert CNF(from_string=result.stdout).clauses == [
+        list(c) for c in rule_formula(standard(9)).clauses
+    ]
+
+
+def test_cli_rules_only_other_size_and_encoding():
+    result = run_cli("--rules-only", "--size", "4", "--encoding", "minimal")
+    assert result.returncode == 0, result.stderr
+    _, header, clauses = split_dimacs(result.stdout)
+    assert header == f"p cnf 64 {16 + 3 * 96}" == f"p cnf 64 {len(clauses)}"
+
+
+def test_cli_output_file(tmp_path):
+    out = tmp_path / "grid.cnf"
+    result = run_cli(NORVIG[0], "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert out.read_text() == run_cli(NORVIG[0]).stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["grid.cnf"]
+
+
+def test_cli_index_and_out_dir(tmp_path):
+    puzzles = tmp_path / "three.txt"
+    puzzles.write_text("# three\n" + "\n".join(NORVIG) + "\n")
+    picked = run_cli(puzzles, "--index", 1)
+    assert picked.returncode == 0, picked.stderr
+    assert f"c grid: {NORVIG[1]}\n" in picked.stdout
+    assert f"c source: {puzzles}:3\n" in picked.stdout
+
+    out_dir = tmp_path / "cnf"
+    result = run_cli(puzzles, "--out-dir", out_dir)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    files = sorted(out_dir.iterdir())
+    assert [f.name for f in files] == [f"three-{t:05d}.cnf" for t in range(3)]
+    for t, path in enumerate(files):
+        text = path.read_text()
+        assert f"c grid: {NORVIG[t]}\n" in text
+        assert f"c source: {puzzles}:{t + 2}\n" in text
+    assert files[1].read_text() == picked.stdout
+
+
+def test_cli_many_puzzles_without_index_names_the_options(tmp_path):
+    puzzles = tmp_path / "three.txt"
+    puzzles.write_text("\n".join(NORVIG) + "\n")
+    result = run_cli(puzzles)
+    assert_input_error(result, str(puzzles), "3 puzzles", "--index", "--out-dir")
+    assert result.stdout == ""
+
+
+def test_cli_index_out_of_range(tmp_path):
+    puzzles = tmp_path / "three.txt"
+    puzzles.write_text("\n".join(NORVIG) + "\n")
+    assert_input_error(run_cli(puzzles, "--index", 3), str(puzzles), "--index 3", "0..2")
+
+
+def test_cli_givens_units():
+    result = run_cli(NORVIG[0], "--givens", "units")
+    assert result.returncode == 0, result.stderr
+    givens = sum(1 for ch in NORVIG[0] if ch != ".")
+    assert f"G {givens}\n" in result.stdout
+    _, header, _ = split_dimacs(result.stdout)
+    assert header == f"p cnf 729 {11_988 + givens}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--rules-only", NORVIG[0]],
+        ["--out-dir", "somewhere", "--index", "0", NORVIG[0]],
+        ["--encoding", "bogus", NORVIG[0]],
+        [],
+    ],
+    ids=["rules-only-with-grid", "out-dir-with-index", "bad-encoding", "no-grid"],
+)
+def test_cli_option_conflicts_are_usage_errors(args, tmp_path):
+    assert_usage_error(run_cli(*args, cwd=tmp_path))
+    assert not (tmp_path / "somewhere").exists()
+
+
+# ---- reading DIMACS: a corpus of defects -----------------------------------------
+
+DEFECTS = {
+    "empty": ("", 1, "empty file"),
+    "no-header": ("1 2 0\n", 1, "before the 'p cnf"),
+    "only-comments": ("c nothing\n", 1, "no 'p cnf"),
+    "bad-header": ("p cnf x 1\n1 0\n", 1, "bad header"),
+    "second-header": ("p cnf 2 1\np cnf 2 1\n1 0\n", 2, "second 'p' header"),
+    "unterminated": ("p cnf 2 2\n1 0\nc\n-2 1\n", 4, "not terminated by 0"),
+    "beyond-vars": ("p cnf 2 1\n1 3 0\n", 2, "beyond the 2 variables"),
+    "count-mismatch": ("c x\np cnf 2 3\n1 0\n2 0\n", 2, "announces 3 clauses, file has 2"),
+    "crlf": ("p cnf 2 1\r\n1 0\r\n", 1, "Windows line end"),
+    "not-integer": ("p cnf 2 1\n1 two 0\n", 2, "not an integer"),
+}
+
+
+@pytest.mark.parametrize("name", list(DEFECTS))
+def test_cnf_defects_are_located(name):
+    text, line, words = DEFECTS[name]
+    with pytest.raises(DimacsError) as caught:
+        parse_cnf(text, f"{name}.cnf")
+    assert (caught.value.path, caught.value.line) == (f"{name}.cnf", line)
+    assert words in caught.value.message
+
+
+def test_cnf_accepts_satlib_trailer_and_split_clauses():
+    cnf = parse_cnf("c satlib\np cnf 3 2\n1 -2\n 3 0 -1 0\n%\n0\n")
+    assert (cnf.num_vars, cnf.clauses) == (3, [[1, -2, 3], [-1]])
+
+
+# ---- reading models --------------------------------------------------------------
+
+MODEL_SHAPES = {
+    "competition": "c solver\ns SATISFIABLE\nv 1 -2 3\nv -4 0\n",
+    "minisat": "SAT\n1 -2 3 -4 0\n",
+    "bare": "1 -2\n3 -4\n",
+}
+
+
+@pytest.mark.parametrize("shape", list(MODEL_SHAPES))
+def test_model_shapes(shape):
+    model = parse_model(MODEL_SHAPES[shape])
+    assert (model.status, model.literals) == ("SAT", (1, -2, 3, -4))
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("s UNSATISFIABLE\n", "UNSAT"),
+        ("UNSAT\n", "UNSAT"),
+        ("s UNKNOWN\n", "UNKNOWN"),
+    ],
+)
+def test_model_without_a_solution(text, status):
+    assert parse_model(text) == encoder.Model(status, ())
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("", 1, "no model"),
+        ("s MAYBE\n", 1, "unknown status"),
+        ("SAT\n1 -2 0\n3\n", 3, "after the closing 0"),
+        ("c x\nv 1 y 0\n", 2, "not a literal"),
+    ],
+)
+def test_model_defects_are_located(text, line, words):
+    with pytest.raises(DimacsError) as caught:
+        parse_model(text, "m.txt")
+    assert (caught.value.path, caught.value.line) == ("m.txt", line)
+    assert words in caught.value.message
