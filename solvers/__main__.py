@@ -19,7 +19,6 @@ from encoder.errors import InputError
 from encoder.grids import describe_clash, find_clashes, format_line
 
 PROG = "solvers"
-HOME_SOLVERS = ("up", "fl", "fl2", "dpll")
 
 
 def rate_parser(sub) -> None:
@@ -54,20 +53,32 @@ def explain_parser(sub) -> None:
 
 
 def solve_parser(sub) -> None:
+    from solvers.backends import REGISTRY
+
     p = sub.add_parser("solve", help="solve a DIMACS CNF file")
     p.add_argument("cnf", metavar="FILE.cnf", help="DIMACS CNF, or '-' for stdin")
     p.add_argument(
         "--solver",
         default="dpll",
-        choices=HOME_SOLVERS,
-        help="up = unit propagation, fl = failed literals (depth 1), fl2 = depth 2, "
-        "dpll = complete search (default)",
+        choices=list(REGISTRY),
+        metavar="NAME",
+        help="up = unit propagation, fl/fl2/fl3 = failed literals at depth 1/2/3, "
+        "dpll = complete search (default); PySAT: "
+        + ", ".join(n for n in REGISTRY if n[-1].isdigit() and not n.startswith("fl"))
+        + "; binaries: minisat, picosat, cadical, cryptominisat5",
     )
     p.add_argument(
-        "--budget",
-        type=int,
-        metavar="DECISIONS",
-        help="give up (s UNKNOWN) after this many decisions",
+        "--solver-cmd",
+        metavar="CMD",
+        help="run this DIMACS solver command instead ({cnf} = input file, "
+        "{out} = result file it writes); its output is parsed",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="time limit for external binaries (default 60 s)",
     )
 
 
@@ -113,15 +124,19 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from solvers.engine import Engine, Status
-    from solvers.home import solve_home
+    from solvers.backends import make_backend
+    from solvers.results import Status
 
     cnf = read_cnf(args.cnf)
-    engine = Engine(cnf.clauses, cnf.num_vars)
-    result = solve_home(engine, cnf.clauses, args.solver, args.budget)
-    print(f"c sudoku-sat home-grown engine, solver {args.solver}")
-    for key, value in result.stats.items():
-        print(f"c {key}: {value}")
+    name = args.solver if args.solver_cmd is None else "command"
+    backend = make_backend(name, timeout=args.timeout, command=args.solver_cmd)
+    with backend.load(cnf.clauses, cnf.num_vars):
+        result = backend.solve()
+    print(f"c sudoku-sat solver {result.solver}: {result.seconds:.6f} s")
+    for key in ("decisions", "conflicts", "propagations"):
+        print(f"c {key}: {getattr(result, key)}")
+    if result.reason:
+        print(f"c reason: {result.reason}")
     words = {Status.SAT: "SATISFIABLE", Status.UNSAT: "UNSATISFIABLE", Status.UNKNOWN: "UNKNOWN"}
     print(f"s {words[result.status]}")
     if result.status is Status.SAT:
