@@ -142,7 +142,7 @@ class HomeBackend(Backend):
                 true = set(candidate)
                 if all(any(lit in true for lit in clause) for clause in self.clauses):
                     status, model = Status.SAT, candidate
-        conflicts = 0 if ok else 1
+        conflicts = after["conflicts"] - before["conflicts"]  # failed hypotheses
         solved = status is Status.SAT
         return lambda seconds: SolverResult(
             name, status, model, solved, 0, conflicts, propagations, seconds

@@ -44,6 +44,7 @@ class Explainer:
         self.geometry = geometry
         self.formula: Formula = rule_formula(geometry, "centrale")
         self.engine = Engine(self.formula.clauses, self.formula.num_vars)
+        self._clauses = self.formula.clauses
         self.info = list(self._clause_infos())
 
     def _clause_infos(self) -> Iterator[ClauseInfo]:
@@ -94,7 +95,19 @@ class Explainer:
         if info.block[1] == "1":
             symbol = self.geometry.symbols[info.value - 1]
             return f"{info.region} has no place left for {symbol}"
-        return f"two cells see the same value ({info.block})"
+        a, b = (abs(lit) for lit in self.formula_clause(reason))
+        (ca, ka), (cb, kb) = (divmod(v - 1, self.geometry.size) for v in (a, b))
+        symbols = self.geometry.symbols
+        if ca == cb:
+            return f"cell {self.cell_name(ca)} would hold both {symbols[ka]} and {symbols[kb]}"
+        where = REGION_WORDS.get(info.block[0], "region")
+        return (
+            f"cells {self.cell_name(ca)} and {self.cell_name(cb)} of the same {where} "
+            f"would both hold {symbols[ka]} ({info.block})"
+        )
+
+    def formula_clause(self, index: int) -> list[int]:
+        return self._clauses[index]
 
     # --- the explanation ---------------------------------------------------------
 
@@ -102,6 +115,7 @@ class Explainer:
         """Yield the explanation of `grid`, one line per step."""
         n = self.geometry.size
         facts = given_literals(grid, self.geometry)
+        self._reported: set[int] = set()
         yield f"Grid ({self.geometry.describe()}), {len(facts)} givens:"
         yield from format_pretty(grid, self.geometry).splitlines()
         ok, steps = yield from self._propagate(facts, "Unit propagation of the givens")
@@ -126,7 +140,7 @@ class Explainer:
             how = "unit propagation" if depth == 1 else f"depth-{depth - 1} hypotheses"
             yield (
                 f"Hypothesis {self.lit_words(hypothesis)} (depth {depth}): {how} "
-                f"derives {chain} facts, then {conflict}."
+                f"derives {chain} literals, then {conflict}."
             )
             facts = [*facts, -hypothesis]
             ok, steps = yield from self._propagate(facts, f"So {self.lit_words(-hypothesis)}")
@@ -148,12 +162,13 @@ class Explainer:
     def _propagate(self, facts: list[int], title: str):
         """Yield the placements UP makes from `facts`; return (ok, trail with reasons)."""
         ok, steps, conflict = self.engine.trace(facts)
-        known = set(facts)
         yield ""
         yield f"{title}:"
         count = 0
         for lit, reason in steps:
-            if lit > 0 and lit not in known and reason >= 0:
+            # The trace restarts from the givens each time: print only new placements.
+            if lit > 0 and reason >= 0 and lit not in self._reported:
+                self._reported.add(lit)
                 count += 1
                 yield f"  {self.lit_words(lit)}  {self.placement_reason(reason)}"
         if not ok:

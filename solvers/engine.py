@@ -1,0 +1,315 @@
+"""The home-grown SAT engine's Python face: `Engine`, shaped like a PySAT solver.
+
+An `Engine` holds one CNF (DIMACS ints, any formula, not only Sudoku) and answers
+many questions about it under assumptions, restoring its state after each one:
+`propagate` (unit propagation, PySAT's contract), `probe` (failed-literal closure of
+depth k), `trace` (propagation with reasons, for explanations), `solve`, `count` and
+`enumerate` (DPLL).  The work is done by the numba kernels of `propagate.py`,
+`probe.py` and `search.py`; this module converts arguments, checks them, and wraps
+results in frozen records.  Kernels are compiled on first use and cached on disk
+(`cache=True`), so the first call in a fresh checkout takes seconds.
+
+Roads not taken: a jitclass would hold the state more neatly but cannot be cached on
+disk, and a PySAT-backed implementation (a Minisat22 per question) pays the Python
+call overhead per hypothesis that makes probing from Python about 10 times slower.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, fields
+from itertools import chain
+
+import numpy as np
+
+from solvers.probe import NO_MEMORY, closure_kernel
+from solvers.propagate import (
+    BACKTRACKS,
+    BAD_LITERAL,
+    CONFLICTS,
+    DECISIONS,
+    NO_CONFLICT,
+    PROBES,
+    PROPAGATIONS,
+    TRAIL_SIZE,
+    build,
+    model_dimacs,
+    new_state,
+    propagate_kernel,
+    setup_root,
+    trace_kernel,
+)
+from solvers.results import Status
+from solvers.search import (
+    EXHAUSTED,
+    FOUND,
+    count_kernel,
+    search,
+    solve_kernel,
+    start,
+)
+
+Lit = int  # a DIMACS literal: v or -v for the variable v >= 1
+POLARITIES = ("both", "positive")
+_STAT_SLOTS = {
+    "decisions": DECISIONS,
+    "backtracks": BACKTRACKS,
+    "conflicts": CONFLICTS,
+    "propagations": PROPAGATIONS,
+    "probes": PROBES,
+}
+_UNLIMITED = (1 << 62) - 1
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Answer of Engine.solve and the work it took (counters for this call only)."""
+
+    status: Status
+    model: tuple[Lit, ...]  # one signed literal per variable when SAT, else empty
+    decisions: int
+    backtracks: int
+    conflicts: int
+    propagations: int
+    probes: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.status, Status):
+            raise TypeError(f"status must be a Status, not {self.status!r}")
+        if self.model and self.status is not Status.SAT:
+            raise ValueError(f"a {self.status.name} result carries no model")
+        if any(getattr(self, f.name) < 0 for f in fields(self)[2:]):
+            raise ValueError("counters must be >= 0")
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """Number of models of Engine.count; complete is False if a limit or budget stopped it."""
+
+    count: int
+    complete: bool
+    decisions: int
+    backtracks: int
+    conflicts: int
+    propagations: int
+    probes: int
+
+    def __post_init__(self) -> None:
+        if any(getattr(self, f.name) < 0 for f in fields(self) if f.name != "complete"):
+            raise ValueError("count and counters must be >= 0")
+
+
+def _literal_array(assumptions: Iterable[Lit]) -> np.ndarray:
+    return np.asarray(
+        assumptions if isinstance(assumptions, np.ndarray) else list(assumptions), dtype=np.int64
+    )
+
+
+class Engine:
+    """One CNF and a reusable assignment state; every query leaves the state at level 0."""
+
+    def __init__(self, clauses: Iterable[Iterable[Lit]], num_vars: int | None = None):
+        rows = [tuple(clause) for clause in clauses]
+        lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(offsets[-1]))
+        highest = int(np.abs(flat).max()) if flat.size else 0
+        if flat.size and not flat.all():
+            raise ValueError("literal 0 inside a clause (0 only ends a clause in DIMACS)")
+        if num_vars is None:
+            num_vars = highest
+        elif num_vars < 0:
+            raise ValueError(f"num_vars must be >= 0, not {num_vars}")
+        elif highest > num_vars:
+            raise ValueError(f"a clause mentions variable {highest} but num_vars is {num_vars}")
+        self.num_vars: int = int(num_vars)
+        self.num_clauses: int = len(rows)
+        *formula, units, unit_idx, first_empty = build(flat, offsets, self.num_vars)
+        self._F = tuple(formula)
+        self._S = new_state(self.num_vars)
+        self._flipped = np.zeros(self.num_vars + 10, dtype=np.int8)  # per level, for search
+        self._passed = np.zeros((1, 2 * self.num_vars), dtype=np.int64)  # probe marks
+        if first_empty >= 0:
+            self._root_conflict = int(first_empty)
+        else:
+            self._root_conflict = int(setup_root(self._F, self._S, units, unit_idx))
+        # False when the formula is refuted by propagation alone (or has an empty clause).
+        self.ok: bool = self._root_conflict == NO_CONFLICT
+
+    @classmethod
+    def from_dimacs(cls, path: str) -> Engine:
+        """Return an engine for a DIMACS CNF file (parse errors raise encoder's DimacsError)."""
+        from encoder.dimacs import read_cnf
+
+        cnf = read_cnf(path)
+        return cls(cnf.clauses, cnf.num_vars)
+
+    def __repr__(self) -> str:
+        return f"Engine(num_vars={self.num_vars}, num_clauses={self.num_clauses}, ok={self.ok})"
+
+    def _check(self, status: int, assumptions: np.ndarray) -> None:
+        if status == BAD_LITERAL:
+            raise ValueError(
+                f"assumptions must be nonzero literals of variables 1..{self.num_vars}: "
+                f"{assumptions.tolist()}"
+            )
+
+    def propagate(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[Lit]]:
+        """Return (True, literals assigned above the root level) or (False, []) on a conflict.
+
+        Each assumption is enqueued at a new decision level and propagated (one that is
+        already true is skipped, one already false is a conflict), as PySAT's
+        Minisat22.propagate does; root-level facts of the formula are not listed."""
+        lits = _literal_array(assumptions)
+        if not self.ok:
+            return False, []
+        status, out = propagate_kernel(self._F, self._S, lits)
+        if status != NO_CONFLICT:
+            self._check(status, lits)
+            return False, []
+        return True, out.tolist()
+
+    def probe(
+        self, assumptions: Sequence[Lit] = (), depth: int = 1, polarity: str = "both"
+    ) -> tuple[bool, list[Lit]]:
+        """Return the failed-literal closure of depth `depth` above the root level.
+
+        On top of propagating the assumptions: an unassigned literal whose hypothesis
+        leads to a contradiction under the depth-1 smaller closure is negated and
+        propagated, until a full round adds nothing (polarity "positive" only tries
+        positive literals).  depth 0 is propagate.  (False, []) on a contradiction."""
+        if polarity not in POLARITIES:
+            raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, not {depth}")
+        lits = _literal_array(assumptions)
+        if not self.ok:
+            return False, []
+        if self._passed.shape[0] < depth:
+            self._passed = np.zeros((depth, 2 * self.num_vars), dtype=np.int64)
+        positive_only = polarity == "positive"
+        status, out = closure_kernel(self._F, self._S, lits, depth, positive_only, self._passed)
+        assert status != NO_MEMORY
+        if status != NO_CONFLICT:
+            self._check(status, lits)
+            return False, []
+        return True, out.tolist()
+
+    def fixed(self) -> list[Lit]:
+        """Return the literals fixed at the root level (units and what they propagate).
+
+        Empty when the formula is refuted at the root (see `ok`)."""
+        if not self.ok:
+            return []
+        trail, st = self._S[3], self._S[5]
+        return [
+            (c >> 1) + 1 if not c & 1 else -((c >> 1) + 1) for c in trail[: st[TRAIL_SIZE]].tolist()
+        ]
+
+    def trace(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[tuple[Lit, int]], int]:
+        """Propagate like `propagate` and return (ok, [(literal, reason)], conflict clause).
+
+        reason is the input index of the clause that implied the literal, -1 for an
+        assumption; conflict is the index of the falsified clause, or -1 when there is
+        none or an assumption was already false.  On a conflict the literals assigned
+        before it are still listed.  A formula refuted at the root gives (False, [],
+        index of its empty or falsified clause)."""
+        lits = _literal_array(assumptions)
+        if not self.ok:
+            return False, [], self._root_conflict
+        status, out, why = trace_kernel(self._F, self._S, lits)
+        self._check(status, lits)
+        steps = list(zip(out.tolist(), why.tolist(), strict=True))
+        return status == NO_CONFLICT, steps, max(int(status), -1)
+
+    def _stats(self) -> np.ndarray:
+        return self._S[5][[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
+
+    def solve(
+        self, assumptions: Sequence[Lit] = (), budget: int | None = None, probe_depth: int = 0
+    ) -> SolveResult:
+        """Return SAT and a model, UNSAT (under the assumptions) or UNKNOWN (budget spent).
+
+        probe_depth > 0 runs the failed-literal closure of that depth at every node."""
+        if probe_depth < 0:
+            raise ValueError(f"probe_depth must be >= 0, not {probe_depth}")
+        lits = _literal_array(assumptions)
+        before = self._stats()
+        if not self.ok:
+            return SolveResult(Status.UNSAT, (), 0, 0, 0, 0, 0)
+        if self._passed.shape[0] < probe_depth:
+            self._passed = np.zeros((probe_depth, 2 * self.num_vars), dtype=np.int64)
+        status, result, model = solve_kernel(
+            self._F,
+            self._S,
+            self._flipped,
+            self._passed,
+            lits,
+            -1 if budget is None else int(budget),
+            probe_depth,
+            False,
+        )
+        self._check(status, lits)
+        if status != NO_CONFLICT or result == EXHAUSTED:
+            outcome = Status.UNSAT
+        else:
+            outcome = Status.SAT if result == FOUND else Status.UNKNOWN
+        work = (self._stats() - before).tolist()
+        return SolveResult(outcome, tuple(model.tolist()), *work)
+
+    def count(
+        self, limit: int | None = None, assumptions: Sequence[Lit] = (), budget: int | None = None
+    ) -> CountResult:
+        """Return the number of models (over all num_vars variables), up to `limit`."""
+        lits = _literal_array(assumptions)
+        before = self._stats()
+        if not self.ok or limit == 0:
+            return CountResult(0, not self.ok, 0, 0, 0, 0, 0)
+        status, result, models = count_kernel(
+            self._F,
+            self._S,
+            self._flipped,
+            self._passed,
+            lits,
+            _UNLIMITED if limit is None else int(limit),
+            -1 if budget is None else int(budget),
+        )
+        self._check(status, lits)
+        work = (self._stats() - before).tolist()
+        return CountResult(int(models), status != NO_CONFLICT or result == EXHAUSTED, *work)
+
+    def enumerate(
+        self, assumptions: Sequence[Lit] = (), limit: int | None = None
+    ) -> Iterator[tuple[Lit, ...]]:
+        """Yield the models, each a tuple of num_vars signed literals, at most `limit` of them.
+
+        The generator searches on its own copy of the state, so the engine can be used
+        while it is suspended; its work is added to accum_stats as it goes."""
+        lits = _literal_array(assumptions)
+        if not self.ok or limit == 0:
+            return
+        F = tuple(a.copy() for a in self._F)  # propagation reorders clauses and watches
+        S = tuple(a.copy() for a in self._S)
+        flipped = np.zeros_like(self._flipped)
+        status, base = start(F, S, lits)
+        self._check(status, lits)
+        if status != NO_CONFLICT:
+            return
+        passed = np.zeros((1, 0), dtype=np.int64)  # no probing while enumerating
+        slots = list(_STAT_SLOTS.values())
+        found = 0
+        while limit is None or found < limit:
+            before = S[5][slots]
+            result, _ = search(F, S, flipped, passed, base, 1, -1, 0, False, found > 0)
+            self._S[5][slots] += S[5][slots] - before
+            if result != FOUND:
+                return
+            found += 1
+            yield tuple(model_dimacs(S).tolist())
+
+    def accum_stats(self) -> dict[str, int]:
+        """Return cumulative counters since construction: decisions, backtracks, conflicts,
+        propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
+        st = self._S[5]
+        return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}

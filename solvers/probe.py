@@ -1,0 +1,162 @@
+"""Failed-literal closure (the exam's `propagation2`), nested to any depth k.
+
+Rule: for an unassigned literal l, if the hypothesis l leads to a contradiction then ¬l
+holds.  `closure(k)` applies it until nothing changes, testing each hypothesis with
+`closure(k - 1)` instead of plain unit propagation; `closure(0)` is unit propagation.
+Depth 1 on the complete Sudoku encoding is Berthier's T&E(1), depth 2 is T&E(2).
+
+The fixpoint is unique (every step only adds consequences of the formula, so the rule
+is monotone), which is what makes these optimisations safe, independent of the order
+in which hypotheses are tried:
+- A hypothesis that passes marks every literal of its closure with the frame's current
+  stamp; a marked literal is skipped, because if a passes and a implies b then b passes
+  (the closure of b is inside the closure of a).  Learning a fact changes the formula,
+  so the frame takes a new stamp and the old marks stop counting.  Stamps grow for
+  ever (st[STAMP]), so the mark table is never cleared.
+- Candidates are visited round-robin and a frame stops after a full round in which
+  nothing was learnt, instead of restarting from the first variable after each fact.
+
+Recursion is an explicit stack of frames (numba compiles no recursive closure with
+`cache=True` reliably, and the stack bounds the nesting exactly): frame d tests
+hypotheses at decision level frames[d, LEVEL] + 1 with depth k - d - 1 left, and its
+derived facts are enqueued at its own level, so cancelling the hypothesis level undoes
+only the hypothesis.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.propagate import (
+    BAD_LITERAL,
+    DLEVEL,
+    NO_CONFLICT,
+    PROBES,
+    REASON_DECISION,
+    REASON_PROBE,
+    STAMP,
+    TRAIL_SIZE,
+    assume,
+    cancel_until,
+    check_literals,
+    enqueue,
+    new_decision_level,
+    propagate,
+    to_codes,
+    trail_dimacs,
+)
+
+# Columns of the frame stack.
+LEVEL = 0  # decision level the frame derives facts at
+POS = 1  # next candidate index (round-robin)
+QUIET = 2  # candidates looked at since the frame last learnt a fact
+FSTAMP = 3  # the frame's current stamp for the passed marks
+HYP = 4  # the hypothesis being tested one level up
+NUM_COLUMNS = 5
+
+CONFLICT_CLOSURE = -4  # closure_kernel: the closure (not one clause) is contradictory
+NO_MEMORY = -5  # closure_kernel: the mark table has fewer rows than depth
+
+
+@njit(cache=True)
+def _open_frame(frames, d, st):
+    frames[d, LEVEL] = st[DLEVEL]
+    frames[d, POS] = 0
+    frames[d, QUIET] = 0
+    st[STAMP] += 1
+    frames[d, FSTAMP] = st[STAMP]
+
+
+@njit(cache=True)
+def closure(F, S, depth, positive_only, passed):
+    """Close the current level under the failed-literal rule of the given depth.
+
+    Return True if no contradiction was found; the derived literals then stay on the
+    trail at the current level (reason REASON_PROBE for the failed-literal facts) and no
+    unassigned candidate fails at depth `depth`.  Return False on a contradiction (the
+    trail is left for the caller to cancel).  Candidates are every literal, or the
+    positive ones only if positive_only.  `passed` needs at least `depth` rows of
+    2*num_vars stamps."""
+    value, _, _, trail, trail_lim, st = S
+    if propagate(F, S) != NO_CONFLICT:
+        return False
+    if depth <= 0:
+        return True
+    step = 2 if positive_only else 1
+    ncand = value.shape[0] // step
+    frames = np.empty((depth, NUM_COLUMNS), np.int64)
+    top = 0
+    _open_frame(frames, 0, st)
+    while True:
+        # Find the next candidate of frame `top` that is unassigned and not yet known to pass.
+        lit = -1
+        while frames[top, QUIET] < ncand:
+            c = frames[top, POS]
+            frames[top, POS] = c + 1 if c + 1 < ncand else 0
+            frames[top, QUIET] += 1
+            code = c * step
+            if value[code] == 0 and passed[top, code] != frames[top, FSTAMP]:
+                lit = code
+                break
+        if lit < 0:  # a full round learnt nothing: this frame is at its fixpoint
+            if top == 0:
+                return True
+            top -= 1
+            ok = True  # ... so the hypothesis of the frame below passes
+        else:
+            st[PROBES] += 1
+            frames[top, HYP] = lit
+            new_decision_level(S)
+            enqueue(S, lit, REASON_DECISION)
+            if propagate(F, S) != NO_CONFLICT:
+                ok = False
+            elif top + 1 == depth:
+                ok = True  # the last frame tests hypotheses with plain propagation
+            else:
+                top += 1
+                _open_frame(frames, top, st)
+                continue
+        # The hypothesis of frame `top` has been decided; a failure may cascade down.
+        while True:
+            base = frames[top, LEVEL]
+            if ok:
+                stamp = frames[top, FSTAMP]
+                for i in range(trail_lim[base], st[TRAIL_SIZE]):
+                    passed[top, trail[i]] = stamp
+                cancel_until(S, base)
+                break
+            cancel_until(S, base)
+            enqueue(S, frames[top, HYP] ^ 1, REASON_PROBE)
+            st[STAMP] += 1  # the formula grew: earlier passes no longer prove anything
+            frames[top, FSTAMP] = st[STAMP]
+            frames[top, QUIET] = 0
+            if propagate(F, S) == NO_CONFLICT:
+                break
+            if top == 0:
+                return False
+            top -= 1  # this frame is contradictory, so its own hypothesis fails
+
+
+@njit(cache=True)
+def closure_kernel(F, S, dimacs, depth, positive_only, passed):
+    """Entry point of Engine.probe: return (status, literals above the root level).
+
+    The assumptions are enqueued as by propagate, then an empty base level is opened for
+    the derived facts so that they are undone afterwards even without assumptions."""
+    num_vars = S[1].shape[0]
+    if not check_literals(dimacs, num_vars):
+        return BAD_LITERAL, np.empty(0, np.int64)
+    if passed.shape[0] < depth:
+        return NO_MEMORY, np.empty(0, np.int64)
+    confl = assume(F, S, to_codes(dimacs))
+    if confl == NO_CONFLICT:
+        new_decision_level(S)
+        if not closure(F, S, depth, positive_only, passed):
+            confl = CONFLICT_CLOSURE
+    if confl != NO_CONFLICT:
+        cancel_until(S, 0)
+        return confl, np.empty(0, np.int64)
+    out = trail_dimacs(S, S[4][0])
+    cancel_until(S, 0)
+    return NO_CONFLICT, out

@@ -1,0 +1,496 @@
+"""Clause storage and unit propagation: the engine's core, compiled with numba.
+
+Everything the other kernels need lives here: the clause database built once from
+DIMACS ints, the assignment state (MiniSat's trail, trail_lim, qhead, reason, level),
+`enqueue`, `propagate` (two watched literals for long clauses, static implication
+lists for binary clauses) and `cancel_until` (backtracking).  Unit propagation is the
+engine's inner loop (depth-1 probing of one 17-clue grid runs it thousands of times),
+so the state is a few flat numpy arrays and no kernel allocates while propagating.
+
+Literals.  Inside the kernels a literal is a code `2*v + sign` for the 0-based
+variable v (DIMACS variable v+1) and sign 1 for a negation, so `lit ^ 1` is the
+negation and `value[lit]` reads a literal directly.  DIMACS ints are converted in
+`build` (clauses) and in the `*_kernel` entry points (assumptions, results) only.
+
+Clauses.  Tautologies are dropped and duplicate literals merged while building.  Units
+become root-level facts, binary clauses become implication lists in CSR form
+(`bimp[bstart[l]:bstart[l + 1]]` are the literals implied when l becomes true, with
+their clause in `bcls`), and longer clauses are stored flat (`lits[cstart[c]:cstart[c +
+1]]`, input position `corig[c]`) with their two watched literals in positions 0 and 1.
+
+Watch-list convention: `watches[l]` (the slice `wlist[wstart[l]:wstart[l] +
+wcount[l]]`, with a blocker literal per entry in `wblock`) lists the long clauses in
+which l is one of the two watched literals, and it is visited when l becomes false.
+Each list is preallocated with room for every long clause containing l; a clause is
+watched at most once by each of its literals, so a list never overflows and
+propagation never allocates.  Backtracking leaves the watches alone (as in MiniSat):
+the invariant only needs the two watched literals not to be false while the clause is
+neither satisfied nor unit, and undoing assignments cannot break that.
+
+State tuples.  Kernels take `F` (the formula, see `FORMULA_FIELDS`) and `S` (the
+assignment, see `STATE_FIELDS`), tuples of arrays, so that an entry point from Python
+is one call with two arguments; scalar state and counters live in the int64 array `st`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+FORMULA_FIELDS = ("lits", "cstart", "corig", "wstart", "wcount", "wlist", "wblock")
+FORMULA_FIELDS += ("bstart", "bimp", "bcls")
+STATE_FIELDS = ("value", "level", "reason", "trail", "trail_lim", "st")
+
+# Slots of the scalar array st (S[5]).
+TRAIL_SIZE = 0  # number of literals on the trail
+QHEAD = 1  # next trail index to propagate
+DLEVEL = 2  # current decision level (MiniSat's trail_lim.size())
+DECISIONS = 3  # cumulative statistics, reported by Engine.accum_stats
+BACKTRACKS = 4
+CONFLICTS = 5
+PROPAGATIONS = 6  # literals taken off the queue by propagate
+PROBES = 7  # hypotheses tested by the failed-literal closure
+STAMP = 8  # last stamp handed out by the probing kernel (see probe.py)
+NUM_SLOTS = 9
+
+NO_CONFLICT = -1  # propagate's result when no clause is falsified
+CONFLICT_ASSUMPTION = -2  # an assumption was already false (no clause to blame)
+BAD_LITERAL = -3  # an assumption is 0 or names a variable beyond num_vars
+
+# reason[v] says why v is assigned.  Propagation stores internal references (the hot
+# loop must not read the input index): c >= 0 is long clause c, BINARY_REASON - i is
+# binary implication slot i.  `reason_clause` turns them into input clause indices.
+REASON_DECISION = -1  # an assumption or a search decision
+REASON_PROBE = -2  # derived by the failed-literal rule
+REASON_UNIT = -3  # a unit clause of the formula (root level only)
+BINARY_REASON = -4
+
+
+@njit(cache=True)
+def to_code(dimacs):
+    """Return the literal code of a nonzero DIMACS literal."""
+    if dimacs > 0:
+        return 2 * (dimacs - 1)
+    return 2 * (-dimacs - 1) + 1
+
+
+@njit(cache=True)
+def to_dimacs(code):
+    """Return the DIMACS literal of a literal code."""
+    v = (code >> 1) + 1
+    return -v if code & 1 else v
+
+
+@njit(cache=True)
+def build(flat, offsets, num_vars):
+    """Return (formula arrays..., units, unit clause indices, first empty clause or -1).
+
+    `flat` holds the DIMACS literals of all clauses, clause i being
+    flat[offsets[i]:offsets[i + 1]]; literals were checked to lie in 1..num_vars."""
+    m = offsets.shape[0] - 1
+    nlits = 2 * num_vars
+    codes = np.empty(flat.shape[0], np.int32)
+    size = np.zeros(m, np.int32)  # clause length after merging duplicates, -1 = tautology
+    first_empty = -1
+    n_long = 0
+    n_long_lits = 0
+    n_bin = 0
+    n_unit = 0
+    for i in range(m):
+        a, b = offsets[i], offsets[i + 1]
+        for p in range(a, b):
+            codes[p] = to_code(flat[p])
+        codes[a:b].sort()  # equal literals become adjacent, and so do l and ¬l (2v, 2v+1)
+        k = a
+        tautology = False
+        for p in range(a, b):
+            if p > a and codes[p] == codes[k - 1]:
+                continue
+            if p > a and codes[p] == (codes[k - 1] ^ 1):
+                tautology = True
+                break
+            codes[k] = codes[p]
+            k += 1
+        if tautology:
+            size[i] = -1
+            continue
+        size[i] = k - a
+        if k == a:
+            if first_empty < 0:
+                first_empty = i
+        elif k - a == 1:
+            n_unit += 1
+        elif k - a == 2:
+            n_bin += 1
+        else:
+            n_long += 1
+            n_long_lits += k - a
+
+    units = np.empty(n_unit, np.int32)
+    unit_idx = np.empty(n_unit, np.int32)
+    lits = np.empty(n_long_lits, np.int32)
+    cstart = np.empty(n_long + 1, np.int32)
+    corig = np.empty(n_long, np.int32)
+    occ = np.zeros(nlits, np.int32)  # long-clause occurrences: each watch list's capacity
+    bcount = np.zeros(nlits, np.int32)
+    u = 0
+    c = 0
+    q = 0
+    cstart[0] = 0
+    for i in range(m):
+        a = offsets[i]
+        s = size[i]
+        if s == 1:
+            units[u] = codes[a]
+            unit_idx[u] = i
+            u += 1
+        elif s == 2:
+            bcount[codes[a] ^ 1] += 1  # ¬x implies y ...
+            bcount[codes[a + 1] ^ 1] += 1  # ... and ¬y implies x
+        elif s >= 3:
+            for p in range(a, a + s):
+                lits[q] = codes[p]
+                occ[codes[p]] += 1
+                q += 1
+            corig[c] = i
+            c += 1
+            cstart[c] = q
+
+    bstart = np.zeros(nlits + 1, np.int32)
+    for lit in range(nlits):
+        bstart[lit + 1] = bstart[lit] + bcount[lit]
+    bimp = np.empty(bstart[nlits], np.int32)
+    bcls = np.empty(bstart[nlits], np.int32)
+    fill = bstart[:nlits].copy()
+    for i in range(m):
+        if size[i] == 2:
+            x, y = codes[offsets[i]], codes[offsets[i] + 1]
+            bimp[fill[x ^ 1]] = y
+            bcls[fill[x ^ 1]] = i
+            fill[x ^ 1] += 1
+            bimp[fill[y ^ 1]] = x
+            bcls[fill[y ^ 1]] = i
+            fill[y ^ 1] += 1
+
+    # Merge duplicate implications (the Sudoku box and row at-most-one clauses overlap),
+    # keeping the first clause as the reason.
+    order = np.empty(0, np.int64)
+    k = 0
+    for lit in range(nlits):
+        a, b = bstart[lit], bstart[lit + 1]
+        keys = bimp[a:b].astype(np.int64) * (m + 1) + bcls[a:b]
+        order = np.argsort(keys)
+        seg_imp = bimp[a:b][order]
+        seg_cls = bcls[a:b][order]
+        bstart[lit] = k
+        for t in range(b - a):
+            if t > 0 and seg_imp[t] == seg_imp[t - 1]:
+                continue
+            bimp[k] = seg_imp[t]
+            bcls[k] = seg_cls[t]
+            k += 1
+    bstart[nlits] = k
+    bimp = bimp[:k].copy()
+    bcls = bcls[:k].copy()
+
+    wstart = np.zeros(nlits + 1, np.int32)
+    for lit in range(nlits):
+        wstart[lit + 1] = wstart[lit] + occ[lit]
+    wlist = np.empty(wstart[nlits], np.int32)
+    wblock = np.empty(wstart[nlits], np.int32)
+    wcount = np.zeros(nlits, np.int32)
+    for c in range(n_long):
+        s = cstart[c]
+        for w in range(2):
+            lit = lits[s + w]
+            slot = wstart[lit] + wcount[lit]
+            wlist[slot] = c
+            wblock[slot] = lits[s + 1 - w]  # the other watch: a cheap "satisfied?" check
+            wcount[lit] += 1
+    return (
+        lits,
+        cstart,
+        corig,
+        wstart,
+        wcount,
+        wlist,
+        wblock,
+        bstart,
+        bimp,
+        bcls,
+        units,
+        unit_idx,
+        first_empty,
+    )
+
+
+@njit(cache=True)
+def new_state(num_vars):
+    """Return an empty assignment state S for num_vars variables."""
+    value = np.zeros(2 * num_vars, np.int8)  # per literal: 1 true, -1 false, 0 unassigned
+    level = np.zeros(num_vars, np.int32)  # decision level of each assigned variable
+    reason = np.full(num_vars, REASON_DECISION, np.int32)  # why it is assigned (REASON_*)
+    trail = np.zeros(num_vars, np.int32)  # assigned literals in assignment order
+    # trail_lim[d] = trail index where level d+1 starts.  Every level holds a literal
+    # except the empty base levels opened by probe and search (at most two).
+    trail_lim = np.zeros(num_vars + 8, np.int32)
+    st = np.zeros(NUM_SLOTS, np.int64)
+    return (value, level, reason, trail, trail_lim, st)
+
+
+@njit(cache=True)
+def enqueue(S, lit, why):
+    """Assign `lit` true at the current level with reason `why`; it must be unassigned."""
+    value, level, reason, trail, _, st = S
+    value[lit] = 1
+    value[lit ^ 1] = -1
+    v = lit >> 1
+    level[v] = st[DLEVEL]
+    reason[v] = why
+    trail[st[TRAIL_SIZE]] = lit
+    st[TRAIL_SIZE] += 1
+
+
+@njit(cache=True)
+def new_decision_level(S):
+    """Open a decision level: what is enqueued next belongs to it."""
+    trail_lim, st = S[4], S[5]
+    trail_lim[st[DLEVEL]] = st[TRAIL_SIZE]
+    st[DLEVEL] += 1
+
+
+@njit(cache=True)
+def cancel_until(S, lvl):
+    """Backtrack: unassign every literal above decision level `lvl` (no-op if below)."""
+    value, _, _, trail, trail_lim, st = S
+    if st[DLEVEL] <= lvl:
+        return
+    start = trail_lim[lvl]
+    for i in range(st[TRAIL_SIZE] - 1, start - 1, -1):
+        lit = trail[i]
+        value[lit] = 0
+        value[lit ^ 1] = 0
+    st[TRAIL_SIZE] = start
+    st[QHEAD] = start
+    st[DLEVEL] = lvl
+
+
+@njit(cache=True)
+def propagate(F, S):
+    """Propagate every enqueued literal; return NO_CONFLICT or a falsified clause's input index.
+
+    Afterwards, if there is no conflict, no clause is unit or falsified under the
+    assignment and qhead == trail size.  On a conflict the trail is left as it was when
+    the falsified clause was found (the caller backtracks)."""
+    lits, cstart, corig, wstart, wcount, wlist, wblock, bstart, bimp, bcls = F
+    value, level, reason, trail, _, st = S
+    # Scalars are kept in locals (st may alias the other arrays as far as LLVM knows).
+    qhead = st[QHEAD]
+    size = st[TRAIL_SIZE]
+    lvl = st[DLEVEL]
+    confl = NO_CONFLICT
+    while qhead < size and confl == NO_CONFLICT:
+        p = trail[qhead]
+        qhead += 1
+        # Binary clauses first: most of a Sudoku formula, one lookup each.
+        for i in range(bstart[p], bstart[p + 1]):
+            q = bimp[i]
+            val = value[q]
+            if val == 1:
+                continue
+            if val == -1:
+                confl = bcls[i]
+                break
+            v = q >> 1
+            value[q] = 1
+            value[q ^ 1] = -1
+            reason[v] = BINARY_REASON - i  # the clause is looked up only if asked
+            level[v] = lvl
+            trail[size] = q
+            size += 1
+        if confl != NO_CONFLICT:
+            break
+        # Long clauses watching the literal that just became false.
+        f = p ^ 1
+        base = wstart[f]
+        end = base + wcount[f]
+        i = base
+        j = base
+        while i < end:
+            blocker = wblock[i]
+            c = wlist[i]
+            i += 1
+            if value[blocker] == 1:  # satisfied: keep the watch, skip the clause
+                wlist[j] = c
+                wblock[j] = blocker
+                j += 1
+                continue
+            s = cstart[c]
+            first = lits[s] ^ lits[s + 1] ^ f  # the other watch, without a branch
+            lits[s] = first
+            lits[s + 1] = f
+            if first != blocker and value[first] == 1:
+                wlist[j] = c
+                wblock[j] = first
+                j += 1
+                continue
+            moved = False
+            for k in range(s + 2, cstart[c + 1]):
+                lk = lits[k]
+                if value[lk] != -1:  # a new literal to watch
+                    lits[s + 1] = lk
+                    lits[k] = f
+                    slot = wstart[lk] + wcount[lk]
+                    wlist[slot] = c
+                    wblock[slot] = first
+                    wcount[lk] += 1
+                    moved = True
+                    break
+            if moved:
+                continue
+            wlist[j] = c
+            wblock[j] = first
+            j += 1
+            if value[first] == -1:  # every literal false: keep the rest of the list
+                confl = corig[c]
+                while i < end:
+                    wlist[j] = wlist[i]
+                    wblock[j] = wblock[i]
+                    i += 1
+                    j += 1
+                break
+            v = first >> 1  # unit: the first watch is implied
+            value[first] = 1
+            value[first ^ 1] = -1
+            reason[v] = c
+            level[v] = lvl
+            trail[size] = first
+            size += 1
+        wcount[f] = j - base
+    st[PROPAGATIONS] += qhead - st[QHEAD]
+    st[QHEAD] = qhead
+    st[TRAIL_SIZE] = size
+    return confl
+
+
+@njit(cache=True)
+def reason_clause(F, r):
+    """Return the input index of the clause a reason refers to, or -1 for none."""
+    if r >= 0:
+        return F[2][r]  # corig
+    if r <= BINARY_REASON:
+        return F[9][BINARY_REASON - r]  # bcls
+    return -1
+
+
+@njit(cache=True)
+def setup_root(F, S, units, unit_idx):
+    """Assert the unit clauses at level 0 and propagate; return NO_CONFLICT or a clause index."""
+    value = S[0]
+    for u in range(units.shape[0]):
+        lit = units[u]
+        if value[lit] == -1:
+            return unit_idx[u]
+        if value[lit] == 0:
+            enqueue(S, lit, REASON_UNIT)
+    return propagate(F, S)
+
+
+@njit(cache=True)
+def check_literals(dimacs, num_vars):
+    """Return True if every DIMACS literal is nonzero and names a variable <= num_vars."""
+    for i in range(dimacs.shape[0]):
+        d = dimacs[i]
+        if d == 0 or d > num_vars or d < -num_vars:
+            return False
+    return True
+
+
+@njit(cache=True)
+def assume(F, S, codes):
+    """Enqueue each assumption at a new decision level and propagate, as MiniSat does.
+
+    An assumption that is already true opens no level.  Return NO_CONFLICT, the index
+    of a falsified clause, or CONFLICT_ASSUMPTION when an assumption is already false;
+    the trail keeps what was assigned (the caller backtracks)."""
+    value = S[0]
+    for i in range(codes.shape[0]):
+        lit = codes[i]
+        if value[lit] == -1:
+            return CONFLICT_ASSUMPTION
+        if value[lit] == 1:
+            continue
+        new_decision_level(S)
+        enqueue(S, lit, REASON_DECISION)
+        confl = propagate(F, S)
+        if confl != NO_CONFLICT:
+            return confl
+    return NO_CONFLICT
+
+
+@njit(cache=True)
+def to_codes(dimacs):
+    """Return the literal codes of an array of DIMACS literals."""
+    codes = np.empty(dimacs.shape[0], np.int32)
+    for i in range(dimacs.shape[0]):
+        codes[i] = to_code(dimacs[i])
+    return codes
+
+
+@njit(cache=True)
+def trail_dimacs(S, start):
+    """Return the DIMACS literals of trail[start:], in assignment order."""
+    trail, st = S[3], S[5]
+    out = np.empty(st[TRAIL_SIZE] - start, np.int64)
+    for i in range(start, st[TRAIL_SIZE]):
+        out[i - start] = to_dimacs(trail[i])
+    return out
+
+
+@njit(cache=True)
+def propagate_kernel(F, S, dimacs):
+    """Entry point of Engine.propagate: return (status, literals above the root level).
+
+    status is NO_CONFLICT, BAD_LITERAL, or a conflict code (then literals is empty).
+    The state is back at level 0 afterwards."""
+    num_vars = S[1].shape[0]
+    if not check_literals(dimacs, num_vars):
+        return BAD_LITERAL, np.empty(0, np.int64)
+    confl = assume(F, S, to_codes(dimacs))
+    if confl != NO_CONFLICT:
+        cancel_until(S, 0)
+        return confl, np.empty(0, np.int64)
+    out = trail_dimacs(S, S[4][0] if S[5][DLEVEL] > 0 else S[5][TRAIL_SIZE])
+    cancel_until(S, 0)
+    return NO_CONFLICT, out
+
+
+@njit(cache=True)
+def trace_kernel(F, S, dimacs):
+    """Entry point of Engine.trace: return (status, literals, reasons) above the root level.
+
+    Unlike propagate_kernel the literals assigned before a conflict are returned too,
+    so that an explainer can show how the contradiction was reached."""
+    num_vars = S[1].shape[0]
+    if not check_literals(dimacs, num_vars):
+        return BAD_LITERAL, np.empty(0, np.int64), np.empty(0, np.int64)
+    confl = assume(F, S, to_codes(dimacs))
+    start = S[4][0] if S[5][DLEVEL] > 0 else S[5][TRAIL_SIZE]
+    out = trail_dimacs(S, start)
+    why = np.empty(out.shape[0], np.int64)
+    trail, reason = S[3], S[2]
+    for i in range(out.shape[0]):
+        why[i] = reason_clause(F, reason[trail[start + i] >> 1])
+    cancel_until(S, 0)
+    return confl, out, why
+
+
+@njit(cache=True)
+def model_dimacs(S):
+    """Return the current assignment as one signed DIMACS literal per variable."""
+    value = S[0]
+    n = value.shape[0] // 2
+    out = np.empty(n, np.int64)
+    for v in range(n):
+        out[v] = v + 1 if value[2 * v] == 1 else -(v + 1)
+    return out

@@ -1,0 +1,182 @@
+"""DPLL: complete backtracking search with unit propagation, counting and enumeration.
+
+The search is the exam's closing remark taken to its end: nest hypotheses until every
+variable is decided.  It is plain DPLL (chronological backtracking, no clause
+learning, no restarts), because what the project measures is how much guessing a grid
+needs, and DPLL's decisions and backtracks are easy to interpret.  At each node the
+engine runs unit propagation, or the failed-literal closure of depth `probe_depth`, so
+search with probing measures how many guesses remain once depth-k reasoning is used.
+
+Branching: the lowest unassigned literal of the first shortest clause that is not yet
+satisfied (for Sudoku: the cell, or the row/column/box place of a value, with the
+fewest candidates), tried true first; when only binary clauses or free variables are
+left, the lowest variable is tried false first, as MiniSat does.  Propagation reorders
+literals inside clauses, so the choice never depends on positions: the same question
+gets the same decisions whatever the engine answered before.
+
+The decision stack is MiniSat's trail_lim; `flipped[d]` says whether level d's
+decision has already been reversed, which is all chronological backtracking needs.
+The search keeps its state between calls, so after a model the next call with
+`resume=True` backtracks from it and finds the next one: enumeration without blocking
+clauses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.probe import closure
+from solvers.propagate import (
+    BACKTRACKS,
+    BAD_LITERAL,
+    CONFLICTS,
+    DECISIONS,
+    DLEVEL,
+    NO_CONFLICT,
+    REASON_DECISION,
+    assume,
+    cancel_until,
+    check_literals,
+    enqueue,
+    model_dimacs,
+    new_decision_level,
+    propagate,
+    to_codes,
+)
+
+# What search returns.
+FOUND = 1  # max_models models found; the state holds the last one
+EXHAUSTED = 2  # no further model: the search space is closed (state back at `base`)
+OUT_OF_BUDGET = 3  # the decision budget ran out
+
+
+@njit(cache=True)
+def pick_branch(F, S):
+    """Return the literal to decide next, or -1 when every variable is assigned."""
+    lits, cstart = F[0], F[1]
+    bstart, bimp = F[7], F[8]
+    value = S[0]
+    best = -1
+    best_size = 1 << 30
+    for c in range(cstart.shape[0] - 1):
+        size = 0
+        first = -1
+        satisfied = False
+        for k in range(cstart[c], cstart[c + 1]):
+            val = value[lits[k]]
+            if val == 1:
+                satisfied = True
+                break
+            if val == 0:
+                size += 1
+                if first < 0 or lits[k] < first:
+                    first = lits[k]
+        if not satisfied and size < best_size:
+            best, best_size = first, size
+            if size <= 2:  # after propagation no open clause is shorter
+                break
+    if best >= 0:
+        return best
+    nlits = value.shape[0]
+    for lit in range(nlits):  # an open binary clause (¬lit ∨ q): try ¬lit first
+        if value[lit] == 0:
+            for i in range(bstart[lit], bstart[lit + 1]):
+                if value[bimp[i]] == 0:
+                    return lit ^ 1
+    for v in range(nlits // 2):  # free variables, false first
+        if value[2 * v] == 0:
+            return 2 * v + 1
+    return -1
+
+
+@njit(cache=True)
+def search(F, S, flipped, passed, base, max_models, budget, probe_depth, positive_only, resume):
+    """Run DPLL above decision level `base`; return (FOUND | EXHAUSTED | OUT_OF_BUDGET, models).
+
+    Stops after max_models models (FOUND, the assignment holds the last model), when
+    none is left (EXHAUSTED, state back at `base`) or before the decision that would
+    exceed `budget` (budget < 0: unlimited).  With resume=True the current assignment
+    (a model returned by the previous call) is first backtracked from."""
+    trail, trail_lim, st = S[3], S[4], S[5]
+    models = 0
+    decisions = 0
+    backtrack = resume
+    while True:
+        if not backtrack:
+            if probe_depth > 0:
+                ok = closure(F, S, probe_depth, positive_only, passed)
+            else:
+                ok = propagate(F, S) == NO_CONFLICT
+            if not ok:
+                st[CONFLICTS] += 1
+                backtrack = True
+            else:
+                lit = pick_branch(F, S)
+                if lit < 0:
+                    models += 1
+                    if models >= max_models:
+                        return FOUND, models
+                    backtrack = True  # look for the next model
+                else:
+                    if budget >= 0 and decisions >= budget:
+                        return OUT_OF_BUDGET, models
+                    decisions += 1
+                    st[DECISIONS] += 1
+                    new_decision_level(S)
+                    flipped[st[DLEVEL]] = 0
+                    enqueue(S, lit, REASON_DECISION)
+                    continue
+        # Chronological backtracking: reverse the deepest decision not yet reversed.
+        backtrack = False
+        lvl = st[DLEVEL]
+        while lvl > base and flipped[lvl] == 1:
+            lvl -= 1
+        if lvl <= base:
+            cancel_until(S, base)
+            return EXHAUSTED, models
+        decision = trail[trail_lim[lvl - 1]]
+        cancel_until(S, lvl - 1)
+        st[BACKTRACKS] += 1
+        new_decision_level(S)
+        flipped[lvl] = 1
+        enqueue(S, decision ^ 1, REASON_DECISION)
+
+
+@njit(cache=True)
+def start(F, S, dimacs):
+    """Enqueue the assumptions and open the search's base level; return (status, base).
+
+    status is NO_CONFLICT, BAD_LITERAL or a conflict code (then the state is at level 0)."""
+    num_vars = S[1].shape[0]
+    if not check_literals(dimacs, num_vars):
+        return BAD_LITERAL, 0
+    confl = assume(F, S, to_codes(dimacs))
+    if confl != NO_CONFLICT:
+        cancel_until(S, 0)
+        return confl, 0
+    new_decision_level(S)  # an empty level: facts derived by probing sit above the root
+    return NO_CONFLICT, S[5][DLEVEL]
+
+
+@njit(cache=True)
+def solve_kernel(F, S, flipped, passed, dimacs, budget, probe_depth, positive_only):
+    """Entry point of Engine.solve: return (status, search result, model or empty array)."""
+    status, base = start(F, S, dimacs)
+    if status != NO_CONFLICT:
+        return status, EXHAUSTED, np.empty(0, np.int64)
+    result, _ = search(F, S, flipped, passed, base, 1, budget, probe_depth, positive_only, False)
+    model = model_dimacs(S) if result == FOUND else np.empty(0, np.int64)
+    cancel_until(S, 0)
+    return status, result, model
+
+
+@njit(cache=True)
+def count_kernel(F, S, flipped, passed, dimacs, limit, budget):
+    """Entry point of Engine.count: return (status, search result, number of models)."""
+    status, base = start(F, S, dimacs)
+    if status != NO_CONFLICT:
+        return status, EXHAUSTED, 0
+    result, models = search(F, S, flipped, passed, base, limit, budget, 0, False, False)
+    cancel_until(S, 0)
+    return status, result, models

@@ -1,0 +1,142 @@
+"""Shared fixtures for the engine tests: the Sudoku rule formula, puzzle files, oracles.
+
+The oracles share nothing with the engine: `satisfies` checks a model clause by clause
+in plain Python, and `pysat_models` enumerates models with PySAT's Minisat22 and
+blocking clauses.  Helpers are handed out as session fixtures (tests never import a
+conftest module by name).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from pysat.solvers import Minisat22
+
+from encoder.encodings import given_literals, rule_formula
+from encoder.geometry import standard
+from encoder.grids import parse_cells
+
+PROJECT = Path(__file__).resolve().parents[2]
+SHARED_DATA = Path(os.environ.get("SUDOKU_SAT_SHARED_DATA", PROJECT.parent / "shared" / "data"))
+GEOMETRY = standard(9)
+
+
+def _puzzle_lines(name: str, limit: int | None = None) -> list[str]:
+    """Return the first `limit` puzzles of a shared data file (skip the test if it is absent)."""
+    path = SHARED_DATA / name
+    if not path.exists():
+        pytest.skip(f"shared data file {path} is not available")
+    lines = [line.strip() for line in path.read_text().splitlines()]
+    lines = [line for line in lines if line and not line.startswith("#")]
+    return lines[:limit]
+
+
+def _grid(line: str) -> tuple[int, ...]:
+    return parse_cells(line, GEOMETRY)
+
+
+def _givens(line: str) -> list[int]:
+    """Return the assumptions stating a puzzle: one positive literal per given."""
+    return given_literals(_grid(line), GEOMETRY)
+
+
+def _satisfies(model: Sequence[int], clauses: Sequence[Sequence[int]]) -> bool:
+    """Return True when every clause has a literal that the model makes true."""
+    true = set(model)
+    return all(any(lit in true for lit in clause) for clause in clauses)
+
+
+def _solved_cells(literals: Sequence[int]) -> int:
+    """Return how many cell variables are true among the literals (81 = grid solved)."""
+    return sum(1 for lit in literals if lit > 0)
+
+
+def _random_cnf(
+    rng: random.Random, num_vars: int, num_clauses: int, width: int = 3
+) -> list[list[int]]:
+    """Return a random CNF with clauses of `width` distinct variables, random signs."""
+    return [
+        [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, num_vars + 1), width)]
+        for _ in range(num_clauses)
+    ]
+
+
+def _pysat_models(clauses: Sequence[Sequence[int]], num_vars: int) -> Iterator[tuple[int, ...]]:
+    """Yield every model over variables 1..num_vars, found by Minisat22 with blocking clauses."""
+    with Minisat22(bootstrap_with=[list(c) for c in clauses]) as solver:
+        for v in range(1, num_vars + 1):
+            solver.add_clause([v, -v])  # make every variable known to the solver
+        while solver.solve():
+            model = [lit for lit in solver.get_model() if abs(lit) <= num_vars]
+            assert len(model) == num_vars
+            yield tuple(model)
+            solver.add_clause([-lit for lit in model])
+
+
+@pytest.fixture(scope="session")
+def puzzle_lines():
+    """puzzle_lines(name, limit=None): the first puzzles of a shared data file."""
+    return _puzzle_lines
+
+
+@pytest.fixture(scope="session")
+def givens():
+    """givens(line): one positive literal per given of an 81-character puzzle line."""
+    return _givens
+
+
+@pytest.fixture(scope="session")
+def grid():
+    """grid(line): the puzzle as a tuple of 81 values, 0 for a blank."""
+    return _grid
+
+
+@pytest.fixture(scope="session")
+def satisfies():
+    """satisfies(model, clauses): the independent model checker."""
+    return _satisfies
+
+
+@pytest.fixture(scope="session")
+def solved_cells():
+    """solved_cells(literals): how many cells the literals fill (81 = solved)."""
+    return _solved_cells
+
+
+@pytest.fixture(scope="session")
+def random_cnf():
+    """random_cnf(rng, num_vars, num_clauses, width=3): a random CNF."""
+    return _random_cnf
+
+
+@pytest.fixture(scope="session")
+def pysat_models():
+    """pysat_models(clauses, num_vars): every model, by Minisat22 and blocking clauses."""
+    return _pysat_models
+
+
+@pytest.fixture(scope="session")
+def sudoku_formula():
+    """The exam's 9x9 rule formula (11,988 clauses over 729 variables)."""
+    formula = rule_formula(GEOMETRY)
+    assert formula.num_clauses == 11_988
+    return formula
+
+
+@pytest.fixture(scope="session")
+def sudoku_engine(sudoku_formula):
+    """One engine for the rule formula, shared: every query restores its state."""
+    from solvers.engine import Engine
+
+    return Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+
+
+@pytest.fixture(scope="session")
+def sudoku_minisat(sudoku_formula):
+    solver = Minisat22(bootstrap_with=sudoku_formula.clauses)
+    yield solver
+    solver.delete()

@@ -1,0 +1,272 @@
+"""Engine basics: building, the API's edges, and unit propagation against Minisat22.
+
+`Engine.propagate` promises PySAT's contract, so the main test is differential: on
+random CNFs and on the Sudoku formula, with random assumptions, it must return the same
+`ok` and, when there is no conflict, the same set of literals as
+`Minisat22.propagate`.  PySAT's own result on a conflict is `(False, partial trail)`
+(the literals assigned before the conflict), so only `ok` is compared there; the engine
+returns `(False, [])`.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Minisat22
+
+from solvers.engine import CountResult, Engine, SolveResult
+from solvers.results import Status
+
+# name, clauses, num_vars, expected status (MiniSat's 10 / 20)
+TINY = [
+    ("no_clauses", [], 0, 10),
+    ("no_clauses_free_vars", [], 3, 10),
+    ("empty_clause", [[]], 2, 20),
+    ("empty_clause_among_others", [[1, 2], [], [-1]], 2, 20),
+    ("unit", [[1]], 1, 10),
+    ("contradicting_units", [[1], [-1]], 1, 20),
+    ("tautology_only", [[1, -1]], 1, 10),
+    ("duplicate_literals", [[1, 1, 1], [-1, -1, 2, 2], [-2, -2]], 2, 20),
+    ("units_propagate_to_conflict", [[1], [-1, 2], [-2, 3], [-3, -1]], 3, 20),
+    ("long_clause_conflict", [[1, 2, 3], [-1], [-2], [-3]], 3, 20),
+    ("pigeons_3_in_2", [[1, 2], [3, 4], [5, 6], [-1, -3], [-1, -5], [-3, -5],
+                        [-2, -4], [-2, -6], [-4, -6]], 6, 20),
+    ("xor_chain_sat", [[1, 2], [-1, -2], [2, 3], [-2, -3], [3, 4, 5]], 5, 10),
+]  # fmt: skip
+
+
+def pysat_propagate(solver: Minisat22, assumptions: list[int]) -> tuple[bool, set[int]]:
+    ok, literals = solver.propagate(assumptions=assumptions)
+    return ok, set(literals) if ok else set()
+
+
+@pytest.mark.parametrize(("name", "clauses", "num_vars", "status"), TINY, ids=[t[0] for t in TINY])
+def test_tiny_formulas_status(name, clauses, num_vars, status, satisfies):
+    result = Engine(clauses, num_vars).solve()
+    assert result.status.value == status
+    if result.status is Status.SAT:
+        assert len(result.model) == num_vars
+        assert satisfies(result.model, clauses)
+
+
+def test_empty_clause_is_unsat_everywhere():
+    engine = Engine([[1, 2], []])
+    assert not engine.ok
+    assert engine.propagate() == (False, [])
+    assert engine.probe([1], depth=2) == (False, [])
+    assert engine.solve().status is Status.UNSAT
+    assert engine.count() == CountResult(0, True, 0, 0, 0, 0, 0)
+    assert list(engine.enumerate()) == []
+    assert engine.trace() == (False, [], 1)
+
+
+def test_num_vars_defaults_to_highest_variable():
+    engine = Engine([[1, -5], [3]])
+    assert (engine.num_vars, engine.num_clauses) == (5, 2)
+    assert Engine([]).num_vars == 0
+
+
+def test_free_variables_count_in_models():
+    engine = Engine([[1]], num_vars=3)
+    assert engine.count().count == 4
+    assert sorted(engine.enumerate()) == [(1, -2, -3), (1, -2, 3), (1, 2, -3), (1, 2, 3)]
+
+
+@pytest.mark.parametrize(("clauses", "num_vars"), [([[1, 4]], 3), ([[1, 0, 2]], 3), ([[1]], -1)])
+def test_bad_clauses_raise(clauses, num_vars):
+    with pytest.raises(ValueError):
+        Engine(clauses, num_vars)
+
+
+@pytest.mark.parametrize("assumptions", [[0], [4], [-4], [1, 99]])
+def test_bad_assumptions_raise(assumptions):
+    engine = Engine([[1, 2, 3]])
+    for query in (engine.propagate, engine.probe, engine.trace, engine.solve):
+        with pytest.raises(ValueError):
+            query(assumptions)
+    with pytest.raises(ValueError):
+        engine.count(assumptions=assumptions)
+    with pytest.raises(ValueError):
+        list(engine.enumerate(assumptions))
+    assert engine.propagate([1]) == (True, [1])  # the state survived
+
+
+def test_exam_worked_example():
+    # x1(0,0) ∧ (x4(2,2) ∨ x6(3,6) ∨ x7(7,7)) ∧ (¬x1(0,0) ∨ ¬x6(3,6)): unit propagation
+    # leaves x4(2,2) ∨ x7(7,7) (exam, part III.1.4).
+    x1, x4, x6, x7 = 1, 9 * 2 * 9 + 9 * 2 + 4, 9 * 3 * 9 + 9 * 6 + 6, 9 * 7 * 9 + 9 * 7 + 7
+    engine = Engine([[x1], [x4, x6, x7], [-x1, -x6]], num_vars=729)
+    assert set(engine.fixed()) == {x1, -x6}
+    assert engine.propagate([-x4]) == (True, [-x4, x7])
+    assert engine.propagate([-x7]) == (True, [-x7, x4])
+    assert engine.propagate([-x4, -x7]) == (False, [])
+
+
+def test_propagate_skips_true_assumptions_and_root_facts():
+    engine = Engine([[1], [-1, 2], [-3, 4]])
+    assert engine.fixed() == [1, 2]
+    assert engine.propagate([1, 2]) == (True, [])
+    assert engine.propagate([3, 4, 1]) == (True, [3, 4])
+    assert engine.propagate([3, -4]) == (False, [])
+    assert engine.propagate([-1]) == (False, [])
+
+
+def test_trace_reasons_are_input_clauses():
+    clauses = [[-1, 2], [1, 1, -1], [-2, 3, 4], [-4], [-3, 5]]
+    engine = Engine(clauses)
+    assert engine.fixed() == [-4]
+    ok, steps, conflict = engine.trace([1])
+    assert (ok, conflict) == (True, -1)
+    assert steps == [(1, -1), (2, 0), (3, 2), (5, 4)]
+    ok, steps, conflict = Engine([*clauses, [-2, -5]]).trace([1])
+    assert (ok, conflict) == (False, 4)  # [-3, 5] is falsified
+    assert steps == [(1, -1), (2, 0), (-5, 5), (3, 2)]
+    ok, steps, conflict = engine.trace([2, -2])  # the assumption itself is false
+    assert (ok, conflict) == (False, -1) and steps[0] == (2, -1)
+
+
+def test_trace_explains_every_literal(sudoku_engine, sudoku_formula, givens, puzzle_lines):
+    clauses = sudoku_formula.clauses
+    for line in puzzle_lines("royle17_49158_tdoku.txt", 5):
+        assumptions = givens(line)
+        ok, steps, conflict = sudoku_engine.trace(assumptions)
+        assert ok and conflict == -1
+        assert [lit for lit, _ in steps] == sudoku_engine.propagate(assumptions)[1]
+        true_so_far: set[int] = set()
+        for lit, reason in steps:
+            if reason == -1:
+                assert lit in assumptions
+            else:
+                clause = clauses[reason]
+                assert lit in clause
+                assert all(-other in true_so_far for other in clause if other != lit)
+            true_so_far.add(lit)
+
+
+def test_state_is_restored(sudoku_formula, givens, puzzle_lines):
+    engine = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    line = puzzle_lines("forum_hardest_1106.txt", 1)[0]
+    first = engine.propagate(givens(line))
+    engine.probe(givens(line), depth=2)
+    engine.solve(givens(line), probe_depth=1)
+    engine.count(assumptions=givens(line))
+    engine.trace([*givens(line), -givens(line)[0]])
+    assert engine.propagate(givens(line)) == first
+    assert engine.propagate() == (True, [])
+    assert engine.fixed() == []
+
+
+def test_results_are_frozen_and_checked():
+    result = Engine([[1, 2]]).solve()
+    with pytest.raises(AttributeError):
+        result.status = Status.UNSAT  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        SolveResult(Status.UNSAT, (1,), 0, 0, 0, 0, 0)
+    with pytest.raises(ValueError):
+        CountResult(-1, True, 0, 0, 0, 0, 0)
+    assert Status.SAT.value == 10 and Status.UNSAT.value == 20 and Status.UNKNOWN.value == 0
+
+
+def test_accum_stats_accumulate():
+    engine = Engine([[1, 2], [-1, 2], [1, -2], [-1, -2, 3]])
+    assert engine.accum_stats() == dict.fromkeys(
+        ("decisions", "backtracks", "conflicts", "propagations", "probes"), 0
+    )
+    engine.solve()
+    engine.probe()
+    first = engine.accum_stats()
+    assert first["decisions"] >= 1 and first["propagations"] >= 2
+    engine.solve()
+    assert engine.accum_stats()["decisions"] == 2 * first["decisions"]
+
+
+def test_from_dimacs(tmp_path):
+    path = tmp_path / "small.cnf"
+    path.write_text("c a comment\np cnf 4 3\n1 -2 0\n2 3 0\n-1 -3 4 0\n")
+    engine = Engine.from_dimacs(str(path))
+    assert (engine.num_vars, engine.num_clauses) == (4, 3)
+    assert engine.propagate([-1]) == (True, [-1, -2, 3])
+
+
+@st.composite
+def cnf_and_assumptions(draw):
+    num_vars = draw(st.integers(1, 12))
+    literal = st.integers(1, num_vars) | st.integers(-num_vars, -1)
+    clauses = draw(st.lists(st.lists(literal, min_size=1, max_size=5), max_size=40))
+    assumptions = draw(st.lists(literal, max_size=6))
+    return num_vars, clauses, assumptions
+
+
+@settings(max_examples=300, deadline=None)
+@given(cnf_and_assumptions())
+def test_propagate_matches_minisat_on_random_formulas(case):
+    num_vars, clauses, assumptions = case
+    engine = Engine(clauses, num_vars)
+    with Minisat22(bootstrap_with=clauses) as solver:
+        if not engine.ok:  # refuted at the root: Minisat22 rejects every query
+            assert not solver.solve()
+            return
+        ok, literals = engine.propagate(assumptions)
+        assert (ok, set(literals)) == pysat_propagate(solver, assumptions)
+        assert len(literals) == len(set(literals))
+
+
+def test_propagate_matches_minisat_on_random_3cnf(random_cnf):
+    rng = random.Random(2014)
+    for _ in range(200):
+        num_vars = rng.randint(5, 40)
+        clauses = random_cnf(rng, num_vars, rng.randint(num_vars, 5 * num_vars))
+        engine = Engine(clauses, num_vars)
+        with Minisat22(bootstrap_with=clauses) as solver:
+            for _ in range(10):
+                chosen = rng.sample(range(1, num_vars + 1), rng.randint(0, 5))
+                assumptions = [v if rng.random() < 0.5 else -v for v in chosen]
+                ok, literals = engine.propagate(assumptions)
+                assert (ok, set(literals)) == pysat_propagate(solver, assumptions)
+
+
+def test_propagate_matches_minisat_on_sudoku(sudoku_engine, sudoku_minisat):
+    rng = random.Random(9)
+    for _ in range(300):  # random partial grids, many of them contradictory
+        cells = rng.sample(range(81), rng.randint(1, 30))
+        assumptions = [9 * c + rng.randint(1, 9) for c in cells]
+        if rng.random() < 0.3:
+            assumptions.append(-rng.randint(1, 729))
+        ok, literals = sudoku_engine.propagate(assumptions)
+        assert (ok, set(literals)) == pysat_propagate(sudoku_minisat, assumptions)
+
+
+def test_unit_propagation_on_royle17(
+    sudoku_engine, sudoku_minisat, givens, puzzle_lines, solved_cells
+):
+    lines = puzzle_lines("royle17_49158_tdoku.txt", 300)
+    solved = 0
+    for line in lines:
+        ok, literals = sudoku_engine.propagate(givens(line))
+        assert (ok, set(literals)) == pysat_propagate(sudoku_minisat, givens(line))
+        solved += solved_cells(literals) == 81
+    assert 0.35 < solved / len(lines) < 0.55  # 44.57% over the whole list
+
+
+@pytest.mark.slow
+def test_unit_propagation_on_all_royle17(
+    sudoku_engine, sudoku_minisat, givens, puzzle_lines, solved_cells
+):
+    lines = puzzle_lines("royle17_49158_tdoku.txt")
+    solved = 0
+    for number, line in enumerate(lines):
+        ok, literals = sudoku_engine.propagate(givens(line))
+        if number % 10 == 0:
+            assert (ok, set(literals)) == pysat_propagate(sudoku_minisat, givens(line))
+        solved += solved_cells(literals) == 81
+    assert solved == 21_905  # REFERENCE.md: 44.57%, measured with Minisat22
+
+
+def test_sudoku_clash_is_a_conflict(sudoku_engine, givens):
+    clash = "11" + "." * 79  # two 1s in the first row
+    assert sudoku_engine.propagate(givens(clash)) == (False, [])
+    ok, _, _ = sudoku_engine.trace(givens(clash))
+    assert not ok
