@@ -11,6 +11,11 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS = {
+    "run": ("benchmarks.harness", "every solver over puzzle sets: no-search rate, depth, speed"),
+    "compare": ("benchmarks.compare", "differences between two results.json files"),
+    "generate": ("benchmarks.generate", "random full grids and puzzles, reproducible from a seed"),
+    "unique": ("benchmarks.uniqueness", "check that every puzzle of a file has one solution"),
+    "stats": ("benchmarks.stats", "mean number of solutions versus number of givens"),
     "speed": (
         "benchmarks.engine_speed",
         "home-grown engine vs PySAT Minisat22: UP, depth-1, depth-2",
