@@ -118,13 +118,19 @@ class Explainer:
         self._reported: set[int] = set()
         yield f"Grid ({self.geometry.describe()}), {len(facts)} givens:"
         yield from format_pretty(grid, self.geometry).splitlines()
-        ok, steps = yield from self._propagate(facts, "Unit propagation of the givens")
+        yield ""
+        yield "Unit propagation of the givens:"
+        ok, steps, new = yield from self._propagate(facts)
         if not ok:
             return
+        if not new:
+            yield "  (no value placed)"
         placed = self._placed(steps)
+        announce = True  # say where we stand again only after progress
         while len(placed) < n * n:
-            yield ""
-            yield f"{len(placed)} of {n * n} cells known; unit propagation stalls."
+            if announce:
+                yield ""
+                yield f"{len(placed)} of {n * n} cells known; unit propagation stalls."
             found = None
             for depth in range(1, max_depth + 1):
                 found = self._failed_literal(facts, depth)
@@ -136,17 +142,17 @@ class Explainer:
                     f"the grid needs deeper hypotheses or search (backtracking)."
                 )
                 return
-            hypothesis, depth, conflict, chain = found
-            how = "unit propagation" if depth == 1 else f"depth-{depth - 1} hypotheses"
-            yield (
-                f"Hypothesis {self.lit_words(hypothesis)} (depth {depth}): {how} "
-                f"derives {chain} literals, then {conflict}."
-            )
+            hypothesis, depth, conflict = found
             facts = [*facts, -hypothesis]
-            ok, steps = yield from self._propagate(facts, f"So {self.lit_words(-hypothesis)}")
+            yield (
+                f"Suppose {self.lit_words(hypothesis)} (depth {depth}): {conflict}. "
+                f"So {self.lit_words(-hypothesis)}."
+            )
+            ok, steps, new = yield from self._propagate(facts)
             if not ok:
                 return
             placed = self._placed(steps)
+            announce = new > 0
         yield ""
         yield "Solved:"
         solution = [0] * (n * n)
@@ -159,11 +165,9 @@ class Explainer:
         n = self.geometry.size
         return [lit for lit, _ in steps if 0 < lit <= n**3]
 
-    def _propagate(self, facts: list[int], title: str):
-        """Yield the placements UP makes from `facts`; return (ok, trail with reasons)."""
+    def _propagate(self, facts: list[int]):
+        """Yield the new placements UP makes from `facts`; return (ok, trail, how many)."""
         ok, steps, conflict = self.engine.trace(facts)
-        yield ""
-        yield f"{title}:"
         count = 0
         for lit, reason in steps:
             # The trace restarts from the givens each time: print only new placements.
@@ -173,13 +177,11 @@ class Explainer:
                 yield f"  {self.lit_words(lit)}  {self.placement_reason(reason)}"
         if not ok:
             yield f"  Contradiction: {self.conflict_words(conflict)}. The grid has no solution."
-        elif count == 0:
-            yield "  (no new value placed)"
-        return ok, steps
+        return ok, steps, count
 
     def _failed_literal(self, facts: list[int], depth: int):
-        """Return (hypothesis, depth, conflict words, chain length) of the first failed
-        hypothesis at this depth, trying 'cell = value' before 'cell ≠ value'."""
+        """Return (hypothesis, depth, what went wrong) for the first failed hypothesis at
+        this depth, trying 'cell = value' before 'cell ≠ value'."""
         n = self.geometry.size
         ok, closure = self.engine.propagate(facts)
         assigned = {abs(lit) for lit in closure}
@@ -188,11 +190,26 @@ class Explainer:
             if depth == 1:
                 ok, steps, conflict = self.engine.trace([*facts, lit])
                 if not ok:
-                    return lit, depth, self.conflict_words(conflict), len(steps)
+                    more = len(steps) - len(closure) - 1  # deductions beyond the hypothesis
+                    return (
+                        lit,
+                        depth,
+                        (
+                            f"unit propagation makes {more} more deductions, then "
+                            f"{self.conflict_words(conflict)}"
+                        ),
+                    )
             else:
-                ok, implied = self.engine.probe([*facts, lit], depth=depth - 1)
+                ok, _ = self.engine.probe([*facts, lit], depth=depth - 1)
                 if not ok:
-                    return lit, depth, "a contradiction", len(implied)
+                    rule = "the failed-literal rule" + (
+                        f" of depth {depth - 1}" if depth > 2 else ""
+                    )
+                    return (
+                        lit,
+                        depth,
+                        f"{rule} applied under this hypothesis ends in a contradiction",
+                    )
         return None
 
 

@@ -1,0 +1,208 @@
+"""Depth rating and step-by-step explanations, through the API and the command line.
+
+The rating is checked against facts that do not come from the rater: the share of the
+17-clue list that Minisat22's unit propagation completes, the exam's claim that the
+failed-literal rule solves top95, and the three famous depth-2 grids.  Explanations
+are checked by replaying them: the final grid must be a solution of the puzzle (by the
+independent checker) and every value placed along the way must be in that solution.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from pysat.solvers import Minisat22
+
+from encoder.check import is_solution
+from encoder.geometry import make_geometry, standard
+from encoder.grids import parse_cells
+from solvers.explain import explain_lines
+from solvers.rating import Rater
+
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+GOLDEN_NUGGET = ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7....."
+CLASH = "11" + "." * 79
+GEOMETRY = standard(9)
+
+
+@pytest.fixture(scope="module")
+def rater():
+    return Rater(GEOMETRY)
+
+
+def run_solvers(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "solvers", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_depth_zero_is_exactly_what_minisat_propagation_completes(
+    rater, sudoku_formula, givens, grid, puzzle_lines
+):
+    with Minisat22(bootstrap_with=sudoku_formula.clauses) as minisat:
+        for line in puzzle_lines("royle17_49158_tdoku.txt", 300):
+            rating = rater.rate(grid(line))
+            ok, literals = minisat.propagate(assumptions=givens(line))
+            completed = ok and sum(1 for lit in literals if lit > 0) == 81
+            assert (rating.depth == 0) == completed, line
+            assert rating.status == "solved" and rating.depth in (0, 1)
+            assert is_solution(rating.solution, grid(line), GEOMETRY)
+
+
+def test_top95_needs_exactly_depth_1(rater, grid, puzzle_lines):
+    for line in puzzle_lines("norvig_top95.txt"):
+        rating = rater.rate(grid(line))
+        assert (rating.depth, rating.depth_label()) == (1, "1")
+        assert is_solution(rating.solution, grid(line), GEOMETRY)
+
+
+def test_famous_grids_need_depth_2(rater, grid):
+    for line in (EASTER_MONSTER, GOLDEN_NUGGET):
+        assert rater.rate(grid(line), max_depth=1).depth_label() == ">1"
+        rating = rater.rate(grid(line), max_depth=2)
+        assert rating.depth_label() == "2"
+        assert is_solution(rating.solution, grid(line), GEOMETRY)
+
+
+def test_contradiction_is_rated_unsat(rater, grid):
+    rating = rater.rate(grid(CLASH))
+    assert (rating.status, rating.depth_label(), rating.solution) == ("unsat", "unsat@0", ())
+
+
+def test_positive_polarity_never_rates_lower(grid, puzzle_lines):
+    both, positive = Rater(GEOMETRY), Rater(GEOMETRY, polarity="positive")
+    for line in puzzle_lines("norvig_hardest.txt"):
+        assert positive.rate(grid(line), 3).depth >= both.rate(grid(line), 3).depth
+
+
+def test_other_encodings_agree_at_depth_0(grid, puzzle_lines):
+    # natural and centrale hold the same clauses up to subsumption for UP on givens,
+    # the minimal encoding is weaker: it can only need more depth.
+    centrale, minimal = Rater(GEOMETRY), Rater(GEOMETRY, "minimal")
+    for line in puzzle_lines("royle17_49158_tdoku.txt", 100):
+        assert minimal.rate(grid(line)).depth >= centrale.rate(grid(line)).depth
+
+
+def test_rate_cli_output(tmp_path, puzzle_lines):
+    lines = puzzle_lines("norvig_hardest.txt")[:4]
+    path = tmp_path / "grids.txt"
+    path.write_text("# four hard grids\n\n" + "\n".join([*lines, EASTER_MONSTER]) + "\n")
+    done = run_solvers("rate", str(path), "--max-depth", "1")
+    assert done.returncode == 0, done.stderr
+    rows = [row.split("\t") for row in done.stdout.splitlines()]
+    assert [row[0] for row in rows] == ["0", "1", "2", "3", "4"]
+    assert [row[1] for row in rows] == [*lines, EASTER_MONSTER]
+    assert rows[-1][2] == ">1"
+    assert all(re.fullmatch(r"[01]|>1", row[2]) for row in rows)
+    assert all(float(row[3]) >= 0 for row in rows)
+
+
+def test_rate_cli_reports_unsat_and_goes_on(tmp_path):
+    path = tmp_path / "grids.txt"
+    path.write_text(f"{CLASH}\n{EASTER_MONSTER}\n")
+    done = run_solvers("rate", str(path))
+    assert done.returncode == 0
+    assert [row.split("\t")[2] for row in done.stdout.splitlines()] == ["unsat@0", "2"]
+    assert "no solution" in done.stderr and "row 0" in done.stderr.lower()
+    assert "Traceback" not in done.stderr
+
+
+def test_rate_cli_variant_from_stdin(puzzle_lines):
+    line = puzzle_lines("vu_kr_4x4.txt", 1)[0]
+    done = run_solvers("rate", "-", "--size", "4", stdin=line + "\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\t")[2] in {"0", "1", "2", ">2"}
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("12345", "cells"), ("x" * 81, "symbol")],
+)
+def test_rate_cli_bad_grid(tmp_path, text, problem):
+    path = tmp_path / "bad.txt"
+    path.write_text(f"{EASTER_MONSTER}\n{text}\n")
+    done = run_solvers("rate", str(path))
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"solvers: {path}:2:") and problem in done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def final_grid(lines: list[str]) -> tuple[int, ...]:
+    """Read the grid printed after 'Solved:' (digits of the boxed layout)."""
+    start = lines.index("Solved:") + 1
+    digits = "".join(ch for line in lines[start:] for ch in line if ch.isdigit())
+    return tuple(int(ch) for ch in digits)
+
+
+def placements(lines: list[str]) -> list[tuple[int, int, int]]:
+    return [
+        (int(m[1]), int(m[2]), int(m[3]))
+        for m in (re.match(r"\s+\((\d+),(\d+)\)=(\d)\s", line) for line in lines)
+        if m
+    ]
+
+
+@pytest.mark.parametrize("name", ["up", "depth1", "depth2"])
+def test_explanation_replays_to_the_solution(name, grid, puzzle_lines, rater):
+    line = {
+        "up": next(
+            x for x in puzzle_lines("royle17_49158_tdoku.txt", 50) if rater.rate(grid(x)).depth == 0
+        ),
+        "depth1": puzzle_lines("norvig_top95.txt", 1)[0],
+        "depth2": EASTER_MONSTER,
+    }[name]
+    lines = list(explain_lines(grid(line), GEOMETRY, max_depth=2))
+    solution = final_grid(lines)
+    assert is_solution(solution, grid(line), GEOMETRY)
+    placed = placements(lines)
+    givens = sum(1 for value in grid(line) if value)
+    assert len(placed) == 81 - givens  # every empty cell placed once, with a reason
+    assert all(solution[9 * i + j] == k for i, j, k in placed)
+    hypotheses = [x for x in lines if x.startswith("Suppose")]
+    assert (len(hypotheses) > 0) == (name != "up")
+    if name == "depth2":
+        assert any("(depth 2)" in x for x in hypotheses)
+    assert all(re.search(r"So \(\d,\d\)≠\d\.$", x) for x in hypotheses)
+
+
+def test_explanation_names_single_kinds(grid, puzzle_lines):
+    line = puzzle_lines("royle17_49158_tdoku.txt", 1)[0]
+    text = "\n".join(explain_lines(grid(line), GEOMETRY))
+    assert "hidden single" in text or "naked single" in text
+
+
+def test_explanation_stops_where_search_is_needed(grid):
+    lines = list(explain_lines(grid(EASTER_MONSTER), GEOMETRY, max_depth=1))
+    assert "Solved:" not in lines
+    assert "search" in lines[-1]
+
+
+def test_explanation_of_a_contradiction(grid):
+    lines = list(explain_lines(grid(CLASH), GEOMETRY))
+    assert any("Contradiction" in x and "no solution" in x for x in lines)
+
+
+def test_explain_cli_on_a_variant(puzzle_lines):
+    line = puzzle_lines("vu_kr_4x4.txt", 1)[0]
+    done = run_solvers("explain", line)
+    assert done.returncode == 0, done.stderr
+    assert "Solved:" in done.stdout
+    geometry = make_geometry(4)
+    solution = final_grid(done.stdout.splitlines())
+    assert is_solution(solution, parse_cells(line, geometry), geometry)
+
+
+def test_explain_cli_file_needs_index(tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text(f"{EASTER_MONSTER}\n{GOLDEN_NUGGET}\n")
+    done = run_solvers("explain", str(path))
+    assert done.returncode == 1 and "--index" in done.stderr
+    done = run_solvers("explain", str(path), "--index", "1", "--max-depth", "1")
+    assert done.returncode == 0 and "search" in done.stdout.splitlines()[-1]
