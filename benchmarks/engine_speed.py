@@ -119,10 +119,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"machine: {machine()}")
     print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
 
-    up_engine, up_answers = per_grid("UP engine", seventeen, engine.propagate, quiet)
-    up_minisat, _ = per_grid(
-        "UP Minisat22", seventeen, lambda g: minisat.propagate(assumptions=g), quiet
-    )
+    # Grid by grid, one side then the other, so a change of machine load hits both.
+    up_engine, up_minisat, up_answers = [], [], []
+    for givens in tqdm(seventeen, desc="UP", disable=quiet, leave=False, file=sys.stderr):
+        elapsed, answer = timed(lambda g=givens: engine.propagate(g))
+        up_engine.append(elapsed)
+        up_answers.append(answer)
+        up_minisat.append(timed(lambda g=givens: minisat.propagate(assumptions=g))[0])
     up_solved = sum(solved(lits) for _, lits in up_answers)
     print(f"\n1. unit propagation of the givens, {len(seventeen)} grids of {args.seventeen}")
     print(f"   engine.propagate     median {median(up_engine) * 1e6:8.1f} us")

@@ -100,9 +100,28 @@ class CountResult:
 
 
 def _literal_array(assumptions: Iterable[Lit]) -> np.ndarray:
-    return np.asarray(
-        assumptions if isinstance(assumptions, np.ndarray) else list(assumptions), dtype=np.int64
-    )
+    if not isinstance(assumptions, list | tuple | np.ndarray):
+        assumptions = list(assumptions)
+    return np.ascontiguousarray(assumptions, dtype=np.int64)
+
+
+_ENTRY_POINTS: dict = {}
+
+
+def _call(kernel, *args):
+    """Call a numba kernel, skipping its type dispatch once it is compiled.
+
+    numba's dispatcher re-derives the type of each of the 16 state arrays at every call,
+    which costs about as much as a whole propagation of a Sudoku grid.  The engine
+    always passes the same types (C-contiguous int64/int8 arrays), so after the first
+    call through the dispatcher, the single compiled version is called directly."""
+    entry = _ENTRY_POINTS.get(kernel)
+    if entry is not None:
+        return entry(*args)
+    result = kernel(*args)
+    if len(kernel.signatures) == 1:
+        _ENTRY_POINTS[kernel] = kernel.overloads[kernel.signatures[0]].entry_point
+    return result
 
 
 class Engine:
@@ -164,7 +183,7 @@ class Engine:
         lits = _literal_array(assumptions)
         if not self.ok:
             return False, []
-        status, out = propagate_kernel(self._F, self._S, lits)
+        status, out = _call(propagate_kernel, self._F, self._S, lits)
         if status != NO_CONFLICT:
             self._check(status, lits)
             return False, []
@@ -189,7 +208,9 @@ class Engine:
         if self._passed.shape[0] < depth:
             self._passed = np.zeros((depth, 2 * self.num_vars), dtype=np.int64)
         positive_only = polarity == "positive"
-        status, out = closure_kernel(self._F, self._S, lits, depth, positive_only, self._passed)
+        status, out = _call(
+            closure_kernel, self._F, self._S, lits, int(depth), positive_only, self._passed
+        )
         assert status != NO_MEMORY
         if status != NO_CONFLICT:
             self._check(status, lits)
@@ -218,7 +239,7 @@ class Engine:
         lits = _literal_array(assumptions)
         if not self.ok:
             return False, [], self._root_conflict
-        status, out, why = trace_kernel(self._F, self._S, lits)
+        status, out, why = _call(trace_kernel, self._F, self._S, lits)
         self._check(status, lits)
         steps = list(zip(out.tolist(), why.tolist(), strict=True))
         return status == NO_CONFLICT, steps, max(int(status), -1)
