@@ -11,11 +11,21 @@ literals.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from encoder.errors import DimacsError
+
+# A DIMACS integer: ASCII digits with an optional sign.  Python's int() alone would also
+# take '1_000' and non-ASCII digits such as '２'.
+_INTEGER = re.compile(r"[-+]?[0-9]+")
+
+
+def _literal(token: str) -> int | None:
+    """Return the integer a token spells, or None when it is not a DIMACS integer."""
+    return int(token) if _INTEGER.fullmatch(token) else None
 
 
 @dataclass(frozen=True)
@@ -91,10 +101,9 @@ def parse_cnf(text: str, name: str = "<input>") -> Cnf:
         if header is None:
             raise DimacsError("clause before the 'p cnf VARS CLAUSES' header", name, number)
         for token in stripped.split():
-            try:
-                lit = int(token)
-            except ValueError:
-                raise DimacsError(f"not an integer: {token!r}", name, number) from None
+            lit = _literal(token)
+            if lit is None:
+                raise DimacsError(f"not an integer: {token!r}", name, number)
             if lit == 0:
                 clauses.append(current)
                 current = []
@@ -162,10 +171,9 @@ def parse_model(text: str, name: str = "<input>") -> Model:
         if fields[0] == "v":
             fields = fields[1:]
         for token in fields:
-            try:
-                lit = int(token)
-            except ValueError:
-                raise DimacsError(f"not a literal: {token!r}", name, number) from None
+            lit = _literal(token)
+            if lit is None:
+                raise DimacsError(f"not a literal: {token!r}", name, number)
             if lit == 0:
                 terminated = True
             elif terminated:

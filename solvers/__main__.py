@@ -1,8 +1,10 @@
 """Command line: `python -m solvers rate|explain|solve`.
 
 - `rate GRIDS`: one tab-separated line per grid: index, grid, depth needed, seconds.
+  With `--solver NAME` (any registry name) or `--solver-cmd CMD`: index, grid, status,
+  solved without search (yes/no/not available), decisions, conflicts, seconds.
 - `explain GRID`: the reasoning step by step, in Sudoku words.
-- `solve FILE.cnf --solver up|fl|fl2|dpll`: SAT-competition output, exit 10/20/0.
+- `solve FILE.cnf --solver NAME`: SAT-competition output, exit 10/20/0.
 Only argument parsing, I/O and exit codes live here: 1 for bad input (one line
 `solvers: FILE:LINE: problem`), 2 for usage errors.
 """
@@ -15,14 +17,14 @@ from collections.abc import Sequence
 
 from encoder.cli_common import Puzzle, add_geometry_flags, load_one_puzzle, load_puzzles
 from encoder.dimacs import read_cnf
-from encoder.errors import InputError
+from encoder.errors import DimacsError, InputError
 from encoder.grids import describe_clash, find_clashes, format_line
 
 PROG = "solvers"
 
 
 def rate_parser(sub) -> None:
-    p = sub.add_parser("rate", help="depth of reasoning each grid needs")
+    p = sub.add_parser("rate", help="depth of reasoning each grid needs, or a solver's work")
     p.add_argument("grids", metavar="GRIDS", help="a grid, a file of grids, or '-'")
     p.add_argument(
         "--max-depth",
@@ -40,8 +42,49 @@ def rate_parser(sub) -> None:
         default="both",
         help="hypotheses tried: cell=value and cell≠value (both), or cell=value only",
     )
+    add_solver_flags(
+        p,
+        default=None,
+        what="instead of the depth rating, run this solver on each grid and print its "
+        "status, whether unit propagation of the givens solved it (no search), its "
+        "decisions and conflicts",
+    )
+    p.add_argument(
+        "--fresh",
+        action="store_true",
+        help="PySAT solvers: build a new solver per grid (timing covers loading the rules) "
+        "instead of one incremental solver with the givens as assumptions",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_geometry_flags(p)
+
+
+def add_solver_flags(p: argparse.ArgumentParser, default: str | None, what: str) -> None:
+    from solvers.backends import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES, REGISTRY
+
+    p.add_argument(
+        "--solver",
+        default=default,
+        choices=list(REGISTRY),
+        metavar="NAME",
+        help=f"{what}: up = unit propagation, fl/fl2/fl3 = failed literals at depth 1/2/3, "
+        f"dpll = complete search{' (default)' if default == 'dpll' else ''} "
+        f"({'/'.join(HOME_DEPTHS)}: home-grown); PySAT: {', '.join(PYSAT_NAMES)}; "
+        f"binaries: {', '.join(BINARY_NAMES)}",
+    )
+    p.add_argument(
+        "--solver-cmd",
+        metavar="CMD",
+        help="run this DIMACS solver command instead ({cnf} = input file, appended when "
+        "absent; {out} = result file it writes); its output is parsed",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="time limit per call for external binaries (default 60 s)",
+    )
 
 
 def explain_parser(sub) -> None:
@@ -53,46 +96,27 @@ def explain_parser(sub) -> None:
 
 
 def solve_parser(sub) -> None:
-    from solvers.backends import REGISTRY
-
     p = sub.add_parser("solve", help="solve a DIMACS CNF file")
     p.add_argument("cnf", metavar="FILE.cnf", help="DIMACS CNF, or '-' for stdin")
-    p.add_argument(
-        "--solver",
-        default="dpll",
-        choices=list(REGISTRY),
-        metavar="NAME",
-        help="up = unit propagation, fl/fl2/fl3 = failed literals at depth 1/2/3, "
-        "dpll = complete search (default); PySAT: "
-        + ", ".join(n for n in REGISTRY if n[-1].isdigit() and not n.startswith("fl"))
-        + "; binaries: minisat, picosat, cadical, cryptominisat5",
-    )
-    p.add_argument(
-        "--solver-cmd",
-        metavar="CMD",
-        help="run this DIMACS solver command instead ({cnf} = input file, "
-        "{out} = result file it writes); its output is parsed",
-    )
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=60.0,
-        metavar="S",
-        help="time limit for external binaries (default 60 s)",
-    )
+    add_solver_flags(p, default="dpll", what="the solver")
 
 
 def run_rate(args: argparse.Namespace) -> int:
-    from solvers.rating import Rater  # numba start-up only when needed
-
     puzzles = load_puzzles(args.grids, args, allow_conflicts=True)
-    raters: dict = {}
     show_bar = not args.quiet and sys.stderr.isatty() and len(puzzles) > 1
     from tqdm import tqdm
 
-    for index, puzzle in enumerate(
-        tqdm(puzzles, disable=not show_bar, unit="grid", file=sys.stderr)
-    ):
+    bar = tqdm(puzzles, disable=not show_bar, unit="grid", file=sys.stderr)
+    if args.solver is None and args.solver_cmd is None:
+        return _rate_depth(bar, args, flush=len(puzzles) < 1000)
+    return _rate_solver(bar, args, flush=len(puzzles) < 1000)
+
+
+def _rate_depth(puzzles, args: argparse.Namespace, flush: bool) -> int:
+    from solvers.rating import Rater  # numba start-up only when needed
+
+    raters: dict = {}
+    for index, puzzle in enumerate(puzzles):
         key = puzzle.geometry
         if key not in raters:
             raters[key] = Rater(puzzle.geometry, args.encoding, args.polarity)
@@ -100,10 +124,50 @@ def run_rate(args: argparse.Namespace) -> int:
         print(
             f"{index}\t{format_line(puzzle.grid, puzzle.geometry)}\t{rating.depth_label()}\t"
             f"{rating.seconds:.6f}",
-            flush=len(puzzles) < 1000,
+            flush=flush,
         )
         if rating.status == "unsat":
             print(f"{PROG}: {puzzle.source}: no solution: {_why_unsat(puzzle)}", file=sys.stderr)
+    return 0
+
+
+_YES_NO = {True: "yes", False: "no"}
+_MAX_LOADED = 4  # backends kept loaded (one per geometry; jigsaw files have many)
+
+
+def _rate_solver(puzzles, args: argparse.Namespace, flush: bool) -> int:
+    from encoder.encodings import given_literals, rule_formula
+    from solvers.backends import HOME_DEPTHS, make_backend
+    from solvers.results import Status
+
+    name = args.solver if args.solver_cmd is None else "command"
+    loaded: dict = {}
+    try:
+        for index, puzzle in enumerate(puzzles):
+            geometry = puzzle.geometry
+            if geometry not in loaded:
+                if len(loaded) >= _MAX_LOADED:
+                    loaded.pop(next(iter(loaded))).close()
+                backend = make_backend(
+                    name, fresh=args.fresh, timeout=args.timeout, command=args.solver_cmd
+                )
+                formula = rule_formula(geometry, args.encoding)
+                loaded[geometry] = backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+            result = loaded[geometry].solve(given_literals(puzzle.grid, geometry))
+            without = _YES_NO.get(result.solved_without_search, result.solved_without_search)
+            print(
+                f"{index}\t{format_line(puzzle.grid, geometry)}\t{result.status.name}\t"
+                f"{without}\t{result.decisions}\t{result.conflicts}\t{result.seconds:.6f}",
+                flush=flush,
+            )
+            if result.status is Status.UNSAT:
+                why = _why_unsat(puzzle)
+                print(f"{PROG}: {puzzle.source}: no solution: {why}", file=sys.stderr)
+            elif result.reason and name not in HOME_DEPTHS:  # a closure's UNKNOWN is no fault
+                print(f"{PROG}: {puzzle.source}: {result.reason}", file=sys.stderr)
+    finally:
+        for backend in loaded.values():
+            backend.close()
     return 0
 
 
@@ -130,8 +194,12 @@ def run_solve(args: argparse.Namespace) -> int:
     cnf = read_cnf(args.cnf)
     name = args.solver if args.solver_cmd is None else "command"
     backend = make_backend(name, timeout=args.timeout, command=args.solver_cmd)
-    with backend.load(cnf.clauses, cnf.num_vars):
-        result = backend.solve()
+    try:
+        with backend.load(cnf.clauses, cnf.num_vars):
+            result = backend.solve()
+    except MemoryError:
+        where = "<stdin>" if args.cnf == "-" else args.cnf
+        raise DimacsError(f"not enough memory for {cnf.num_vars} variables", where) from None
     print(f"c sudoku-sat solver {result.solver}: {result.seconds:.6f} s")
     for key in ("decisions", "conflicts", "propagations"):
         print(f"c {key}: {getattr(result, key)}")

@@ -1,93 +1,189 @@
 """Every solver behind one interface, and the registry that names them.
 
 A backend is loaded once with a formula (`load(clauses, num_vars, cell_vars)`) and then
-answers `solve(assumptions)` with a `SolverResult`.  For Sudoku the formula is the rule
-formula and the assumptions are the givens, so one loaded solver serves a whole puzzle
-set.  Unit clauses of a loaded formula are kept aside and passed as assumptions with
-each call: the answer is the same, and root-level propagation of them is then visible
-to `propagate`, which is how "solved without search" is measured uniformly.
+answers `solve(assumptions)` with a frozen `SolverResult`.  For Sudoku the formula is
+the rule formula and the assumptions are the givens (one positive literal per given),
+so one loaded solver serves a whole puzzle set.  Unit clauses of a loaded formula are
+kept aside and passed as assumptions with each call: the answer is the same, and their
+propagation is then visible to `propagate`, so a DIMACS file with its givens as units
+is measured like a rule formula with givens as assumptions.
 
-Backends (names as in the registry):
-- home-grown: `up`, `fl` (depth-1 failed literals), `fl2`, `fl3`, `dpll`
-  (complete search).  `up`/`fl*` are incomplete: SAT when their closure assigns every
-  cell (and satisfies every clause), UNSAT on contradiction, else UNKNOWN.
-  Decisions: 0 for `up`/`fl*`; `dpll` counts its branching decisions.
-- PySAT: `minisat22`, `glucose3`, `glucose4`, `cadical195`.  The rule formula is
-  loaded once (incremental mode) unless `fresh=True`, which builds a new solver per
-  call: that mode measures loading + solving, as a one-shot solver would.  Decisions:
-  the MiniSat family reports 2 for a call that needed no branching (one for PySAT's
-  unused variable 0, one final), so 2 is removed; CaDiCaL reports its own count as is,
-  which is not a no-search signal (it may decide without ever conflicting).
-- external binaries: `minisat`, `picosat`, `cadical`, `cryptominisat5`, or any command
-  given with `--solver-cmd`, run on a DIMACS file in a subprocess with a time limit.
-  They report no figures (NOT_AVAILABLE); a missing binary, a crash, garbage output
-  or the time limit gives UNKNOWN with the reason, and the run goes on.
+What the fields of a result mean, for every backend:
+
+- `solved_without_search`: root-level unit propagation of the assumptions on the loaded
+  clauses (and nothing else: no learnt clauses, no probing) assigns every cell variable
+  (the first `cell_vars` variables).  It is asked of a propagator, never read off the
+  decision count: the home engine's `propagate`, or, for PySAT, `propagate` on a twin
+  solver that never searches (learnt clauses of earlier calls would strengthen it).
+  Binaries cannot tell: NOT_AVAILABLE.
+- `decisions`, `conflicts`, `propagations`: this call's work, with each backend's
+  baseline removed (table below); NOT_AVAILABLE where the backend does not say.
+- `seconds`: `time.perf_counter` around the work the mode measures (table below).
+
+| names | decisions reported | seconds measure |
+|---|---|---|
+| `up`, `fl`, `fl2`, `fl3` | 0: a closure never decides | the closure |
+| `dpll` | the engine's branching decisions | `Engine.solve` |
+| `minisat22`, `glucose3`, `glucose4` | raw - 2 if SAT, raw if UNSAT | `solve` (+ build if fresh) |
+| `cadical195` | raw (see below) | `solve` (+ build if fresh) |
+| binaries, `--solver-cmd` | NOT_AVAILABLE | the subprocess |
+
+For the closures `conflicts` counts failed hypotheses; binaries report no conflicts or
+propagations either (NOT_AVAILABLE).
+
+The MiniSat family's baseline: PySAT hands MiniSat variable 0, which no clause uses,
+so every SAT answer decides it once, and MiniSat counts the final "no variable left"
+pick as a decision: a call solved by propagation alone reports 2, and 2 is removed
+from every SAT answer.  An UNSAT answer makes no final pick and decides variable 0 at
+most once, so its count is left as is (exact, or one too high).  CaDiCaL has no such
+baseline, but its count is no "no search" signal either: it may find a model by
+preprocessing or lucky phases with 0 decisions, hence `solved_without_search` comes
+from `propagate`.
+
+Modes.  The home engine restores its state after every query, so each call is
+independent.  A PySAT backend keeps one solver holding the rule formula (incremental):
+`seconds` is the `solve(assumptions)` call alone, and the learnt clauses, activities
+and phases of earlier grids carry over, so figures depend on the order of the grids.
+`fresh=True` builds a new solver per call: `seconds` then covers loading the clauses
+and solving, what a one-shot solver pays, and figures are independent of the order.
+A binary is always one-shot: the formula and the assumptions (as unit clauses) are
+written to a temporary DIMACS file and the command runs on it in its own process
+group with a time limit.  Its output is parsed (SAT-competition `s`/`v` lines or
+MiniSat's result file) and a model is checked against the clauses before it is
+believed.  A missing binary, a crash, garbage output, a wrong model or the time limit
+gives UNKNOWN with the reason in `reason`; the caller's run goes on.
+
+Closure solvers (`up`, `fl*`) are incomplete: SAT when their closure assigns every cell
+variable and the completed assignment satisfies every clause, UNSAT on a contradiction,
+else UNKNOWN (the reason says how many cell variables were left open).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
+
+import numpy as np
 
 from encoder.dimacs import clause_lines, parse_model, write_dimacs
 from encoder.errors import DimacsError
-from solvers.results import NOT_AVAILABLE, SolverResult, Status
+from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
+
+Lit = int  # a DIMACS literal: v or -v
+Clause = list[Lit]
 
 
-def _split_units(clauses: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[int]]:
+def _split_units(clauses: Sequence[Sequence[Lit]]) -> tuple[list[Clause], list[Lit]]:
+    """Return (clauses of two or more distinct literals or none, unit literals)."""
     rest, units = [], []
     for clause in clauses:
-        if len(clause) == 1:
+        if len(set(clause)) == 1:
             units.append(clause[0])
         else:
             rest.append(list(clause))
     return rest, units
 
 
-def _covers_cells(literals: Sequence[int], cell_vars: int) -> bool:
-    return len({abs(lit) for lit in literals if abs(lit) <= cell_vars}) == cell_vars
+def _assigned_cells(literals: Sequence[Lit], cell_vars: int) -> int:
+    """Return how many of the variables 1..cell_vars the literals assign."""
+    return len({abs(lit) for lit in literals if abs(lit) <= cell_vars})
+
+
+def _complete(literals: Sequence[Lit], num_vars: int) -> tuple[Lit, ...]:
+    """Return one literal per variable 1..num_vars: the given ones, the others negative."""
+    value = {abs(lit): lit for lit in literals if abs(lit) <= num_vars}
+    return tuple(value.get(v, -v) for v in range(1, num_vars + 1))
+
+
+class _ClauseCheck:
+    """Vectorised "which clause does this full assignment falsify" (numpy: about 50 us
+    for the 9x9 rule formula, where a Python loop over its 11,988 clauses takes 10 ms)."""
+
+    def __init__(self, clauses: Sequence[Sequence[Lit]], num_vars: int):
+        self.num_vars = num_vars
+        lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+        self.lits = np.fromiter((lit for c in clauses for lit in c), dtype=np.int64)
+        self.starts = np.zeros(len(clauses), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=self.starts[1:])
+        self.empty = np.flatnonzero(lengths == 0)
+
+    def first_falsified(self, model: Sequence[Lit]) -> int:
+        """Return the index of the first clause `model` leaves without a true literal, or -1."""
+        if self.empty.size:
+            return int(self.empty[0])
+        if not self.starts.size:
+            return -1
+        value = np.zeros(self.num_vars + 1, dtype=bool)
+        lits = np.asarray(model, dtype=np.int64)
+        value[lits[(lits > 0) & (lits <= self.num_vars)]] = True
+        true = value[np.abs(self.lits)] == (self.lits > 0)
+        satisfied = np.logical_or.reduceat(true, self.starts)
+        bad = np.flatnonzero(~satisfied)
+        return int(bad[0]) if bad.size else -1
 
 
 class Backend:
-    """Base class: holds the loaded formula; subclasses implement `_solve`."""
+    """Base class: holds the loaded formula; subclasses implement `_load` and `_solve`."""
 
     name = "backend"
 
     def __init__(self) -> None:
-        self.clauses: list[list[int]] = []
-        self.units: list[int] = []
+        self.clauses: list[Clause] = []
+        self.units: list[Lit] = []
         self.num_vars = 0
         self.cell_vars = 0
 
-    def load(self, clauses: Sequence[Sequence[int]], num_vars: int, cell_vars: int | None = None):
-        """Load the formula; `cell_vars` (default all) are the variables that must be
-        assigned for a grid to count as solved without search."""
+    def load(
+        self, clauses: Sequence[Sequence[Lit]], num_vars: int, cell_vars: int | None = None
+    ) -> Backend:
+        """Load the formula and return self; `cell_vars` (default all) are the variables
+        1..cell_vars that root-level propagation must assign for "solved without search"."""
+        self.close()
         self.clauses, self.units = _split_units(clauses)
         self.num_vars = num_vars
         self.cell_vars = num_vars if cell_vars is None else cell_vars
+        self.check = _ClauseCheck(self.clauses, num_vars)
         self._load()
         return self
+
+    def solve(self, assumptions: Sequence[Lit] = ()) -> SolverResult:
+        """Return the status (and model) of the loaded formula under the assumptions."""
+        return self._solve([*self.units, *assumptions])
 
     def _load(self) -> None:
         pass
 
-    def solve(self, assumptions: Sequence[int] = ()) -> SolverResult:
-        start = time.perf_counter()
-        result = self._solve([*self.units, *assumptions])
-        return result(time.perf_counter() - start)
-
-    def _solve(self, assumptions: list[int]) -> Callable[[float], SolverResult]:
+    def _solve(self, assumptions: list[Lit]) -> SolverResult:
         raise NotImplementedError
 
-    def close(self) -> None:
-        pass
+    def _result(
+        self,
+        status: Status,
+        model: Sequence[Lit],
+        seconds: float,
+        without: bool | NotAvailable = NOT_AVAILABLE,
+        decisions: Figure = NOT_AVAILABLE,
+        conflicts: Figure = NOT_AVAILABLE,
+        propagations: Figure = NOT_AVAILABLE,
+        reason: str = "",
+    ) -> SolverResult:
+        model = tuple(model) if status is Status.SAT else ()
+        return SolverResult(
+            self.name, status, model, without, decisions, conflicts, propagations, seconds, reason
+        )
 
-    def __enter__(self):
+    def close(self) -> None:
+        """Release what the backend holds (PySAT solvers); it can be loaded again."""
+
+    def __enter__(self) -> Backend:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -95,7 +191,8 @@ class Backend:
 
 
 class HomeBackend(Backend):
-    """The home-grown engine: `depth` None = complete search, else closure depth."""
+    """The home-grown engine: `depth` None = DPLL (complete), else the closure of that
+    depth (0 = unit propagation, 1 = failed literals, ...)."""
 
     def __init__(self, name: str, depth: int | None):
         super().__init__()
@@ -103,59 +200,79 @@ class HomeBackend(Backend):
         self.depth = depth
 
     def _load(self) -> None:
-        from solvers.engine import Engine
+        from solvers.engine import Engine  # numba start-up only when needed
 
         self.engine = Engine(self.clauses, self.num_vars)  # units come as assumptions
 
-    def _solve(self, assumptions: list[int]):
+    def _solve(self, assumptions: list[Lit]) -> SolverResult:
         engine = self.engine
-        name = self.name
-        if self.depth is None:
-            ok, root = engine.propagate(assumptions)
-            before = engine.accum_stats()
-            result = engine.solve(assumptions)
-            after = engine.accum_stats()
-            without = ok and _covers_cells(root, self.cell_vars)
-            return lambda seconds: SolverResult(
-                name,
-                result.status,
-                result.model,
-                without,
-                result.decisions,
-                result.conflicts,
-                after["propagations"] - before["propagations"],
-                seconds,
-            )
-        before = engine.accum_stats()
-        if self.depth == 0:
-            ok, literals = engine.propagate(assumptions)
-        else:
-            ok, literals = engine.probe(assumptions, depth=self.depth)
-        after = engine.accum_stats()
-        propagations = after["propagations"] - before["propagations"]
-        literals = [*engine.fixed(), *literals]
-        status, model = Status.UNSAT, ()
-        if ok:
-            status, model = Status.UNKNOWN, ()
-            if _covers_cells(literals, self.cell_vars):
-                candidate = _complete(literals, self.num_vars)
-                true = set(candidate)
-                if all(any(lit in true for lit in clause) for clause in self.clauses):
-                    status, model = Status.SAT, candidate
-        conflicts = after["conflicts"] - before["conflicts"]  # failed hypotheses
-        solved = status is Status.SAT
-        return lambda seconds: SolverResult(
-            name, status, model, solved, 0, conflicts, propagations, seconds
+        if self.depth == 0:  # the closure is unit propagation itself
+            return self._closure(assumptions)
+        ok, root = engine.propagate(assumptions)  # restores the engine's state
+        without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
+        if self.depth is not None:
+            return self._closure(assumptions, without)
+        start = time.perf_counter()
+        answer = engine.solve(assumptions)
+        seconds = time.perf_counter() - start
+        return self._result(
+            answer.status,
+            answer.model,
+            seconds,
+            without,
+            answer.decisions,
+            answer.conflicts,
+            answer.propagations,
         )
 
+    def _closure(self, assumptions: list[Lit], without: bool | None = None) -> SolverResult:
+        """Run the closure of depth `self.depth`; `without` is None when it is UP itself."""
+        engine = self.engine
+        before = engine.accum_stats()
+        start = time.perf_counter()
+        if self.depth:
+            ok, literals = engine.probe(assumptions, depth=self.depth)
+        else:
+            ok, literals = engine.propagate(assumptions)
+        seconds = time.perf_counter() - start
+        after = engine.accum_stats()
+        if without is None:
+            without = ok and _assigned_cells(literals, self.cell_vars) == self.cell_vars
+        status, model, reason = Status.UNSAT, (), ""
+        if ok:
+            literals = [*engine.fixed(), *literals]
+            status, reason = Status.UNKNOWN, self._open_reason(literals)
+            if not reason:
+                candidate = _complete(literals, self.num_vars)
+                if self.check.first_falsified(candidate) < 0:
+                    status, model = Status.SAT, candidate
+                else:
+                    reason = "every cell is assigned but a clause is left unsatisfied"
+        conflicts = after["conflicts"] - before["conflicts"]  # failed hypotheses
+        propagations = after["propagations"] - before["propagations"]
+        return self._result(status, model, seconds, without, 0, conflicts, propagations, reason)
 
-def _complete(literals: Sequence[int], num_vars: int) -> tuple[int, ...]:
-    value = {abs(lit): lit for lit in literals}
-    return tuple(value.get(v, -v) for v in range(1, num_vars + 1))
+    def _open_reason(self, literals: Sequence[Lit]) -> str:
+        open_vars = self.cell_vars - _assigned_cells(literals, self.cell_vars)
+        if not open_vars:
+            return ""
+        what = "unit propagation" if self.depth == 0 else f"the depth-{self.depth} closure"
+        return f"{what} leaves {open_vars} of {self.cell_vars} cell variables open"
 
 
-# PySAT's MiniSat family counts 2 decisions for a call solved by propagation alone.
-DECISION_BASELINE = {"minisat22": 2, "glucose3": 2, "glucose4": 2, "cadical195": 0}
+def _minisat_decisions(raw: int, sat: bool) -> int:
+    """Remove the MiniSat family's baseline (see the module docstring)."""
+    return max(0, raw - 2) if sat else raw
+
+
+# How each PySAT solver's raw decision count becomes the reported one.
+DECISION_BASELINE: dict[str, Callable[[int, bool], int]] = {
+    "minisat22": _minisat_decisions,
+    "glucose3": _minisat_decisions,
+    "glucose4": _minisat_decisions,
+    "cadical195": lambda raw, sat: raw,
+}
+PYSAT_NAMES = tuple(DECISION_BASELINE)
 
 
 class PysatBackend(Backend):
@@ -166,6 +283,9 @@ class PysatBackend(Backend):
         self.name = name
         self.fresh = fresh
         self.solver = None
+        # Learnt clauses of earlier calls would strengthen `propagate`: "solved without
+        # search" is asked of a twin that never solves (same clauses, no learnts).
+        self.prober = None
 
     def _new(self):
         from pysat.solvers import Solver
@@ -173,148 +293,214 @@ class PysatBackend(Backend):
         return Solver(name=self.name, bootstrap_with=self.clauses)
 
     def _load(self) -> None:
-        self.close()
+        self.prober = self._new()
         if not self.fresh:
             self.solver = self._new()
 
-    def _solve(self, assumptions: list[int]):
+    def _solve(self, assumptions: list[Lit]) -> SolverResult:
+        start = time.perf_counter()
         solver = self.solver if self.solver is not None else self._new()
         try:
-            ok, implied = solver.propagate(assumptions=assumptions)
-            without = ok and _covers_cells(implied, self.cell_vars)
             before = solver.accum_stats() or {}
             sat = solver.solve(assumptions=assumptions)
+            seconds = time.perf_counter() - start
             after = solver.accum_stats() or {}
-            model = tuple(solver.get_model() or ()) if sat else ()
+            model = _complete(solver.get_model() or (), self.num_vars) if sat else ()
         finally:
             if solver is not self.solver:
                 solver.delete()
-        name = self.name
-        baseline = DECISION_BASELINE.get(name, 0)
+        try:
+            ok, implied = self.prober.propagate(assumptions=assumptions)
+            without = ok and _assigned_cells(implied, self.cell_vars) == self.cell_vars
+        except NotImplementedError:
+            without = NOT_AVAILABLE
 
-        def figure(key: str, minus: int = 0):
+        def figure(key: str) -> Figure:
             if key not in after:
                 return NOT_AVAILABLE
-            return max(0, after[key] - before.get(key, 0) - minus)
+            return after[key] - before.get(key, 0)
 
+        decisions = figure("decisions")
+        if not isinstance(decisions, NotAvailable):
+            decisions = DECISION_BASELINE.get(self.name, lambda raw, sat: raw)(decisions, sat)
         status = Status.SAT if sat else Status.UNSAT
-        model = tuple(lit for lit in model if abs(lit) <= self.num_vars)
-        return lambda seconds: SolverResult(
-            name,
+        return self._result(
             status,
             model,
+            seconds,
             without,
-            figure("decisions", baseline),
+            decisions,
             figure("conflicts"),
             figure("propagations"),
-            seconds,
         )
 
     def close(self) -> None:
-        if self.solver is not None:
-            self.solver.delete()
-            self.solver = None
+        for solver in (self.solver, self.prober):
+            if solver is not None:
+                solver.delete()
+        self.solver = self.prober = None
 
 
-# How each known binary is called: {cnf} is the input, {out} a result file if it needs one.
+# How each known binary is called: {cnf} is the input, {out} a result file if it needs
+# one.  A command without {cnf} gets the input file as its last argument.
 BINARY_COMMANDS = {
     "minisat": "minisat -verb=0 {cnf} {out}",
     "picosat": "picosat {cnf}",
     "cadical": "cadical -q {cnf}",
     "cryptominisat5": "cryptominisat5 --verb 0 {cnf}",
 }
+_EXIT_STATUS = {10: "SAT", 20: "UNSAT"}  # the SAT-competition exit codes
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return f": {lines[-1][:200]}" if lines else ""
 
 
 class BinaryBackend(Backend):
-    """A DIMACS solver binary run in a subprocess on a temporary file."""
+    """A DIMACS solver binary run in a subprocess on a temporary file, with a time limit."""
 
     def __init__(self, name: str, command: str | None = None, timeout: float = 60.0):
         super().__init__()
         self.name = name
         self.command = command or BINARY_COMMANDS[name]
+        if "{cnf}" not in self.command:
+            self.command += " {cnf}"
         self.timeout = timeout
+        self.argv0 = shlex.split(self.command)[0]
 
-    def _unknown(self, reason: str):
-        name = self.name
-        return lambda seconds: SolverResult(
-            name,
-            Status.UNKNOWN,
-            (),
-            NOT_AVAILABLE,
-            NOT_AVAILABLE,
-            NOT_AVAILABLE,
-            NOT_AVAILABLE,
-            seconds,
-            reason,
-        )
+    def missing(self) -> str:
+        """Return why the command cannot run ("" when its program is found)."""
+        if shutil.which(self.argv0) is None:
+            return f"binary {self.argv0!r} not found (not on PATH, or not executable)"
+        return ""
 
-    def _solve(self, assumptions: list[int]):
-        argv0 = shlex.split(self.command)[0]
-        if shutil.which(argv0) is None:
-            return self._unknown(f"binary {argv0!r} not found on PATH")
-        units = [[lit] for lit in assumptions]
+    def _load(self) -> None:
+        self.rule_text = clause_lines(self.clauses)  # formatted once, written per call
+
+    def _solve(self, assumptions: list[Lit]) -> SolverResult:
+        start = time.perf_counter()
+        reason = self.missing()
+        if reason:
+            return self._unknown(reason, start)
         text = write_dimacs(
             self.num_vars,
-            [clause_lines(self.clauses), clause_lines(units)],
-            len(self.clauses) + len(units),
+            [self.rule_text, clause_lines([lit] for lit in assumptions)],
+            len(self.clauses) + len(assumptions),
         )
         with tempfile.TemporaryDirectory(prefix="sudoku-sat-") as tmp:
             cnf, out = os.path.join(tmp, "in.cnf"), os.path.join(tmp, "out.txt")
             with open(cnf, "w", encoding="utf-8") as handle:
                 handle.write(text)
             argv = [part.format(cnf=cnf, out=out) for part in shlex.split(self.command)]
-            try:
-                run = subprocess.run(
-                    argv, capture_output=True, text=True, timeout=self.timeout, check=False
-                )
-            except subprocess.TimeoutExpired:
-                return self._unknown(f"time limit of {self.timeout:g} s reached")
-            except OSError as error:
-                return self._unknown(f"could not run {argv0}: {error.strerror}")
-            if run.returncode not in (0, 10, 20):
-                return self._unknown(f"{argv0} exited with code {run.returncode}")
-            output = run.stdout
+            start = time.perf_counter()
+            code, stdout, stderr, failure = self._run(argv)
+            seconds = time.perf_counter() - start
+            if failure:
+                return self._unknown(failure, start)
+            if code < 0:
+                name = signal.Signals(-code).name if -code in signal.valid_signals() else ""
+                return self._unknown(f"{self.argv0} killed by signal {-code} {name}".strip(), start)
+            if code not in (0, 10, 20):
+                detail = _last_line(stderr) or _last_line(stdout)
+                return self._unknown(f"{self.argv0} exited with code {code}{detail}", start)
+            output = stdout
             if "{out}" in self.command:
                 try:
-                    with open(out, encoding="utf-8") as handle:
+                    with open(out, encoding="utf-8", errors="replace") as handle:
                         output = handle.read()
                 except OSError:
-                    return self._unknown(f"{argv0} wrote no result file")
+                    return self._unknown(f"{self.argv0} wrote no result file", start)
+        return self._read_answer(output, code, assumptions, seconds)
+
+    def _run(self, argv: list[str]) -> tuple[int, str, str, str]:
+        """Run argv in its own process group; return (exit code, stdout, stderr, failure)."""
         try:
-            answer = parse_model(output, argv0)
+            process = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                errors="replace",
+                start_new_session=True,  # the time limit kills the command's children too
+            )
+        except OSError as error:
+            return 0, "", "", f"could not run {self.argv0}: {error.strerror or error}"
+        try:
+            stdout, stderr = process.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            return 0, "", "", f"time limit of {self.timeout:g} s reached"
+        return process.returncode, stdout, stderr, ""
+
+    def _read_answer(
+        self, output: str, code: int, assumptions: list[Lit], seconds: float
+    ) -> SolverResult:
+        try:
+            answer = parse_model(output, self.argv0)
         except DimacsError as error:
-            return self._unknown(f"unreadable output: {error.message}")
-        status = {"SAT": Status.SAT, "UNSAT": Status.UNSAT}.get(answer.status, Status.UNKNOWN)
-        model = _complete(answer.literals, self.num_vars) if status is Status.SAT else ()
-        name = self.name
-        reason = "" if status is not Status.UNKNOWN else f"{argv0} answered UNKNOWN"
-        return lambda seconds: SolverResult(
-            name,
-            status,
-            model,
-            NOT_AVAILABLE,
-            NOT_AVAILABLE,
-            NOT_AVAILABLE,
-            NOT_AVAILABLE,
-            seconds,
-            reason,
-        )
+            return self._unknown(f"unreadable output: {error}", seconds=seconds)
+        said = _EXIT_STATUS.get(code)
+        if said is not None and answer.status != said:
+            return self._unknown(
+                f"exit code {code} says {said} but the output says {answer.status}",
+                seconds=seconds,
+            )
+        if answer.status == "UNKNOWN":
+            return self._unknown(f"{self.argv0} answered UNKNOWN", seconds=seconds)
+        if answer.status == "UNSAT":
+            return self._result(Status.UNSAT, (), seconds)
+        beyond = [lit for lit in answer.literals if abs(lit) > self.num_vars]
+        if beyond:
+            return self._unknown(
+                f"model literal {beyond[0]} beyond the {self.num_vars} variables", seconds=seconds
+            )
+        model = _complete(answer.literals, self.num_vars)
+        true = set(model)
+        wrong = self.check.first_falsified(model)
+        if wrong >= 0:
+            clause = " ".join(map(str, self.clauses[wrong]))
+            return self._unknown(f"model falsifies clause {wrong} ({clause} 0)", seconds=seconds)
+        missed = [lit for lit in assumptions if lit not in true]
+        if missed:
+            return self._unknown(f"model falsifies unit clause {missed[0]}", seconds=seconds)
+        return self._result(Status.SAT, model, seconds)
+
+    def _unknown(
+        self, reason: str, start: float | None = None, seconds: float | None = None
+    ) -> SolverResult:
+        if seconds is None:
+            seconds = time.perf_counter() - start if start is not None else 0.0
+        return self._result(Status.UNKNOWN, (), seconds, reason=reason)
 
 
 HOME_DEPTHS = {"up": 0, "fl": 1, "fl2": 2, "fl3": 3, "dpll": None}
-PYSAT_NAMES = ("minisat22", "glucose3", "glucose4", "cadical195")
+BINARY_NAMES = tuple(BINARY_COMMANDS)
+# Solvers that always answer SAT or UNSAT (given time): all but the closures.
+COMPLETE = ("dpll", *PYSAT_NAMES, *BINARY_NAMES)
 
-# The registry: one factory per name; keyword options reach the backends that take them.
+
+def _home(name: str, fresh: bool = False, timeout: float = 60.0) -> Backend:
+    return HomeBackend(name, HOME_DEPTHS[name])
+
+
+def _pysat(name: str, fresh: bool = False, timeout: float = 60.0) -> Backend:
+    return PysatBackend(name, fresh)
+
+
+def _binary(name: str, fresh: bool = False, timeout: float = 60.0) -> Backend:
+    return BinaryBackend(name, timeout=timeout)
+
+
+# The registry: one factory per name, each taking the keyword options fresh and timeout
+# (a backend ignores the option it has no use for).
 REGISTRY: dict[str, Callable[..., Backend]] = {
-    **{
-        name: (lambda n=name, d=depth, **_: HomeBackend(n, d))
-        for name, depth in HOME_DEPTHS.items()
-    },
-    **{name: (lambda n=name, fresh=False, **_: PysatBackend(n, fresh)) for name in PYSAT_NAMES},
-    **{
-        name: (lambda n=name, timeout=60.0, **_: BinaryBackend(n, timeout=timeout))
-        for name in BINARY_COMMANDS
-    },
+    **{name: partial(_home, name) for name in HOME_DEPTHS},
+    **{name: partial(_pysat, name) for name in PYSAT_NAMES},
+    **{name: partial(_binary, name) for name in BINARY_NAMES},
 }
 
 
@@ -327,3 +513,10 @@ def make_backend(
     if name not in REGISTRY:
         raise KeyError(f"unknown solver {name!r}; known: {', '.join(REGISTRY)}")
     return REGISTRY[name](fresh=fresh, timeout=timeout)
+
+
+def missing_reason(name: str) -> str:
+    """Return why the registered solver `name` cannot run here ("" when it can)."""
+    if name in BINARY_COMMANDS:
+        return BinaryBackend(name).missing()
+    return ""

@@ -47,8 +47,9 @@ class SolverResult:
     """What one solver call returned, with its cost.
 
     `solved_without_search`: root-level unit propagation of the assumptions (the givens)
-    assigns every cell variable; for the failed-literal solvers (`fl`, `fl2`, ...) their
-    closure does.  `decisions` has each backend's baseline removed (see the backends).
+    assigns every cell variable, whatever the solver (for `fl`, `fl2`, ... their closure
+    solving the grid shows in `status`).  `decisions` has each backend's baseline removed
+    (see `solvers.backends`).
     """
 
     solver: str
