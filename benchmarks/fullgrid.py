@@ -1,0 +1,171 @@
+"""Random full grids and solution counting for any geometry, driven by the home engine.
+
+A generator is "the resolution of an empty grid" (school paper), but the engine's
+search is deterministic: it would always give the same full grid.  So the search here
+is a small randomized backtracking written on top of `Engine.propagate`: at each node
+the decisions taken so far are propagated (unit propagation on the exam's encoding,
+which finds naked and hidden singles), the open cell with the fewest candidates is
+chosen (ties broken at random) and its candidates are tried in random order.  Only the
+*result* of propagation is used, which is a fixed point independent of the engine's
+internals, so a seed gives the same grid whatever changes inside the engine.
+
+The grids are random but not uniformly distributed over all full grids (uniform
+sampling needs counting); every full grid has a non-zero probability.  A search that
+backtracks too often restarts (with the same random stream), which bounds the rare
+heavy-tailed runs on 16x16 and 25x25 grids.
+
+`GridSolver` also counts solutions with a cap (`count`), by the engine's DPLL search;
+`benchmarks.uniqueness` holds the PySAT counter that tests compare it with.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from encoder.encodings import rule_formula
+from encoder.errors import GridError
+from encoder.geometry import Geometry
+from solvers.engine import Engine
+
+Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
+
+
+@dataclass(frozen=True)
+class SolutionCount:
+    """Number of solutions of a grid, counted up to a cap."""
+
+    solutions: int  # exact when not capped, else equal to the cap (a lower bound)
+    capped: bool  # True when the count stopped at the cap: there may be more
+
+    @property
+    def unique(self) -> bool:
+        return self.solutions == 1 and not self.capped
+
+
+class _Restart(Exception):
+    """Raised inside the randomized search when it has backtracked too often."""
+
+
+class GridSolver:
+    """The rule formula of one geometry loaded in an engine; grids are assumptions."""
+
+    def __init__(self, geometry: Geometry):
+        self.geometry = geometry
+        formula = rule_formula(geometry, "centrale")
+        self.engine = Engine(formula.clauses, formula.num_vars)
+        if not self.engine.ok:
+            raise GridError(f"the rules of {geometry.describe()} have no solution")
+        n = geometry.size
+        self._cell_vars = n**3
+        fixed = self.engine.fixed()
+        self._root_false = [-lit - 1 for lit in fixed if -(n**3) <= lit < 0]
+        self._root_true = {lit for lit in fixed if 0 < lit <= n**3}
+
+    def literals(self, grid: Grid) -> list[int]:
+        """Return the assumptions stating the givens (as encoder's `given_literals`)."""
+        n = self.geometry.size
+        return [n * c + k for c, k in enumerate(grid) if k]
+
+    def candidates(self, assumptions: list[int]) -> np.ndarray | None:
+        """Return an N*N x N boolean array of the values unit propagation of the
+        `assumptions` (cell literals) leaves to each cell, or None on a contradiction."""
+        ok, lits = self.engine.propagate(assumptions)
+        if not ok:
+            return None
+        n = self.geometry.size
+        alive = np.ones(n**3, dtype=bool)
+        arr = np.asarray(lits, dtype=np.int64)
+        negative = -arr[(arr < 0) & (arr >= -self._cell_vars)] - 1
+        alive[negative] = False
+        alive[self._root_false] = False
+        return alive.reshape(n * n, n)
+
+    def forces(self, grid: Grid, c: int, value: int) -> bool:
+        """Return True when unit propagation of the givens of `grid` puts `value` in cell c
+        (then every solution has it there)."""
+        ok, lits = self.engine.propagate(self.literals(grid))
+        target = self.geometry.size * c + value
+        return not ok or target in lits or target in self._root_true
+
+    def count(self, grid: Grid, cap: int = 2) -> SolutionCount:
+        """Return the number of solutions of `grid`, stopping at `cap` (>= 1)."""
+        if cap < 1:
+            raise ValueError(f"cap must be >= 1, not {cap}")
+        result = self.engine.count(limit=cap, assumptions=self.literals(grid))
+        return SolutionCount(result.count, not result.complete)
+
+    def random_completion(
+        self,
+        rng: random.Random,
+        grid: Grid | None = None,
+        max_backtracks: int | None = None,
+        max_restarts: int | None = None,
+    ) -> Grid | None:
+        """Return a random solution of `grid` (the empty grid by default), or None when it
+        has none (or none was found within `max_restarts` restarts, if given).
+
+        A run restarts after `max_backtracks` (default 20*N*N) backtracks, and each
+        restart doubles the allowance, so without `max_restarts` the search is complete."""
+        n = self.geometry.size
+        base = tuple(grid) if grid is not None else (0,) * (n * n)
+        limit = max_backtracks if max_backtracks is not None else 20 * n * n
+        restarts = 0
+        while True:
+            try:
+                return self._dfs(rng, base, limit)
+            except _Restart:
+                restarts += 1
+                if max_restarts is not None and restarts > max_restarts:
+                    return None
+                limit *= 2
+
+    def _dfs(self, rng: random.Random, base: Grid, limit: int) -> Grid | None:
+        n = self.geometry.size
+        givens = self.literals(base)
+        decisions: list[int] = []  # one literal per level: cell c holds k is n*c + k
+        untried: list[list[int]] = []  # the other values of that level's cell
+        backtracks = 0
+        while True:
+            alive = self.candidates(givens + decisions)
+            if alive is not None:
+                counts = alive.sum(axis=1)
+                assert counts.min() > 0  # a cell without a value is a conflict of its K1 clause
+                open_counts = np.where(counts > 1, counts, n + 1)
+                fewest = int(open_counts.min())
+                if fewest == n + 1:  # every cell has one value left: a full grid
+                    return tuple(int(v) + 1 for v in alive.argmax(axis=1))
+                cells = np.flatnonzero(open_counts == fewest)
+                c = int(cells[rng.randrange(len(cells))])
+                values = [int(k) + 1 for k in np.flatnonzero(alive[c])]
+                rng.shuffle(values)
+                decisions.append(n * c + values.pop())
+                untried.append([n * c + k for k in values])
+                continue
+            # Contradiction: try the next value of the deepest level that has one.
+            while untried and not untried[-1]:
+                untried.pop()
+                decisions.pop()
+            if not untried:
+                return None
+            backtracks += 1
+            if backtracks > limit:
+                raise _Restart
+            decisions[-1] = untried[-1].pop()
+
+
+@lru_cache(maxsize=8)
+def solver_for(geometry: Geometry) -> GridSolver:
+    """Return the (cached) GridSolver of a geometry."""
+    return GridSolver(geometry)
+
+
+def random_full_grid(geometry: Geometry, rng: random.Random) -> Grid:
+    """Return a random full grid of `geometry`; raise GridError if it has none."""
+    grid = solver_for(geometry).random_completion(rng)
+    if grid is None:
+        raise GridError(f"{geometry.describe()}: no full grid exists")
+    return grid

@@ -1,0 +1,402 @@
+"""Puzzle generation for any geometry, reproducible from a seed.
+
+Four methods, after the school papers and beyond them:
+
+| method    | how a puzzle is made                                         | unique?       |
+|-----------|--------------------------------------------------------------|---------------|
+| `random`  | paper's first method: K givens placed one by one on random   | rarely        |
+|           | empty cells, each a random value not already among its peers;|               |
+|           | a cell with no such value is a dead end and the placement    |               |
+|           | starts over (dead ends are counted and reported)             |               |
+| `remove`  | paper's second method: a fresh random full grid, then all but| from ~30      |
+|           | K random givens removed                                      | givens on     |
+| `minimal` | a fresh random full grid, then each cell in random order is  | always, and   |
+|           | emptied if the solution stays unique: every remaining given  | minimal       |
+|           | is necessary (emptying a cell only ever adds solutions, so a |               |
+|           | given found necessary stays necessary)                       |               |
+| `depth`   | minimal puzzles, kept when their depth rating                | always        |
+|           | (`solvers.rating`) is the one asked for                      |               |
+
+Full grids come from `benchmarks.fullgrid` (randomized search with the engine's
+propagation); with `--jigsaw` every puzzle gets a fresh random region map
+(`benchmarks.jigsaw`) and is written as `puzzle|regions`.  One random stream
+(`random.Random(seed)`) drives everything in order, so a command and its seed give the
+same file; GENERATOR_VERSION changes whenever that stops being true.  Puzzles already
+produced are skipped (small grids repeat), and `--attempts` bounds the number of
+candidate puzzles tried, so a rare target (depth 2) ends with whatever was found.
+
+    python -m benchmarks generate --method depth --depth 1 --count 100 --seed 7 -o FILE
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from tqdm import tqdm
+
+from benchmarks.fullgrid import Grid, GridSolver, solver_for
+from benchmarks.jigsaw import RegionMap, map_text, random_jigsaw
+from encoder.cli_common import add_geometry_flags, geometry_for
+from encoder.errors import InputError
+from encoder.geometry import Geometry
+from encoder.grids import format_line
+from solvers.rating import Rater
+
+GENERATOR_VERSION = 1
+METHODS = ("random", "remove", "minimal", "depth")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to generate; with a geometry and a seed it determines the output."""
+
+    method: str
+    count: int
+    seed: int
+    givens: int | None = None  # random/remove: exactly this many; minimal/depth: at most
+    depth: int | None = None  # depth: the rating wanted
+    unique: bool = False  # random/remove: keep only puzzles with one solution
+    attempts: int | None = None  # candidate puzzles to try at most (None: 1000 per puzzle)
+    jigsaw: bool = False  # a fresh random region map per puzzle
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"unknown method {self.method!r}; choose from {', '.join(METHODS)}")
+        if self.method in ("random", "remove") and self.givens is None:
+            raise ValueError(f"method {self.method} needs a number of givens")
+        if self.method == "depth" and (self.depth is None or self.depth < 0):
+            raise ValueError("method depth needs a depth >= 0")
+        if self.count < 0 or (self.attempts is not None and self.attempts < 0):
+            raise ValueError("count and attempts must be >= 0")
+
+    @property
+    def max_attempts(self) -> int:
+        return 1000 * max(self.count, 1) if self.attempts is None else self.attempts
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A generated puzzle, its geometry, and its region map when it is a jigsaw."""
+
+    grid: Grid
+    geometry: Geometry
+    region_map: RegionMap = ()  # empty unless the puzzle has its own jigsaw map
+
+    def line(self) -> str:
+        """Return the puzzle as one line: N*N symbols, '.' for blanks (+ '|map')."""
+        text = format_line(self.grid, self.geometry)
+        return f"{text}|{map_text(self.region_map)}" if self.region_map else text
+
+    @property
+    def givens(self) -> int:
+        return sum(1 for k in self.grid if k)
+
+
+@dataclass(frozen=True)
+class Report:
+    """The puzzles of one generation run and what it took to make them."""
+
+    puzzles: tuple[Puzzle, ...]
+    attempts: int  # candidate puzzles made (accepted, filtered out or duplicates)
+    placements: int  # method random: placements started (dead ends included)
+    dead_ends: int  # method random: placements abandoned on a cell with no legal value
+    duplicates: int
+    solutions: dict[str, int] = field(default_factory=dict)  # random/remove: tally
+    seconds: float = 0.0
+
+
+def random_placement(geometry: Geometry, k: int, rng: random.Random) -> tuple[Grid, int]:
+    """Return (k givens placed at random obeying every region, dead ends met first).
+
+    Cells are taken in random order; each gets a random value not held by a peer.  When
+    a cell has no such value the placement is a dead end and starts again."""
+    n = geometry.size
+    if not 0 <= k <= n * n:
+        raise ValueError(f"cannot place {k} givens on {n * n} cells")
+    dead_ends = 0
+    while True:
+        grid = [0] * (n * n)
+        cells = list(range(n * n))
+        rng.shuffle(cells)
+        for c in cells[:k]:
+            used = {grid[p] for p in geometry.peers[c]}
+            legal = [v for v in range(1, n + 1) if v not in used]
+            if not legal:
+                dead_ends += 1
+                break
+            grid[c] = rng.choice(legal)
+        else:
+            return tuple(grid), dead_ends
+
+
+def remove_givens(full: Grid, k: int, rng: random.Random) -> Grid:
+    """Return `full` with all but k randomly chosen cells emptied."""
+    if not 0 <= k <= len(full):
+        raise ValueError(f"cannot keep {k} givens of {len(full)} cells")
+    keep = set(rng.sample(range(len(full)), k))
+    return tuple(v if c in keep else 0 for c, v in enumerate(full))
+
+
+def minimal_puzzle(solver: GridSolver, full: Grid, rng: random.Random) -> Grid:
+    """Return a minimal unique puzzle of the full grid: cells are emptied in random order
+    while the solution stays unique, so every remaining given is necessary."""
+    grid = list(full)
+    order = list(range(len(full)))
+    rng.shuffle(order)
+    for c in order:
+        value, grid[c] = grid[c], 0
+        puzzle = tuple(grid)
+        # A value that propagation restores needs no search: the solution stays the same.
+        if not solver.forces(puzzle, c, value) and not solver.count(puzzle, 2).unique:
+            grid[c] = value
+    return tuple(grid)
+
+
+@lru_cache(maxsize=8)
+def _rater(geometry: Geometry) -> Rater:
+    return Rater(geometry)
+
+
+def rater_for(geometry: Geometry) -> Rater:
+    """Return a depth rater for the geometry (cached for fixed geometries)."""
+    return _rater(geometry) if "jigsaw" not in geometry.extras else Rater(geometry)
+
+
+class Generator:
+    """Makes candidate puzzles of one request from one random stream."""
+
+    def __init__(self, request: Request, geometry: Geometry):
+        self.request = request
+        self.geometry = geometry
+        self.rng = random.Random(request.seed)
+        self.placements = 0
+        self.dead_ends = 0
+
+    def _source(self) -> tuple[GridSolver, Grid, RegionMap]:
+        """Return (solver, a fresh random full grid, region map or ())."""
+        if self.request.jigsaw:
+            return random_jigsaw(self.geometry, self.rng)
+        solver = solver_for(self.geometry)
+        full = solver.random_completion(self.rng)
+        assert full is not None  # the regular geometries all have full grids
+        return solver, full, ()
+
+    def candidate(self) -> tuple[Puzzle, GridSolver]:
+        """Return the next candidate puzzle (before filters) and its geometry's solver."""
+        req = self.request
+        if req.method == "random":
+            if req.jigsaw:
+                solver, _, region_map = random_jigsaw(self.geometry, self.rng)
+            else:
+                solver, region_map = solver_for(self.geometry), ()
+            grid, dead_ends = random_placement(solver.geometry, req.givens or 0, self.rng)
+            self.placements += dead_ends + 1
+            self.dead_ends += dead_ends
+            return Puzzle(grid, solver.geometry, region_map), solver
+        solver, full, region_map = self._source()
+        if req.method == "remove":
+            grid = remove_givens(full, req.givens or 0, self.rng)
+        else:
+            grid = minimal_puzzle(solver, full, self.rng)
+        return Puzzle(grid, solver.geometry, region_map), solver
+
+    def accept(self, puzzle: Puzzle, solver: GridSolver, tally: dict[str, int]) -> bool:
+        """Return True when the candidate passes the request's filters."""
+        req = self.request
+        if req.method in ("random", "remove"):
+            count = solver.count(puzzle.grid, 2)
+            kind = "unique" if count.unique else "none" if count.solutions == 0 else "several"
+            tally[kind] += 1
+            return count.unique or not req.unique
+        if req.givens is not None and puzzle.givens > req.givens:
+            return False
+        if req.method == "depth":
+            rating = rater_for(puzzle.geometry).rate(puzzle.grid, max_depth=req.depth or 0)
+            return rating.status == "solved" and rating.depth == req.depth
+        return True
+
+
+def generate(
+    request: Request, geometry: Geometry, progress: Callable[[int, int], None] | None = None
+) -> Report:
+    """Generate the request's puzzles; `progress(accepted, attempts)` after each attempt."""
+    start = time.perf_counter()
+    generator = Generator(request, geometry)
+    puzzles: list[Puzzle] = []
+    seen: set[str] = set()
+    tally = {"unique": 0, "several": 0, "none": 0}
+    attempts = duplicates = 0
+    while len(puzzles) < request.count and attempts < request.max_attempts:
+        attempts += 1
+        puzzle, solver = generator.candidate()
+        line = puzzle.line()
+        if line in seen:
+            duplicates += 1
+        elif generator.accept(puzzle, solver, tally):
+            seen.add(line)
+            puzzles.append(puzzle)
+        if progress is not None:
+            progress(len(puzzles), attempts)
+    return Report(
+        puzzles=tuple(puzzles),
+        attempts=attempts,
+        placements=generator.placements,
+        dead_ends=generator.dead_ends,
+        duplicates=duplicates,
+        solutions=tally if request.method in ("random", "remove") else {},
+        seconds=time.perf_counter() - start,
+    )
+
+
+def describe_request(request: Request) -> str:
+    """Return a one-line description of the method and its parameters."""
+    if request.method == "random":
+        text = f"random placement of {request.givens} givens obeying the rules (method 1)"
+    elif request.method == "remove":
+        text = f"{request.givens} givens kept from a random full grid (method 2)"
+    elif request.method == "minimal":
+        text = "minimal puzzles with a unique solution"
+    else:
+        text = f"minimal unique puzzles of depth rating {request.depth} (centrale encoding)"
+    if request.unique and request.method in ("random", "remove"):
+        text += ", unique solution only"
+    if request.givens is not None and request.method in ("minimal", "depth"):
+        text += f", at most {request.givens} givens"
+    return text
+
+
+def header(request: Request, geometry: Geometry, command: str, report: Report) -> list[str]:
+    variant = geometry.describe() + (", random jigsaw regions" if request.jigsaw else "")
+    lines = [
+        f"# sudoku-sat generated puzzles: {len(report.puzzles)}, {variant}",
+        f"# method: {describe_request(request)}",
+        f"# command: {command}",
+        f"# seed: {request.seed}; generator version: {GENERATOR_VERSION}",
+    ]
+    if request.jigsaw:
+        lines.append("# lines: puzzle|regions (N*N cells, then the region of each cell)")
+    return lines
+
+
+def summary(request: Request, report: Report) -> str:
+    """Return the run's report, printed on stderr."""
+    parts = [
+        f"{len(report.puzzles)} of {request.count} puzzles in {report.attempts} attempts, "
+        f"{report.seconds:.2f} s"
+    ]
+    if report.duplicates:
+        parts.append(f"{report.duplicates} duplicates skipped")
+    if report.solutions:
+        tally = report.solutions
+        parts.append(
+            f"candidates: {tally['unique']} unique, {tally['several']} with several "
+            f"solutions, {tally['none']} with none"
+        )
+    if request.method == "random":
+        share = report.dead_ends / report.placements if report.placements else 0.0
+        parts.append(
+            f"dead ends: {report.dead_ends} of {report.placements} placements ({share:.1%})"
+        )
+    if len(report.puzzles) < request.count:
+        parts.append(f"stopped at --attempts {request.max_attempts}")
+    return "generate: " + "; ".join(parts)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks generate",
+        description="Generate random puzzles (any geometry), reproducible from a seed.",
+    )
+    parser.add_argument("--method", choices=METHODS, required=True)
+    parser.add_argument(
+        "--givens",
+        type=int,
+        metavar="K",
+        help="random/remove: number of givens (required); minimal/depth: at most K",
+    )
+    parser.add_argument("--depth", type=int, metavar="D", help="depth: the rating wanted")
+    parser.add_argument("--count", type=int, default=1, metavar="N", help="puzzles (default 1)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default 1)")
+    parser.add_argument(
+        "--unique", action="store_true", help="random/remove: keep only puzzles with one solution"
+    )
+    parser.add_argument(
+        "--attempts",
+        type=int,
+        metavar="A",
+        help="stop after A candidate puzzles, with what was found (default 1000 per puzzle)",
+    )
+    parser.add_argument(
+        "--jigsaw",
+        action="store_true",
+        help="a fresh random jigsaw region map per puzzle; lines are written puzzle|regions",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here (default stdout)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar or report")
+    add_geometry_flags(parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.jigsaw and args.regions:
+        parser.error("--jigsaw draws its own region maps: do not give --regions too")
+    if args.jigsaw and args.no_boxes:
+        parser.error("--jigsaw replaces the boxes already: do not give --no-boxes")
+    try:
+        request = Request(
+            method=args.method,
+            count=args.count,
+            seed=args.seed,
+            givens=args.givens,
+            depth=args.depth,
+            unique=args.unique,
+            attempts=args.attempts,
+            jigsaw=args.jigsaw,
+        )
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        geometry = geometry_for(args, args.size or 9)
+        if args.givens is not None and not 0 <= args.givens <= geometry.num_cells:
+            parser.error(f"--givens must be between 0 and {geometry.num_cells}")
+        show = not args.quiet and sys.stderr.isatty()
+        with tqdm(total=request.count, disable=not show, unit="puzzle", file=sys.stderr) as bar:
+
+            def progress(accepted: int, attempts: int) -> None:
+                bar.n = accepted
+                bar.set_postfix(attempts=attempts, refresh=False)
+                bar.update(0)
+
+            report = generate(request, geometry, progress)
+    except InputError as error:
+        print(f"benchmarks: {error}", file=sys.stderr)
+        return 1
+    command = "python -m benchmarks generate " + shlex.join(argv)
+    lines = header(request, geometry, command, report) + [p.line() for p in report.puzzles]
+    text = "\n".join(lines) + "\n"
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            print(f"benchmarks: {args.output}: cannot write: {error.strerror}", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(text)
+    if not args.quiet:
+        print(summary(request, report), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

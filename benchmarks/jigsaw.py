@@ -1,0 +1,120 @@
+"""Random jigsaw region maps: N connected regions of N cells each.
+
+We start from the regular boxes and apply random swaps that keep every region's size:
+a cell on the border of region A moves into a neighbouring region B while a cell of B
+touching A moves into A; the swap is kept only when both regions stay connected
+(4-neighbourhood).  After enough swaps the boxes are unrecognisable.  Not every such map
+admits a full grid, so `random_jigsaw` draws maps until the randomized search of
+`benchmarks.fullgrid` completes one, and returns the map with that grid.
+
+Roads not taken: growing regions from random seeds (breadth-first) often ends with a
+region that cannot reach N cells; rejecting those wastes most draws.
+"""
+
+from __future__ import annotations
+
+import random
+
+from benchmarks.fullgrid import Grid, GridSolver
+from encoder.errors import GridError
+from encoder.geometry import DEFAULT_BOXES, DEFAULT_SYMBOLS, Geometry, block_cells, make_geometry
+
+RegionMap = tuple[int, ...]  # region index 0..N-1 of every cell
+
+
+def _neighbours(n: int, c: int) -> list[int]:
+    i, j = divmod(c, n)
+    out = []
+    if i > 0:
+        out.append(c - n)
+    if i < n - 1:
+        out.append(c + n)
+    if j > 0:
+        out.append(c - 1)
+    if j < n - 1:
+        out.append(c + 1)
+    return out
+
+
+def _connected(n: int, cells: set[int]) -> bool:
+    start = next(iter(cells))
+    seen = {start}
+    todo = [start]
+    while todo:
+        c = todo.pop()
+        for d in _neighbours(n, c):
+            if d in cells and d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return len(seen) == len(cells)
+
+
+def random_region_map(n: int, rng: random.Random, swaps: int | None = None) -> RegionMap:
+    """Return a random map of N connected regions of N cells (`swaps` kept swaps,
+    default 2*N*N)."""
+    box = DEFAULT_BOXES[n]
+    owner = [0] * (n * n)
+    for b in range(n):
+        for c in block_cells(n, box, b):
+            owner[c] = b
+    members = [{c for c in range(n * n) if owner[c] == b} for b in range(n)]
+    wanted = 2 * n * n if swaps is None else swaps
+    done = 0
+    for _ in range(50 * wanted):
+        if done >= wanted:
+            break
+        a = rng.randrange(n * n)
+        region_a = owner[a]
+        others = [d for d in _neighbours(n, a) if owner[d] != region_a]
+        if not others:
+            continue
+        region_b = owner[rng.choice(others)]
+        touching = sorted(
+            c
+            for c in members[region_b]
+            if any(owner[d] == region_a and d != a for d in _neighbours(n, c))
+        )
+        if not touching:
+            continue
+        c = rng.choice(touching)
+        new_a = members[region_a] - {a} | {c}
+        new_b = members[region_b] - {c} | {a}
+        if _connected(n, new_a) and _connected(n, new_b):
+            members[region_a], members[region_b] = new_a, new_b
+            owner[a], owner[c] = region_b, region_a
+            done += 1
+    return tuple(owner)
+
+
+def map_text(region_map: RegionMap) -> str:
+    """Return the map as N*N region symbols (1-9 then A-P), as in `puzzle|regions` lines."""
+    return "".join(DEFAULT_SYMBOLS[r] for r in region_map)
+
+
+def jigsaw_geometry(region_map: RegionMap, base: Geometry) -> Geometry:
+    """Return `base` (its size, diagonals, windows, symbols) with the map's regions."""
+    return make_geometry(
+        base.size,
+        diagonals="diagonals" in base.extras,
+        windows="windows" in base.extras,
+        jigsaw=region_map,
+        symbols=base.symbols,
+    )
+
+
+MAX_DRAWS = 100
+
+
+def random_jigsaw(base: Geometry, rng: random.Random) -> tuple[GridSolver, Grid, RegionMap]:
+    """Return (solver of the jigsaw geometry, a random full grid of it, its region map).
+
+    A map whose grid search restarts three times is replaced by a new one; after
+    MAX_DRAWS maps GridError is raised (in practice 4x4 to 9x9 need one to three draws;
+    16x16 maps are rarely completed)."""
+    for _ in range(MAX_DRAWS):
+        region_map = random_region_map(base.size, rng)
+        solver = GridSolver(jigsaw_geometry(region_map, base))
+        grid = solver.random_completion(rng, max_restarts=2)
+        if grid is not None:
+            return solver, grid, region_map
+    raise GridError(f"no random jigsaw map of size {base.size} completed in {MAX_DRAWS} draws")

@@ -1,0 +1,167 @@
+"""Counting solutions with a cap, two independent ways, and checking a file for uniqueness.
+
+As in the school paper, uniqueness means that no second solution exists.  Two counters:
+- the home engine's DPLL search (`GridSolver.count`, `Engine.count`), which enumerates
+  models by chronological backtracking, no blocking clauses;
+- PySAT (Minisat22 by default) with blocking clauses: after each model, the clause
+  "not all of these cell values" is added.  The blocking clauses of one call carry a
+  fresh selector literal, assumed during the call and retired afterwards (unit ¬s), so
+  one loaded solver serves a whole file.
+The tests require both to agree; `python -m benchmarks unique FILE` uses the engine
+unless `--counter pysat` is given.
+
+    python -m benchmarks unique data/sets/sudoku9_minimal.txt [--minimal] [--cap C]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from pysat.solvers import Solver
+
+from benchmarks.fullgrid import Grid, GridSolver, SolutionCount
+from encoder.cli_common import add_geometry_flags, load_puzzles
+from encoder.encodings import given_literals, rule_formula
+from encoder.errors import InputError
+from encoder.geometry import Geometry
+
+COUNTERS = ("engine", "pysat")
+
+
+class PysatCounter:
+    """Counts solutions with a PySAT solver and blocking clauses over the cell variables."""
+
+    def __init__(self, geometry: Geometry, name: str = "minisat22"):
+        self.geometry = geometry
+        formula = rule_formula(geometry, "centrale")
+        self.solver = Solver(name=name, bootstrap_with=formula.clauses)
+        self._cell_vars = geometry.size**3
+        self._next_selector = formula.num_vars + 1
+
+    def count(self, grid: Grid, cap: int = 2) -> SolutionCount:
+        """Return the number of solutions of `grid`, stopping at `cap` (>= 1)."""
+        if cap < 1:
+            raise ValueError(f"cap must be >= 1, not {cap}")
+        selector = self._next_selector
+        self._next_selector += 1
+        assumptions = [*given_literals(grid, self.geometry), selector]
+        found = 0
+        while found < cap and self.solver.solve(assumptions=assumptions):
+            found += 1
+            model = self.solver.get_model()
+            block = [-lit for lit in model if 0 < lit <= self._cell_vars]
+            self.solver.add_clause([-selector, *block])
+        self.solver.add_clause([-selector])  # retire this call's blocking clauses
+        return SolutionCount(found, found >= cap)
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def __enter__(self) -> PysatCounter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def make_counter(geometry: Geometry, counter: str = "engine") -> GridSolver | PysatCounter:
+    """Return a counter (`engine` or `pysat`) for grids of `geometry`."""
+    if counter == "engine":
+        return GridSolver(geometry)
+    if counter == "pysat":
+        return PysatCounter(geometry)
+    raise ValueError(f"unknown counter {counter!r}; choose from {', '.join(COUNTERS)}")
+
+
+def necessary_givens(counter: GridSolver | PysatCounter, grid: Grid) -> list[bool]:
+    """Return, for each given in reading order, whether removing it alone leaves the
+    puzzle with two or more solutions (the given is necessary)."""
+    out = []
+    for c, k in enumerate(grid):
+        if k:
+            out.append(counter.count((*grid[:c], 0, *grid[c + 1 :]), 2).solutions >= 2)
+    return out
+
+
+def is_minimal(counter: GridSolver | PysatCounter, grid: Grid) -> bool:
+    """Return True when `grid` has exactly one solution and every given is necessary."""
+    return counter.count(grid, 2).unique and all(necessary_givens(counter, grid))
+
+
+def describe(count: SolutionCount) -> str:
+    """Return 'unique', 'no solution', '3 solutions' or '>= 2 solutions (cap)'."""
+    if count.unique:
+        return "unique"
+    if count.solutions == 0:
+        return "no solution"
+    if count.capped:
+        return f">= {count.solutions} solutions (cap)"
+    return f"{count.solutions} solutions"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks unique",
+        description="Check that every puzzle of a file has exactly one solution "
+        "(exit 0 if all do, 1 otherwise).",
+    )
+    parser.add_argument("file", help="puzzle file (one per line, # comments), or - for stdin")
+    parser.add_argument(
+        "--counter", choices=COUNTERS, default="engine", help="who counts (default: engine)"
+    )
+    parser.add_argument(
+        "--cap", type=int, default=2, help="count solutions up to this many (default 2)"
+    )
+    parser.add_argument(
+        "--minimal",
+        action="store_true",
+        help="also check minimality: removing any one given must allow a second solution",
+    )
+    add_geometry_flags(parser)
+    args = parser.parse_args(argv)
+    if args.cap < 2:
+        parser.error("--cap must be at least 2 (a second solution must be looked for)")
+    try:
+        puzzles = load_puzzles(args.file, args)
+    except InputError as error:
+        print(f"benchmarks: {error}", file=sys.stderr)
+        return 1
+    start = time.perf_counter()
+    counters: dict[Geometry, GridSolver | PysatCounter] = {}
+    not_minimal = 0
+    tally: dict[str, int] = {"unique": 0, "no solution": 0, "several solutions": 0}
+    for puzzle in puzzles:
+        if puzzle.geometry not in counters:
+            counters[puzzle.geometry] = make_counter(puzzle.geometry, args.counter)
+        counter = counters[puzzle.geometry]
+        count = counter.count(puzzle.grid, args.cap)
+        verdict = describe(count)
+        if count.unique:
+            tally["unique"] += 1
+            if args.minimal:
+                spare = necessary_givens(counter, puzzle.grid).count(False)
+                if spare:
+                    not_minimal += 1
+                    verdict += f", not minimal ({spare} givens can go)"
+                else:
+                    verdict += ", minimal"
+        else:
+            tally["no solution" if count.solutions == 0 else "several solutions"] += 1
+        print(f"{puzzle.source}  {verdict}")
+    unique = tally["unique"]
+    summary = ", ".join(f"{v} {k}" for k, v in tally.items())
+    if args.minimal:
+        summary += f"; {unique - not_minimal} of the unique ones minimal"
+    seconds = time.perf_counter() - start
+    print(f"{len(puzzles)} puzzles: {summary} ({args.counter} counter, {seconds:.2f} s)")
+    for counter in counters.values():
+        if isinstance(counter, PysatCounter):
+            counter.close()
+    return 0 if unique == len(puzzles) and not not_minimal else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
