@@ -1,0 +1,285 @@
+"""One chunk of a benchmark run: a few hundred grids of one set, one encoding, every solver.
+
+`run_chunk` is what an executor runs in a worker.  It builds each solver once per
+geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
+
+1. warm-up: every solver answers every grid of the chunk and every answer is checked
+   before anything is timed: a model must decode to a grid that keeps the givens and
+   obeys every region (`encoder.check`, which shares no code with the encoders), and
+   no solver may answer UNSAT for a grid that has a checked solution.  With the
+   home-grown engine in the list, each grid is also rated (depth 0, 1, 2, ...).
+2. timed pass: the same calls again, on solvers in the state the warm-up found them
+   (PySAT solvers are rebuilt: their learnt clauses would otherwise make the timed
+   pass easier); the figures and times of this pass are the ones reported.  A
+   timed answer that differs from its warm-up answer is checked again.
+
+A wrong answer ends the chunk with `ChunkResult.error` set (the grid drawn in it):
+the harness stops the run.  Results are per grid, in chunk order; since the chunks
+are cut at fixed positions and every chunk starts from freshly built solvers, the
+figures do not depend on how many workers run the chunks.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from encoder.check import solution_problems
+from encoder.cli_common import Puzzle
+from encoder.decode import ModelError, grid_from_model
+from encoder.encodings import given_literals, rule_formula
+from encoder.errors import InputError
+from encoder.geometry import Geometry
+from encoder.grids import format_pretty
+from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
+from solvers.results import Figure, NotAvailable, SolverResult, Status
+
+# Closure solvers: "solved without search" is their own success (they never branch).
+CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
+HOME = tuple(HOME_DEPTHS)
+DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat")
+KEEP_LOADED = 4  # backends kept per solver (jigsaw sets bring one geometry per grid)
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """What a worker needs to run one chunk (picklable)."""
+
+    dataset: str
+    encoding: str
+    solvers: tuple[str, ...]
+    first: int  # position of the chunk's first grid in the set's run order
+    puzzles: tuple[Puzzle, ...]
+    fresh: bool = False  # PySAT: a new solver per grid
+    timeout: float = 60.0  # seconds per call of an external binary
+    max_depth: int | None = 3  # rate grids up to this depth; None: no rating
+
+
+@dataclass(frozen=True, slots=True)
+class GridRun:
+    """One solver on one grid, from the timed pass."""
+
+    position: int  # in the set's run order
+    solver: str
+    status: Status
+    without_search: bool | NotAvailable
+    decisions: Figure
+    conflicts: Figure
+    propagations: Figure
+    seconds: float
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """The timed runs (solver by solver, grids in order) and depth labels of a chunk."""
+
+    dataset: str
+    encoding: str
+    first: int
+    count: int
+    runs: tuple[GridRun, ...]
+    depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
+    error: str = ""  # a wrong answer or a bad formula: the run must stop
+    error_source: str = ""  # FILE:LINE of the grid concerned
+
+
+class WrongAnswer(Exception):
+    """A solver's answer that the independent checker refutes."""
+
+    def __init__(self, source: str, message: str):
+        super().__init__(message)
+        self.source = source
+        self.message = message
+
+
+class _Loaded:
+    """One solver's loaded backends, by geometry (least recently used dropped)."""
+
+    def __init__(self, name: str, encoding: str, fresh: bool, timeout: float):
+        self.name, self.encoding = name, encoding
+        self.fresh, self.timeout = fresh, timeout
+        self.backends: OrderedDict[Geometry, Backend] = OrderedDict()
+
+    def get(self, geometry: Geometry) -> Backend:
+        backend = self.backends.get(geometry)
+        if backend is not None:
+            self.backends.move_to_end(geometry)
+            return backend
+        formula = rule_formula(geometry, self.encoding)
+        backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
+        backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+        self.backends[geometry] = backend
+        while len(self.backends) > KEEP_LOADED:
+            self.backends.popitem(last=False)[1].close()
+        return backend
+
+    def keeps_memory(self) -> bool:
+        """True when a loaded backend's answers depend on its earlier calls."""
+        return any(isinstance(b, PysatBackend) and not b.fresh for b in self.backends.values())
+
+    def close(self) -> None:
+        for backend in self.backends.values():
+            backend.close()
+        self.backends.clear()
+
+
+def _decoded(model: Sequence[int], geometry: Geometry) -> tuple[int, ...] | None:
+    """Return the grid of a model with one true cell variable per cell, else None (fast
+    path; `grid_from_model` then says what is wrong)."""
+    n = geometry.size
+    lits = np.asarray(model, dtype=np.int64)
+    true = lits[(lits > 0) & (lits <= n**3)] - 1
+    cells = true // n
+    if true.size != n * n or np.unique(cells).size != n * n:
+        return None
+    grid = np.zeros(n * n, dtype=np.int64)
+    grid[cells] = true % n + 1
+    return tuple(grid.tolist())
+
+
+def _checked(
+    puzzle: Puzzle, model: Sequence[int], who: str, known: tuple[int, ...] | None = None
+) -> tuple[int, ...]:
+    """Return the grid a model describes after checking it against the puzzle (skipped
+    when it equals `known`, a solution checked before); raise WrongAnswer if wrong."""
+    solution = _decoded(model, puzzle.geometry)
+    if solution is not None and solution == known:
+        return solution
+    try:
+        if solution is None:
+            solution = grid_from_model(model, puzzle.geometry)
+        problems = solution_problems(solution, puzzle.grid, puzzle.geometry)
+    except ModelError as error:
+        problems = [error.message]
+    if problems:
+        raise WrongAnswer(
+            puzzle.source,
+            f"{who} returned a wrong solution: {problems[0]}\n"
+            f"{format_pretty(puzzle.grid, puzzle.geometry)}",
+        )
+    return solution
+
+
+def _grid_checked(puzzle: Puzzle, solution: tuple[int, ...], who: str) -> None:
+    problems = solution_problems(solution, puzzle.grid, puzzle.geometry)
+    if problems:
+        raise WrongAnswer(
+            puzzle.source,
+            f"{who} returned a wrong solution: {problems[0]}\n"
+            f"{format_pretty(puzzle.grid, puzzle.geometry)}",
+        )
+
+
+def _unsat_refuted(puzzle: Puzzle, who: str) -> WrongAnswer:
+    return WrongAnswer(
+        puzzle.source,
+        f"{who} answered UNSAT but the grid has a checked solution\n"
+        f"{format_pretty(puzzle.grid, puzzle.geometry)}",
+    )
+
+
+def _rate(task: ChunkTask, solved: list[tuple[int, ...] | None]) -> tuple[str, ...]:
+    """Return the depth bucket of every grid (and check the rater's solutions)."""
+    from solvers.rating import Rater  # numba start-up only when rating
+
+    raters: OrderedDict[Geometry, Rater] = OrderedDict()
+    labels = []
+    for i, puzzle in enumerate(task.puzzles):
+        rater = raters.get(puzzle.geometry)
+        if rater is None:
+            rater = raters[puzzle.geometry] = Rater(puzzle.geometry, task.encoding)
+            while len(raters) > KEEP_LOADED:
+                raters.popitem(last=False)
+        rating = rater.rate(puzzle.grid, task.max_depth)
+        who = f"the depth rating ({task.encoding})"
+        if rating.status == "solved":
+            if rating.solution != solved[i]:
+                _grid_checked(puzzle, rating.solution, who)
+                solved[i] = rating.solution
+            labels.append(str(rating.depth) if rating.depth <= 3 else "more")
+        elif rating.status == "unsat":
+            if solved[i]:
+                raise _unsat_refuted(puzzle, who)
+            labels.append("unsat")
+        else:
+            labels.append("more")
+    return tuple(labels)
+
+
+def _run(task: ChunkTask) -> ChunkResult:
+    puzzles = task.puzzles
+    assumptions = [given_literals(p.grid, p.geometry) for p in puzzles]
+    loaded = {name: _Loaded(name, task.encoding, task.fresh, task.timeout) for name in task.solvers}
+    warm: dict[str, list[SolverResult]] = {}
+    solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
+    try:
+        # 1. Warm-up: every answer checked before anything is timed.
+        for name in task.solvers:
+            answers = []
+            who = f"{name} ({task.encoding})"
+            for i, puzzle in enumerate(puzzles):
+                result = loaded[name].get(puzzle.geometry).solve(assumptions[i])
+                if result.status is Status.SAT:
+                    solved[i] = _checked(puzzle, result.model, who, solved[i])
+                answers.append(result)
+            warm[name] = answers
+            if loaded[name].keeps_memory():
+                loaded[name].close()
+        depths: tuple[str, ...] = ()
+        if task.max_depth is not None:
+            depths = _rate(task, solved)
+        for name, answers in warm.items():
+            for i, result in enumerate(answers):
+                if result.status is Status.UNSAT and solved[i]:
+                    raise _unsat_refuted(puzzles[i], f"{name} ({task.encoding})")
+        # 2. Timed pass.
+        runs: list[GridRun] = []
+        gc.collect()
+        gc.disable()
+        try:
+            for name in task.solvers:
+                closure = name in CLOSURES
+                who = f"{name} ({task.encoding})"
+                for i, puzzle in enumerate(puzzles):
+                    result = loaded[name].get(puzzle.geometry).solve(assumptions[i])
+                    if result.status is Status.SAT and result.model != warm[name][i].model:
+                        _checked(puzzle, result.model, who, solved[i])
+                    elif result.status is Status.UNSAT and solved[i]:
+                        raise _unsat_refuted(puzzle, who)
+                    without = result.status is Status.SAT if closure else None
+                    runs.append(
+                        GridRun(
+                            task.first + i,
+                            name,
+                            result.status,
+                            result.solved_without_search if without is None else without,
+                            result.decisions,
+                            result.conflicts,
+                            result.propagations,
+                            result.seconds,
+                            result.reason,
+                        )
+                    )
+                loaded[name].close()
+        finally:
+            gc.enable()
+    finally:
+        for backends in loaded.values():
+            backends.close()
+    return ChunkResult(task.dataset, task.encoding, task.first, len(puzzles), tuple(runs), depths)
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    """Run one chunk (see the module docstring); a wrong answer comes back as `error`."""
+    try:
+        return _run(task)
+    except WrongAnswer as wrong:
+        error, source = wrong.message, wrong.source
+    except InputError as bad:  # e.g. the augmented encoding of a grid without boxes
+        error, source = f"{task.encoding}: {bad.message}", task.puzzles[0].source
+    return ChunkResult(task.dataset, task.encoding, task.first, 0, (), (), error, source)

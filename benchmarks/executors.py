@@ -1,0 +1,93 @@
+"""Where the harness's chunks run: in this process, or in a pool of local processes.
+
+The harness cuts every puzzle set into chunks and hands an executor a picklable
+function and the list of chunk tasks; the executor yields the results as they finish
+(in any order: the harness merges them by position).  That is the whole contract, so
+another executor (a Dask cluster, say: `client.map` + `as_completed`) only has to
+implement `results` and `stop` and register itself in `EXECUTORS`.
+
+- `SerialExecutor` (`--workers 1`): runs the chunks one after the other in this
+  process; Ctrl-C interrupts the running chunk.
+- `LocalExecutor` (`--workers K`, K > 1): a `multiprocessing` pool of K processes
+  started with "spawn" (no fork of a process that holds threads or solver state).
+  Workers ignore SIGINT, so Ctrl-C reaches only the harness, which calls `stop`: the
+  pool is terminated at once and the finished chunks are kept.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
+
+
+class Executor(Protocol):
+    """Maps a picklable function over picklable tasks."""
+
+    workers: int
+
+    def results(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
+        """Yield function(task) for every task, in completion order."""
+        ...
+
+    def stop(self) -> None:
+        """Abandon the tasks still running or waiting (after Ctrl-C or an error)."""
+        ...
+
+
+class SerialExecutor:
+    """Runs every task in this process, in order."""
+
+    def __init__(self, workers: int = 1):
+        self.workers = 1
+
+    def results(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
+        for task in tasks:
+            yield function(task)
+
+    def stop(self) -> None:
+        pass
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalExecutor:
+    """A pool of `workers` local processes (spawned), one task at a time each."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.pool = None
+
+    def results(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
+        context = multiprocessing.get_context("spawn")
+        processes = max(1, min(self.workers, len(tasks)))
+        self.pool = context.Pool(processes, initializer=_ignore_sigint)
+        try:
+            yield from self.pool.imap_unordered(function, tasks, chunksize=1)
+        except BaseException:
+            self.stop()
+            raise
+        self.pool.close()
+        self.pool.join()
+        self.pool = None
+
+    def stop(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+
+EXECUTORS: dict[str, Callable[[int], Executor]] = {
+    "local": lambda workers: SerialExecutor() if workers <= 1 else LocalExecutor(workers),
+}
+
+
+def make_executor(name: str, workers: int) -> Executor:
+    """Return the executor registered under `name` for `workers` workers."""
+    if name not in EXECUTORS:
+        raise KeyError(f"unknown executor {name!r}; known: {', '.join(EXECUTORS)}")
+    return EXECUTORS[name](workers)

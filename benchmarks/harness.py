@@ -1,0 +1,369 @@
+"""`python -m benchmarks run`: every solver over puzzle sets; how often each solves a
+grid without search, the depth profile of each set, and speed.
+
+    python -m benchmarks run [DATASET ...] [--solvers up,fl,minisat22,...]
+        [--encodings centrale,minimal,natural,augmented] [geometry flags]
+        [--limit N] [--shuffle --seed S] [--workers K] [--timeout S] [--out DIR]
+
+With no DATASET it runs every file of the project's `data/sets/`.  Each set is cut into
+chunks of `--chunk-size` grids at fixed positions; an executor (`benchmarks.executors`)
+runs the chunks (`benchmarks.chunks.run_chunk`) on `--workers` processes, and the
+per-grid results are merged back in run order, so the figures do not depend on the
+number of workers (times do, a little).  Every answer is checked in a warm-up pass
+before the timed pass (see `benchmarks.chunks`); a wrong answer stops the run with the
+grid shown and exit status 1.  Ctrl-C stops the run: the chunks already finished are
+reported and written, and the exit status is 130.
+
+Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
+`results.json` (with metadata), `results.csv` (one row per grid and solver) and PNG
+plots (`benchmarks.plots`).  A progress bar goes to stderr when it is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchmarks.chunks import CLOSURES, HOME, ChunkResult, ChunkTask, GridRun, run_chunk
+from benchmarks.datasets import Dataset, default_files, read_dataset, unique_names
+from benchmarks.executors import EXECUTORS, make_executor
+from benchmarks.paths import DATA
+from benchmarks.report import (
+    depth_profile,
+    markdown,
+    metadata,
+    results_json,
+    summarise,
+    table,
+    write_csv,
+    write_json,
+)
+from encoder.cli_common import add_geometry_flags
+from encoder.encodings import ENCODINGS
+from encoder.errors import InputError
+from solvers.backends import REGISTRY, missing_reason
+
+PROG = "benchmarks"
+SETS = DATA / "sets"
+DEFAULT_SOLVERS = "up,fl,fl2,minisat22,glucose3,glucose4,cadical195"
+CHUNK_SIZE = 500
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+        return value
+
+    return parse
+
+
+def _names(known: Sequence[str], what: str):
+    def parse(text: str) -> tuple[str, ...]:
+        names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+        unknown = [n for n in names if n not in known]
+        if unknown or not names:
+            raise argparse.ArgumentTypeError(
+                f"unknown {what} {', '.join(map(repr, unknown)) or '(none given)'}; "
+                f"known: {', '.join(known)}"
+            )
+        return names
+
+    return parse
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks run",
+        description="Run solvers over puzzle sets: % solved without search, depth profile, "
+        "speed.  Markdown tables on stdout; --out DIR adds JSON, CSV and PNG plots.",
+    )
+    parser.add_argument(
+        "datasets",
+        nargs="*",
+        metavar="DATASET",
+        help="puzzle files: one grid per line (puzzle|regions for jigsaw), or CSV/TSV with "
+        f"a puzzle column; default: every file of {SETS.relative_to(DATA.parent)}/",
+    )
+    parser.add_argument(
+        "--solvers",
+        type=_names(list(REGISTRY), "solver"),
+        default=_names(list(REGISTRY), "solver")(DEFAULT_SOLVERS),
+        help=f"comma-separated registry names (default {DEFAULT_SOLVERS}; "
+        f"known: {', '.join(REGISTRY)})",
+    )
+    parser.add_argument(
+        "--encodings",
+        type=_names(ENCODINGS, "encoding"),
+        default=("centrale",),
+        help=f"comma-separated encodings (default centrale; known: {', '.join(ENCODINGS)})",
+    )
+    add_geometry_flags(parser)
+    group = parser.add_argument_group("selection")
+    group.add_argument("--column", help="puzzle column of CSV/TSV files (default: puzzle)")
+    group.add_argument("--limit", type=_positive(int), help="run the first N grids of each set")
+    group.add_argument(
+        "--shuffle", action="store_true", help="shuffle each set before --limit (seeded)"
+    )
+    group.add_argument("--seed", type=int, default=0, help="seed of --shuffle (default 0)")
+    group = parser.add_argument_group("execution")
+    group.add_argument(
+        "--workers",
+        type=_positive(int),
+        default=_cores(),
+        help=f"worker processes (default: all cores, here {_cores()})",
+    )
+    group.add_argument(
+        "--executor", choices=list(EXECUTORS), default="local", help="where chunks run"
+    )
+    group.add_argument(
+        "--chunk-size",
+        type=_positive(int),
+        default=CHUNK_SIZE,
+        help=f"grids per chunk; solvers are built once per chunk (default {CHUNK_SIZE}). "
+        "PySAT solvers keep learnt clauses within a chunk, so their decision counts "
+        "depend on it (never on --workers)",
+    )
+    group.add_argument(
+        "--timeout",
+        type=_positive(float),
+        default=60.0,
+        help="seconds per call of an external solver binary (default 60); in-process "
+        "solvers are not interrupted",
+    )
+    group.add_argument(
+        "--fresh",
+        action="store_true",
+        help="PySAT: build a new solver for every grid (time includes loading)",
+    )
+    group.add_argument(
+        "--max-depth",
+        type=int,
+        default=3,
+        help="depth profile: rate grids up to this depth (default 3); grids beyond count "
+        "as 'more'.  Rated when a home-grown solver is in --solvers",
+    )
+    group = parser.add_argument_group("output")
+    group.add_argument("--out", metavar="DIR", help="write results.json, results.csv, PNG plots")
+    group.add_argument("--quiet", action="store_true", help="no progress bar or notes on stderr")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 1
+
+
+def load_datasets(args: argparse.Namespace) -> list[Dataset]:
+    files = args.datasets or default_files(SETS)
+    if not files:
+        raise InputError("no dataset files here: give DATASET files", str(SETS))
+    datasets = [
+        read_dataset(path, args, args.column, args.limit, args.shuffle, args.seed) for path in files
+    ]
+    return unique_names(datasets)
+
+
+def make_tasks(datasets: Sequence[Dataset], args: argparse.Namespace) -> list[ChunkTask]:
+    rate = any(name in HOME for name in args.solvers)
+    tasks = []
+    for dataset in datasets:
+        for encoding in args.encodings:
+            for first in range(0, len(dataset.puzzles), args.chunk_size):
+                tasks.append(
+                    ChunkTask(
+                        dataset.name,
+                        encoding,
+                        args.solvers,
+                        first,
+                        dataset.puzzles[first : first + args.chunk_size],
+                        args.fresh,
+                        args.timeout,
+                        args.max_depth if rate else None,
+                    )
+                )
+    return tasks
+
+
+def _progress(total: int, quiet: bool):
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        unit="grid",
+        desc="benchmark",
+        file=sys.stderr,
+        disable=quiet or not sys.stderr.isatty(),
+        dynamic_ncols=True,
+    )
+
+
+def execute(tasks: list[ChunkTask], args: argparse.Namespace) -> tuple[list[ChunkResult], bool]:
+    """Run the chunks; return (finished chunks, interrupted).  A chunk reporting an
+    error stops the run at once and is returned last."""
+    workers = min(args.workers, len(tasks)) if tasks else 1
+    executor = make_executor(args.executor, workers)
+    done: list[ChunkResult] = []
+    total = sum(len(t.puzzles) for t in tasks)
+    bar = _progress(total, args.quiet)
+    try:
+        for result in executor.results(run_chunk, tasks):
+            done.append(result)
+            if result.error:
+                executor.stop()
+                break
+            bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
+            bar.update(result.count)
+    except KeyboardInterrupt:
+        executor.stop()
+        return done, True
+    finally:
+        bar.close()
+    return done, False
+
+
+def merge(results: Sequence[ChunkResult]):
+    """Return {(dataset, encoding): (runs by solver, depth labels by position)}."""
+    by_key: dict[tuple[str, str], list[ChunkResult]] = defaultdict(list)
+    for result in results:
+        by_key[(result.dataset, result.encoding)].append(result)
+    merged = {}
+    for key, chunks in by_key.items():
+        chunks.sort(key=lambda c: c.first)
+        runs: dict[str, list[GridRun]] = defaultdict(list)
+        depths: dict[int, str] = {}
+        for chunk in chunks:
+            for run in chunk.runs:
+                runs[run.solver].append(run)
+            if chunk.depths:
+                positions = range(chunk.first, chunk.first + chunk.count)
+                depths.update(zip(positions, chunk.depths, strict=True))
+        merged[key] = (runs, depths)
+    return merged
+
+
+def solver_times(summaries) -> str:
+    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    for s in summaries:
+        totals[s.solver][0] += s.grids
+        totals[s.solver][1] += s.seconds_total
+    rows = [[name, f"{g:,}", f"{sec:,.2f}"] for name, (g, sec) in totals.items()]
+    return table(rows, ["solver", "grids", "seconds in solver calls"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    started = time.perf_counter()
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            return _fail(f"{out}: cannot create the output folder: {error.strerror}")
+    try:
+        datasets = load_datasets(args)
+    except InputError as error:
+        return _fail(str(error))
+    if not args.quiet:
+        for name in args.solvers:
+            reason = missing_reason(name)
+            if reason:
+                print(f"{PROG}: {name}: {reason}; its grids count as UNKNOWN", file=sys.stderr)
+    tasks = make_tasks(datasets, args)
+    results, interrupted = execute(tasks, args)
+    failed = [r for r in results if r.error]
+    if failed:
+        return _fail(f"{failed[0].error_source}: {failed[0].error}")
+    merged = merge(results)
+    summaries, profiles = [], []
+    for d in datasets:
+        for encoding in args.encodings:
+            if (d.name, encoding) not in merged:
+                continue
+            runs, depths = merged[(d.name, encoding)]
+            for solver in args.solvers:
+                if runs.get(solver):
+                    summaries.append(summarise(d.name, encoding, solver, runs[solver]))
+            if depths:
+                labels = [depths[p] for p in sorted(depths)]
+                profiles.append(depth_profile(d.name, encoding, labels, args.max_depth))
+    elapsed = time.perf_counter() - started
+    grids_done = sum(r.count for r in results)
+    grids_total = sum(len(t.puzzles) for t in tasks)
+    meta = metadata(
+        command=["python", "-m", "benchmarks", "run", *(argv or sys.argv[2:])],
+        solvers=list(args.solvers),
+        encodings=list(args.encodings),
+        closures=[s for s in args.solvers if s in CLOSURES],
+        seed=args.seed,
+        shuffle=args.shuffle,
+        limit=args.limit,
+        workers=args.workers,
+        executor=args.executor,
+        chunk_size=args.chunk_size,
+        timeout=args.timeout,
+        fresh=args.fresh,
+        max_depth=args.max_depth,
+        interrupted=interrupted,
+        grids_done=grids_done,
+        grids_total=grids_total,
+        wall_seconds=round(elapsed, 3),
+    )
+    note = (
+        f"_{meta['cpu']}, {args.workers} worker(s), commit {meta['git_commit'][:10]}"
+        f"{' (modified)' if meta['git_dirty'] else ''}, wall time {elapsed:.1f} s"
+        f"{', INTERRUPTED: partial results' if interrupted else ''}._"
+    )
+    print(markdown(datasets, summaries, profiles, note))
+    print("### Time per solver (timed calls summed over workers; warm-up not counted)\n")
+    print(solver_times(summaries), flush=True)
+    if out is not None:
+        write_outputs(out, meta, datasets, summaries, profiles, merged, args)
+    if interrupted:
+        print(
+            f"{PROG}: interrupted: {grids_done:,} of {grids_total:,} grid runs kept",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
+
+
+def write_outputs(out, meta, datasets, summaries, profiles, merged, args) -> None:
+    from benchmarks.plots import plot_depth_profile, plot_no_search
+
+    write_json(out / "results.json", results_json(meta, datasets, summaries, profiles))
+    blocks = []
+    for d in datasets:
+        for encoding in args.encodings:
+            if (d.name, encoding) in merged:
+                runs, depths = merged[(d.name, encoding)]
+                for solver in args.solvers:
+                    blocks.append((d, encoding, runs.get(solver, ()), depths))
+    write_csv(out / "results.csv", blocks)
+    written = ["results.json", "results.csv"]
+    if plot_no_search(summaries, out / "no_search.png"):
+        written.append("no_search.png")
+    if plot_depth_profile(profiles, out / "depth_profile.png"):
+        written.append("depth_profile.png")
+    if not args.quiet:
+        print(f"{PROG}: wrote {', '.join(str(out / w) for w in written)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

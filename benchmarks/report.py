@@ -1,0 +1,400 @@
+"""What a benchmark run reports: summaries, depth profiles, Markdown tables, JSON, CSV.
+
+Per set x encoding x solver (`Summary`): grids, % solved without search, % solved,
+median and mean decisions and conflicts, median microseconds per grid and grids per
+second (one core: grids / summed solver time).  "Solved without search" is, for the
+closure solvers (`up`, `fl`, `fl2`, ...), solving the grid at all (they never
+branch); for the others, root-level unit propagation of the givens assigning every
+cell (`SolverResult.solved_without_search`).  A figure a solver does not report is
+NOT_AVAILABLE: "n/a" in tables and CSV, null in JSON, never 0.
+
+Per set x encoding (`DepthProfile`), when the home-grown engine ran: the share of grids
+that need depth 0 (unit propagation), 1 (failed literals), 2, 3, more, or are UNSAT.
+
+`results.json` layout (SCHEMA, version 1): {"schema", "version", "metadata",
+"datasets": [...], "summaries": [...], "depth_profiles": [...]}; `compare` reads it.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import importlib.metadata
+import json
+import os
+import platform
+import statistics
+import subprocess
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from tabulate import tabulate
+
+from benchmarks.chunks import DEPTH_BUCKETS, GridRun
+from benchmarks.datasets import Dataset
+from benchmarks.paths import PROJECT
+from solvers.results import NOT_AVAILABLE, NotAvailable, Status
+
+SCHEMA = "sudoku-sat/benchmark-results"
+VERSION = 1
+PACKAGES = (
+    "sudoku-sat",
+    "python-sat",
+    "numba",
+    "llvmlite",
+    "numpy",
+    "tabulate",
+    "tqdm",
+    "matplotlib",
+)
+NA = "n/a"
+
+Number = float | NotAvailable
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One solver on one set in one encoding."""
+
+    dataset: str
+    encoding: str
+    solver: str
+    grids: int
+    without_search: int | NotAvailable
+    solved: int
+    unsat: int
+    unknown: int
+    decisions_median: Number
+    decisions_mean: Number
+    conflicts_median: Number
+    conflicts_mean: Number
+    seconds_median: float
+    seconds_total: float
+
+    @property
+    def without_search_pct(self) -> Number:
+        if isinstance(self.without_search, NotAvailable) or not self.grids:
+            return NOT_AVAILABLE
+        return 100.0 * self.without_search / self.grids
+
+    @property
+    def solved_pct(self) -> Number:
+        return 100.0 * self.solved / self.grids if self.grids else NOT_AVAILABLE
+
+    @property
+    def grids_per_second(self) -> Number:
+        return self.grids / self.seconds_total if self.seconds_total > 0 else NOT_AVAILABLE
+
+
+@dataclass(frozen=True)
+class DepthProfile:
+    """How many grids of a set need each depth, in one encoding."""
+
+    dataset: str
+    encoding: str
+    grids: int
+    max_depth: int
+    counts: dict[str, int]  # DEPTH_BUCKETS -> grids
+
+    def share(self, bucket: str) -> float:
+        return 100.0 * self.counts.get(bucket, 0) / self.grids if self.grids else 0.0
+
+
+def _figures(values: Sequence[int | NotAvailable]) -> tuple[Number, Number]:
+    """Return (median, mean), NOT_AVAILABLE if any value is."""
+    if not values or any(isinstance(v, NotAvailable) for v in values):
+        return NOT_AVAILABLE, NOT_AVAILABLE
+    return float(statistics.median(values)), float(statistics.fmean(values))
+
+
+def summarise(dataset: str, encoding: str, solver: str, runs: Sequence[GridRun]) -> Summary:
+    """Return the summary of one solver's runs (grids in any order)."""
+    flags = [r.without_search for r in runs]
+    without: int | NotAvailable = (
+        NOT_AVAILABLE if any(isinstance(f, NotAvailable) for f in flags) else sum(map(bool, flags))
+    )
+    decisions = _figures([r.decisions for r in runs])
+    conflicts = _figures([r.conflicts for r in runs])
+    seconds = [r.seconds for r in runs]
+    return Summary(
+        dataset,
+        encoding,
+        solver,
+        len(runs),
+        without,
+        sum(r.status is Status.SAT for r in runs),
+        sum(r.status is Status.UNSAT for r in runs),
+        sum(r.status is Status.UNKNOWN for r in runs),
+        *decisions,
+        *conflicts,
+        statistics.median(seconds) if seconds else 0.0,
+        sum(seconds),
+    )
+
+
+def depth_profile(dataset: str, encoding: str, labels: Sequence[str], max_depth: int):
+    counts = {bucket: 0 for bucket in DEPTH_BUCKETS}
+    for label in labels:
+        counts[label] += 1
+    return DepthProfile(dataset, encoding, len(labels), max_depth, counts)
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def _pct(value: Number) -> str:
+    return NA if isinstance(value, NotAvailable) else f"{value:.2f}"
+
+
+def _num(value: Number, digits: int = 1) -> str:
+    """Return a figure with `digits` decimals, or none when it is a whole number."""
+    if isinstance(value, NotAvailable):
+        return NA
+    if value == int(value) and digits <= 1:
+        return f"{int(value):,}"
+    return f"{value:,.{digits}f}"
+
+
+def table(rows: Sequence[Sequence[str]], headers: Sequence[str], text_columns: int = 1) -> str:
+    """Return a Markdown table: the first `text_columns` left-aligned, the rest (already
+    formatted numbers) right-aligned and printed as given."""
+    align = ["left"] * text_columns + ["right"] * (len(headers) - text_columns)
+    return tabulate(rows, headers, tablefmt="github", disable_numparse=True, colalign=align)
+
+
+SUMMARY_HEADERS = (
+    "encoding",
+    "solver",
+    "grids",
+    "% no search",
+    "% solved",
+    "decisions med",
+    "decisions mean",
+    "conflicts med",
+    "conflicts mean",
+    "µs/grid med",
+    "grids/s",
+)
+
+
+def summary_rows(summaries: Sequence[Summary]) -> list[list[str]]:
+    return [
+        [
+            s.encoding,
+            s.solver,
+            f"{s.grids:,}",
+            _pct(s.without_search_pct),
+            _pct(s.solved_pct),
+            _num(s.decisions_median),
+            _num(s.decisions_mean, 2),
+            _num(s.conflicts_median),
+            _num(s.conflicts_mean, 2),
+            f"{s.seconds_median * 1e6:,.0f}",
+            _num(s.grids_per_second, 0),
+        ]
+        for s in summaries
+    ]
+
+
+def depth_headers(max_depth: int) -> list[str]:
+    shown = [b for b in DEPTH_BUCKETS[:4] if int(b) <= max_depth]
+    return ["dataset", "encoding", "grids", *(f"depth {b} %" for b in shown), f"> {max_depth} %"]
+
+
+def depth_rows(profiles: Sequence[DepthProfile], with_unsat: bool) -> list[list[str]]:
+    rows = []
+    for p in profiles:
+        shown = [b for b in DEPTH_BUCKETS[:4] if int(b) <= p.max_depth]
+        row = [p.dataset, p.encoding, f"{p.grids:,}"]
+        row += [f"{p.share(b):.2f}" for b in shown]
+        row.append(f"{p.share('more'):.2f}")
+        if with_unsat:
+            row.append(f"{p.share('unsat'):.2f}")
+        rows.append(row)
+    return rows
+
+
+def markdown(
+    datasets: Sequence[Dataset],
+    summaries: Sequence[Summary],
+    profiles: Sequence[DepthProfile],
+    header: str = "",
+) -> str:
+    """Return the run's Markdown: one table per set, then the depth profiles."""
+    parts = [header] if header else []
+    for d in datasets:
+        mine = [s for s in summaries if s.dataset == d.name]
+        if not mine:
+            continue
+        flags = f", flags `{d.flags}` ({d.flags_from})" if d.flags else ""
+        parts.append(f"### {d.name}: {mine[0].grids:,} of {d.total:,} grids, {d.variant}{flags}")
+        parts.append(table(summary_rows(mine), SUMMARY_HEADERS, text_columns=2))
+    if profiles:
+        depth = max(p.max_depth for p in profiles)
+        with_unsat = any(p.counts.get("unsat") for p in profiles)
+        headers = depth_headers(depth) + (["unsat %"] if with_unsat else [])
+        parts.append("### Depth profile (home-grown engine: failed-literal depth needed)")
+        parts.append(table(depth_rows(profiles, with_unsat), headers, text_columns=2))
+    return "\n\n".join(parts) + "\n"
+
+
+# ---------------------------------------------------------------- metadata, files
+
+
+def _git(*args: str) -> str:
+    try:
+        run = subprocess.run(
+            ["git", *args], cwd=PROJECT, capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return run.stdout.strip() if run.returncode == 0 else ""
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def package_versions() -> dict[str, str]:
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def metadata(**run: object) -> dict:
+    """Return the run's metadata: machine, software, commit, and the run's own options."""
+    commit = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    return {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "packages": package_versions(),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "platform": platform.platform(),
+        "git_commit": commit or "unknown",
+        "git_dirty": dirty,
+        **run,
+    }
+
+
+def _json_value(value):
+    return None if isinstance(value, NotAvailable) else value
+
+
+def results_json(
+    meta: dict,
+    datasets: Sequence[Dataset],
+    summaries: Sequence[Summary],
+    profiles: Sequence[DepthProfile],
+) -> dict:
+    """Return the results.json document (see the module docstring)."""
+    return {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "metadata": meta,
+        "datasets": [
+            {
+                "name": d.name,
+                "path": d.path,
+                "sha256": d.sha256,
+                "grids_in_file": d.total,
+                "grids_run": len(d.puzzles),
+                "variant": d.variant,
+                "flags": d.flags,
+                "flags_from": d.flags_from,
+            }
+            for d in datasets
+        ],
+        "summaries": [
+            {
+                **{k: _json_value(v) for k, v in asdict(s).items()},
+                "without_search_pct": _json_value(s.without_search_pct),
+                "solved_pct": _json_value(s.solved_pct),
+                "us_median": s.seconds_median * 1e6,
+                "grids_per_second": _json_value(s.grids_per_second),
+            }
+            for s in summaries
+        ],
+        "depth_profiles": [
+            {
+                **asdict(p),
+                "shares_pct": {b: p.share(b) for b in DEPTH_BUCKETS},
+            }
+            for p in profiles
+        ],
+    }
+
+
+def write_json(path: Path, document: dict) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(document, handle, indent=1, ensure_ascii=False)
+        handle.write("\n")
+
+
+CSV_COLUMNS = (
+    "dataset",
+    "encoding",
+    "position",
+    "line",
+    "solver",
+    "status",
+    "solved_without_search",
+    "decisions",
+    "conflicts",
+    "propagations",
+    "microseconds",
+    "depth",
+    "reason",
+)
+
+
+def _csv_value(value) -> str:
+    if isinstance(value, NotAvailable):
+        return NA
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def write_csv(path: Path, blocks) -> int:
+    """Write one row per grid and solver; `blocks` yields (dataset, encoding, runs,
+    depths by position) with the dataset's lines.  Return the number of rows."""
+    rows = 0
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(CSV_COLUMNS)
+        for dataset, encoding, runs, depths in blocks:
+            for r in runs:
+                writer.writerow(
+                    [
+                        dataset.name,
+                        encoding,
+                        r.position,
+                        dataset.lines[r.position],
+                        r.solver,
+                        r.status.name,
+                        _csv_value(r.without_search),
+                        _csv_value(r.decisions),
+                        _csv_value(r.conflicts),
+                        _csv_value(r.propagations),
+                        f"{r.seconds * 1e6:.1f}",
+                        depths.get(r.position, ""),
+                        r.reason,
+                    ]
+                )
+                rows += 1
+    return rows
