@@ -1,0 +1,427 @@
+"""The school paper's study, done again: mean number of solutions versus number of givens.
+
+For each number of givens k and each of the paper's two ways of making a grid, `n`
+random grids are drawn and their solutions counted up to a cap:
+- method 1 (`random`): k givens placed at random, each obeying the rules so far
+  (`benchmarks.generate.random_placement`; dead ends start over and are reported);
+  such a grid may have no solution at all;
+- method 2 (`remove`): a fresh random full grid per sample (the paper reused one),
+  all but k of its cells emptied; at least one solution by construction.
+Per point: samples, how many reached the cap, mean and median of the (capped) counts,
+share with exactly one solution, share with none, and a 95% confidence interval of
+the mean by percentile bootstrap (2,000 resamples of the capped counts).  Where
+samples are capped, mean and interval are lower bounds of the true mean.
+
+Every sample has its own seed, derived from (seed, method, k, sample index), so the
+result does not depend on the number of worker processes or the order they finish.
+Outputs: a table per method on stdout, `solutions_vs_givens.csv` and
+`solutions_vs_givens.png` (mean on a log scale versus k, one curve per method; share
+of unique grids below) in --out.
+
+    python -m benchmarks stats --givens 17-45 --samples 300 --seed 1 --workers 2 --out docs
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import multiprocessing
+import os
+import random
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from itertools import pairwise
+
+import numpy as np
+from tabulate import tabulate
+from tqdm import tqdm
+
+from benchmarks.fullgrid import GridSolver
+from benchmarks.generate import random_placement, remove_givens
+from benchmarks.paths import machine
+from encoder.cli_common import add_geometry_flags, geometry_for
+from encoder.errors import InputError
+from encoder.geometry import Geometry
+
+METHODS = {"random": "(1) random placement", "remove": "(2) removal from a full grid"}
+BOOTSTRAP_RESAMPLES = 2000
+CI_METHOD = (
+    f"95% CI: percentile bootstrap ({BOOTSTRAP_RESAMPLES:,} resamples) of the mean of the "
+    "capped counts; where samples hit the cap, mean and CI are lower bounds"
+)
+PLOT_NAME = "solutions_vs_givens.png"
+CSV_NAME = "solutions_vs_givens.csv"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One random grid of the study and its number of solutions."""
+
+    method: str
+    givens: int
+    index: int
+    solutions: int  # counted up to the cap
+    capped: bool  # the count stopped at the cap
+    dead_ends: int  # method 1: placements abandoned before this one
+
+
+@dataclass(frozen=True)
+class Point:
+    """The summary of n samples for one method and one number of givens."""
+
+    method: str
+    givens: int
+    samples: int
+    capped: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    median: float
+    unique_share: float
+    none_share: float
+    dead_end_share: float  # method 1: abandoned placements / placements started; else 0
+
+
+def sample_rng(seed: int, method: str, givens: int, index: int) -> random.Random:
+    """Return the random stream of one sample (string seeds are hashed with SHA-512)."""
+    return random.Random(f"{seed}:{method}:{givens}:{index}")
+
+
+def run_sample(
+    solver: GridSolver, method: str, givens: int, index: int, seed: int, cap: int
+) -> Sample:
+    """Draw sample `index` of (method, givens) and count its solutions up to `cap`."""
+    rng = sample_rng(seed, method, givens, index)
+    dead_ends = 0
+    if method == "random":
+        grid, dead_ends = random_placement(solver.geometry, givens, rng)
+    elif method == "remove":
+        full = solver.random_completion(rng)
+        assert full is not None
+        grid = remove_givens(full, givens, rng)
+    else:
+        raise ValueError(f"unknown method {method!r}")
+    count = solver.count(grid, cap)
+    return Sample(method, givens, index, count.solutions, count.capped, dead_ends)
+
+
+def bootstrap_ci(values: Sequence[float], rng: np.random.Generator) -> tuple[float, float]:
+    """Return the 95% percentile-bootstrap interval of the mean of `values`."""
+    data = np.asarray(values, dtype=float)
+    picks = rng.integers(0, len(data), size=(BOOTSTRAP_RESAMPLES, len(data)))
+    means = data[picks].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def summarize(samples: Iterable[Sample], seed: int) -> list[Point]:
+    """Return one Point per (method, givens), methods in METHODS order, givens ascending."""
+    groups: dict[tuple[str, int], list[Sample]] = {}
+    for sample in samples:
+        groups.setdefault((sample.method, sample.givens), []).append(sample)
+    points = []
+    order = list(METHODS)
+    for method, k in sorted(groups, key=lambda key: (order.index(key[0]), key[1])):
+        group = sorted(groups[(method, k)], key=lambda s: s.index)
+        counts = [s.solutions for s in group]
+        rng = np.random.default_rng([seed, order.index(method), k])
+        low, high = bootstrap_ci(counts, rng)
+        dead = sum(s.dead_ends for s in group)
+        points.append(
+            Point(
+                method=method,
+                givens=k,
+                samples=len(group),
+                capped=sum(s.capped for s in group),
+                mean=statistics.fmean(counts),
+                ci_low=low,
+                ci_high=high,
+                median=float(statistics.median(counts)),
+                unique_share=sum(1 for s in group if s.solutions == 1 and not s.capped)
+                / len(group),
+                none_share=sum(1 for s in group if s.solutions == 0) / len(group),
+                dead_end_share=dead / (dead + len(group)) if method == "random" else 0.0,
+            )
+        )
+    return points
+
+
+def _number(x: float) -> str:
+    if x >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.3g}" if x >= 10 else f"{x:.3f}"
+
+
+def tables(points: Sequence[Point], cap: int) -> str:
+    """Return one table per method (tabulate, GitHub format)."""
+    out = []
+    for method, title in METHODS.items():
+        rows = []
+        for p in (p for p in points if p.method == method):
+            row = [
+                p.givens,
+                p.samples,
+                p.capped,
+                _number(p.mean),
+                f"{_number(p.ci_low)} – {_number(p.ci_high)}",
+                _number(p.median),
+                f"{p.unique_share:.1%}",
+                f"{p.none_share:.1%}",
+            ]
+            if method == "random":
+                row.append(f"{p.dead_end_share:.1%}")
+            rows.append(row)
+        if not rows:
+            continue
+        head = ["k", "n", f"capped (≥{cap:,})", "mean", "95% CI", "median", "unique", "none"]
+        if method == "random":
+            head.append("dead ends")
+        align = ["right"] * 6 + ["right"] * (len(head) - 6)
+        table = tabulate(rows, head, tablefmt="github", disable_numparse=True, colalign=align)
+        out.append(f"method {title}\n" + table)
+    return "\n\n".join(out)
+
+
+def thresholds(points: Sequence[Point]) -> list[str]:
+    """Return per method the first k where the mean is at most 2, at most 1.1, below 1,
+    and where at least half the grids are unique."""
+
+    def first(method: str, test) -> str:
+        ks = [p.givens for p in points if p.method == method and test(p)]
+        return str(min(ks)) if ks else "never"
+
+    lines = []
+    for method, title in METHODS.items():
+        if not any(p.method == method for p in points):
+            continue
+        parts = [
+            f"mean ≤ 2 from k={first(method, lambda p: p.mean <= 2)}",
+            f"mean ≤ 1.1 from k={first(method, lambda p: p.mean <= 1.1)}",
+            f"mean < 1 from k={first(method, lambda p: p.mean < 1)}",
+            f"≥ 50% unique from k={first(method, lambda p: p.unique_share >= 0.5)}",
+        ]
+        lines.append(f"{title}: " + "; ".join(parts))
+    return lines
+
+
+def _ranges(ks: Sequence[int], every: Sequence[int]) -> str:
+    """Return '29..45' or '29..33, 41' for sorted ks, a run being consecutive in `every`."""
+    following = dict(pairwise(every))
+    runs: list[list[int]] = []
+    for k in ks:
+        if runs and following.get(runs[-1][-1]) == k:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    return ", ".join(f"{r[0]}..{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
+    """Draw mean solutions (log scale, with 95% CI) and share unique versus k to a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(8, 7.5), sharex=True, gridspec_kw={"height_ratios": [2, 1]}
+    )
+    styles = {"random": ("C0", "o"), "remove": ("C1", "s")}
+    for method, label in METHODS.items():
+        color, marker = styles[method]
+        every = [p for p in points if p.method == method]
+        if not every:
+            continue
+        drawn = [p for p in every if p.mean > 0]  # a mean of 0 has no place on a log scale
+        if drawn:
+            means = np.array([p.mean for p in drawn])
+            low = np.array([max(p.ci_low, 0.1) for p in drawn])
+            high = np.array([p.ci_high for p in drawn])
+            errors = [means - np.minimum(low, means), high - means]
+            top.errorbar(
+                [p.givens for p in drawn], means, yerr=errors, color=color, marker=marker,
+                ms=4, capsize=2, label=f"method {label}",
+            )  # fmt: skip
+        zeros = [p.givens for p in every if p.mean == 0]
+        if zeros:
+            top.text(
+                0.02, 0.04, f"method {label}: no grid with a solution for k = "
+                f"{_ranges(zeros, [p.givens for p in every])} (mean 0, not drawn)",
+                transform=top.transAxes, fontsize=8, color=color,
+            )  # fmt: skip
+        ks = [p.givens for p in every]
+        bottom.plot(ks, [100 * p.unique_share for p in every], color=color, marker=marker,
+                    ms=4, label=f"unique, method {label}")  # fmt: skip
+        if method == "random":
+            bottom.plot(ks, [100 * p.none_share for p in every], color=color, marker=marker,
+                        ms=4, ls="--", label=f"no solution, method {label}")  # fmt: skip
+    top.set_yscale("log")
+    top.set_ylim(bottom=0.3)
+    top.axhline(1, color="grey", lw=0.8)
+    top.axhline(cap, color="grey", lw=0.8, ls=":", label=f"cap ({cap:,})")
+    top.set_ylabel("mean number of solutions (log)")
+    top.set_title(title, fontsize=10)
+    top.legend(fontsize=8)
+    top.grid(True, which="both", alpha=0.3)
+    bottom.set_xlabel("number of givens k")
+    bottom.set_ylabel("% of grids")
+    bottom.set_ylim(-3, 103)
+    bottom.legend(fontsize=8)
+    bottom.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_csv(points: Sequence[Point], path: str, comments: Sequence[str]) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        for line in comments:
+            handle.write(f"# {line}\n")
+        writer = csv.DictWriter(handle, fieldnames=list(asdict(points[0])))
+        writer.writeheader()
+        for p in points:
+            writer.writerow(asdict(p))
+
+
+def parse_range(spec: str) -> list[int]:
+    """Return the ks of 'A-B', 'A-B:STEP' or a comma-separated list of those."""
+    ks: list[int] = []
+    try:
+        for part in spec.split(","):
+            bounds, _, step = part.partition(":")
+            low, _, high = bounds.partition("-")
+            first, last = int(low), int(high or low)
+            if int(step or 1) < 1 or last < first:
+                raise ValueError
+            ks.extend(range(first, last + 1, int(step or 1)))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{spec!r}: expected A-B, A-B:STEP or a comma list (e.g. 17-45:2)"
+        ) from None
+    return sorted(set(ks))
+
+
+# Worker processes: one solver each, built once by the pool's initializer.
+_SOLVER: GridSolver | None = None
+
+
+def _init_worker(geometry: Geometry) -> None:
+    global _SOLVER
+    _SOLVER = GridSolver(geometry)
+
+
+def _work(task: tuple[str, int, int, int, int]) -> Sample:
+    assert _SOLVER is not None
+    return run_sample(_SOLVER, *task)
+
+
+def run_study(
+    geometry: Geometry,
+    ks: Sequence[int],
+    samples: int,
+    seed: int,
+    cap: int,
+    workers: int = 1,
+    methods: Sequence[str] = tuple(METHODS),
+    show_progress: bool = False,
+) -> list[Sample]:
+    """Return every sample of the study, in task order (whatever the number of workers)."""
+    tasks = [(m, k, i, seed, cap) for m in methods for k in ks for i in range(samples)]
+    bar = tqdm(total=len(tasks), disable=not show_progress, unit="grid", file=sys.stderr)
+    results: list[Sample] = []
+    with bar:
+        if workers <= 1:
+            _init_worker(geometry)
+            for task in tasks:
+                results.append(_work(task))
+                bar.update()
+        else:
+            with multiprocessing.Pool(workers, _init_worker, (geometry,)) as pool:
+                for sample in pool.imap(_work, tasks, chunksize=4):
+                    results.append(sample)
+                    bar.update()
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks stats",
+        description="Mean number of solutions of random grids versus the number of givens, "
+        "for the school paper's two methods.",
+    )
+    parser.add_argument(
+        "--givens", type=parse_range, required=True, metavar="A-B[:STEP]", help="values of k"
+    )
+    parser.add_argument("--samples", type=int, default=100, metavar="N", help="grids per point")
+    parser.add_argument("--seed", type=int, default=1, metavar="S")
+    parser.add_argument("--workers", type=int, default=1, metavar="K", help="processes")
+    parser.add_argument(
+        "--cap", type=int, default=10_000, metavar="C", help="count up to C (default 10,000)"
+    )
+    parser.add_argument(
+        "--methods",
+        default=",".join(METHODS),
+        help="comma list of random,remove (default both)",
+    )
+    parser.add_argument("--out", default=".", metavar="DIR", help="where the PNG and CSV go")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_geometry_flags(parser)
+    args = parser.parse_args(argv)
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    if not methods or any(m not in METHODS for m in methods):
+        parser.error(f"--methods: choose among {', '.join(METHODS)}")
+    if args.samples < 1 or args.cap < 1 or args.workers < 1:
+        parser.error("--samples, --cap and --workers must be at least 1")
+    try:
+        geometry = geometry_for(args, args.size or 9)
+    except InputError as error:
+        print(f"benchmarks: {error}", file=sys.stderr)
+        return 1
+    if max(args.givens) > geometry.num_cells:
+        parser.error(f"--givens: at most {geometry.num_cells} for {geometry.describe()}")
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as error:
+        print(f"benchmarks: {args.out}: cannot create: {error.strerror}", file=sys.stderr)
+        return 1
+    command = "python -m benchmarks stats " + shlex.join(argv)
+    start = time.perf_counter()
+    show = not args.quiet and sys.stderr.isatty()
+    samples = run_study(
+        geometry, args.givens, args.samples, args.seed, args.cap, args.workers, methods, show
+    )
+    seconds = time.perf_counter() - start
+    points = summarize(samples, args.seed)
+    about = [
+        f"command: {command}",
+        f"grids: {geometry.describe()}; {args.samples} samples per point; seed {args.seed}; "
+        f"solutions counted up to {args.cap:,} by the home engine",
+        CI_METHOD,
+        f"machine: {machine()}; {args.workers} worker(s), {seconds:.1f} s",
+    ]
+    print("\n".join(about) + "\n")
+    print(tables(points, args.cap) + "\n")
+    print("\n".join(thresholds(points)))
+    png = os.path.join(args.out, PLOT_NAME)
+    table_path = os.path.join(args.out, CSV_NAME)
+    n_label = f"{args.samples} grids per point"
+    title = (
+        f"Random {geometry.describe()} grids: solutions versus givens ({n_label}, seed {args.seed})"
+    )
+    try:
+        plot(points, png, title, args.cap)
+        write_csv(points, table_path, about)
+    except OSError as error:
+        print(f"benchmarks: {args.out}: cannot write: {error.strerror}", file=sys.stderr)
+        return 1
+    print(f"\nwrote {png} and {table_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
