@@ -1,0 +1,230 @@
+"""`python -m benchmarks compare A.json B.json`: what changed between two runs.
+
+Reads two `results.json` files written by `python -m benchmarks run --out DIR` and
+prints, as Markdown: the differences in metadata (commit, machine, Python and package
+versions, run options), a warning for every set whose file differs (sha256), one row
+per set x encoding x solver present in both runs (% solved without search and % solved
+with their change, mean decisions and conflicts, median time per grid and the time
+ratio B/A), the rows present in one run only, and the change of each depth profile.
+Figures a solver does not report stay "n/a".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from benchmarks.report import NA, SCHEMA, VERSION, table
+from encoder.errors import InputError
+
+PROG = "benchmarks"
+KEY = ("dataset", "encoding", "solver")
+REQUIRED = (
+    *KEY,
+    "grids",
+    "without_search_pct",
+    "solved_pct",
+    "decisions_mean",
+    "conflicts_mean",
+    "us_median",
+)
+COMPARED_OPTIONS = (
+    "solvers",
+    "encodings",
+    "limit",
+    "shuffle",
+    "seed",
+    "chunk_size",
+    "fresh",
+    "max_depth",
+    "workers",
+    "interrupted",
+)
+
+
+def load(path: str) -> dict:
+    """Return a results.json document, or raise InputError saying what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read: {error}", path) from None
+    except json.JSONDecodeError as error:
+        raise InputError(f"not JSON: {error.msg}", path, error.lineno) from None
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
+        raise InputError(f"not a results.json of `benchmarks run` (schema {SCHEMA!r})", path)
+    if document.get("version") != VERSION:
+        raise InputError(f"results version {document.get('version')!r}, expected {VERSION}", path)
+    for i, row in enumerate(document.get("summaries", [])):
+        missing = [k for k in REQUIRED if k not in row]
+        if missing:
+            raise InputError(f"summary {i} lacks {', '.join(missing)}", path)
+    return document
+
+
+def _fmt(value, digits: int = 2) -> str:
+    return NA if value is None else f"{value:,.{digits}f}"
+
+
+def _delta(a, b, digits: int = 2) -> str:
+    if a is None or b is None:
+        return NA
+    return f"{b - a:+,.{digits}f}"
+
+
+def _ratio(a, b) -> str:
+    if a is None or b is None or not a:
+        return NA
+    return f"{b / a:.2f}"
+
+
+def metadata_lines(a: dict, b: dict) -> list[str]:
+    ma, mb = a.get("metadata", {}), b.get("metadata", {})
+    lines = []
+    for key in ("git_commit", "cpu", "cores", "python", "date"):
+        if ma.get(key) != mb.get(key):
+            lines.append(f"- {key}: {ma.get(key)} → {mb.get(key)}")
+    pa, pb = ma.get("packages", {}), mb.get("packages", {})
+    for name in sorted(set(pa) | set(pb)):
+        if pa.get(name) != pb.get(name):
+            lines.append(f"- {name}: {pa.get(name, 'absent')} → {pb.get(name, 'absent')}")
+    for key in COMPARED_OPTIONS:
+        if ma.get(key) != mb.get(key):
+            lines.append(f"- option {key}: {ma.get(key)} → {mb.get(key)}")
+    return lines
+
+
+def dataset_lines(a: dict, b: dict) -> list[str]:
+    da = {d["name"]: d for d in a.get("datasets", [])}
+    db = {d["name"]: d for d in b.get("datasets", [])}
+    lines = []
+    for name in da.keys() & db.keys():
+        if da[name].get("sha256") != db[name].get("sha256"):
+            lines.append(f"- WARNING {name}: the files differ (sha256): different grids")
+        elif da[name].get("grids_run") != db[name].get("grids_run"):
+            lines.append(
+                f"- {name}: {da[name].get('grids_run')} → {db[name].get('grids_run')} grids run"
+            )
+    return sorted(lines)
+
+
+SUMMARY_HEADERS = (
+    "dataset",
+    "encoding",
+    "solver",
+    "grids A",
+    "grids B",
+    "% no search A",
+    "% no search B",
+    "Δ",
+    "% solved A",
+    "% solved B",
+    "Δ ",
+    "decisions mean A",
+    "decisions mean B",
+    "conflicts mean A",
+    "conflicts mean B",
+    "µs/grid med A",
+    "µs/grid med B",
+    "time B/A",
+)
+
+
+def summary_rows(a: dict, b: dict) -> tuple[list[list[str]], list[str]]:
+    ra = {tuple(r[k] for k in KEY): r for r in a["summaries"]}
+    rb = {tuple(r[k] for k in KEY): r for r in b["summaries"]}
+    rows = []
+    for key in [k for k in ra if k in rb]:
+        x, y = ra[key], rb[key]
+        rows.append(
+            [
+                *key,
+                f"{x['grids']:,}",
+                f"{y['grids']:,}",
+                _fmt(x["without_search_pct"]),
+                _fmt(y["without_search_pct"]),
+                _delta(x["without_search_pct"], y["without_search_pct"]),
+                _fmt(x["solved_pct"]),
+                _fmt(y["solved_pct"]),
+                _delta(x["solved_pct"], y["solved_pct"]),
+                _fmt(x["decisions_mean"]),
+                _fmt(y["decisions_mean"]),
+                _fmt(x["conflicts_mean"]),
+                _fmt(y["conflicts_mean"]),
+                _fmt(x["us_median"], 0),
+                _fmt(y["us_median"], 0),
+                _ratio(x["us_median"], y["us_median"]),
+            ]
+        )
+    alone = [f"- only in A: {' / '.join(k)}" for k in ra if k not in rb]
+    alone += [f"- only in B: {' / '.join(k)}" for k in rb if k not in ra]
+    return rows, alone
+
+
+def depth_rows(a: dict, b: dict) -> tuple[list[str], list[list[str]]]:
+    pa = {(p["dataset"], p["encoding"]): p for p in a.get("depth_profiles", [])}
+    pb = {(p["dataset"], p["encoding"]): p for p in b.get("depth_profiles", [])}
+    keys = [k for k in pa if k in pb]
+    buckets: list[str] = []
+    for k in keys:
+        for bucket in [*pa[k]["shares_pct"], *pb[k]["shares_pct"]]:
+            if bucket not in buckets:
+                buckets.append(bucket)
+    rows = []
+    for k in keys:
+        sa, sb = pa[k]["shares_pct"], pb[k]["shares_pct"]
+        cells = [
+            f"{sa.get(x, 0.0):.2f} → {sb.get(x, 0.0):.2f}"
+            if abs(sa.get(x, 0.0) - sb.get(x, 0.0)) >= 0.005
+            else f"{sa.get(x, 0.0):.2f}"
+            for x in buckets
+        ]
+        rows.append([*k, f"{pa[k]['grids']:,} → {pb[k]['grids']:,}", *cells])
+    headers = ["dataset", "encoding", "grids", *(f"depth {x} %" for x in buckets)]
+    return headers, rows
+
+
+def render(a: dict, b: dict, name_a: str, name_b: str) -> str:
+    parts = [f"A = {name_a}\nB = {name_b}"]
+    meta = metadata_lines(a, b)
+    parts.append(
+        "### Metadata\n\n"
+        + ("\n".join(meta) if meta else "- same commit, machine, software and options")
+    )
+    data = dataset_lines(a, b)
+    if data:
+        parts.append("### Data\n\n" + "\n".join(data))
+    rows, alone = summary_rows(a, b)
+    if rows:
+        parts.append("### Solvers\n\n" + table(rows, SUMMARY_HEADERS, text_columns=3))
+    if alone:
+        parts.append("\n".join(alone))
+    headers, drows = depth_rows(a, b)
+    if drows:
+        parts.append("### Depth profiles (A → B)\n\n" + table(drows, headers, text_columns=2))
+    return "\n\n".join(parts) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks compare",
+        description="Show the differences between two results.json files of `benchmarks run`.",
+    )
+    parser.add_argument("a", metavar="A.json")
+    parser.add_argument("b", metavar="B.json")
+    args = parser.parse_args(argv)
+    try:
+        a, b = load(args.a), load(args.b)
+    except InputError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    print(render(a, b, args.a, args.b), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
