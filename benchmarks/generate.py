@@ -44,7 +44,7 @@ from tqdm import tqdm
 from benchmarks.fullgrid import Grid, GridSolver, solver_for
 from benchmarks.jigsaw import RegionMap, map_text, random_jigsaw
 from encoder.cli_common import add_geometry_flags, geometry_for
-from encoder.errors import InputError
+from encoder.errors import GridError, InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
 from solvers.rating import Rater
@@ -178,6 +178,14 @@ class Generator:
         self.rng = random.Random(request.seed)
         self.placements = 0
         self.dead_ends = 0
+        # A fixed jigsaw map (--regions) is written on every line, so files stand alone.
+        self.fixed_map: RegionMap = ()
+        if "jigsaw" in geometry.extras:
+            owner = [0] * geometry.num_cells
+            for region in geometry.regions_of("box"):
+                for c in region.cells:
+                    owner[c] = region.index
+            self.fixed_map = tuple(owner)
 
     def _source(self) -> tuple[GridSolver, Grid, RegionMap]:
         """Return (solver, a fresh random full grid, region map or ())."""
@@ -185,8 +193,9 @@ class Generator:
             return random_jigsaw(self.geometry, self.rng)
         solver = solver_for(self.geometry)
         full = solver.random_completion(self.rng)
-        assert full is not None  # the regular geometries all have full grids
-        return solver, full, ()
+        if full is None:
+            raise GridError(f"{self.geometry.describe()}: no full grid exists")
+        return solver, full, self.fixed_map
 
     def candidate(self) -> tuple[Puzzle, GridSolver]:
         """Return the next candidate puzzle (before filters) and its geometry's solver."""
@@ -195,7 +204,7 @@ class Generator:
             if req.jigsaw:
                 solver, _, region_map = random_jigsaw(self.geometry, self.rng)
             else:
-                solver, region_map = solver_for(self.geometry), ()
+                solver, region_map = solver_for(self.geometry), self.fixed_map
             grid, dead_ends = random_placement(solver.geometry, req.givens or 0, self.rng)
             self.placements += dead_ends + 1
             self.dead_ends += dead_ends
@@ -272,15 +281,32 @@ def describe_request(request: Request) -> str:
     return text
 
 
-def header(request: Request, geometry: Geometry, command: str, report: Report) -> list[str]:
+def geometry_flags(args: argparse.Namespace, geometry: Geometry) -> str:
+    """Return the geometry flags that read the output back (jigsaw maps are on the lines)."""
+    flags = [f"--size {geometry.size}"]
+    if args.box:
+        flags.append(f"--box {shlex.quote(args.box)}")
+    flags += [f"--{name}" for name in ("diagonals", "windows") if getattr(args, name)]
+    if args.no_boxes:
+        flags.append("--no-boxes")
+    if args.symbols:
+        flags.append(f"--symbols {shlex.quote(args.symbols)}")
+    return " ".join(flags)
+
+
+def header(
+    request: Request, geometry: Geometry, command: str, flags: str, report: Report
+) -> list[str]:
+    jigsaw = request.jigsaw or "jigsaw" in geometry.extras
     variant = geometry.describe() + (", random jigsaw regions" if request.jigsaw else "")
     lines = [
         f"# sudoku-sat generated puzzles: {len(report.puzzles)}, {variant}",
         f"# method: {describe_request(request)}",
         f"# command: {command}",
         f"# seed: {request.seed}; generator version: {GENERATOR_VERSION}",
+        f"# geometry: {flags}",
     ]
-    if request.jigsaw:
+    if jigsaw:
         lines.append("# lines: puzzle|regions (N*N cells, then the region of each cell)")
     return lines
 
@@ -382,7 +408,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"benchmarks: {error}", file=sys.stderr)
         return 1
     command = "python -m benchmarks generate " + shlex.join(argv)
-    lines = header(request, geometry, command, report) + [p.line() for p in report.puzzles]
+    flags = geometry_flags(args, geometry)
+    lines = header(request, geometry, command, flags, report)
+    lines += [p.line() for p in report.puzzles]
     text = "\n".join(lines) + "\n"
     if args.output:
         try:

@@ -8,7 +8,8 @@ As in the school paper, uniqueness means that no second solution exists.  Two co
   fresh selector literal, assumed during the call and retired afterwards (unit ¬s), so
   one loaded solver serves a whole file.
 The tests require both to agree; `python -m benchmarks unique FILE` uses the engine
-unless `--counter pysat` is given.
+unless `--counter pysat` is given.  The variant comes from the geometry flags, or when
+none is given from the file's `# geometry: FLAGS` header comment (written by `generate`).
 
     python -m benchmarks unique data/sets/sudoku9_minimal.txt [--minimal] [--cap C]
 """
@@ -16,6 +17,7 @@ unless `--counter pysat` is given.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -102,7 +104,28 @@ def describe(count: SolutionCount) -> str:
     return f"{count.solutions} solutions"
 
 
+GEOMETRY_FLAGS = ("size", "box", "diagonals", "windows", "regions", "no_boxes", "symbols")
+
+
+def header_geometry(path: str) -> str | None:
+    """Return the FLAGS of a `# geometry: FLAGS` comment before the first grid (as written
+    by `generate`), or None."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                stripped = line.strip()
+                if stripped and not stripped.startswith("#"):
+                    return None
+                key, _, value = stripped.lstrip("#").partition(":")
+                if key.strip().lower() == "geometry":
+                    return value.strip()
+    except (OSError, UnicodeDecodeError):
+        return None  # load_puzzles reports it
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks unique",
         description="Check that every puzzle of a file has exactly one solution "
@@ -124,6 +147,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cap < 2:
         parser.error("--cap must be at least 2 (a second solution must be looked for)")
+    flags = None if any(getattr(args, f) for f in GEOMETRY_FLAGS) else header_geometry(args.file)
+    if flags:  # no geometry flag on the command line: the file's header says the variant
+        try:
+            args = parser.parse_args([*argv, *shlex.split(flags)])
+        except (SystemExit, ValueError):
+            print(f"benchmarks: {args.file}: bad '# geometry: {flags}' header", file=sys.stderr)
+            return 1
     try:
         puzzles = load_puzzles(args.file, args)
     except InputError as error:

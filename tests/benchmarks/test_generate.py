@@ -319,3 +319,14 @@ def test_cli_rejects_bad_requests():
     result = _run("generate", "--method", "minimal", "--regions", "123")
     assert result.returncode == 1
     assert result.stderr.startswith("benchmarks: ") and "region map" in result.stderr
+
+
+def test_fixed_region_map_is_written_on_every_line(tmp_path):
+    from benchmarks import generate as generate_module
+
+    regions = "".join(str(1 + (c // 9) // 3 * 3 + (c % 9) // 3) for c in range(81))[::-1]
+    out = tmp_path / "j.txt"
+    argv = ["--method", "minimal", "--regions", regions, "--count", "2", "-o", str(out)]
+    assert generate_module.main([*argv, "--quiet"]) == 0
+    puzzles = [ln for ln in out.read_text().splitlines() if not ln.startswith("#")]
+    assert len(puzzles) == 2 and all(ln.split("|")[1] == regions for ln in puzzles)

@@ -159,3 +159,17 @@ def test_unique_command_reports_bad_input(tmp_path):
     assert result.stderr.startswith(f"benchmarks: {bad}:2: value 1 given twice")
     result = _unique(str(tmp_path / "missing.txt"))
     assert result.returncode == 1 and result.stderr.startswith("benchmarks: ")
+
+
+def test_unique_reads_the_geometry_header_of_generated_files(tmp_path, capsys):
+    from benchmarks import generate, uniqueness
+
+    out = tmp_path / "x.txt"
+    args = ["--method", "remove", "--givens", "30", "--diagonals", "--count", "3", "--unique"]
+    assert generate.main([*args, "--seed", "2", "-o", str(out), "--quiet"]) == 0
+    assert "# geometry: --size 9 --diagonals" in out.read_text().splitlines()
+    capsys.readouterr()
+    assert uniqueness.main([str(out)]) == 0  # X rules from the header: unique
+    assert "3 puzzles: 3 unique" in capsys.readouterr().out
+    uniqueness.main([str(out), "--size", "9"])  # flags given: plain rules, header ignored
+    assert "3 puzzles: 3 unique" not in capsys.readouterr().out
