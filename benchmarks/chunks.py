@@ -97,6 +97,11 @@ class WrongAnswer(Exception):
         self.message = message
 
 
+def _remembers(backend: Backend) -> bool:
+    """True for a backend whose answers depend on its earlier calls (incremental PySAT)."""
+    return isinstance(backend, PysatBackend) and not backend.fresh
+
+
 class _Loaded:
     """One solver's loaded backends, by geometry (least recently used dropped)."""
 
@@ -105,7 +110,10 @@ class _Loaded:
         self.fresh, self.timeout = fresh, timeout
         self.backends: OrderedDict[Geometry, Backend] = OrderedDict()
 
-    def get(self, geometry: Geometry) -> Backend:
+    def get(self, geometry: Geometry, first_call: Sequence[int] | None = None) -> Backend:
+        """Return the backend of `geometry`, loading it if needed.  A new backend that
+        keeps no memory between calls is first called once with `first_call`, untimed,
+        so that no timed call pays a first call's set-up (jigsaw: one backend per grid)."""
         backend = self.backends.get(geometry)
         if backend is not None:
             self.backends.move_to_end(geometry)
@@ -116,11 +124,13 @@ class _Loaded:
         self.backends[geometry] = backend
         while len(self.backends) > KEEP_LOADED:
             self.backends.popitem(last=False)[1].close()
+        if first_call is not None and not _remembers(backend):
+            backend.solve(first_call)
         return backend
 
     def keeps_memory(self) -> bool:
         """True when a loaded backend's answers depend on its earlier calls."""
-        return any(isinstance(b, PysatBackend) and not b.fresh for b in self.backends.values())
+        return any(map(_remembers, self.backends.values()))
 
     def close(self) -> None:
         for backend in self.backends.values():
@@ -246,7 +256,8 @@ def _run(task: ChunkTask) -> ChunkResult:
                 closure = name in CLOSURES
                 who = f"{name} ({task.encoding})"
                 for i, puzzle in enumerate(puzzles):
-                    result = loaded[name].get(puzzle.geometry).solve(assumptions[i])
+                    backend = loaded[name].get(puzzle.geometry, assumptions[i])
+                    result = backend.solve(assumptions[i])
                     if result.status is Status.SAT and result.model != warm[name][i].model:
                         _checked(puzzle, result.model, who, solved[i])
                     elif result.status is Status.UNSAT and solved[i]:

@@ -8,7 +8,9 @@ length of the lines (81 -> 9x9, 16 -> 4x4, 36 -> 6x6, 256 -> 16x16).
 The variant (X, Hyper, ...) of a file comes from, in this order:
 1. geometry flags given on the command line (they then apply to every file);
 2. a header comment `# geometry: FLAGS`, FLAGS being the encoder's geometry flags
-   (`--diagonals`, `--windows`, `--box 2x3`, `--symbols 0-F`, ...);
+   (`--diagonals`, `--windows`, `--box 2x3`, `--symbols 0-F`, ...), or else the
+   geometry flags of the `# command: python -m benchmarks generate ...` line that
+   `benchmarks.generate` writes at the top of its files;
 3. the file name: a word `x` or `diagonals` -> `--diagonals`, `hyper`, `windoku` or
    `windows` -> `--windows` (`andoku_standard_x.txt`, `sudoku9_hyper.txt`).
 Jigsaw regions always come from the `puzzle|regions` lines themselves.
@@ -41,6 +43,7 @@ from encoder.grids import (
 
 GEOMETRY_FLAGS = ("size", "box", "diagonals", "windows", "regions", "no_boxes", "symbols")
 HEADER_KEY = re.compile(r"^\s*#\s*geometry\s*:\s*(.*)$", re.IGNORECASE)
+COMMAND_KEY = re.compile(r"^\s*#\s*command\s*:\s*(.*)$", re.IGNORECASE)
 NAME_FLAGS = {
     "x": "--diagonals",
     "diagonal": "--diagonals",
@@ -100,18 +103,38 @@ def command_line_flags(args: argparse.Namespace) -> str:
     return " ".join(parts)
 
 
+def _generator_flags(command: str) -> str:
+    """Return the geometry flags of a `benchmarks generate` command line ('' if none)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return ""
+    parser = _FlagParser(add_help=False, prog="geometry", allow_abbrev=False)
+    add_geometry_flags(parser)
+    try:
+        known, _ = parser.parse_known_args(words)
+    except GridError:
+        return ""
+    return command_line_flags(known)
+
+
 def header_flags(text: str, path: str) -> tuple[str, int] | None:
-    """Return (flags, line) of a `# geometry: FLAGS` comment before the first grid."""
+    """Return (flags, line) from the comments before the first grid: a `# geometry:
+    FLAGS` line, else the flags of a `# command: ... generate ...` line."""
+    command = None
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped:
             continue
         if not stripped.startswith("#"):
-            return None
+            break
         match = HEADER_KEY.match(stripped)
         if match:
             return match.group(1).strip(), number
-    return None
+        match = COMMAND_KEY.match(stripped)
+        if match and "generate" in match.group(1) and command is None:
+            command = (_generator_flags(match.group(1)), number)
+    return command
 
 
 def name_flags(path: str) -> str:

@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="DATASET",
         help="puzzle files: one grid per line (puzzle|regions for jigsaw), or CSV/TSV with "
-        f"a puzzle column; default: every file of {SETS.relative_to(DATA.parent)}/",
+        "a puzzle column; default: every file of the project's data/sets/",
     )
     parser.add_argument(
         "--solvers",

@@ -1,0 +1,437 @@
+"""Tests of `python -m benchmarks run`: the real CLI on small sets, through subprocess.
+
+Small sets are cut from the shared public files into the test's temporary folder (the
+repository holds none of them); a test is skipped when the shared data is absent.
+Whatever a test checks about solutions, the harness itself checks every model with
+`encoder.check` in its warm-up pass.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from benchmarks import chunks, harness
+from benchmarks.chunks import ChunkTask, run_chunk
+from benchmarks.datasets import choose, flags_namespace, read_dataset
+from benchmarks.paths import PROJECT, shared
+from solvers.results import NOT_AVAILABLE, SolverResult, Status
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SUMMARY_KEYS = {
+    "dataset",
+    "encoding",
+    "solver",
+    "grids",
+    "without_search",
+    "without_search_pct",
+    "solved",
+    "solved_pct",
+    "unsat",
+    "unknown",
+    "decisions_median",
+    "decisions_mean",
+    "conflicts_median",
+    "conflicts_mean",
+    "us_median",
+    "grids_per_second",
+}
+METADATA_KEYS = {"python", "packages", "cpu", "cores", "git_commit", "seed", "command", "workers"}
+
+
+def shared_file(name: str) -> Path:
+    path = shared(name)
+    if not path.exists():
+        pytest.skip(f"shared data file {path} is not available")
+    return path
+
+
+def cut(name: str, lines: int, folder: Path, header: str = "", rename: str = "") -> Path:
+    """Write the first `lines` lines of a shared file into `folder` (with a header)."""
+    text = shared_file(name).read_text(encoding="utf-8").splitlines()[:lines]
+    path = folder / (rename or name)
+    path.write_text(header + "\n".join(text) + "\n", encoding="utf-8")
+    return path
+
+
+def run_cli(*args, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks", "run", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=PROJECT,
+        check=False,
+    )
+
+
+def table_rows(stdout: str, dataset: str) -> dict[str, list[str]]:
+    """Return {solver: cells} of the Markdown table under the heading of `dataset`."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"### {dataset}:"))
+    rows = {}
+    for line in lines[start + 3 :]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[1]] = cells
+    return rows
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """One run over norvig_top95, 4 X grids (named _x), 4 jigsaw grids and 6 CSV rows."""
+    folder = tmp_path_factory.mktemp("sets")
+    top95 = shared_file("norvig_top95.txt")
+    xset = cut("andoku_standard_x.txt", 4, folder, rename="few_x.txt")
+    jigsaw = cut("andoku_jigsaw.txt", 4, folder)
+    table = cut("kaggle3m_rated_sample.csv", 7, folder, rename="kaggle.csv")
+    out = folder / "out"
+    result = run_cli(
+        top95,
+        xset,
+        jigsaw,
+        table,
+        "--solvers",
+        "up,fl,minisat22,cadical195",
+        "--workers",
+        "1",
+        "--out",
+        out,
+    )
+    return result, out, [top95, xset, jigsaw, table]
+
+
+def test_run_succeeds_and_prints_one_table_per_set(small_run):
+    result, _, _ = small_run
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    for heading in (
+        "### norvig_top95: 95 of 95 grids, 9x9",
+        "### few_x: 4 of 4 grids, 9x9, 3x3 boxes, diagonals, flags `--diagonals` (file name)",
+        "### andoku_jigsaw: 4 of 4 grids, 9x9, jigsaw",
+        "### kaggle: 6 of 6 grids",
+        "### Depth profile",
+    ):
+        assert heading in result.stdout
+    header = result.stdout.splitlines()
+    assert any("% no search" in line and "µs/grid med" in line for line in header)
+
+
+def test_top95_up_solves_none_without_search_fl_all(small_run):
+    result, _, _ = small_run
+    rows = table_rows(result.stdout, "norvig_top95")
+    # columns: encoding, solver, grids, % no search, % solved, ...
+    assert rows["up"][2:5] == ["95", "0.00", "0.00"]
+    assert rows["fl"][2:5] == ["95", "100.00", "100.00"]
+    assert rows["minisat22"][3:5] == ["0.00", "100.00"]  # UP alone never suffices here
+
+
+def test_json_schema_and_metadata(small_run):
+    _, out, files = small_run
+    document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert document["schema"] == "sudoku-sat/benchmark-results"
+    assert document["version"] == 1
+    assert set(document["metadata"]) >= METADATA_KEYS
+    assert document["metadata"]["packages"]["python-sat"] != "not installed"
+    assert document["metadata"]["workers"] == 1
+    assert [d["name"] for d in document["datasets"]] == [
+        "norvig_top95",
+        "few_x",
+        "andoku_jigsaw",
+        "kaggle",
+    ]
+    for entry, path in zip(document["datasets"], files, strict=True):
+        assert entry["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    summaries = document["summaries"]
+    assert len(summaries) == 4 * 4
+    for row in summaries:
+        assert set(row) >= SUMMARY_KEYS
+        assert row["grids"] == row["solved"] + row["unsat"] + row["unknown"]
+    top95_fl = next(r for r in summaries if r["dataset"] == "norvig_top95" and r["solver"] == "fl")
+    assert top95_fl["without_search"] == 95
+    profiles = {p["dataset"]: p for p in document["depth_profiles"]}
+    assert profiles["norvig_top95"]["counts"]["1"] == 95
+    assert sum(profiles["kaggle"]["counts"].values()) == 6
+
+
+def test_csv_has_one_row_per_grid_and_solver(small_run):
+    _, out, _ = small_run
+    with open(out / "results.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == (95 + 4 + 4 + 6) * 4
+    assert set(rows[0]) >= {"dataset", "solver", "status", "decisions", "microseconds", "depth"}
+    top95 = [r for r in rows if r["dataset"] == "norvig_top95" and r["solver"] == "up"]
+    assert [int(r["position"]) for r in top95] == list(range(95))
+    assert [int(r["line"]) for r in top95] == list(range(1, 96))
+    assert {r["status"] for r in rows if r["solver"] == "minisat22"} == {"SAT"}
+    assert {r["depth"] for r in top95} == {"1"}
+    kaggle = [r for r in rows if r["dataset"] == "kaggle" and r["solver"] == "fl"]
+    assert [int(r["line"]) for r in kaggle] == list(range(2, 8))  # after the CSV header
+
+
+def test_plots_are_written(small_run):
+    _, out, _ = small_run
+    for name in ("no_search.png", "depth_profile.png"):
+        assert (out / name).read_bytes()[:8] == PNG_MAGIC
+
+
+def test_binary_solver_figures_are_not_available(tmp_path):
+    grids = cut("norvig_top95.txt", 2, tmp_path)
+    result = run_cli(grids, "--solvers", "minisat,minisat22", "--workers", "1", "--out", tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = table_rows(result.stdout, "norvig_top95")
+    if rows["minisat"][4] != "100.00":
+        pytest.skip("the minisat binary is not installed")
+    assert rows["minisat"][3] == "n/a"  # % no search
+    assert rows["minisat"][5:9] == ["n/a"] * 4  # decisions and conflicts, never 0
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    binary = next(s for s in document["summaries"] if s["solver"] == "minisat")
+    assert binary["decisions_mean"] is None and binary["without_search_pct"] is None
+    with open(tmp_path / "results.csv", encoding="utf-8", newline="") as handle:
+        rows_csv = [r for r in csv.DictReader(handle) if r["solver"] == "minisat"]
+    assert {r["decisions"] for r in rows_csv} == {"n/a"}
+    assert "Depth profile" not in result.stdout  # no home-grown solver, no rating
+
+
+@pytest.mark.parametrize(
+    ("content", "suffix", "extra", "expected"),
+    [
+        ("." * 81 + "\n12345\n", ".txt", [], ":2: grid has 5 cells"),
+        ("# header\n" + "1" * 2 + "." * 79 + "\n", ".txt", [], ":2: value 1 given twice in row 0"),
+        ("id,grid\n1," + "." * 81 + "\n", ".csv", [], ":1: no column 'puzzle' (columns: id, grid)"),
+        ("id,grid\n1," + "." * 80 + "x\n", ".csv", ["--column", "grid"], ":2: bad symbol 'x'"),
+        ("# geometry: --bogus\n" + "." * 81 + "\n", ".txt", [], ":1: header:"),
+        ("# geometry: --box 5x5\n" + "." * 81 + "\n", ".txt", [], ":2: boxes 5x5 do not tile"),
+    ],
+)
+def test_bad_input_is_one_located_line(tmp_path, content, suffix, extra, expected):
+    path = tmp_path / f"bad{suffix}"
+    path.write_text(content, encoding="utf-8")
+    result = run_cli(path, *extra, "--workers", "1")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"benchmarks: {path}")
+    assert expected in result.stderr, result.stderr
+
+
+def test_missing_file_and_bad_options(tmp_path):
+    result = run_cli(tmp_path / "nope.txt")
+    assert result.returncode == 1 and f"benchmarks: {tmp_path / 'nope.txt'}: no such file" in (
+        result.stderr
+    )
+    result = run_cli(tmp_path / "nope.txt", "--solvers", "up,zchaff")
+    assert result.returncode == 2 and "unknown solver 'zchaff'" in result.stderr
+
+
+# ------------------------------------------------------------------ in-process pieces
+
+
+def test_variant_from_header_generator_command_and_file_name(tmp_path):
+    line = shared_file("andoku_standard_hyper.txt").read_text().splitlines()[0]
+    plain = flags_namespace("")
+    explicit = tmp_path / "puzzles.txt"
+    explicit.write_text(f"# geometry: --windows\n{line}\n")
+    assert read_dataset(str(explicit), plain).flags == "--windows"
+    generated = tmp_path / "made.txt"
+    generated.write_text(
+        "# sudoku-sat generated puzzles: 1, 9x9, 3x3 boxes, windows\n"
+        "# command: python -m benchmarks generate --method minimal --windows -o made.txt\n"
+        f"{line}\n"
+    )
+    made = read_dataset(str(generated), plain)
+    assert (made.flags, made.flags_from) == ("--windows", "header")
+    assert "windows" in made.puzzles[0].geometry.extras
+    named = tmp_path / "sudoku9_hyper.txt"
+    named.write_text(line + "\n")
+    assert read_dataset(str(named), plain).flags_from == "file name"
+    # flags on the command line win over both
+    forced = read_dataset(str(named), flags_namespace("--size 9"))
+    assert (forced.flags, forced.flags_from) == ("--size 9", "command line")
+    assert forced.puzzles[0].geometry.extras == ()
+
+
+def test_size_is_guessed_from_line_length():
+    for name, size in [("vu_kr_4x4.txt", 4), ("sudoku6x6_2x3boxes.txt", 6)]:
+        data = read_dataset(str(shared_file(name)), flags_namespace(""), limit=3)
+        assert data.puzzles[0].geometry.size == size
+    hex16 = read_dataset(str(shared_file("hex16_vu_kr_1G.txt")), flags_namespace(""), limit=1)
+    assert hex16.puzzles[0].geometry.size == 16
+
+
+def test_shuffle_is_seeded_and_limit_cuts_after_it():
+    assert choose(10, 3, False, 0) == [0, 1, 2]
+    assert choose(10, None, True, 5) == choose(10, None, True, 5)
+    assert choose(10, 4, True, 5) == choose(10, None, True, 5)[:4]
+    assert choose(10, None, True, 5) != choose(10, None, True, 6)
+
+
+class WrongBackend:
+    """A solver that answers SAT with the all-ones grid."""
+
+    def load(self, clauses, num_vars, cell_vars=None):
+        self.num_vars, self.size = num_vars, round(num_vars ** (1 / 3))
+        return self
+
+    def solve(self, assumptions=()):
+        n = self.size
+        model = tuple(v if (v - 1) % n == 0 else -v for v in range(1, self.num_vars + 1))
+        return SolverResult("wrong", Status.SAT, model, False, 0, 0, 0, 1e-6)
+
+    def close(self):
+        pass
+
+
+def test_wrong_answer_stops_the_chunk_with_the_grid(monkeypatch):
+    monkeypatch.setattr(chunks, "make_backend", lambda name, **_: WrongBackend())
+    data = read_dataset(str(shared_file("norvig_top95.txt")), flags_namespace(""), limit=2)
+    result = run_chunk(ChunkTask(data.name, "centrale", ("minisat22",), 0, data.puzzles))
+    assert result.runs == ()
+    assert result.error_source.endswith("norvig_top95.txt:1")
+    assert "minisat22 (centrale) returned a wrong solution" in result.error
+    assert "4 . . | . . . | 8 . 5" in result.error  # the grid is drawn
+
+
+def test_wrong_answer_aborts_the_run(monkeypatch, capsys):
+    monkeypatch.setattr(chunks, "make_backend", lambda name, **_: WrongBackend())
+    top95 = str(shared_file("norvig_top95.txt"))
+    code = harness.main([top95, "--limit", "3", "--solvers", "minisat22", "--workers", "1"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.err.startswith(f"benchmarks: {top95}:1: minisat22 (centrale) returned")
+    assert "### norvig_top95" not in captured.out  # nothing reported
+
+
+def test_unsat_contradicting_a_checked_solution_is_wrong(monkeypatch):
+    class Unsat(WrongBackend):
+        def solve(self, assumptions=()):
+            return SolverResult("u", Status.UNSAT, (), NOT_AVAILABLE, 0, 0, 0, 1e-6)
+
+    real = chunks.make_backend
+    monkeypatch.setattr(
+        chunks, "make_backend", lambda name, **kw: Unsat() if name == "up" else real(name, **kw)
+    )
+    data = read_dataset(str(shared_file("norvig_top95.txt")), flags_namespace(""), limit=1)
+    result = run_chunk(ChunkTask(data.name, "centrale", ("minisat22", "up"), 0, data.puzzles))
+    assert "up (centrale) answered UNSAT but the grid has a checked solution" in result.error
+
+
+def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, capsys):
+    cut("vu_kr_4x4.txt", 3, tmp_path, rename="a_4x4.txt")
+    cut("sudoku6x6_2x3boxes.txt", 2, tmp_path, rename="b_6x6.txt")
+    (tmp_path / "notes.md").write_text("not a dataset")
+    monkeypatch.setattr(harness, "SETS", tmp_path)
+    assert harness.main(["--solvers", "up,minisat22", "--workers", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "### a_4x4: 3 of 3 grids, 4x4" in out
+    assert "### b_6x6: 2 of 2 grids, 6x6" in out
+    monkeypatch.setattr(harness, "SETS", tmp_path / "absent")
+    assert harness.main(["--workers", "1"]) == 1
+    assert "no dataset files here" in capsys.readouterr().err
+
+
+def test_chunks_cut_at_fixed_positions():
+    data = read_dataset(str(shared_file("norvig_top95.txt")), flags_namespace(""))
+    args = argparse.Namespace(
+        solvers=("up",),
+        encodings=("centrale", "minimal"),
+        chunk_size=40,
+        fresh=False,
+        timeout=1.0,
+        max_depth=3,
+    )
+    tasks = harness.make_tasks([data], args)
+    assert [(t.encoding, t.first, len(t.puzzles)) for t in tasks] == [
+        ("centrale", 0, 40),
+        ("centrale", 40, 40),
+        ("centrale", 80, 15),
+        ("minimal", 0, 40),
+        ("minimal", 40, 40),
+        ("minimal", 80, 15),
+    ]
+
+
+# ------------------------------------------------------------------ slow: processes
+
+
+def _without_times(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        del row["microseconds"]
+    return rows
+
+
+@pytest.mark.slow
+def test_results_do_not_depend_on_workers(tmp_path):
+    top95 = shared_file("norvig_top95.txt")
+    hardest = shared_file("norvig_hardest.txt")
+    common = ["--solvers", "up,fl,minisat22,glucose4", "--chunk-size", "20", "--quiet"]
+    for workers in (1, 2):
+        result = run_cli(
+            top95, hardest, *common, "--workers", workers, "--out", tmp_path / f"{workers}"
+        )
+        assert result.returncode == 0, result.stderr
+    one, two = (_without_times(tmp_path / f"{w}" / "results.csv") for w in (1, 2))
+    assert len(one) == (95 + 11) * 4
+    assert one == two
+    summaries = [
+        [
+            {k: v for k, v in s.items() if "us_" not in k and "second" not in k}
+            for s in json.loads((tmp_path / f"{w}" / "results.json").read_text())["summaries"]
+        ]
+        for w in (1, 2)
+    ]
+    assert summaries[0] == summaries[1]
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path):
+    royle = shared_file("royle17_49158_tdoku.txt")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks",
+            "run",
+            royle,
+            "--limit",
+            "30000",
+            "--chunk-size",
+            "300",
+            "--workers",
+            "2",
+            "--solvers",
+            "up,fl,minisat22",
+            "--out",
+            tmp_path,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=PROJECT,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(15)
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "benchmarks: interrupted:" in stderr
+    meta = json.loads((tmp_path / "results.json").read_text())["metadata"]
+    assert meta["interrupted"] is True
+    assert 0 < meta["grids_done"] < meta["grids_total"]
+    assert "INTERRUPTED: partial results" in stdout
+    rows = table_rows(stdout, "royle17_49158_tdoku")
+    assert int(rows["up"][2].replace(",", "")) == meta["grids_done"]
