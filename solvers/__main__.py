@@ -201,6 +201,8 @@ def run_solve(args: argparse.Namespace) -> int:
         where = "<stdin>" if args.cnf == "-" else args.cnf
         raise DimacsError(f"not enough memory for {cnf.num_vars} variables", where) from None
     print(f"c sudoku-sat solver {result.solver}: {result.seconds:.6f} s")
+    without = _YES_NO.get(result.solved_without_search, result.solved_without_search)
+    print(f"c solved without search: {without}")
     for key in ("decisions", "conflicts", "propagations"):
         print(f"c {key}: {getattr(result, key)}")
     if result.reason:

@@ -470,6 +470,11 @@ class BinaryBackend(Backend):
             return self._unknown(
                 f"model literal {beyond[0]} beyond the {self.num_vars} variables", seconds=seconds
             )
+        both = set(answer.literals) & {-lit for lit in answer.literals}
+        if both:
+            return self._unknown(
+                f"model sets variable {min(map(abs, both))} both ways", seconds=seconds
+            )
         model = _complete(answer.literals, self.num_vars)
         true = set(model)
         wrong = self.check.first_falsified(model)

@@ -540,6 +540,7 @@ FAULTS = {  # name: (script body, words the reason must contain)
     "garbage": ('echo "s SATISFIABLE" ; echo "v 1 banana 0"\n', "not a literal"),
     "wrong_status_word": ('echo "s MAYBE"\n', "unknown status"),
     "wrong_model": ('echo "s SATISFIABLE" ; echo "v 1 2 3 0" ; exit 10\n', "falsifies"),
+    "both_ways": ('echo "s SATISFIABLE" ; echo "v 1 -1 0"\n', "both ways"),
     "exit_code_disagrees": ('echo "s UNSATISFIABLE" ; exit 10\n', "exit code 10"),
     "says_unknown": ('echo "s UNKNOWN" ; exit 0\n', "UNKNOWN"),
 }
