@@ -22,9 +22,10 @@ figures do not depend on how many workers run the chunks.
 from __future__ import annotations
 
 import gc
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -86,6 +87,8 @@ class ChunkResult:
     depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
+    cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (warm-up included)
+    wall_seconds: float = 0.0
 
 
 class WrongAnswer(Exception):
@@ -287,8 +290,14 @@ def _run(task: ChunkTask) -> ChunkResult:
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Run one chunk (see the module docstring); a wrong answer comes back as `error`."""
+    cpu, wall = time.process_time(), time.perf_counter()
     try:
-        return _run(task)
+        result = _run(task)
+        return replace(
+            result,
+            cpu_seconds=time.process_time() - cpu,
+            wall_seconds=time.perf_counter() - wall,
+        )
     except WrongAnswer as wrong:
         error, source = wrong.message, wrong.source
     except InputError as bad:  # e.g. the augmented encoding of a grid without boxes

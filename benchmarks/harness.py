@@ -165,6 +165,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _load_average() -> str:
+    """Return the 1-minute load average ('n/a' where the system does not say): other
+    jobs on the machine slow the workers down and inflate wall-clock times."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except (AttributeError, OSError):
+        return "n/a"
+
+
 def _fail(message: str) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
     return 1
@@ -324,11 +333,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         grids_done=grids_done,
         grids_total=grids_total,
         wall_seconds=round(elapsed, 3),
+        worker_cpu_seconds=round(sum(r.cpu_seconds for r in results), 3),
+        load_average=_load_average(),
     )
     note = (
         f"_{meta['cpu']}, {args.workers} worker(s), commit {meta['git_commit'][:10]}"
-        f"{' (modified)' if meta['git_dirty'] else ''}, wall time {elapsed:.1f} s"
-        f"{', INTERRUPTED: partial results' if interrupted else ''}._"
+        f"{' (modified)' if meta['git_dirty'] else ''}, wall time {elapsed:.1f} s, "
+        f"worker CPU time {meta['worker_cpu_seconds']:.1f} s, load average at the end "
+        f"{meta['load_average']}{', INTERRUPTED: partial results' if interrupted else ''}._"
     )
     print(markdown(datasets, summaries, profiles, note))
     print("### Time per solver (timed calls summed over workers; warm-up not counted)\n")
