@@ -359,12 +359,11 @@ def test_pysat_fresh_mode_answers_alike_and_forgets(name, rigs):
         check_result(result, name, case, rig)
     # A fresh solver per call: the same grid gives the same work whatever came before.
     again = [fresh.solve(case.givens) for case in reversed(cases)][::-1]
-    for a, b in zip(first, again, strict=True):
-        assert (a.decisions, a.conflicts, a.propagations) == (
-            b.decisions,
-            b.conflicts,
-            b.propagations,
-        )
+
+    def work(results: list[SolverResult]) -> list[tuple]:
+        return [(r.decisions, r.conflicts, r.propagations) for r in results]
+
+    assert work(first) == work(again)
 
 
 @pytest.mark.parametrize("name", MINISAT_FAMILY)
