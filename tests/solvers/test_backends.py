@@ -723,6 +723,26 @@ def test_rate_with_a_registry_solver(name, tmp_path, capsys, rigs):
         assert int(decisions) >= 0 and int(conflicts) >= 0
 
 
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_solve_accepts_every_registry_name(name, tmp_path, capsys):
+    from solvers.__main__ import main
+
+    path = tmp_path / "tiny.cnf"
+    path.write_text("p cnf 3 3\n1 2 0\n-1 2 0\n1 -2 3 0\n")
+    code = main(["solve", str(path), "--solver", name])
+    lines = capsys.readouterr().out.splitlines()
+    if missing_reason(name):
+        assert (code, lines[-1]) == (0, "s UNKNOWN")
+        assert any(line.startswith("c reason: binary") for line in lines)
+        return
+    if name in CLOSURES and code == 0:  # (1 v 3) stays open under any closure
+        assert lines[-1] == "s UNKNOWN"
+        return
+    assert (code, lines[-2]) == (10, "s SATISFIABLE")
+    model = [int(token) for token in lines[-1].split()[1:-1]]
+    assert unsatisfied_clause(model, [[1, 2], [-1, 2], [1, -2, 3]]) is None
+
+
 # --- slow: samples of the shared sets --------------------------------------------------
 
 SETS = {  # file: (geometry flags, sample size)
