@@ -298,7 +298,10 @@ def header(
     request: Request, geometry: Geometry, command: str, flags: str, report: Report
 ) -> list[str]:
     jigsaw = request.jigsaw or "jigsaw" in geometry.extras
-    variant = geometry.describe() + (", random jigsaw regions" if request.jigsaw else "")
+    variant = geometry.describe()
+    if request.jigsaw:  # the base geometry's boxes are replaced by each line's map
+        extras = [e for e in geometry.extras if e in ("diagonals", "windows")]
+        variant = ", ".join([f"{geometry.size}x{geometry.size}", "random jigsaw regions", *extras])
     lines = [
         f"# sudoku-sat generated puzzles: {len(report.puzzles)}, {variant}",
         f"# method: {describe_request(request)}",
