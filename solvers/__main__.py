@@ -31,7 +31,7 @@ def rate_parser(sub) -> None:
         type=int,
         default=2,
         metavar="D",
-        help="deepest nesting tried (default 2); deeper grids print >D",
+        help="depth rating: deepest nesting tried (default 2); deeper grids print >D",
     )
     p.add_argument(
         "--encoding", default="centrale", choices=("centrale", "minimal", "natural", "augmented")
@@ -40,7 +40,7 @@ def rate_parser(sub) -> None:
         "--polarity",
         choices=("both", "positive"),
         default="both",
-        help="hypotheses tried: cell=value and cell≠value (both), or cell=value only",
+        help="depth rating: hypotheses tried, cell=value and cell≠value (both) or cell=value only",
     )
     add_solver_flags(
         p,
