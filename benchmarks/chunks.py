@@ -37,7 +37,7 @@ from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
-from solvers.results import Figure, NotAvailable, SolverResult, Status
+from solvers.results import Figure, NotAvailable, Status
 
 # Closure solvers: "solved without search" is their own success (they never branch).
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
@@ -228,7 +228,7 @@ def _run(task: ChunkTask) -> ChunkResult:
     puzzles = task.puzzles
     assumptions = [given_literals(p.grid, p.geometry) for p in puzzles]
     loaded = {name: _Loaded(name, task.encoding, task.fresh, task.timeout) for name in task.solvers}
-    warm: dict[str, list[SolverResult]] = {}
+    warm: dict[str, list[tuple[Status, int]]] = {}  # (status, hash of the model) per grid
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
     try:
         # 1. Warm-up: every answer checked before anything is timed.
@@ -239,7 +239,7 @@ def _run(task: ChunkTask) -> ChunkResult:
                 result = loaded[name].get(puzzle.geometry).solve(assumptions[i])
                 if result.status is Status.SAT:
                     solved[i] = _checked(puzzle, result.model, who, solved[i])
-                answers.append(result)
+                answers.append((result.status, hash(result.model)))
             warm[name] = answers
             if loaded[name].keeps_memory():
                 loaded[name].close()
@@ -247,8 +247,8 @@ def _run(task: ChunkTask) -> ChunkResult:
         if task.max_depth is not None:
             depths = _rate(task, solved)
         for name, answers in warm.items():
-            for i, result in enumerate(answers):
-                if result.status is Status.UNSAT and solved[i]:
+            for i, (status, _) in enumerate(answers):
+                if status is Status.UNSAT and solved[i]:
                     raise _unsat_refuted(puzzles[i], f"{name} ({task.encoding})")
         # 2. Timed pass.
         runs: list[GridRun] = []
@@ -261,17 +261,21 @@ def _run(task: ChunkTask) -> ChunkResult:
                 for i, puzzle in enumerate(puzzles):
                     backend = loaded[name].get(puzzle.geometry, assumptions[i])
                     result = backend.solve(assumptions[i])
-                    if result.status is Status.SAT and result.model != warm[name][i].model:
-                        _checked(puzzle, result.model, who, solved[i])
+                    if result.status is Status.SAT:
+                        if (result.status, hash(result.model)) != warm[name][i]:
+                            _checked(puzzle, result.model, who, solved[i])
                     elif result.status is Status.UNSAT and solved[i]:
                         raise _unsat_refuted(puzzle, who)
-                    without = result.status is Status.SAT if closure else None
+                    if closure:  # a closure never branches: solving is solving without search
+                        without = result.status is Status.SAT
+                    else:
+                        without = result.solved_without_search
                     runs.append(
                         GridRun(
                             task.first + i,
                             name,
                             result.status,
-                            result.solved_without_search if without is None else without,
+                            without,
                             result.decisions,
                             result.conflicts,
                             result.propagations,

@@ -54,14 +54,16 @@ DEFAULT_SOLVERS = "up,fl,fl2,minisat22,glucose3,glucose4,cadical195"
 CHUNK_SIZE = 500
 
 
-def _positive(kind):
+def _positive(kind, zero: bool = False):
+    """Return an argparse type: a number of `kind` above 0 (or at least 0 if `zero`)."""
+
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+        if value < 0 or (value == 0 and not zero):
+            raise argparse.ArgumentTypeError(f"must be {'>= 0' if zero else '> 0'}, not {text}")
         return value
 
     return parse
@@ -154,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--max-depth",
-        type=int,
+        type=_positive(int, zero=True),
         default=3,
         help="depth profile: rate grids up to this depth (default 3); grids beyond count "
         "as 'more'.  Rated when a home-grown solver is in --solvers",
