@@ -175,13 +175,12 @@ def _table_texts(text: str, path: str, column: str | None, delimiter: str) -> li
         except ValueError:
             raise GridError("expected one grid in the puzzle column", path, line) from None
         texts.append(replace(puzzle, line=line))
-    if not texts:
-        raise GridError("no grid found (only a header)", path)
     return texts
 
 
 def read_texts(path: str, column: str | None = None, size: int | None = None) -> list[PuzzleText]:
-    """Return the puzzle texts of a dataset file, with their line numbers."""
+    """Return the puzzle texts of a dataset file, with their line numbers (none for a
+    file of comments only, or a table with a header only)."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -194,6 +193,8 @@ def read_texts(path: str, column: str | None = None, size: int | None = None) ->
         return _table_texts(text, path, column, delimiter)
     if column is not None:
         raise GridError("--column applies to CSV/TSV files only", path)
+    if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
+        return []  # only comments: a generator that found nothing (reported, skipped)
     return split_puzzles(text, path, size)  # also accepts one grid laid out over N lines
 
 
