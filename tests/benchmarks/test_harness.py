@@ -340,6 +340,17 @@ def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, caps
     assert "no dataset files here" in capsys.readouterr().err
 
 
+def test_a_file_without_grids_is_skipped_with_a_note(tmp_path, capsys):
+    empty = tmp_path / "sudoku9_depth2.txt"
+    empty.write_text("# sudoku-sat generated puzzles: 0, 9x9, 3x3 boxes\n# geometry: --size 9\n")
+    small = cut("vu_kr_4x4.txt", 2, tmp_path)
+    assert harness.main([str(empty), str(small), "--solvers", "up", "--workers", "1"]) == 0
+    captured = capsys.readouterr()
+    assert f"benchmarks: {empty}: no grids in this file, skipped" in captured.err
+    assert "### vu_kr_4x4: 2 of 2 grids" in captured.out
+    assert "### sudoku9_depth2" not in captured.out
+
+
 def test_chunks_cut_at_fixed_positions():
     data = read_dataset(str(shared_file("norvig_top95.txt")), flags_namespace(""))
     args = argparse.Namespace(
