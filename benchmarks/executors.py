@@ -12,14 +12,26 @@ implement `results` and `stop` and register itself in `EXECUTORS`.
   started with "spawn" (no fork of a process that holds threads or solver state).
   Workers ignore SIGINT, so Ctrl-C reaches only the harness, which calls `stop`: the
   pool is terminated at once and the finished chunks are kept.
+- `DaskExecutor` (`--executor dask [--scheduler ADDRESS]`, `benchmarks.dask_executor`):
+  the tasks run on a `dask.distributed` cluster, a `LocalCluster` of K processes when
+  no scheduler address is given.  Dask is imported only when this executor is chosen.
+
+`add_executor_flags` declares `--executor` and `--scheduler` for every command that
+runs chunks (`benchmarks run`, `benchmarks stats`, `solvers rate`).
 """
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
+
+
+class ExecutorError(Exception):
+    """An executor that cannot run: dask missing, a scheduler out of reach, a chunk that
+    keeps killing its workers.  Front ends print the message and exit with status 1."""
 
 
 class Executor(Protocol):
@@ -81,13 +93,41 @@ class LocalExecutor:
             self.pool = None
 
 
-EXECUTORS: dict[str, Callable[[int], Executor]] = {
-    "local": lambda workers: SerialExecutor() if workers <= 1 else LocalExecutor(workers),
-}
+def _local(workers: int, scheduler: str | None = None) -> Executor:
+    return SerialExecutor() if workers <= 1 else LocalExecutor(workers)
 
 
-def make_executor(name: str, workers: int) -> Executor:
-    """Return the executor registered under `name` for `workers` workers."""
+def _dask(workers: int, scheduler: str | None = None) -> Executor:
+    from benchmarks.dask_executor import DaskExecutor  # dask only when asked for
+
+    return DaskExecutor(workers, scheduler)
+
+
+# name -> factory(workers, scheduler address or None)
+EXECUTORS: dict[str, Callable[..., Executor]] = {"local": _local, "dask": _dask}
+
+
+def make_executor(name: str, workers: int, scheduler: str | None = None) -> Executor:
+    """Return the executor registered under `name` for `workers` workers (`scheduler`:
+    the address of a running Dask scheduler, for `dask` only)."""
     if name not in EXECUTORS:
         raise KeyError(f"unknown executor {name!r}; known: {', '.join(EXECUTORS)}")
-    return EXECUTORS[name](workers)
+    if scheduler and name != "dask":
+        raise ExecutorError(f"--scheduler needs --executor dask, not {name!r}")
+    return EXECUTORS[name](workers, scheduler)
+
+
+def add_executor_flags(group: argparse._ActionsContainer) -> None:
+    """Declare --executor and --scheduler (see the module docstring)."""
+    group.add_argument(
+        "--executor",
+        choices=list(EXECUTORS),
+        default="local",
+        help="where chunks run: local processes (--workers) or a Dask cluster (default local)",
+    )
+    group.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="--executor dask: address of a running Dask scheduler (tcp://HOST:8786); "
+        "default: a LocalCluster of --workers processes on this machine",
+    )

@@ -12,10 +12,10 @@ runs the chunks (`benchmarks.chunks.run_chunk`) on `--workers` processes, and th
 per-grid results are merged back in run order, so the figures do not depend on the
 number of workers (times do, a little).  `--executor dask` runs the same chunks on a
 Dask cluster (`benchmarks.dask_executor`): a LocalCluster of `--workers` processes, or
-the cluster of the scheduler at `--scheduler`.  Every answer is checked in a warm-up pass
-before the timed pass (see `benchmarks.chunks`); a wrong answer stops the run with the
-grid shown and exit status 1.  Ctrl-C stops the run: the chunks already finished are
-reported and written, and the exit status is 130.
+the cluster of the scheduler at `--scheduler`.  Every answer is checked in a warm-up
+pass before the timed pass (see `benchmarks.chunks`); a wrong answer stops the run
+with the grid shown and exit status 1.  Ctrl-C stops the run: the chunks already
+finished are reported and written, and the exit status is 130.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
 `results.json` (with metadata), `results.csv` (one row per grid and solver) and PNG

@@ -1,0 +1,174 @@
+"""Chunks on a Dask cluster: `--executor dask [--scheduler tcp://HOST:8786]`.
+
+`DaskExecutor` implements the executor contract of `benchmarks.executors` (`results`
+yields function(task) in completion order, `stop` abandons the rest) with
+`dask.distributed`.  Without a scheduler address it starts a `LocalCluster` on this
+machine: `workers` processes of one thread each, bound to 127.0.0.1, no dashboard;
+with one, it connects a `Client` to that scheduler and leaves the cluster running when
+done.
+
+Why the results are exactly those of a local run:
+- a task is one chunk (a few hundred grids); the function builds its solvers once per
+  chunk and has no side effect, so running it again gives the same result;
+- every task is submitted once, under its own key (`<function>-<run token>-<index>`,
+  never derived from the task's contents), so two equal chunks are two tasks and two
+  runs sharing a scheduler never share a result;
+- when a worker dies (killed, out of memory, machine lost), the scheduler runs its
+  unfinished tasks again elsewhere (up to `distributed.scheduler.allowed-failures`
+  times, 3 by default; a chunk that kills more workers than that ends the run with
+  an ExecutorError); the client reads each key's result once, and releases it at
+  once, so a finished chunk is neither recomputed nor counted twice.
+
+Tasks are fed to the cluster a window at a time (twice the cluster's threads, re-read
+as workers come and go): a run over millions of grids keeps only that many chunks in
+the scheduler's memory, and Ctrl-C has little to cancel.  Ctrl-C (or a wrong answer)
+makes the caller call `stop`: the futures are cancelled, the client closed, and a
+cluster this executor started is shut down (a running chunk cannot be interrupted;
+its worker process is killed after a few seconds).
+
+Workers import the project's modules to run the chunks: every worker machine needs
+the project installed (`pip install -e .`, same version).  Grids travel inside the
+tasks, so only the machine running the command reads the dataset files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from benchmarks.executors import ExecutorError
+
+CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
+WORKER_TIMEOUT = 120.0  # seconds to wait for a first worker to join a scheduler
+MIN_WINDOW = 4  # tasks in flight at least, whatever the cluster's size
+
+
+def _distributed():
+    """Return the `distributed` module, or raise ExecutorError saying how to get it."""
+    try:
+        import distributed
+    except ImportError as error:
+        raise ExecutorError(
+            f"--executor dask needs dask.distributed ({error}); "
+            "install it with: pip install 'dask[distributed]'"
+        ) from None
+    return distributed
+
+
+class DaskExecutor:
+    """Runs tasks on a Dask cluster: a LocalCluster of `workers` processes, or the
+    cluster behind the scheduler at `scheduler`."""
+
+    def __init__(self, workers: int, scheduler: str | None = None):
+        self.workers = workers
+        self.scheduler = scheduler
+        self.client = None
+        self.cluster = None  # only when this executor started it
+        self.futures: dict[str, Any] = {}  # key -> future, submitted and not yet read
+
+    def connect(self):
+        """Start the LocalCluster or reach the scheduler; return the client."""
+        if self.client is not None:
+            return self.client
+        distributed = _distributed()
+        try:
+            if self.scheduler:
+                self.client = distributed.Client(
+                    self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False
+                )
+            else:
+                self.cluster = distributed.LocalCluster(
+                    n_workers=self.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+                self.client = distributed.Client(self.cluster, set_as_default=False)
+        except (OSError, TimeoutError) as error:
+            self.close()
+            where = self.scheduler or "a LocalCluster on 127.0.0.1"
+            raise ExecutorError(f"cannot reach the Dask scheduler at {where}: {error}") from None
+        if self.scheduler:
+            try:
+                self.client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+            except TimeoutError:
+                self.close()
+                raise ExecutorError(
+                    f"no Dask worker joined the scheduler at {self.scheduler} within "
+                    f"{WORKER_TIMEOUT:.0f} s (start some with: dask worker {self.scheduler} "
+                    "--nworkers K --nthreads 1)"
+                ) from None
+        self.workers = self._threads()
+        return self.client
+
+    def _threads(self) -> int:
+        """Return the number of worker threads the cluster has now."""
+        return sum(self.client.nthreads().values())
+
+    def results(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
+        """Yield function(task) for every task once, in completion order."""
+        distributed = _distributed()
+        client = self.connect()
+        token = uuid.uuid4().hex[:12]
+        name = getattr(function, "__name__", "task")
+        waiting = iter(enumerate(tasks))
+        finished = distributed.as_completed(loop=client.loop)
+
+        def submit() -> None:
+            window = max(MIN_WINDOW, 2 * self._threads())
+            for index, task in waiting:
+                key = f"{name}-{token}-{index}"
+                future = client.submit(function, task, key=key, pure=False)
+                self.futures[key] = future
+                finished.add(future)
+                if len(self.futures) >= window:
+                    return
+
+        try:
+            submit()
+            done = 0
+            for future in finished:
+                key = future.key
+                if key not in self.futures:  # already read: never counted twice
+                    continue
+                try:
+                    result = future.result()
+                except distributed.KilledWorker as error:
+                    raise ExecutorError(
+                        f"task {key} was running on every worker that died ({error}); "
+                        "stopping (distributed.scheduler.allowed-failures sets how many)"
+                    ) from None
+                del self.futures[key]
+                future.release()
+                done += 1
+                yield result
+                submit()
+            assert done == len(tasks), f"{done} results for {len(tasks)} tasks"
+        except BaseException:
+            self.stop()
+            raise
+        finally:
+            self.close()
+
+    def stop(self) -> None:
+        """Cancel the tasks not read yet and shut the client (and our cluster) down."""
+        if self.client is not None and self.futures:
+            # a client already losing its scheduler cannot cancel: closing it is enough
+            with contextlib.suppress(Exception):
+                self.client.cancel(list(self.futures.values()), force=True)
+        self.futures.clear()
+        self.close()
+
+    def close(self) -> None:
+        """Close the client and the LocalCluster this executor started (idempotent)."""
+        client, cluster = self.client, self.cluster
+        self.client = self.cluster = None
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
