@@ -47,6 +47,8 @@ PACKAGES = (
     "tabulate",
     "tqdm",
     "matplotlib",
+    "dask",
+    "distributed",
 )
 NA = "n/a"
 
