@@ -14,11 +14,14 @@ samples are capped, mean and interval are lower bounds of the true mean.
 
 Every sample has its own seed, derived from (seed, method, k, sample index), so the
 result does not depend on the number of worker processes or the order they finish.
+`--executor dask` ships the samples in chunks of CHUNK_SAMPLES (one solver built per
+chunk) to a Dask cluster (`benchmarks.dask_executor`), with the same result.
 Outputs: a table per method on stdout, `solutions_vs_givens.csv` and
 `solutions_vs_givens.png` (mean on a log scale versus k, one curve per method; share
 of unique grids below) in --out.
 
     python -m benchmarks stats --givens 17-45 --samples 300 --seed 1 --workers 2 --out docs
+        [--executor dask [--scheduler tcp://HOST:8786]]
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import numpy as np
 from tabulate import tabulate
 from tqdm import tqdm
 
+from benchmarks.executors import ExecutorError, add_executor_flags, make_executor
 from benchmarks.fullgrid import GridSolver
 from benchmarks.generate import random_placement, remove_givens
 from benchmarks.paths import machine
@@ -53,6 +57,7 @@ CI_METHOD = (
     f"95% CI: percentile bootstrap ({BOOTSTRAP_RESAMPLES:,} resamples) of the mean of the "
     "capped counts; where samples hit the cap, mean and CI are lower bounds"
 )
+CHUNK_SAMPLES = 50  # samples per task of a non-local executor
 PLOT_NAME = "solutions_vs_givens.png"
 CSV_NAME = "solutions_vs_givens.csv"
 
@@ -319,6 +324,38 @@ def _work(task: tuple[str, int, int, int, int]) -> Sample:
     return run_sample(_SOLVER, *task)
 
 
+@dataclass(frozen=True)
+class SampleChunk:
+    """Consecutive samples of the study, for one task of an executor."""
+
+    geometry: Geometry
+    first: int  # position of the first sample in the study's task order
+    tasks: tuple[tuple[str, int, int, int, int], ...]  # run_sample's arguments
+
+
+def run_chunk(chunk: SampleChunk) -> tuple[int, list[Sample]]:
+    """Return (chunk.first, the chunk's samples), with one solver for the chunk."""
+    solver = GridSolver(chunk.geometry)
+    return chunk.first, [run_sample(solver, *task) for task in chunk.tasks]
+
+
+def _run_chunks(geometry, tasks, workers, executor, scheduler, bar) -> list[Sample]:
+    chunks = [
+        SampleChunk(geometry, first, tuple(tasks[first : first + CHUNK_SAMPLES]))
+        for first in range(0, len(tasks), CHUNK_SAMPLES)
+    ]
+    runner = make_executor(executor, min(workers, len(chunks)), scheduler)
+    done: dict[int, list[Sample]] = {}
+    try:
+        for first, samples in runner.results(run_chunk, chunks):
+            done[first] = samples
+            bar.update(len(samples))
+    except BaseException:
+        runner.stop()
+        raise
+    return [sample for first in sorted(done) for sample in done[first]]
+
+
 def run_study(
     geometry: Geometry,
     ks: Sequence[int],
@@ -328,13 +365,18 @@ def run_study(
     workers: int = 1,
     methods: Sequence[str] = tuple(METHODS),
     show_progress: bool = False,
+    executor: str = "local",
+    scheduler: str | None = None,
 ) -> list[Sample]:
-    """Return every sample of the study, in task order (whatever the number of workers)."""
+    """Return every sample of the study, in task order (whatever the number of workers or
+    the executor: `local` processes, or `dask` in chunks, see `benchmarks.executors`)."""
     tasks = [(m, k, i, seed, cap) for m in methods for k in ks for i in range(samples)]
     bar = tqdm(total=len(tasks), disable=not show_progress, unit="grid", file=sys.stderr)
     results: list[Sample] = []
     with bar:
-        if workers <= 1:
+        if executor != "local":
+            results = _run_chunks(geometry, tasks, workers, executor, scheduler, bar)
+        elif workers <= 1:
             _init_worker(geometry)
             for task in tasks:
                 results.append(_work(task))
@@ -345,6 +387,15 @@ def run_study(
                     results.append(sample)
                     bar.update()
     return results
+
+
+def _where(args: argparse.Namespace) -> str:
+    """Return where the samples ran, for the notes above the tables."""
+    if args.executor != "dask":
+        return f"{args.workers} worker(s)"
+    if args.scheduler:
+        return f"the Dask cluster at {args.scheduler}"
+    return f"a Dask LocalCluster of {args.workers} worker(s)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -359,7 +410,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--samples", type=int, default=100, metavar="N", help="grids per point")
     parser.add_argument("--seed", type=int, default=1, metavar="S")
-    parser.add_argument("--workers", type=int, default=1, metavar="K", help="processes")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="K",
+        help="processes (default 1; with --executor dask and no --scheduler: all cores)",
+    )
+    add_executor_flags(parser)
     parser.add_argument(
         "--cap", type=int, default=10_000, metavar="C", help="count up to C (default 10,000)"
     )
@@ -375,8 +432,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     if not methods or any(m not in METHODS for m in methods):
         parser.error(f"--methods: choose among {', '.join(METHODS)}")
+    if args.workers is None:
+        args.workers = (os.cpu_count() or 1) if args.executor == "dask" else 1
     if args.samples < 1 or args.cap < 1 or args.workers < 1:
         parser.error("--samples, --cap and --workers must be at least 1")
+    if args.scheduler and args.executor != "dask":
+        parser.error("--scheduler needs --executor dask")
     try:
         geometry = geometry_for(args, args.size or 9)
     except InputError as error:
@@ -392,9 +453,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python -m benchmarks stats " + shlex.join(argv)
     start = time.perf_counter()
     show = not args.quiet and sys.stderr.isatty()
-    samples = run_study(
-        geometry, args.givens, args.samples, args.seed, args.cap, args.workers, methods, show
-    )
+    try:
+        samples = run_study(
+            geometry,
+            args.givens,
+            args.samples,
+            args.seed,
+            args.cap,
+            args.workers,
+            methods,
+            show,
+            args.executor,
+            args.scheduler,
+        )
+    except ExecutorError as error:
+        print(f"benchmarks: {error}", file=sys.stderr)
+        return 1
     seconds = time.perf_counter() - start
     points = summarize(samples, args.seed)
     about = [
@@ -402,7 +476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"grids: {geometry.describe()}; {args.samples} samples per point; seed {args.seed}; "
         f"solutions counted up to {args.cap:,} by the home engine",
         CI_METHOD,
-        f"machine: {machine()}; {args.workers} worker(s), {seconds:.1f} s",
+        f"machine: {machine()}; {_where(args)}, {seconds:.1f} s",
     ]
     print("\n".join(about) + "\n")
     print(tables(points, args.cap) + "\n")
