@@ -3,6 +3,8 @@
 - `rate GRIDS`: one tab-separated line per grid: index, grid, depth needed, seconds.
   With `--solver NAME` (any registry name) or `--solver-cmd CMD`: index, grid, status,
   solved without search (yes/no/not available), decisions, conflicts, seconds.
+  `--workers K` or `--executor dask [--scheduler ADDRESS]` rate chunks of grids in
+  other processes or on a Dask cluster (`solvers.rate_chunks`); same lines, same order.
 - `explain GRID`: the reasoning step by step, in Sudoku words.
 - `solve FILE.cnf --solver NAME`: SAT-competition output, exit 10/20/0.
 Only argument parsing, I/O and exit codes live here: 1 for bad input (one line
@@ -12,13 +14,14 @@ Only argument parsing, I/O and exit codes live here: 1 for bad input (one line
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
+from benchmarks.executors import ExecutorError, add_executor_flags
 from encoder.cli_common import Puzzle, add_geometry_flags, load_one_puzzle, load_puzzles
 from encoder.dimacs import read_cnf
 from encoder.errors import DimacsError, InputError
-from encoder.grids import describe_clash, find_clashes, format_line
 
 PROG = "solvers"
 
@@ -57,6 +60,23 @@ def rate_parser(sub) -> None:
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_geometry_flags(p)
+    group = p.add_argument_group("execution")
+    group.add_argument(
+        "--workers",
+        type=int,
+        metavar="K",
+        help="processes rating chunks of grids (default 1: this process; with --executor "
+        "dask and no --scheduler: all cores)",
+    )
+    add_executor_flags(group)
+    group.add_argument(
+        "--chunk-size",
+        type=int,
+        default=500,
+        metavar="N",
+        help="grids per chunk with --workers K > 1 or --executor dask (default 500); "
+        "an incremental PySAT solver's decisions depend on it",
+    )
 
 
 def add_solver_flags(p: argparse.ArgumentParser, default: str | None, what: str) -> None:
@@ -102,80 +122,67 @@ def solve_parser(sub) -> None:
 
 
 def run_rate(args: argparse.Namespace) -> int:
+    from solvers.rate_chunks import RateOptions, rate_lines
+
+    if args.workers is None:
+        args.workers = (os.cpu_count() or 1) if args.executor == "dask" else 1
     puzzles = load_puzzles(args.grids, args, allow_conflicts=True)
+    options = RateOptions(
+        args.encoding,
+        args.polarity,
+        args.max_depth,
+        args.solver,
+        args.solver_cmd,
+        args.fresh,
+        args.timeout,
+    )
     show_bar = not args.quiet and sys.stderr.isatty() and len(puzzles) > 1
     from tqdm import tqdm
 
-    bar = tqdm(puzzles, disable=not show_bar, unit="grid", file=sys.stderr)
-    if args.solver is None and args.solver_cmd is None:
-        return _rate_depth(bar, args, flush=len(puzzles) < 1000)
-    return _rate_solver(bar, args, flush=len(puzzles) < 1000)
-
-
-def _rate_depth(puzzles, args: argparse.Namespace, flush: bool) -> int:
-    from solvers.rating import Rater  # numba start-up only when needed
-
-    raters: dict = {}
-    for index, puzzle in enumerate(puzzles):
-        key = puzzle.geometry
-        if key not in raters:
-            raters[key] = Rater(puzzle.geometry, args.encoding, args.polarity)
-        rating = raters[key].rate(puzzle.grid, args.max_depth)
-        print(
-            f"{index}\t{format_line(puzzle.grid, puzzle.geometry)}\t{rating.depth_label()}\t"
-            f"{rating.seconds:.6f}",
-            flush=flush,
-        )
-        if rating.status == "unsat":
-            print(f"{PROG}: {puzzle.source}: no solution: {_why_unsat(puzzle)}", file=sys.stderr)
+    bar = tqdm(total=len(puzzles), disable=not show_bar, unit="grid", file=sys.stderr)
+    if args.executor == "local" and args.workers <= 1:
+        lines = rate_lines(puzzles, options)
+    else:
+        lines = _rate_chunks(puzzles, options, args)
+    flush = len(puzzles) < 1000
+    with bar:
+        try:
+            for rated in lines:
+                print(rated.line, flush=flush)
+                if rated.note:
+                    print(f"{PROG}: {rated.note}", file=sys.stderr)
+                bar.update()
+        finally:
+            lines.close()  # Ctrl-C: stop the executor, close the solvers
     return 0
+
+
+def _rate_chunks(puzzles: Sequence[Puzzle], options, args: argparse.Namespace):
+    """Yield the lines of every grid in input order, rated in chunks by an executor."""
+    from benchmarks.executors import make_executor
+    from solvers.rate_chunks import RateChunk, rate_chunk
+
+    size = args.chunk_size
+    chunks = [
+        RateChunk(first, tuple(puzzles[first : first + size]), options)
+        for first in range(0, len(puzzles), size)
+    ]
+    executor = make_executor(args.executor, max(1, min(args.workers, len(chunks))), args.scheduler)
+    done: dict = {}  # first index -> lines, finished but not printed yet
+    following = 0  # index of the next grid to print
+    try:
+        for first, lines in executor.results(rate_chunk, chunks):
+            done[first] = lines
+            while following in done:
+                lines = done.pop(following)
+                yield from lines
+                following += len(lines)
+    except BaseException:
+        executor.stop()
+        raise
 
 
 _YES_NO = {True: "yes", False: "no"}
-_MAX_LOADED = 4  # backends kept loaded (one per geometry; jigsaw files have many)
-
-
-def _rate_solver(puzzles, args: argparse.Namespace, flush: bool) -> int:
-    from encoder.encodings import given_literals, rule_formula
-    from solvers.backends import HOME_DEPTHS, make_backend
-    from solvers.results import Status
-
-    name = args.solver if args.solver_cmd is None else "command"
-    loaded: dict = {}
-    try:
-        for index, puzzle in enumerate(puzzles):
-            geometry = puzzle.geometry
-            if geometry not in loaded:
-                if len(loaded) >= _MAX_LOADED:
-                    loaded.pop(next(iter(loaded))).close()
-                backend = make_backend(
-                    name, fresh=args.fresh, timeout=args.timeout, command=args.solver_cmd
-                )
-                formula = rule_formula(geometry, args.encoding)
-                loaded[geometry] = backend.load(formula.clauses, formula.num_vars, geometry.size**3)
-            result = loaded[geometry].solve(given_literals(puzzle.grid, geometry))
-            without = _YES_NO.get(result.solved_without_search, result.solved_without_search)
-            print(
-                f"{index}\t{format_line(puzzle.grid, geometry)}\t{result.status.name}\t"
-                f"{without}\t{result.decisions}\t{result.conflicts}\t{result.seconds:.6f}",
-                flush=flush,
-            )
-            if result.status is Status.UNSAT:
-                why = _why_unsat(puzzle)
-                print(f"{PROG}: {puzzle.source}: no solution: {why}", file=sys.stderr)
-            elif result.reason and name not in HOME_DEPTHS:  # a closure's UNKNOWN is no fault
-                print(f"{PROG}: {puzzle.source}: {result.reason}", file=sys.stderr)
-    finally:
-        for backend in loaded.values():
-            backend.close()
-    return 0
-
-
-def _why_unsat(puzzle: Puzzle) -> str:
-    clashes = find_clashes(puzzle.grid, puzzle.geometry)
-    if clashes:
-        return describe_clash(clashes[0], puzzle.geometry)
-    return "the givens lead to a contradiction (see `python -m solvers explain`)"
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -235,10 +242,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     explain_parser(sub)
     solve_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "rate":
+        if args.scheduler and args.executor != "dask":
+            parser.error("--scheduler needs --executor dask")
+        if (args.workers is not None and args.workers < 1) or args.chunk_size < 1:
+            parser.error("--workers and --chunk-size must be at least 1")
     commands = {"rate": run_rate, "explain": run_explain, "solve": run_solve}
     try:
         return commands[args.command](args)
     except InputError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    except ExecutorError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
     except BrokenPipeError:

@@ -1,0 +1,131 @@
+"""The lines `python -m solvers rate` prints, computed for a run of grids.
+
+`rate_lines` turns puzzles into `RatedLine`s: each grid's tab-separated stdout line and,
+for a grid without solution or a solver's complaint, its stderr note.  It builds its
+raters or solver backends once for all the grids it is given (one per geometry, a few
+kept loaded for jigsaw files).  `rate` runs it over the whole input in this process,
+or, with `--workers K` or `--executor dask`, runs `rate_chunk` over fixed chunks of
+`--chunk-size` grids on an executor (`benchmarks.executors`) and prints the chunks back
+in input order.  Depths, statuses and "without search" do not depend on the chunks; an
+incremental PySAT solver's decisions and conflicts do (it learns from earlier grids),
+so they depend on `--chunk-size`, never on the number of workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from encoder.cli_common import Puzzle
+from encoder.encodings import given_literals, rule_formula
+from encoder.grids import describe_clash, find_clashes, format_line
+
+MAX_LOADED = 4  # backends kept loaded (one per geometry; jigsaw files have many)
+YES_NO = {True: "yes", False: "no"}
+
+
+@dataclass(frozen=True)
+class RateOptions:
+    """What to compute per grid: the depth rating, or one solver's work (`solver`)."""
+
+    encoding: str = "centrale"
+    polarity: str = "both"  # depth rating: hypotheses cell=value and cell≠value, or "positive"
+    max_depth: int = 2  # depth rating: deepest nesting tried
+    solver: str | None = None  # a registry name; None (and no solver_cmd): the depth rating
+    solver_cmd: str | None = None  # a DIMACS solver command instead of a registry name
+    fresh: bool = False  # PySAT: a new solver per grid
+    timeout: float = 60.0  # seconds per call of an external binary
+
+
+@dataclass(frozen=True)
+class RatedLine:
+    """One grid's output: `line` for stdout, `note` (or "") for stderr after 'solvers: '."""
+
+    index: int  # position of the grid in the input
+    line: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class RateChunk:
+    """Consecutive grids of the input, for one task of an executor (picklable)."""
+
+    first: int  # index of the chunk's first grid in the input
+    puzzles: tuple[Puzzle, ...]
+    options: RateOptions
+
+
+def why_unsat(puzzle: Puzzle) -> str:
+    """Return why a grid has no solution, in Sudoku words where the givens clash."""
+    clashes = find_clashes(puzzle.grid, puzzle.geometry)
+    if clashes:
+        return describe_clash(clashes[0], puzzle.geometry)
+    return "the givens lead to a contradiction (see `python -m solvers explain`)"
+
+
+def rate_lines(
+    puzzles: Iterable[Puzzle], options: RateOptions, first: int = 0
+) -> Iterator[RatedLine]:
+    """Yield the output of each grid, numbered from `first`."""
+    if options.solver is None and options.solver_cmd is None:
+        yield from _depth_lines(puzzles, options, first)
+    else:
+        yield from _solver_lines(puzzles, options, first)
+
+
+def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:
+    """Return (chunk.first, the chunk's lines): what an executor's worker runs."""
+    return chunk.first, tuple(rate_lines(chunk.puzzles, chunk.options, chunk.first))
+
+
+def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
+    from solvers.rating import Rater  # numba start-up only when needed
+
+    raters: dict = {}
+    for index, puzzle in enumerate(puzzles, first):
+        key = puzzle.geometry
+        if key not in raters:
+            raters[key] = Rater(puzzle.geometry, options.encoding, options.polarity)
+        rating = raters[key].rate(puzzle.grid, options.max_depth)
+        line = (
+            f"{index}\t{format_line(puzzle.grid, puzzle.geometry)}\t{rating.depth_label()}\t"
+            f"{rating.seconds:.6f}"
+        )
+        note = ""
+        if rating.status == "unsat":
+            note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
+        yield RatedLine(index, line, note)
+
+
+def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
+    from solvers.backends import HOME_DEPTHS, make_backend
+    from solvers.results import Status
+
+    name = options.solver if options.solver_cmd is None else "command"
+    loaded: dict = {}
+    try:
+        for index, puzzle in enumerate(puzzles, first):
+            geometry = puzzle.geometry
+            if geometry not in loaded:
+                if len(loaded) >= MAX_LOADED:
+                    loaded.pop(next(iter(loaded))).close()
+                backend = make_backend(
+                    name, fresh=options.fresh, timeout=options.timeout, command=options.solver_cmd
+                )
+                formula = rule_formula(geometry, options.encoding)
+                loaded[geometry] = backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+            result = loaded[geometry].solve(given_literals(puzzle.grid, geometry))
+            without = YES_NO.get(result.solved_without_search, result.solved_without_search)
+            line = (
+                f"{index}\t{format_line(puzzle.grid, geometry)}\t{result.status.name}\t"
+                f"{without}\t{result.decisions}\t{result.conflicts}\t{result.seconds:.6f}"
+            )
+            note = ""
+            if result.status is Status.UNSAT:
+                note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
+            elif result.reason and name not in HOME_DEPTHS:  # a closure's UNKNOWN is no fault
+                note = f"{puzzle.source}: {result.reason}"
+            yield RatedLine(index, line, note)
+    finally:
+        for backend in loaded.values():
+            backend.close()
