@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import signal
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -44,6 +45,14 @@ from benchmarks.executors import ExecutorError
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
 WORKER_TIMEOUT = 120.0  # seconds to wait for a first worker to join a scheduler
 MIN_WINDOW = 4  # tasks in flight at least, whatever the cluster's size
+
+
+def dask_setup(worker) -> None:
+    """Preload of the LocalCluster's workers (run in each worker process's main thread at
+    start-up): ignore SIGINT, as `LocalExecutor`'s workers do.  A terminal's Ctrl-C
+    reaches every process of its group; only the command must react (it cancels the
+    tasks and shuts the cluster down), not a worker with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _distributed():
@@ -87,6 +96,7 @@ class DaskExecutor:
                     host="127.0.0.1",
                     dashboard_address=None,
                     silence_logs=logging.ERROR,
+                    preload=[__name__],  # dask_setup: workers ignore Ctrl-C
                 )
                 self.client = distributed.Client(self.cluster, set_as_default=False)
         except (OSError, TimeoutError) as error:
