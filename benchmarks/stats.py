@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import multiprocessing
 import os
 import random
@@ -156,9 +157,24 @@ def summarize(samples: Iterable[Sample], seed: int) -> list[Point]:
 
 
 def _number(x: float) -> str:
+    if x == int(x):
+        return f"{int(x):,}"
     if x >= 100:
         return f"{x:,.0f}"
     return f"{x:.3g}" if x >= 10 else f"{x:.3f}"
+
+
+def crossing(points: Sequence[Point], method: str, level: float = 1.0) -> float | None:
+    """Return where the method's mean first falls through `level`, interpolated linearly
+    in log(mean) between the two ks around it, or None if it does not."""
+    series = [p for p in points if p.method == method]
+    for before, after in pairwise(series):
+        if before.mean > level >= after.mean:
+            if after.mean <= 0:
+                return float(after.givens)
+            a, b = math.log(before.mean), math.log(after.mean)
+            return before.givens + (after.givens - before.givens) * (a - math.log(level)) / (a - b)
+    return None
 
 
 def tables(points: Sequence[Point], cap: int) -> str:
@@ -192,8 +208,8 @@ def tables(points: Sequence[Point], cap: int) -> str:
 
 
 def thresholds(points: Sequence[Point]) -> list[str]:
-    """Return per method the first k where the mean is at most 2, at most 1.1, below 1,
-    and where at least half the grids are unique."""
+    """Return per method where the mean falls through 1, the first k where it is at most
+    2 and at most 1.1, and where the median is 1 and at least half the grids are unique."""
 
     def first(method: str, test) -> str:
         ks = [p.givens for p in points if p.method == method and test(p)]
@@ -203,10 +219,13 @@ def thresholds(points: Sequence[Point]) -> list[str]:
     for method, title in METHODS.items():
         if not any(p.method == method for p in points):
             continue
+        at = crossing(points, method)
         parts = [
+            "mean falls through 1 at "
+            + (f"k ≈ {at:.1f} (log interpolation)" if at is not None else "no k"),
             f"mean ≤ 2 from k={first(method, lambda p: p.mean <= 2)}",
             f"mean ≤ 1.1 from k={first(method, lambda p: p.mean <= 1.1)}",
-            f"mean < 1 from k={first(method, lambda p: p.mean < 1)}",
+            f"median 1 from k={first(method, lambda p: p.median == 1)}",
             f"≥ 50% unique from k={first(method, lambda p: p.unique_share >= 0.5)}",
         ]
         lines.append(f"{title}: " + "; ".join(parts))
@@ -236,6 +255,8 @@ def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
         2, 1, figsize=(8, 7.5), sharex=True, gridspec_kw={"height_ratios": [2, 1]}
     )
     styles = {"random": ("C0", "o"), "remove": ("C1", "s")}
+    positive = [p.mean for p in points if p.mean > 0]
+    floor = min([0.3, *(m / 10 for m in positive)])  # the lowest drawn mean stays visible
     for method, label in METHODS.items():
         color, marker = styles[method]
         every = [p for p in points if p.method == method]
@@ -244,7 +265,7 @@ def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
         drawn = [p for p in every if p.mean > 0]  # a mean of 0 has no place on a log scale
         if drawn:
             means = np.array([p.mean for p in drawn])
-            low = np.array([max(p.ci_low, 0.1) for p in drawn])
+            low = np.array([max(p.ci_low, floor) for p in drawn])
             high = np.array([p.ci_high for p in drawn])
             errors = [means - np.minimum(low, means), high - means]
             top.errorbar(
@@ -254,9 +275,9 @@ def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
         zeros = [p.givens for p in every if p.mean == 0]
         if zeros:
             top.text(
-                0.02, 0.04, f"method {label}: no grid with a solution for k = "
+                0.98, 0.25, f"method {label}: no grid with a solution for k = "
                 f"{_ranges(zeros, [p.givens for p in every])} (mean 0, not drawn)",
-                transform=top.transAxes, fontsize=8, color=color,
+                transform=top.transAxes, fontsize=8, color=color, ha="right",
             )  # fmt: skip
         ks = [p.givens for p in every]
         bottom.plot(ks, [100 * p.unique_share for p in every], color=color, marker=marker,
@@ -265,17 +286,18 @@ def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
             bottom.plot(ks, [100 * p.none_share for p in every], color=color, marker=marker,
                         ms=4, ls="--", label=f"no solution, method {label}")  # fmt: skip
     top.set_yscale("log")
-    top.set_ylim(bottom=0.3)
+    top.set_ylim(bottom=floor)
     top.axhline(1, color="grey", lw=0.8)
     top.axhline(cap, color="grey", lw=0.8, ls=":", label=f"cap ({cap:,})")
     top.set_ylabel("mean number of solutions (log)")
     top.set_title(title, fontsize=10)
-    top.legend(fontsize=8)
+    top.legend(fontsize=8, loc="upper right")
     top.grid(True, which="both", alpha=0.3)
     bottom.set_xlabel("number of givens k")
     bottom.set_ylabel("% of grids")
-    bottom.set_ylim(-3, 103)
-    bottom.legend(fontsize=8)
+    bottom.set_ylim(-3, 150)  # head room for the legend above the 100% line
+    bottom.set_yticks(range(0, 101, 20))
+    bottom.legend(fontsize=8, loc="upper center", ncol=2)
     bottom.grid(True, alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

@@ -12,8 +12,10 @@ import pytest
 
 from benchmarks.fullgrid import GridSolver
 from benchmarks.stats import (
+    Point,
     Sample,
     bootstrap_ci,
+    crossing,
     parse_range,
     run_sample,
     run_study,
@@ -76,6 +78,16 @@ def test_summary_figures():
     cells = [[c.strip() for c in ln.split("|")[1:-1]] for ln in text.splitlines() if "|" in ln]
     assert cells[-1][:4] == ["30", "4", "1", "3.500"]  # method 2's row: k, n, capped, mean
     assert any("mean ≤ 2 from k=never" in line for line in thresholds(list(points.values())))
+
+
+def test_crossing_interpolates_in_log_scale():
+    def point(k, mean):
+        return Point("random", k, 1, 0, mean, mean, mean, mean, 0.0, 0.0, 0.0)
+
+    points = [point(28, 10.0), point(30, 0.1), point(32, 0.0)]
+    assert crossing(points, "random") == pytest.approx(29.0)
+    assert crossing(points, "random", level=0.05) == 32.0  # falls to 0
+    assert crossing(points, "remove") is None
 
 
 def test_bootstrap_of_a_constant_is_the_constant():
