@@ -95,6 +95,7 @@ class DaskExecutor:
                     processes=True,
                     host="127.0.0.1",
                     dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
                     silence_logs=logging.ERROR,
                     preload=[__name__],  # dask_setup: workers ignore Ctrl-C
                 )

@@ -1,0 +1,240 @@
+"""`--executor dask`: the same results as the local executor, lost workers, Ctrl-C.
+
+One `LocalCluster` (2 worker processes, bound to 127.0.0.1) serves the module; the
+commands reach it with `--scheduler`, the way they reach a cluster of several
+machines.  The stats test and the Ctrl-C test let the command start its own
+LocalCluster (no `--scheduler`).  Figures are compared with a local run of the same
+chunks; only timings and metadata may differ.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip(
+    "distributed", reason="dask.distributed is not installed (pip install 'dask[distributed]')"
+)
+
+from benchmarks import dask_executor, harness, stats  # noqa: E402
+from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
+from benchmarks.dask_executor import DaskExecutor  # noqa: E402
+from benchmarks.executors import SerialExecutor  # noqa: E402
+from benchmarks.paths import PROJECT, shared  # noqa: E402
+from solvers.__main__ import main as solvers_main  # noqa: E402
+
+CLASH = "11" + "." * 79  # two 1s in the first row: no solution
+
+
+def shared_file(name: str) -> Path:
+    path = shared(name)
+    if not path.exists():
+        pytest.skip(f"shared data file {path} is not available")
+    return path
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """Address of a LocalCluster of 2 single-threaded worker processes on 127.0.0.1."""
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def _figures(document: dict) -> dict:
+    """results.json without metadata and timings."""
+    summaries = [
+        {k: v for k, v in s.items() if "us_" not in k and "second" not in k}
+        for s in document["summaries"]
+    ]
+    return {**document, "metadata": None, "summaries": summaries}
+
+
+def _csv_without_times(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    column = lines[0].split(",").index("microseconds")
+    return [",".join(c for i, c in enumerate(line.split(",")) if i != column) for line in lines]
+
+
+def test_run_gives_the_local_results(scheduler, tmp_path):
+    top95 = shared_file("norvig_top95.txt")
+    jigsaw = tmp_path / "jigsaw.txt"
+    lines = shared_file("andoku_jigsaw.txt").read_text(encoding="utf-8").splitlines()[:6]
+    jigsaw.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    common = [top95, jigsaw, "--limit", "40", "--solvers", "up,fl,minisat22"]
+    common += ["--chunk-size", "8", "--quiet"]
+    local = ["--workers", "1", "--out", tmp_path / "local"]
+    dask = ["--executor", "dask", "--scheduler", scheduler, "--out", tmp_path / "dask"]
+    assert harness.main(list(map(str, common + local))) == 0
+    assert harness.main(list(map(str, common + dask))) == 0
+    one, two = (json.loads((tmp_path / w / "results.json").read_text()) for w in ("local", "dask"))
+    assert two["metadata"]["executor"] == "dask"
+    assert two["metadata"]["scheduler"] == scheduler
+    assert two["metadata"]["grids_done"] == 46
+    assert _figures(one) == _figures(two)
+    rows = [_csv_without_times(tmp_path / w / "results.csv") for w in ("local", "dask")]
+    assert len(rows[0]) == 1 + 46 * 3
+    assert rows[0] == rows[1]
+
+
+def _table_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("|") or " from k=" in line]
+
+
+def test_stats_gives_the_local_table(tmp_path, capsys):
+    common = ["--givens", "24-40:16", "--samples", "30", "--seed", "3", "--cap", "100", "--quiet"]
+    assert stats.main([*common, "--workers", "1", "--out", str(tmp_path / "local")]) == 0
+    local = capsys.readouterr().out
+    # no --scheduler: the command starts its own LocalCluster of 2 workers
+    dask = ["--executor", "dask", "--workers", "2", "--out", str(tmp_path / "dask")]
+    assert stats.main([*common, *dask]) == 0
+    remote = capsys.readouterr().out
+    assert "a Dask LocalCluster of 2 worker(s)" in remote
+    assert len(_table_lines(local)) == 2 * (2 + 2) + 2  # 2 tables of 2 rows, thresholds
+    assert _table_lines(local) == _table_lines(remote)
+    assert stats.CHUNK_SAMPLES < 2 * 2 * 30  # several chunks
+
+
+@pytest.mark.parametrize("mode", [["--max-depth", "2"], ["--solver", "fl"]])
+def test_rate_gives_the_local_lines(scheduler, tmp_path, capsys, mode):
+    grids = shared_file("norvig_top95.txt").read_text(encoding="utf-8").splitlines()[:30]
+    grids += shared_file("norvig_hardest.txt").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "grids.txt"
+    path.write_text("\n".join([*grids[:20], CLASH, *grids[20:]]) + "\n", encoding="utf-8")
+    outputs = []
+    for extra in ([], ["--executor", "dask", "--scheduler", scheduler, "--chunk-size", "7"]):
+        assert solvers_main(["rate", str(path), *mode, "--quiet", *extra]) == 0
+        captured = capsys.readouterr()
+        rows = [line.split("\t") for line in captured.out.splitlines()]
+        outputs.append(([row[:-1] for row in rows], captured.err))  # without seconds
+    assert outputs[0] == outputs[1]
+    rows, err = outputs[0]
+    assert [int(row[0]) for row in rows] == list(range(len(grids) + 1))
+    assert f"{path}:21: no solution" in err
+    if mode[0] == "--max-depth":
+        assert rows[20][2] == "unsat@0"
+        assert {row[2] for row in rows} >= {"1", "2"}
+
+
+class DiesOnce:
+    """run_chunk, except that the first attempt at the chunk starting at `victim` makes
+    its worker process exit; every attempt leaves a file in `folder`."""
+
+    def __init__(self, folder: Path, victim: int):
+        self.folder, self.victim = folder, victim
+
+    def __call__(self, task):
+        (self.folder / f"attempt-{task.first}-{uuid.uuid4().hex}").touch()
+        if task.first == self.victim:
+            marker = self.folder / "died"
+            if not marker.exists():
+                marker.write_text(str(os.getpid()))
+                os._exit(1)  # the worker process dies with the chunk half done
+        return run_chunk(task)
+
+
+def _without_times(result: ChunkResult) -> ChunkResult:
+    runs = tuple(replace(run, seconds=0.0) for run in result.runs)
+    return replace(result, runs=runs, cpu_seconds=0.0, wall_seconds=0.0)
+
+
+def test_a_lost_worker_has_its_chunk_redone_once(scheduler, tmp_path):
+    args = harness.build_parser().parse_args(
+        [str(shared_file("norvig_top95.txt")), "--solvers", "up,fl", "--chunk-size", "5"]
+    )
+    tasks = harness.make_tasks(harness.load_datasets(args), args)
+    victim = tasks[6].first
+    client = distributed.Client(scheduler, set_as_default=False)
+    before = set(client.run(os.getpid).values())
+    results = list(DaskExecutor(2, scheduler).results(DiesOnce(tmp_path, victim), tasks))
+    expected = list(SerialExecutor().results(run_chunk, tasks))
+    died = int((tmp_path / "died").read_text())
+    assert died in before
+    client.wait_for_workers(2, timeout=60)  # the nanny restarts the worker
+    assert died not in set(client.run(os.getpid).values())
+    client.close()
+    assert len(results) == len(tasks) == 19
+    assert sorted(r.first for r in results) == [t.first for t in tasks]  # none twice
+    by_first = {r.first: _without_times(r) for r in results}
+    assert [by_first[t.first] for t in tasks] == [_without_times(r) for r in expected]
+    attempts = [p.name.split("-")[1] for p in tmp_path.glob("attempt-*")]
+    assert attempts.count(str(victim)) == 2
+
+
+def test_scheduler_needs_the_dask_executor(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        harness.main(["--scheduler", "tcp://127.0.0.1:8786", "--workers", "1"])
+    assert exit_.value.code == 2
+    assert "--scheduler needs --executor dask" in capsys.readouterr().err
+
+
+def test_unreachable_scheduler_is_one_line(monkeypatch, capsys):
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)
+    top95 = str(shared_file("norvig_top95.txt"))
+    argv = [top95, "--limit", "3", "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"]
+    assert harness.main([*argv, "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in err
+    assert "Traceback" not in err
+
+
+def test_dask_is_imported_only_when_chosen():
+    code = (
+        "import sys, benchmarks.harness, benchmarks.stats, solvers.__main__; "
+        "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_ctrl_c_cancels_and_shuts_the_cluster_down(tmp_path):
+    royle = shared_file("royle17_49158_tdoku.txt")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks", "run", royle, "--limit", "30000",
+         "--chunk-size", "300", "--workers", "2", "--solvers", "up,fl,minisat22",
+         "--executor", "dask", "--out", tmp_path],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=PROJECT,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    results = tmp_path / "results.json"
+    time.sleep(12)
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "benchmarks: interrupted:" in stderr
+    meta = json.loads(results.read_text())["metadata"]
+    assert meta["interrupted"] is True and meta["executor"] == "dask"
+    assert 0 < meta["grids_done"] < meta["grids_total"]
+    assert "INTERRUPTED: partial results" in stdout
+    for _ in range(50):  # the cluster's processes are gone
+        left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, text=True)
+        if not left.stdout.strip():
+            break
+        time.sleep(0.2)
+    assert not left.stdout.strip(), f"processes left: {left.stdout.split()}"
