@@ -410,6 +410,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"benchmarks: {error}", file=sys.stderr)
         return 1
+    if not report.puzzles and request.count:
+        if not args.quiet:
+            print(summary(request, report), file=sys.stderr)
+        print("benchmarks: no puzzle found; nothing written", file=sys.stderr)
+        return 1
     command = "python -m benchmarks generate " + shlex.join(argv)
     flags = geometry_flags(args, geometry)
     lines = header(request, geometry, command, flags, report)

@@ -275,7 +275,7 @@ def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
         zeros = [p.givens for p in every if p.mean == 0]
         if zeros:
             top.text(
-                0.98, 0.25, f"method {label}: no grid with a solution for k = "
+                0.98, 0.25, f"method {label}: no grid with a solution\nfor k = "
                 f"{_ranges(zeros, [p.givens for p in every])} (mean 0, not drawn)",
                 transform=top.transAxes, fontsize=8, color=color, ha="right",
             )  # fmt: skip

@@ -330,3 +330,14 @@ def test_fixed_region_map_is_written_on_every_line(tmp_path):
     assert generate_module.main([*argv, "--quiet"]) == 0
     puzzles = [ln for ln in out.read_text().splitlines() if not ln.startswith("#")]
     assert len(puzzles) == 2 and all(ln.split("|")[1] == regions for ln in puzzles)
+
+
+def test_cli_writes_nothing_when_nothing_is_found(tmp_path, capsys):
+    from benchmarks import generate as generate_module
+
+    out = tmp_path / "none.txt"
+    argv = ["--method", "minimal", "--givens", "17", "--attempts", "2", "-o", str(out)]
+    assert generate_module.main(argv) == 1
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert "0 of 1 puzzles in 2 attempts" in err and "nothing written" in err
