@@ -196,13 +196,45 @@ def _unsat_refuted(puzzle: Puzzle, who: str) -> WrongAnswer:
     )
 
 
-def _rate(task: ChunkTask, solved: list[tuple[int, ...] | None]) -> tuple[str, ...]:
-    """Return the depth bucket of every grid (and check the rater's solutions)."""
+def _settled_depths(task: ChunkTask, warm: dict[str, list[tuple[Status, int]]]) -> list:
+    """Return the depth bucket the run's own closures settle for each grid, else None.
+
+    With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
+    that solves a grid gives its depth, and the first that refutes it makes it UNSAT:
+    exactly what `Rater.rate` would find, without running those closures again."""
+    ladder = []
+    by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
+    for depth in range(task.max_depth + 1):
+        if by_depth.get(depth) not in warm:
+            break
+        ladder.append(warm[by_depth[depth]])
+    settled: list[str | None] = []
+    for i in range(len(task.puzzles)):
+        label = None
+        for depth, answers in enumerate(ladder):
+            if answers[i][0] is Status.SAT:
+                label = str(depth) if depth <= 3 else "more"
+                break
+            if answers[i][0] is Status.UNSAT:
+                label = "unsat"
+                break
+        settled.append(label)
+    return settled
+
+
+def _rate(
+    task: ChunkTask, solved: list[tuple[int, ...] | None], settled: list[str | None]
+) -> tuple[str, ...]:
+    """Return the depth bucket of every grid: `settled` where known, else the rating of
+    `solvers.rating` (whose solutions are checked too)."""
     from solvers.rating import Rater  # numba start-up only when rating
 
     raters: OrderedDict[Geometry, Rater] = OrderedDict()
     labels = []
     for i, puzzle in enumerate(task.puzzles):
+        if settled[i] is not None:
+            labels.append(settled[i])
+            continue
         rater = raters.get(puzzle.geometry)
         if rater is None:
             rater = raters[puzzle.geometry] = Rater(puzzle.geometry, task.encoding)
@@ -245,7 +277,7 @@ def _run(task: ChunkTask) -> ChunkResult:
                 loaded[name].close()
         depths: tuple[str, ...] = ()
         if task.max_depth is not None:
-            depths = _rate(task, solved)
+            depths = _rate(task, solved, _settled_depths(task, warm))
         for name, answers in warm.items():
             for i, (status, _) in enumerate(answers):
                 if status is Status.UNSAT and solved[i]:

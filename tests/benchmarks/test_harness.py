@@ -340,6 +340,14 @@ def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, caps
     assert "no dataset files here" in capsys.readouterr().err
 
 
+def test_depths_settled_by_the_closures_match_the_rating():
+    data = read_dataset(str(shared_file("norvig_hardest.txt")), flags_namespace(""))
+    by_closures = run_chunk(ChunkTask(data.name, "centrale", ("up", "fl", "fl2"), 0, data.puzzles))
+    by_rater = run_chunk(ChunkTask(data.name, "centrale", ("dpll",), 0, data.puzzles))
+    assert by_closures.depths == by_rater.depths
+    assert sorted(by_rater.depths) == ["0"] + ["1"] * 8 + ["2"] * 2  # reference: 1, 9/11
+
+
 def test_a_file_without_grids_is_skipped_with_a_note(tmp_path, capsys):
     empty = tmp_path / "sudoku9_depth2.txt"
     empty.write_text("# sudoku-sat generated puzzles: 0, 9x9, 3x3 boxes\n# geometry: --size 9\n")
