@@ -427,7 +427,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path):
             "--limit",
             "30000",
             "--chunk-size",
-            "300",
+            "100",
             "--workers",
             "2",
             "--solvers",
@@ -442,7 +442,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path):
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(15)
+    time.sleep(20)
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
