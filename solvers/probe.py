@@ -30,6 +30,7 @@ from numba import njit
 
 from solvers.propagate import (
     BAD_LITERAL,
+    CONFLICTS,
     DLEVEL,
     NO_CONFLICT,
     PROBES,
@@ -110,6 +111,7 @@ def closure(F, S, depth, positive_only, passed):
             new_decision_level(S)
             enqueue(S, lit, REASON_DECISION)
             if propagate(F, S) != NO_CONFLICT:
+                st[CONFLICTS] += 1  # a failed hypothesis
                 ok = False
             elif top + 1 == depth:
                 ok = True  # the last frame tests hypotheses with plain propagation
@@ -133,6 +135,7 @@ def closure(F, S, depth, positive_only, passed):
             frames[top, QUIET] = 0
             if propagate(F, S) == NO_CONFLICT:
                 break
+            st[CONFLICTS] += 1  # the frame itself is contradictory
             if top == 0:
                 return False
             top -= 1  # this frame is contradictory, so its own hypothesis fails

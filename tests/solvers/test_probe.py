@@ -228,3 +228,15 @@ def test_probe_counts_hypotheses(sudoku_formula, givens):
     engine = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
     engine.probe(givens(EASTER_MONSTER), depth=1)
     assert engine.accum_stats()["probes"] > 0
+
+
+def test_failed_hypotheses_are_counted_as_conflicts(sudoku_engine, givens, puzzle_lines):
+    # Each failed hypothesis is one conflict; every failure makes the closure learn a
+    # literal, and top95 grids are solved by depth 1 but not by propagation alone.
+    line = puzzle_lines("norvig_top95.txt", 1)[0]
+    before = sudoku_engine.accum_stats()
+    sudoku_engine.propagate(givens(line))
+    assert sudoku_engine.accum_stats()["conflicts"] == before["conflicts"]
+    sudoku_engine.probe(givens(line), depth=1)
+    after = sudoku_engine.accum_stats()
+    assert 0 < after["conflicts"] - before["conflicts"] <= after["probes"] - before["probes"]
