@@ -27,17 +27,26 @@ cluster this executor started is shut down (a running chunk cannot be interrupte
 its worker process is killed after a few seconds).
 
 Workers import the project's modules to run the chunks: every worker machine needs
-the project installed (`pip install -e .`, same version).  Grids travel inside the
-tasks, so only the machine running the command reads the dataset files.
+the project installed (`pip install -e .`, same commit).  Before the first task the
+executor asks every worker for `code_state`: a worker whose project sources differ from
+this machine's, or that imported a project module since edited on disk (a long-lived
+`dask worker` still running yesterday's engine), would give other figures silently, so
+the run stops with an ExecutorError naming it.  Grids travel inside the tasks, so only
+the machine running the command reads the dataset files.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import importlib
 import logging
+import os
 import signal
+import sys
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from benchmarks.executors import ExecutorError
@@ -45,6 +54,8 @@ from benchmarks.executors import ExecutorError
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
 WORKER_TIMEOUT = 120.0  # seconds to wait for a first worker to join a scheduler
 MIN_WINDOW = 4  # tasks in flight at least, whatever the cluster's size
+PACKAGES = ("encoder", "solvers", "benchmarks")  # the project's code a task may run
+MACHINERY = ("benchmarks", "benchmarks.executors", __name__)  # imported to run code_state
 
 
 def dask_setup(worker) -> None:
@@ -53,6 +64,42 @@ def dask_setup(worker) -> None:
     reaches every process of its group; only the command must react (it cancels the
     tasks and shuts the cluster down), not a worker with a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def code_state() -> tuple[str, tuple[str, ...]]:
+    """Return (SHA-256 of the project's source files on this machine, the project modules
+    this process imported whose file changed after the process started).  The second is
+    a bound: a module imported after its file changed counts too (restart the workers
+    after installing new code, and it never happens)."""
+    import psutil  # a dependency of distributed
+
+    digest = hashlib.sha256()
+    for package in PACKAGES:
+        folder = Path(importlib.import_module(package).__file__).parent
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(f"{package}/{path.relative_to(folder).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+    started = psutil.Process().create_time()
+    stale = []
+    for name, module in list(sys.modules.items()):
+        source = getattr(module, "__file__", None)
+        ours = name.split(".")[0] in PACKAGES and name not in MACHINERY
+        ours = ours and source and os.path.exists(source)
+        if ours and os.path.getmtime(source) > started:
+            stale.append(name)
+    return digest.hexdigest(), tuple(sorted(stale))
+
+
+def code_problems(mine: str, workers: Mapping[str, tuple[str, tuple[str, ...]]]) -> list[str]:
+    """Return one line per worker (address: `code_state()`) that would not run the code
+    whose source hash is `mine`."""
+    problems = []
+    for address, (theirs, stale) in sorted(workers.items()):
+        if theirs != mine:
+            problems.append(f"{address}: other project sources than this machine's")
+        elif stale:
+            problems.append(f"{address}: {', '.join(stale)} changed on disk since it started")
+    return problems
 
 
 def _distributed():
@@ -114,8 +161,23 @@ class DaskExecutor:
                     f"{WORKER_TIMEOUT:.0f} s (start some with: dask worker {self.scheduler} "
                     "--nworkers K --nthreads 1)"
                 ) from None
+        self._check_code()
         self.workers = self._threads()
         return self.client
+
+    def _check_code(self) -> None:
+        """Raise ExecutorError when a worker would not run this checkout's code."""
+        problems = code_problems(code_state()[0], self.client.run(code_state))
+        if problems:
+            where = self.scheduler or "the LocalCluster"
+            self.close()
+            raise ExecutorError(
+                f"the Dask workers at {where} do not run this checkout's code: "
+                + "; ".join(problems[:3])
+                + ("; ..." if len(problems) > 3 else "")
+                + ".  Install the same commit on every worker (pip install -e .) and "
+                "restart the workers"
+            )
 
     def _threads(self) -> int:
         """Return the number of worker threads the cluster has now."""

@@ -29,7 +29,7 @@ distributed = pytest.importorskip(
 
 from benchmarks import dask_executor, harness, stats  # noqa: E402
 from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
-from benchmarks.dask_executor import DaskExecutor  # noqa: E402
+from benchmarks.dask_executor import DaskExecutor, code_problems, code_state  # noqa: E402
 from benchmarks.executors import SerialExecutor  # noqa: E402
 from benchmarks.paths import PROJECT, shared  # noqa: E402
 from solvers.__main__ import main as solvers_main  # noqa: E402
@@ -197,6 +197,28 @@ def test_unreachable_scheduler_is_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in err
     assert "Traceback" not in err
+
+
+def test_workers_running_other_code_are_refused():
+    mine, other = "a" * 64, "b" * 64
+    assert code_problems(mine, {"tcp://h:1": (mine, ()), "tcp://h:2": (mine, ())}) == []
+    workers = {"tcp://h:2": (other, ()), "tcp://h:1": (mine, ("solvers.probe",))}
+    assert code_problems(mine, workers) == [
+        "tcp://h:1: solvers.probe changed on disk since it started",
+        "tcp://h:2: other project sources than this machine's",
+    ]
+    digest, _ = code_state()
+    assert len(digest) == 64 and code_state()[0] == digest
+
+
+def test_the_cluster_runs_this_checkout(scheduler):
+    client = distributed.Client(scheduler, set_as_default=False)
+    try:
+        states = client.run(code_state)
+    finally:
+        client.close()
+    assert len(states) == 2
+    assert code_problems(code_state()[0], states) == []
 
 
 def test_dask_is_imported_only_when_chosen():
