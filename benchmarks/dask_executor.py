@@ -64,6 +64,16 @@ def dask_setup(worker) -> None:
     reaches every process of its group; only the command must react (it cancels the
     tasks and shuts the cluster down), not a worker with a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed.worker").addFilter(_drop_heartbeat_races)
+
+
+def _drop_heartbeat_races(record: logging.LogRecord) -> bool:
+    """Logging filter of the LocalCluster's workers.  When the command shuts its own
+    cluster down (end of run, Ctrl-C), a worker's heartbeat may still be on its way to
+    the scheduler that just closed; distributed logs that race as an error with a
+    traceback.  It is not one: a scheduler lost in the middle of a run is reported by
+    the command's client, not by this line."""
+    return not record.getMessage().startswith("Failed to communicate with scheduler")
 
 
 def code_state() -> tuple[str, tuple[str, ...]]:

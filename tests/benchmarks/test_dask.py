@@ -211,6 +211,16 @@ def test_workers_running_other_code_are_refused():
     assert len(digest) == 64 and code_state()[0] == digest
 
 
+def test_workers_drop_only_the_heartbeat_race_of_a_closing_cluster():
+    def record(message: str) -> logging.LogRecord:
+        return logging.LogRecord("distributed.worker", logging.ERROR, "w.py", 1, message, (), None)
+
+    race = record("Failed to communicate with scheduler during heartbeat.")
+    assert dask_executor._drop_heartbeat_races(race) is False
+    other = record("Unexpected exception during heartbeat. Closing worker.")
+    assert dask_executor._drop_heartbeat_races(other) is True
+
+
 def test_the_cluster_runs_this_checkout(scheduler):
     client = distributed.Client(scheduler, set_as_default=False)
     try:
