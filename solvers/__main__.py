@@ -2,7 +2,9 @@
 
 - `rate GRIDS`: one tab-separated line per grid: index, grid, depth needed, seconds.
   With `--solver NAME` (any registry name) or `--solver-cmd CMD`: index, grid, status,
-  solved without search (yes/no/not available), decisions, conflicts, seconds.
+  whether unit propagation of the givens alone fills the grid (yes/no/n/a: the
+  "without search" test of the harness for solvers that branch), decisions,
+  conflicts, seconds.
   `--workers K` or `--executor dask [--scheduler ADDRESS]` rate chunks of grids in
   other processes or on a Dask cluster (`solvers.rate_chunks`); same lines, same order.
 - `explain GRID`: the reasoning step by step, in Sudoku words.
@@ -209,7 +211,7 @@ def run_solve(args: argparse.Namespace) -> int:
         raise DimacsError(f"not enough memory for {cnf.num_vars} variables", where) from None
     print(f"c sudoku-sat solver {result.solver}: {result.seconds:.6f} s")
     without = _YES_NO.get(result.solved_without_search, result.solved_without_search)
-    print(f"c solved without search: {without}")
+    print(f"c unit propagation alone fills the grid: {without}")
     for key in ("decisions", "conflicts", "propagations"):
         print(f"c {key}: {getattr(result, key)}")
     if result.reason:
