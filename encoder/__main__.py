@@ -132,7 +132,10 @@ def run_encode(argv: Sequence[str]) -> int:
 
 
 def run_decode(argv: Sequence[str]) -> int:
-    args = decode_parser().parse_args(argv)
+    parser = decode_parser()
+    args = parser.parse_args(argv)
+    if args.index is not None and not args.grid:
+        parser.error("--index picks a puzzle of the --grid file: give --grid too")
     model = read_model(args.model)
     name = "<stdin>" if args.model == "-" else args.model
     if model.status != "SAT":

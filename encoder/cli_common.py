@@ -36,22 +36,53 @@ def add_geometry_flags(parser: argparse.ArgumentParser) -> None:
         choices=SUPPORTED_SIZES,
         help="grid side N (default: inferred from the grid's length)",
     )
-    group.add_argument("--box", metavar="RxC", help="box height x width (default per size)")
+    # A jigsaw map replaces the boxes, and --no-boxes removes them: each of the three
+    # contradicts the others, so argparse refuses them together (a usage error).
+    boxes = group.add_mutually_exclusive_group()
+    boxes.add_argument("--box", metavar="RxC", help="box height x width (default per size)")
     group.add_argument("--diagonals", action="store_true", help="X-Sudoku: both main diagonals")
     group.add_argument(
         "--windows",
         action="store_true",
         help="Hyper/Windoku: four extra 3x3 windows at (1,1) (1,5) (5,1) (5,5)",
     )
-    group.add_argument(
+    boxes.add_argument(
         "--regions",
         metavar="MAP",
         help="jigsaw: N*N region ids (a string or a file); replaces the boxes",
     )
-    group.add_argument("--no-boxes", action="store_true", help="no boxes (Latin square)")
+    boxes.add_argument("--no-boxes", action="store_true", help="no boxes (Latin square)")
     group.add_argument(
         "--symbols", metavar="SPEC", help="alphabet, e.g. 0-F for 16x16 (default 1-9 then A-P)"
     )
+
+
+def positive(kind, zero: bool = False):
+    """Return an argparse type: a number of `kind` above 0 (or at least 0 if `zero`)."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value < 0 or (value == 0 and not zero):
+            raise argparse.ArgumentTypeError(f"must be {'>= 0' if zero else '> 0'}, not {text}")
+        return value
+
+    return parse
+
+
+def command_line(text: str) -> str:
+    """argparse type of a solver command: non-empty, and split the way a shell would."""
+    import shlex
+
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"cannot split {text!r}: {error}") from None
+    if not words or words[0] in ("{cnf}", "{out}"):
+        raise argparse.ArgumentTypeError(f"{text!r} names no program")
+    return text
 
 
 @dataclass(frozen=True)
@@ -75,8 +106,12 @@ def _parse_box(spec: str) -> tuple[int, int]:
 
 def _regions_text(spec: str) -> str:
     if os.path.exists(spec):
-        with open(spec, encoding="utf-8") as handle:
-            lines = [ln.split("#", 1)[0].strip() for ln in handle]
+        try:
+            with open(spec, encoding="utf-8") as handle:
+                lines = [ln.split("#", 1)[0].strip() for ln in handle]
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+            raise GridError(f"--regions: cannot read the map: {reason}", spec) from None
         return "".join(ln for ln in lines if ln)
     return spec
 
@@ -85,12 +120,27 @@ def geometry_for(
     args: argparse.Namespace,
     n: int,
     regions: str | None = None,
-    where: tuple[str, int | None] = ("<input>", None),
+    where: tuple[str, int | None] = ("command line", None),
 ) -> Geometry:
-    """Return the geometry the flags describe for a grid of side n."""
+    """Return the geometry the flags describe for a grid of side n (`regions`: the map of
+    a `puzzle|regions` line, which --box, --no-boxes or another --regions contradict)."""
     symbols = expand_symbols(args.symbols) if args.symbols else None
     if args.size and args.size != n:
         raise GridError(f"grid has {n * n} cells but --size {args.size} was given", *where)
+    if regions is not None:
+        flag = "--box" if args.box else "--no-boxes" if args.no_boxes else None
+        if (
+            flag is None
+            and args.regions
+            and _strip_map(_regions_text(args.regions)) != _strip_map(regions)
+        ):
+            flag = "--regions"
+        if flag:
+            raise GridError(
+                f"this line gives its own jigsaw map (puzzle|regions), which {flag} "
+                "contradicts: drop the option or the map",
+                *where,
+            )
     jigsaw = None
     if regions is not None or args.regions:
         text = regions if regions is not None else _regions_text(args.regions)
@@ -108,6 +158,10 @@ def geometry_for(
         )
     except GridError as error:
         raise error.located(*where) from None
+
+
+def _strip_map(text: str) -> str:
+    return "".join(text.split())
 
 
 def read_puzzle_texts(source: str, args: argparse.Namespace) -> list[PuzzleText]:

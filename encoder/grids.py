@@ -13,6 +13,7 @@ Sizes 4, 6, 9, 12, 16, 25 are recognised from the length; symbols are `1-9` then
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from dataclasses import dataclass
 
 from encoder.errors import GridError
@@ -82,7 +83,14 @@ def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> 
         cells, regions = content, None
         if "|" in content and content.count("|") == 1:
             left, right = (part.strip() for part in content.split("|"))
-            if len(left) == len(right) and _size_of(len(left)):
+            # A whole grid on the left and a map-like word on the right is a jigsaw
+            # line even when the map has the wrong length: region_ids then says so,
+            # instead of the two halves being read as one grid of 2*N*N cells.
+            if (
+                _size_of(len(left))
+                and len(right) >= 4
+                and not any(ch in SEPARATORS for ch in right)
+            ):
                 cells, regions = left, right
         cells = cells if regions is not None else _strip(cells)
         one_per_line.append(PuzzleText(cells, regions, path, number))
@@ -244,4 +252,14 @@ def region_ids(
     stripped = _strip(text)
     if len(stripped) != n * n:
         raise GridError(f"region map has {len(stripped)} cells, expected {n * n}", path, line)
+    sizes = Counter(stripped)
+    if len(sizes) != n or any(count != n for count in sizes.values()):
+        # Checked here, on the map's own symbols: the geometry only sees numeric ids.
+        listed = ", ".join(f"{symbol!r}: {count}" for symbol, count in sorted(sizes.items()))
+        raise GridError(
+            f"a jigsaw map needs {n} regions of {n} cells; this one has {len(sizes)} "
+            f"(cells per region symbol: {listed})",
+            path,
+            line,
+        )
     return tuple(ord(ch) for ch in stripped)

@@ -102,6 +102,34 @@ def test_bad_input_is_one_located_line_exit_1(args, where, words):
     assert result.stdout == ""
 
 
+MAP = "".join(str(1 + 3 * (i // 27) + (i % 9) // 3) for i in range(81))  # the 3x3 boxes
+
+
+@pytest.mark.parametrize(
+    ("line", "flags", "words"),
+    [
+        (f"{NORVIG[0]}|{MAP[1:]}", [], ("region map has 80 cells, expected 81",)),
+        (f"{NORVIG[0]}|{MAP}", ["--box", "3x3"], ("own jigsaw map", "--box")),
+        (f"{NORVIG[0]}|{MAP}", ["--regions", MAP[::-1]], ("own jigsaw map", "--regions")),
+        (NORVIG[0], ["--regions", "2" + MAP[1:]], ("'1': 8", "'2': 10")),
+    ],
+    ids=["line-map-short", "line-map-and-box", "line-map-and-other-map", "map-symbol-sizes"],
+)
+def test_jigsaw_map_errors_name_the_map_problem(line, flags, words):
+    result = run_cli(*flags, line)
+    assert_input_error(result, "<argument>:1", *words)
+
+
+def test_unreadable_region_map_files_are_one_line(tmp_path):
+    binary = tmp_path / "map.bin"
+    binary.write_bytes(b"\xff\xfe" * 50)
+    for path, reason in [(tmp_path, "Is a directory"), (binary, "not UTF-8")]:
+        result = run_cli("--regions", path, NORVIG[0])
+        assert_input_error(result, str(path), "--regions: cannot read the map", reason)
+    same = run_cli("--regions", MAP, f"{NORVIG[0]}|{MAP}")
+    assert same.returncode == 0, same.stderr  # the same map twice is no contradiction
+
+
 @pytest.mark.parametrize(
     "args",
     [["--frobnicate", NORVIG[0]], ["--rules-only", NORVIG[0]], ["a", "b"], ["--index", "x", "g"]],

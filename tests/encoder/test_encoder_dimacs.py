@@ -183,8 +183,21 @@ def test_cli_givens_units():
         ["--out-dir", "somewhere", "--index", "0", NORVIG[0]],
         ["--encoding", "bogus", NORVIG[0]],
         [],
+        ["--no-boxes", "--box", "3x3", NORVIG[0]],
+        ["--regions", "1" * 81, "--box", "3x3", NORVIG[0]],
+        ["--regions", "1" * 81, "--no-boxes", NORVIG[0]],
+        ["decode", "model.txt", "--index", "0"],
     ],
-    ids=["rules-only-with-grid", "out-dir-with-index", "bad-encoding", "no-grid"],
+    ids=[
+        "rules-only-with-grid",
+        "out-dir-with-index",
+        "bad-encoding",
+        "no-grid",
+        "no-boxes-with-box",
+        "regions-with-box",
+        "regions-with-no-boxes",
+        "decode-index-without-grid",
+    ],
 )
 def test_cli_option_conflicts_are_usage_errors(args, tmp_path):
     assert_usage_error(run_cli(*args, cwd=tmp_path))
