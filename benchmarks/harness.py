@@ -46,7 +46,7 @@ from benchmarks.report import (
     write_csv,
     write_json,
 )
-from encoder.cli_common import add_geometry_flags
+from encoder.cli_common import add_geometry_flags, positive
 from encoder.encodings import ENCODINGS
 from encoder.errors import InputError
 from solvers.backends import REGISTRY, missing_reason
@@ -55,21 +55,6 @@ PROG = "benchmarks"
 SETS = DATA / "sets"
 DEFAULT_SOLVERS = "up,fl,fl2,minisat22,glucose3,glucose4,cadical195"
 CHUNK_SIZE = 500
-
-
-def _positive(kind, zero: bool = False):
-    """Return an argparse type: a number of `kind` above 0 (or at least 0 if `zero`)."""
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if value < 0 or (value == 0 and not zero):
-            raise argparse.ArgumentTypeError(f"must be {'>= 0' if zero else '> 0'}, not {text}")
-        return value
-
-    return parse
 
 
 def _names(known: Sequence[str], what: str):
@@ -122,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_geometry_flags(parser)
     group = parser.add_argument_group("selection")
     group.add_argument("--column", help="puzzle column of CSV/TSV files (default: puzzle)")
-    group.add_argument("--limit", type=_positive(int), help="run the first N grids of each set")
+    group.add_argument("--limit", type=positive(int), help="run the first N grids of each set")
     group.add_argument(
         "--shuffle", action="store_true", help="shuffle each set before --limit (seeded)"
     )
@@ -130,14 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
     group = parser.add_argument_group("execution")
     group.add_argument(
         "--workers",
-        type=_positive(int),
+        type=positive(int),
         default=_cores(),
         help=f"worker processes (default: all cores, here {_cores()})",
     )
     add_executor_flags(group)
     group.add_argument(
         "--chunk-size",
-        type=_positive(int),
+        type=positive(int),
         default=CHUNK_SIZE,
         help=f"grids per chunk; solvers are built once per chunk (default {CHUNK_SIZE}). "
         "PySAT solvers keep learnt clauses within a chunk, so their decision counts "
@@ -145,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--timeout",
-        type=_positive(float),
+        type=positive(float),
         default=60.0,
         help="seconds per call of an external solver binary (default 60); in-process "
         "solvers are not interrupted",
@@ -157,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--max-depth",
-        type=_positive(int, zero=True),
+        type=positive(int, zero=True),
         default=3,
         help="depth profile: rate grids up to this depth (default 3); grids beyond count "
         "as 'more'.  Rated when a home-grown solver is in --solvers",

@@ -21,7 +21,14 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks.executors import ExecutorError, add_executor_flags
-from encoder.cli_common import Puzzle, add_geometry_flags, load_one_puzzle, load_puzzles
+from encoder.cli_common import (
+    Puzzle,
+    add_geometry_flags,
+    command_line,
+    load_one_puzzle,
+    load_puzzles,
+    positive,
+)
 from encoder.dimacs import read_cnf
 from encoder.errors import DimacsError, InputError
 
@@ -33,7 +40,7 @@ def rate_parser(sub) -> None:
     p.add_argument("grids", metavar="GRIDS", help="a grid, a file of grids, or '-'")
     p.add_argument(
         "--max-depth",
-        type=int,
+        type=positive(int, zero=True),
         default=2,
         metavar="D",
         help="depth rating: deepest nesting tried (default 2); deeper grids print >D",
@@ -65,7 +72,7 @@ def rate_parser(sub) -> None:
     group = p.add_argument_group("execution")
     group.add_argument(
         "--workers",
-        type=int,
+        type=positive(int),
         metavar="K",
         help="processes rating chunks of grids (default 1: this process; with --executor "
         "dask and no --scheduler: all cores)",
@@ -73,7 +80,7 @@ def rate_parser(sub) -> None:
     add_executor_flags(group)
     group.add_argument(
         "--chunk-size",
-        type=int,
+        type=positive(int),
         default=500,
         metavar="N",
         help="grids per chunk with --workers K > 1 or --executor dask (default 500); "
@@ -96,13 +103,14 @@ def add_solver_flags(p: argparse.ArgumentParser, default: str | None, what: str)
     )
     p.add_argument(
         "--solver-cmd",
+        type=command_line,
         metavar="CMD",
         help="run this DIMACS solver command instead ({cnf} = input file, appended when "
         "absent; {out} = result file it writes); its output is parsed",
     )
     p.add_argument(
         "--timeout",
-        type=float,
+        type=positive(float),
         default=60.0,
         metavar="S",
         help="time limit per call for external binaries (default 60 s)",
@@ -113,7 +121,7 @@ def explain_parser(sub) -> None:
     p = sub.add_parser("explain", help="the reasoning step by step")
     p.add_argument("grid", metavar="GRID")
     p.add_argument("--index", type=int, metavar="N", help="puzzle N (0-based) of a file")
-    p.add_argument("--max-depth", type=int, default=2, metavar="D")
+    p.add_argument("--max-depth", type=positive(int, zero=True), default=2, metavar="D")
     add_geometry_flags(p)
 
 
@@ -244,11 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     explain_parser(sub)
     solve_parser(sub)
     args = parser.parse_args(argv)
-    if args.command == "rate":
-        if args.scheduler and args.executor != "dask":
-            parser.error("--scheduler needs --executor dask")
-        if (args.workers is not None and args.workers < 1) or args.chunk_size < 1:
-            parser.error("--workers and --chunk-size must be at least 1")
+    if args.command == "rate" and args.scheduler and args.executor != "dask":
+        parser.error("--scheduler needs --executor dask")
     commands = {"rate": run_rate, "explain": run_explain, "solve": run_solve}
     try:
         return commands[args.command](args)
