@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from encoder.encodings import Formula, given_literals, rule_formula
 from encoder.geometry import Geometry
-from encoder.grids import format_pretty
+from encoder.grids import describe_clash, find_clashes, format_pretty
 from solvers.engine import Engine
 
 Grid = tuple[int, ...]
@@ -119,6 +119,11 @@ class Explainer:
         yield f"Grid ({self.geometry.describe()}), {len(facts)} givens:"
         yield from format_pretty(grid, self.geometry).splitlines()
         yield ""
+        clashes = find_clashes(grid, self.geometry)
+        if clashes:  # say it in the givens' own terms, not as a clause found later
+            clash = describe_clash(clashes[0], self.geometry)
+            yield f"Contradiction in the givens: {clash}. The grid has no solution."
+            return
         yield "Unit propagation of the givens:"
         ok, steps, new = yield from self._propagate(facts)
         if not ok:
@@ -179,9 +184,10 @@ class Explainer:
             yield f"  Contradiction: {self.conflict_words(conflict)}. The grid has no solution."
         return ok, steps, count
 
-    def _failed_literal(self, facts: list[int], depth: int):
+    def _failed_literal(self, facts: list[int], depth: int, chain: bool = True):
         """Return (hypothesis, depth, what went wrong) for the first failed hypothesis at
-        this depth, trying 'cell = value' before 'cell ≠ value'."""
+        this depth, trying 'cell = value' before 'cell ≠ value'.  With chain=False the
+        words of a depth > 1 failure are not worked out (an inner step of a chain)."""
         n = self.geometry.size
         ok, closure = self.engine.propagate(facts)
         assigned = {abs(lit) for lit in closure}
@@ -202,15 +208,30 @@ class Explainer:
             else:
                 ok, _ = self.engine.probe([*facts, lit], depth=depth - 1)
                 if not ok:
-                    rule = "the failed-literal rule" + (
-                        f" of depth {depth - 1}" if depth > 2 else ""
-                    )
-                    return (
-                        lit,
-                        depth,
-                        f"{rule} applied under this hypothesis ends in a contradiction",
-                    )
+                    why = self._inner_chain([*facts, lit], depth - 1) if chain else ""
+                    return lit, depth, why
         return None
+
+    def _inner_chain(self, facts: list[int], depth: int) -> str:
+        """Say how the depth-`depth` closure of `facts` (a hypothesis included) reaches
+        its contradiction: the values its own failed hypotheses rule out, in order, then
+        the clause that breaks.  The closure is monotone, so adding those facts one at a
+        time always ends in a unit-propagation conflict."""
+        ruled_out: list[int] = []
+        while True:
+            ok, _, conflict = self.engine.trace(facts)
+            if not ok:
+                break
+            found = self._failed_literal(facts, depth, chain=False)
+            if found is None:  # cannot happen: probe said this closure is contradictory
+                return f"the depth-{depth} failed-literal rule ends in a contradiction"
+            ruled_out.append(-found[0])
+            facts = [*facts, -found[0]]
+        rule = "failed-literal hypotheses" + (f" of depth {depth}" if depth > 1 else "")
+        shown = ", ".join(self.lit_words(lit) for lit in ruled_out[:4])
+        if len(ruled_out) > 4:
+            shown += f" and {len(ruled_out) - 4} more"
+        return f"under it, {rule} give {shown}; then {self.conflict_words(conflict)}"
 
 
 def explain_lines(grid: Grid, geometry: Geometry, max_depth: int = 2) -> Iterator[str]:
