@@ -7,6 +7,7 @@ the module, so a command's start-up cost is paid only when it is used.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -45,6 +46,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("benchmarks: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of stdout left (`... | head`): files are written before the tables,
+        # so nothing is lost.  Point stdout at /dev/null so that the interpreter's final
+        # flush does not raise again (the recipe of Python's signal documentation).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -149,7 +149,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     group = parser.add_argument_group("output")
     group.add_argument("--out", metavar="DIR", help="write results.json, results.csv, PNG plots")
-    group.add_argument("--quiet", action="store_true", help="no progress bar or notes on stderr")
+    group.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar and no list of the files written (warnings still show)",
+    )
     return parser
 
 
@@ -287,14 +291,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         datasets = load_datasets(args)
     except InputError as error:
         return _fail(str(error))
-    if not args.quiet:
-        for name in args.solvers:
-            reason = missing_reason(name)
-            if reason:
-                print(f"{PROG}: {name}: {reason}; its grids count as UNKNOWN", file=sys.stderr)
+    # Warnings, not progress: printed even with --quiet.
+    for name in args.solvers:
+        reason = missing_reason(name)
+        if reason:
+            print(f"{PROG}: {name}: {reason}; its grids count as UNKNOWN", file=sys.stderr)
     for d in datasets:
-        if not d.puzzles and not args.quiet:
+        if not d.puzzles:
             print(f"{PROG}: {d.path}: no grids in this file, skipped", file=sys.stderr)
+    if not any(d.puzzles for d in datasets):
+        print(f"{PROG}: no grids to run in {len(datasets)} file(s)", file=sys.stderr)
+        return 1
     tasks = make_tasks(datasets, args)
     try:
         results, interrupted = execute(tasks, args)
@@ -347,11 +354,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"worker CPU time {meta['worker_cpu_seconds']:.1f} s, load average at the end "
         f"{meta['load_average']}{', INTERRUPTED: partial results' if interrupted else ''}._"
     )
+    if out is not None:  # first: the files survive a closed stdout (`run ... | head`)
+        write_outputs(out, meta, datasets, summaries, profiles, merged, args)
     print(markdown(datasets, summaries, profiles, note))
     print("### Time per solver (timed calls summed over workers; warm-up not counted)\n")
     print(solver_times(summaries), flush=True)
-    if out is not None:
-        write_outputs(out, meta, datasets, summaries, profiles, merged, args)
     if interrupted:
         print(
             f"{PROG}: interrupted: {grids_done:,} of {grids_total:,} grid runs kept",

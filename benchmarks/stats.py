@@ -48,7 +48,7 @@ from benchmarks.executors import ExecutorError, add_executor_flags, make_executo
 from benchmarks.fullgrid import GridSolver
 from benchmarks.generate import random_placement, remove_givens
 from benchmarks.paths import machine
-from encoder.cli_common import add_geometry_flags, geometry_for
+from encoder.cli_common import add_geometry_flags, geometry_for, positive
 from encoder.errors import InputError
 from encoder.geometry import Geometry
 
@@ -430,24 +430,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--givens", type=parse_range, required=True, metavar="A-B[:STEP]", help="values of k"
     )
-    parser.add_argument("--samples", type=int, default=100, metavar="N", help="grids per point")
+    parser.add_argument(
+        "--samples", type=positive(int), default=100, metavar="N", help="grids per point"
+    )
     parser.add_argument("--seed", type=int, default=1, metavar="S")
     parser.add_argument(
         "--workers",
-        type=int,
+        type=positive(int),
         metavar="K",
         help="processes (default 1; with --executor dask and no --scheduler: all cores)",
     )
     add_executor_flags(parser)
     parser.add_argument(
-        "--cap", type=int, default=10_000, metavar="C", help="count up to C (default 10,000)"
+        "--cap",
+        type=positive(int),
+        default=10_000,
+        metavar="C",
+        help="count up to C (default 10,000)",
     )
     parser.add_argument(
         "--methods",
         default=",".join(METHODS),
         help="comma list of random,remove (default both)",
     )
-    parser.add_argument("--out", default=".", metavar="DIR", help="where the PNG and CSV go")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write the plot (PNG) and the table (CSV) there (without it: printed only)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_geometry_flags(parser)
     args = parser.parse_args(argv)
@@ -456,8 +466,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--methods: choose among {', '.join(METHODS)}")
     if args.workers is None:
         args.workers = (os.cpu_count() or 1) if args.executor == "dask" else 1
-    if args.samples < 1 or args.cap < 1 or args.workers < 1:
-        parser.error("--samples, --cap and --workers must be at least 1")
     if args.scheduler and args.executor != "dask":
         parser.error("--scheduler needs --executor dask")
     try:
@@ -468,7 +476,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if max(args.givens) > geometry.num_cells:
         parser.error(f"--givens: at most {geometry.num_cells} for {geometry.describe()}")
     try:
-        os.makedirs(args.out, exist_ok=True)
+        if args.out is not None:
+            os.makedirs(args.out, exist_ok=True)
     except OSError as error:
         print(f"benchmarks: {args.out}: cannot create: {error.strerror}", file=sys.stderr)
         return 1
@@ -500,22 +509,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         CI_METHOD,
         f"machine: {machine()}; {_where(args)}, {seconds:.1f} s",
     ]
+    written = ""
+    if args.out is not None:  # before the tables: the files survive a closed stdout
+        png = os.path.join(args.out, PLOT_NAME)
+        table_path = os.path.join(args.out, CSV_NAME)
+        n_label = f"{args.samples} grids per point"
+        title = (
+            f"Random {geometry.describe()} grids: solutions versus givens "
+            f"({n_label}, seed {args.seed})"
+        )
+        try:
+            plot(points, png, title, args.cap)
+            write_csv(points, table_path, about)
+        except OSError as error:
+            print(f"benchmarks: {args.out}: cannot write: {error.strerror}", file=sys.stderr)
+            return 1
+        written = f"\nwrote {png} and {table_path}"
     print("\n".join(about) + "\n")
     print(tables(points, args.cap) + "\n")
     print("\n".join(thresholds(points)))
-    png = os.path.join(args.out, PLOT_NAME)
-    table_path = os.path.join(args.out, CSV_NAME)
-    n_label = f"{args.samples} grids per point"
-    title = (
-        f"Random {geometry.describe()} grids: solutions versus givens ({n_label}, seed {args.seed})"
-    )
-    try:
-        plot(points, png, title, args.cap)
-        write_csv(points, table_path, about)
-    except OSError as error:
-        print(f"benchmarks: {args.out}: cannot write: {error.strerror}", file=sys.stderr)
-        return 1
-    print(f"\nwrote {png} and {table_path}")
+    print(written or "\n(no --out DIR: the plot and the CSV were not written)")
     return 0
 
 

@@ -357,6 +357,8 @@ def test_a_file_without_grids_is_skipped_with_a_note(tmp_path, capsys):
     assert f"benchmarks: {empty}: no grids in this file, skipped" in captured.err
     assert "### vu_kr_4x4: 2 of 2 grids" in captured.out
     assert "### sudoku9_depth2" not in captured.out
+    assert harness.main([str(empty), "--solvers", "up", "--quiet"]) == 1  # nothing at all
+    assert "no grids in this file, skipped" in capsys.readouterr().err  # even with --quiet
 
 
 def test_chunks_cut_at_fixed_positions():
