@@ -17,13 +17,13 @@ none is given from the file's `# geometry: FLAGS` header comment (written by `ge
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 import time
 from collections.abc import Sequence
 
 from pysat.solvers import Solver
 
+from benchmarks.datasets import read_dataset
 from benchmarks.fullgrid import Grid, GridSolver, SolutionCount
 from encoder.cli_common import add_geometry_flags, load_puzzles
 from encoder.encodings import given_literals, rule_formula
@@ -104,26 +104,6 @@ def describe(count: SolutionCount) -> str:
     return f"{count.solutions} solutions"
 
 
-GEOMETRY_FLAGS = ("size", "box", "diagonals", "windows", "regions", "no_boxes", "symbols")
-
-
-def header_geometry(path: str) -> str | None:
-    """Return the FLAGS of a `# geometry: FLAGS` comment before the first grid (as written
-    by `generate`), or None."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                stripped = line.strip()
-                if stripped and not stripped.startswith("#"):
-                    return None
-                key, _, value = stripped.lstrip("#").partition(":")
-                if key.strip().lower() == "geometry":
-                    return value.strip()
-    except (OSError, UnicodeDecodeError):
-        return None  # load_puzzles reports it
-    return None
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
@@ -143,19 +123,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="also check minimality: removing any one given must allow a second solution",
     )
+    parser.add_argument(
+        "--column", help="puzzle column of CSV/TSV files (default: puzzle)", default=None
+    )
     add_geometry_flags(parser)
     args = parser.parse_args(argv)
     if args.cap < 2:
         parser.error("--cap must be at least 2 (a second solution must be looked for)")
-    flags = None if any(getattr(args, f) for f in GEOMETRY_FLAGS) else header_geometry(args.file)
-    if flags:  # no geometry flag on the command line: the file's header says the variant
-        try:
-            args = parser.parse_args([*argv, *shlex.split(flags)])
-        except (SystemExit, ValueError):
-            print(f"benchmarks: {args.file}: bad '# geometry: {flags}' header", file=sys.stderr)
-            return 1
     try:
-        puzzles = load_puzzles(args.file, args)
+        if args.file == "-":
+            puzzles = load_puzzles(args.file, args)
+        else:  # read as `benchmarks run` reads it: variant from flags, header or file name
+            dataset = read_dataset(args.file, args, args.column)
+            puzzles = list(dataset.puzzles)
+            if dataset.flags_from in ("header", "file name"):
+                print(
+                    f"benchmarks: {args.file}: {dataset.variant} "
+                    f"(flags from the {dataset.flags_from}: {dataset.flags or 'none'})",
+                    file=sys.stderr,
+                )
     except InputError as error:
         print(f"benchmarks: {error}", file=sys.stderr)
         return 1
@@ -186,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.minimal:
         summary += f"; {unique - not_minimal} of the unique ones minimal"
     seconds = time.perf_counter() - start
-    print(f"{len(puzzles)} puzzles: {summary} ({args.counter} counter, {seconds:.2f} s)")
+    print(f"{len(puzzles):,} puzzles: {summary} ({args.counter} counter, {seconds:.2f} s)")
     for counter in counters.values():
         if isinstance(counter, PysatCounter):
             counter.close()

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks import generate
+from benchmarks.datasets import flags_namespace, read_dataset
 from benchmarks.fullgrid import GridSolver
-from benchmarks.uniqueness import header_geometry, is_minimal
-from encoder.cli_common import add_geometry_flags, load_puzzles
+from benchmarks.uniqueness import is_minimal
 from solvers.rating import Rater
 
 SETS = Path(__file__).resolve().parents[2] / "data" / "sets"
@@ -30,12 +30,8 @@ def _header(path: Path) -> dict[str, str]:
 
 
 def _puzzles(path: Path):
-    import argparse
-
-    parser = argparse.ArgumentParser()
-    add_geometry_flags(parser)
-    args = parser.parse_args(shlex.split(header_geometry(str(path)) or ""))
-    return load_puzzles(str(path), args)
+    """The puzzles as `benchmarks run` reads them (the variant from the header)."""
+    return read_dataset(str(path), flags_namespace("")).puzzles
 
 
 def _regenerate(path: Path, tmp_path: Path) -> list[str]:

@@ -173,3 +173,26 @@ def test_unique_reads_the_geometry_header_of_generated_files(tmp_path, capsys):
     assert "3 puzzles: 3 unique" in capsys.readouterr().out
     uniqueness.main([str(out), "--size", "9"])  # flags given: plain rules, header ignored
     assert "3 puzzles: 3 unique" not in capsys.readouterr().out
+
+
+def test_unique_reads_files_as_run_does(tmp_path):
+    """The variant from the file name, CSV files by their puzzle column."""
+    from benchmarks.paths import shared
+
+    lines = [ln for ln in Path(shared("andoku_standard_x.txt")).read_text().splitlines()]
+    grids = [ln for ln in lines if ln.strip() and not ln.startswith("#")][:5]
+    named = tmp_path / "sample_x.txt"  # "_x": X-Sudoku, as `benchmarks run` reads it
+    named.write_text("\n".join(grids) + "\n")
+    result = _unique(str(named))
+    assert result.returncode == 0, result.stdout
+    assert "5 puzzles: 5 unique" in result.stdout
+    assert "flags from the file name: --diagonals" in result.stderr
+    plain = tmp_path / "sample.txt"  # the same grids under plain rules have more solutions
+    plain.write_text(named.read_text())
+    assert _unique(str(plain)).returncode == 1
+
+    table = tmp_path / "sample.csv"
+    table.write_text("id,quiz\n" + "".join(f"{i},{g}\n" for i, g in enumerate(grids)))
+    result = _unique(str(table), "--column", "quiz", "--diagonals")
+    assert result.returncode == 0, result.stderr
+    assert "5 puzzles: 5 unique" in result.stdout
