@@ -1,6 +1,7 @@
 """Puzzle generation for any geometry, reproducible from a seed.
 
-Four methods, after the school papers and beyond them:
+Four ways to make puzzles, after the school papers and beyond them, and the full grids
+they start from:
 
 | method    | how a puzzle is made                                         | unique?       |
 |-----------|--------------------------------------------------------------|---------------|
@@ -16,6 +17,7 @@ Four methods, after the school papers and beyond them:
 |           | given found necessary stays necessary)                       |               |
 | `depth`   | minimal puzzles, kept when their depth rating                | always        |
 |           | (`solvers.rating`) is the one asked for                      |               |
+| `full`    | the random full grids themselves (solutions, no blank)       | (solved)      |
 
 Full grids come from `benchmarks.fullgrid` (randomized search with the engine's
 propagation); with `--jigsaw` every puzzle gets a fresh random region map
@@ -50,7 +52,7 @@ from encoder.grids import format_line
 from solvers.rating import Rater
 
 GENERATOR_VERSION = 1
-METHODS = ("random", "remove", "minimal", "depth")
+METHODS = ("random", "remove", "minimal", "depth", "full")
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ class Request:
             raise ValueError(f"unknown method {self.method!r}; choose from {', '.join(METHODS)}")
         if self.method in ("random", "remove") and self.givens is None:
             raise ValueError(f"method {self.method} needs a number of givens")
+        if self.method == "full" and (self.givens is not None or self.unique):
+            raise ValueError("method full makes full grids: --givens and --unique do not apply")
         if self.method == "depth" and (self.depth is None or self.depth < 0):
             raise ValueError("method depth needs a depth >= 0")
         if self.count < 0 or (self.attempts is not None and self.attempts < 0):
@@ -212,6 +216,8 @@ class Generator:
         solver, full, region_map = self._source()
         if req.method == "remove":
             grid = remove_givens(full, req.givens or 0, self.rng)
+        elif req.method == "full":
+            grid = full
         else:
             grid = minimal_puzzle(solver, full, self.rng)
         return Puzzle(grid, solver.geometry, region_map), solver
@@ -272,6 +278,8 @@ def describe_request(request: Request) -> str:
         text = f"{request.givens} givens kept from a random full grid (method 2)"
     elif request.method == "minimal":
         text = "minimal puzzles with a unique solution"
+    elif request.method == "full":
+        text = "random full grids (randomized search on the empty grid)"
     else:
         text = f"minimal unique puzzles of depth rating {request.depth} (centrale encoding)"
     if request.unique and request.method in ("random", "remove"):

@@ -222,7 +222,20 @@ def test_small_grids_skip_duplicates():
     assert len(set(lines)) == len(lines) == 40
 
 
+@pytest.mark.parametrize("name", SMALL)
+def test_method_full_writes_valid_full_grids(name):
+    geometry = GEOMETRIES[name]
+    request = Request("full", count=3, seed=4)
+    grids = [p.grid for p in generate(request, geometry).puzzles]
+    assert len(set(grids)) == 3
+    for grid in grids:
+        assert 0 not in grid and is_solution(grid, grid, geometry)
+    assert grids == [p.grid for p in generate(request, geometry).puzzles]
+
+
 def test_request_validation():
+    with pytest.raises(ValueError):
+        Request("full", count=1, seed=1, givens=30)  # a full grid has every given
     with pytest.raises(ValueError):
         Request("remove", count=1, seed=1)  # no givens
     with pytest.raises(ValueError):
