@@ -39,18 +39,23 @@ wraps this: grid in, completed copy out (0 = unknown).
 
 Sources and what is reconstructed.  The statement is hosted by doc-solus.fr and
 wikiprepa.fr (MP_INFO_CENTRALE_1_2014; candidates wrote Caml or Pascal), but only its
-first pages (the rules, the grid and block numbering) could be read here.  The literal
+first pages could be read here: the stored copies of both (and of the H&K corrigé on
+doczz.fr) stop after the instructions, the three-part plan (I lists, II encoding,
+III resolution), the rules and Figure 1.  No question number was read: no readable
+text shows a number beside any function or formula, so every function's question
+number is unknown and the docstrings cite the exam part only.  The literal
 type, the function names and their signatures (`appartient x l`, `suppression x l`,
 `indice (b, r)`, `case1 ()`…`bloc2 ()`, `nouveau_lit_isole f`, `simplification l f`,
 `propagation t f` filling the grid t, `variables f`, `deduction x f` answering 1, -1 or
 0) were reconstructed from public students' solutions to the exam and from a lycée
 TP that rewrites it; the facts in the project's REFERENCE.md (clause counts, F1/F2,
 worked example III.1.4, the block-cell (3, 6) = cell (5, 0) example, the failed-literal
-rule) were taken as the specification.  Reconstructed, not read: exact question
-numbers inside each part (docstrings cite parts only), the names `f1`, `f2`,
-`formule_grille` and `regle`, `ajout` (one student calls it `ajoute`), the `None`
-returned by `nouveau_lit_isole` when no unit is left, the `[[]]` convention, and the
-loop structure of `propagation2`.
+rule) were taken as the specification; its numbering (unit propagation 3.1, the
+failed-literal rule 3.2, the worked example 3.1.4) gives the sub-parts III.1 and III.2
+cited below.  Reconstructed, not read: the question numbers, the names `f1`, `f2`,
+`formule_grille` and `regle`, `ajout` (one student calls it `ajoute`), the `None` returned by
+`nouveau_lit_isole` when no unit is left, the `[[]]` convention, and the loop
+structure of `propagation2`.
 """
 
 from __future__ import annotations
