@@ -13,9 +13,9 @@ What the fields of a result mean, for every backend:
 - `solved_without_search`: root-level unit propagation of the assumptions on the loaded
   clauses (and nothing else: no learnt clauses, no probing) assigns every cell variable
   (the first `cell_vars` variables).  It is asked of a propagator, never read off the
-  decision count: the home engine's `propagate`, or, for PySAT, `propagate` on a twin
-  solver that never searches (learnt clauses of earlier calls would strengthen it).
-  Binaries cannot tell: NOT_AVAILABLE.
+  decision count: the home engine's `propagate` (for the home solvers and the
+  binaries), or, for PySAT, `propagate` on a twin solver that never searches (learnt
+  clauses of earlier calls would strengthen it).
 - `decisions`, `conflicts`, `propagations`: this call's work, with each backend's
   baseline removed (table below); NOT_AVAILABLE where the backend does not say.
 - `seconds`: `time.perf_counter` around the work the mode measures (table below).
@@ -26,10 +26,15 @@ What the fields of a result mean, for every backend:
 | `dpll` | the engine's branching decisions | `Engine.solve` |
 | `minisat22`, `glucose3`, `glucose4` | raw - 2 if SAT, raw if UNSAT | `solve` (+ build if fresh) |
 | `cadical195` | raw (see below) | `solve` (+ build if fresh) |
-| binaries, `--solver-cmd` | NOT_AVAILABLE | the subprocess |
+| `minisat` binary | raw - 1 if SAT, raw if UNSAT | the subprocess |
+| `picosat`, `cadical` binaries | raw | the subprocess |
+| `cryptominisat5`, `--solver-cmd` | raw if printed in a known layout, else n/a | the subprocess |
 
-For the closures `conflicts` counts failed hypotheses; binaries report no conflicts or
-propagations either (NOT_AVAILABLE).
+For the closures `conflicts` counts failed hypotheses.  The binaries' figures are read
+off their output (`solvers.solver_stats`); the MiniSat binary, like PySAT's MiniSat,
+counts its final "no variable left" pick as a decision.  PicoSAT probes failed literals
+before searching, so it can answer with 0 decisions a grid that unit propagation leaves
+open (the first grid of Norvig's top95: 14 failed literals, 0 decisions).
 
 The MiniSat family's baseline: PySAT hands MiniSat variable 0, which no clause uses,
 so every SAT answer decides it once, and MiniSat counts the final "no variable left"
@@ -79,6 +84,7 @@ import numpy as np
 from encoder.dimacs import clause_lines, parse_model, write_dimacs
 from encoder.errors import DimacsError
 from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
+from solvers.solver_stats import read_statistics
 
 Lit = int  # a DIMACS literal: v or -v
 Clause = list[Lit]
@@ -355,10 +361,11 @@ class PysatBackend(Backend):
 
 # How each known binary is called: {cnf} is the input, {out} a result file if it needs
 # one.  A command without {cnf} gets the input file as its last argument.
+# The verbosity is the one that prints the search statistics (`solvers.solver_stats`).
 BINARY_COMMANDS = {
-    "minisat": "minisat -verb=0 {cnf} {out}",
-    "picosat": "picosat {cnf}",
-    "cadical": "cadical -q {cnf}",
+    "minisat": "minisat {cnf} {out}",
+    "picosat": "picosat -v {cnf}",
+    "cadical": "cadical {cnf}",
     "cryptominisat5": "cryptominisat5 --verb 0 {cnf}",
 }
 _EXIT_STATUS = {10: "SAT", 20: "UNSAT"}  # the SAT-competition exit codes
@@ -388,13 +395,18 @@ class BinaryBackend(Backend):
         return ""
 
     def _load(self) -> None:
+        from solvers.engine import Engine  # "solved without search" asks a propagator
+
         self.rule_text = clause_lines(self.clauses)  # formatted once, written per call
+        self.engine = Engine(self.clauses, self.num_vars)
 
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
         start = time.perf_counter()
         reason = self.missing()
         if reason:
             return self._unknown(reason, start)
+        ok, root = self.engine.propagate(assumptions)
+        self.without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
         text = write_dimacs(
             self.num_vars,
             [self.rule_text, clause_lines([lit] for lit in assumptions)],
@@ -423,6 +435,7 @@ class BinaryBackend(Backend):
                         output = handle.read()
                 except OSError:
                     return self._unknown(f"{self.argv0} wrote no result file", start)
+        self.layout, self.stats = read_statistics(stdout)
         return self._read_answer(output, code, assumptions, seconds)
 
     def _run(self, argv: list[str]) -> tuple[int, str, str, str]:
@@ -464,7 +477,7 @@ class BinaryBackend(Backend):
         if answer.status == "UNKNOWN":
             return self._unknown(f"{self.argv0} answered UNKNOWN", seconds=seconds)
         if answer.status == "UNSAT":
-            return self._result(Status.UNSAT, (), seconds)
+            return self._counted(Status.UNSAT, (), seconds)
         beyond = [lit for lit in answer.literals if abs(lit) > self.num_vars]
         if beyond:
             return self._unknown(
@@ -484,14 +497,31 @@ class BinaryBackend(Backend):
         missed = [lit for lit in assumptions if lit not in true]
         if missed:
             return self._unknown(f"model falsifies unit clause {missed[0]}", seconds=seconds)
-        return self._result(Status.SAT, model, seconds)
+        return self._counted(Status.SAT, model, seconds)
+
+    def _counted(self, status: Status, model: Sequence[Lit], seconds: float) -> SolverResult:
+        """The answer with the statistics the binary printed (None: not available)."""
+        figures = {k: NOT_AVAILABLE if v is None else v for k, v in self.stats.items()}
+        decisions = figures["decisions"]
+        if self.layout == "minisat" and status is Status.SAT and decisions:
+            decisions -= 1  # MiniSat counts its final "no variable left" pick
+        return self._result(
+            status,
+            model,
+            seconds,
+            self.without,
+            decisions,
+            figures["conflicts"],
+            figures["propagations"],
+        )
 
     def _unknown(
         self, reason: str, start: float | None = None, seconds: float | None = None
     ) -> SolverResult:
         if seconds is None:
             seconds = time.perf_counter() - start if start is not None else 0.0
-        return self._result(Status.UNKNOWN, (), seconds, reason=reason)
+        without = getattr(self, "without", NOT_AVAILABLE)
+        return self._result(Status.UNKNOWN, (), seconds, without, reason=reason)
 
 
 HOME_DEPTHS = {"up": 0, "fl": 1, "fl2": 2, "fl3": 3, "dpll": None}
