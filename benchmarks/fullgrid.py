@@ -14,6 +14,11 @@ sampling needs counting); every full grid has a non-zero probability.  A search 
 backtracks too often restarts (with the same random stream), which bounds the rare
 heavy-tailed runs on 16x16 and 25x25 grids.
 
+`phase_guided_grid` is the other road, for geometries where that search gets lost
+(jigsaw maps of 12x12 and more, `benchmarks.jigsaw`): one call of PySAT's Minisat22
+with a random preferred value per cell (`set_phases`), which CDCL follows wherever the
+rules allow.  A seed still gives the same grid (MiniSat is deterministic).
+
 `GridSolver` also counts solutions with a cap (`count`), by the engine's DPLL search;
 `benchmarks.uniqueness` holds the PySAT counter that tests compare it with.
 """
@@ -169,3 +174,25 @@ def random_full_grid(geometry: Geometry, rng: random.Random) -> Grid:
     if grid is None:
         raise GridError(f"{geometry.describe()}: no full grid exists")
     return grid
+
+
+def phase_guided_grid(geometry: Geometry, rng: random.Random) -> Grid | None:
+    """Return a random full grid found by Minisat22 steered by random phases (one
+    preferred value per cell, drawn from `rng`), or None when the rules have none."""
+    from pysat.solvers import Minisat22
+
+    n = geometry.size
+    phases = []
+    for c in range(n * n):
+        chosen = rng.randrange(1, n + 1)
+        phases += [n * c + k if k == chosen else -(n * c + k) for k in range(1, n + 1)]
+    with Minisat22(bootstrap_with=rule_formula(geometry, "centrale").clauses) as solver:
+        solver.set_phases(phases)
+        if not solver.solve():
+            return None
+        grid = [0] * (n * n)
+        for lit in solver.get_model():
+            if 0 < lit <= n**3:
+                c, k = divmod(lit - 1, n)
+                grid[c] = k + 1
+    return tuple(grid)

@@ -4,8 +4,11 @@ We start from the regular boxes and apply random swaps that keep every region's 
 a cell on the border of region A moves into a neighbouring region B while a cell of B
 touching A moves into A; the swap is kept only when both regions stay connected
 (4-neighbourhood).  After enough swaps the boxes are unrecognisable.  Not every such map
-admits a full grid, so `random_jigsaw` draws maps until the randomized search of
-`benchmarks.fullgrid` completes one, and returns the map with that grid.
+admits a full grid, so `random_jigsaw` draws maps until one is completed, and returns
+the map with that grid: by the randomized search of `benchmarks.fullgrid` up to 9x9,
+by Minisat22 steered by random phases from 12x12 on (the search rarely completes a
+16x16 jigsaw map; the solver takes about a second).  Sizes up to 9x9 keep the search,
+so the files of generator version 1 are made again identically.
 
 Roads not taken: growing regions from random seeds (breadth-first) often ends with a
 region that cannot reach N cells; rejecting those wastes most draws.
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.fullgrid import Grid, GridSolver
+from benchmarks.fullgrid import Grid, GridSolver, phase_guided_grid
 from encoder.errors import GridError
 from encoder.geometry import DEFAULT_BOXES, DEFAULT_SYMBOLS, Geometry, block_cells, make_geometry
 
@@ -103,17 +106,24 @@ def jigsaw_geometry(region_map: RegionMap, base: Geometry) -> Geometry:
 
 
 MAX_DRAWS = 100
+SOLVER_FROM = 12  # jigsaw sizes completed by phase_guided_grid
 
 
 def random_jigsaw(base: Geometry, rng: random.Random) -> tuple[GridSolver, Grid, RegionMap]:
     """Return (solver of the jigsaw geometry, a random full grid of it, its region map).
 
-    A map whose grid search restarts three times is replaced by a new one; after
-    MAX_DRAWS maps GridError is raised (in practice 4x4 to 9x9 need one to three draws;
-    16x16 maps are rarely completed)."""
+    A map whose grid search restarts three times (or that the solver finds without a
+    solution) is replaced by a new one; after MAX_DRAWS maps GridError is raised (in
+    practice one to three draws)."""
     for _ in range(MAX_DRAWS):
         region_map = random_region_map(base.size, rng)
-        solver = GridSolver(jigsaw_geometry(region_map, base))
+        geometry = jigsaw_geometry(region_map, base)
+        if base.size >= SOLVER_FROM:
+            grid = phase_guided_grid(geometry, rng)
+            if grid is not None:
+                return GridSolver(geometry), grid, region_map
+            continue
+        solver = GridSolver(geometry)
         grid = solver.random_completion(rng, max_restarts=2)
         if grid is not None:
             return solver, grid, region_map

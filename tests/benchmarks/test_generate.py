@@ -275,6 +275,19 @@ def test_random_region_maps_are_connected_and_reproducible(n):
     assert region_map != tuple(boxes)
 
 
+def test_16x16_jigsaw_full_grids_come_quickly_and_reproducibly():
+    """From 12x12 on, jigsaw maps are completed by Minisat22 steered by random phases."""
+    base = standard(16)
+    first = random_jigsaw(base, random.Random(3))
+    solver, grid, region_map = first
+    assert _regions_connected(region_map, 16)
+    assert 0 not in grid and is_solution(grid, grid, solver.geometry)
+    again = random_jigsaw(base, random.Random(3))
+    assert (again[1], again[2]) == (grid, region_map)
+    puzzles = generate(Request("remove", count=2, seed=3, givens=200, jigsaw=True), base)
+    assert len(puzzles.puzzles) == 2
+
+
 def test_jigsaw_puzzles_round_trip_through_the_reader():
     base = standard(9)
     report = generate(Request("minimal", count=3, seed=8, jigsaw=True), base)
