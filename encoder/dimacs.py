@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from encoder.errors import DimacsError
+from encoder.errors import DimacsError, unreadable
 
 # A DIMACS integer: ASCII digits with an optional sign.  Python's int() alone would also
 # take '1_000' and non-ASCII digits such as '２'.
@@ -59,7 +59,8 @@ def read_text(path: str) -> tuple[str, str]:
     except FileNotFoundError:
         raise DimacsError("no such file", path) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise DimacsError(f"cannot read: {error}", path) from None
+        problem, line = unreadable(path, error)
+        raise DimacsError(problem, path, line) from None
 
 
 def parse_cnf(text: str, name: str = "<input>") -> Cnf:

@@ -33,3 +33,14 @@ class GridError(InputError):
 
 class DimacsError(InputError):
     """A DIMACS CNF or model file that does not follow the format."""
+
+
+def unreadable(path: str, error: OSError | UnicodeDecodeError) -> tuple[str, int | None]:
+    """Return (problem, 1-based line or None) for a file that could not be read as text:
+    the line of the first byte that is not UTF-8, or the system's reason."""
+    if isinstance(error, UnicodeDecodeError):
+        line = error.object[: error.start].count(b"\n") + 1
+        column = error.start - (error.object.rfind(b"\n", 0, error.start) + 1) + 1
+        byte = error.object[error.start]
+        return f"not UTF-8 text: byte 0x{byte:02x} at column {column}", line
+    return f"cannot read: {error.strerror or error}", None

@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 
-from encoder.errors import GridError
+from encoder.errors import GridError, unreadable
 from encoder.geometry import DEFAULT_SYMBOLS, SUPPORTED_SIZES, Geometry, Region
 
 BLANKS = "._0"
@@ -136,7 +136,8 @@ def read_source(source: str) -> tuple[str, str]:
             "no such file, and not a grid of 16, 36, 81, 144, 256 or 625 cells", source
         ) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise GridError(f"cannot read: {error}", source) from None
+        problem, line = unreadable(source, error)
+        raise GridError(problem, source, line) from None
 
 
 def _looks_like_path(source: str) -> bool:

@@ -298,6 +298,11 @@ def test_unreadable_file(kind, tmp_path):
         path.mkdir()
     elif kind == "not-utf8":
         path.write_bytes(b"\xff\xfe" + NORVIG[0].encode())
+    if kind == "not-utf8":  # located at the line of the first bad byte
+        assert_input_error(run_cli(path), f"{path}:1", "not UTF-8 text: byte 0xff at column 1")
+        path.write_bytes(b"# two lines\n" + NORVIG[0].encode() + b"\xe9\n")
+        assert_input_error(run_cli(path), f"{path}:2", "byte 0xe9 at column 82")
+        return
     word = "no such file" if kind == "missing" else "cannot read"
     assert_input_error(run_cli(path), str(path), word)
 

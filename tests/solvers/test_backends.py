@@ -554,6 +554,21 @@ def test_malformed_dimacs_gives_one_located_line(name, malformed_runs):
     assert error.value.line == MALFORMED_LINES[name]
 
 
+def test_non_utf8_dimacs_names_the_line_of_the_bad_byte(tmp_path):
+    path = tmp_path / "latin1.cnf"
+    path.write_bytes("p cnf 2 1\n1 2 0\nc café\n".encode("latin-1"))
+    done = subprocess.run(
+        [sys.executable, "-m", "solvers", "solve", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"solvers: {path}:3: not UTF-8 text: byte 0xe9 at column 6\n"
+
+
 # --- faults of external solvers --------------------------------------------------------
 
 FOUR = [c for c in GOLDEN_CASES if variant(c.puzzle.geometry) == "4x4" and c.count != "2+"]
