@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks.report import NA, SCHEMA, VERSION, table
-from encoder.errors import InputError
+from encoder.errors import InputError, unreadable
 
 PROG = "benchmarks"
 KEY = ("dataset", "encoding", "solver")
@@ -52,7 +52,8 @@ def load(path: str) -> dict:
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read: {error}", path) from None
+        problem, line = unreadable(path, error)
+        raise InputError(problem, path, line) from None
     except json.JSONDecodeError as error:
         raise InputError(f"not JSON: {error.msg}", path, error.lineno) from None
     if not isinstance(document, dict) or document.get("schema") != SCHEMA:

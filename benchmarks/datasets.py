@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from encoder.cli_common import Puzzle, add_geometry_flags, geometry_for
-from encoder.errors import GridError
+from encoder.errors import GridError, unreadable
 from encoder.grids import (
     PuzzleText,
     describe_clash,
@@ -187,7 +187,8 @@ def read_texts(path: str, column: str | None = None, size: int | None = None) ->
     except FileNotFoundError:
         raise GridError("no such file", path) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise GridError(f"cannot read: {error}", path) from None
+        problem, line = unreadable(path, error)
+        raise GridError(problem, path, line) from None
     delimiter = TABLE_SUFFIXES.get(Path(path).suffix.lower())
     if delimiter is not None:
         return _table_texts(text, path, column, delimiter)
