@@ -401,12 +401,12 @@ class BinaryBackend(Backend):
         self.engine = Engine(self.clauses, self.num_vars)
 
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
+        ok, root = self.engine.propagate(assumptions)  # first: every answer carries it
+        self.without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
         start = time.perf_counter()
         reason = self.missing()
         if reason:
             return self._unknown(reason, start)
-        ok, root = self.engine.propagate(assumptions)
-        self.without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
         text = write_dimacs(
             self.num_vars,
             [self.rule_text, clause_lines([lit] for lit in assumptions)],
@@ -520,8 +520,7 @@ class BinaryBackend(Backend):
     ) -> SolverResult:
         if seconds is None:
             seconds = time.perf_counter() - start if start is not None else 0.0
-        without = getattr(self, "without", NOT_AVAILABLE)
-        return self._result(Status.UNKNOWN, (), seconds, without, reason=reason)
+        return self._result(Status.UNKNOWN, (), seconds, self.without, reason=reason)
 
 
 HOME_DEPTHS = {"up": 0, "fl": 1, "fl2": 2, "fl3": 3, "dpll": None}
