@@ -8,8 +8,10 @@ As in the school paper, uniqueness means that no second solution exists.  Two co
   fresh selector literal, assumed during the call and retired afterwards (unit ¬s), so
   one loaded solver serves a whole file.
 The tests require both to agree; `python -m benchmarks unique FILE` uses the engine
-unless `--counter pysat` is given.  The variant comes from the geometry flags, or when
-none is given from the file's `# geometry: FLAGS` header comment (written by `generate`).
+unless `--counter pysat` is given.  A file is read as `benchmarks run` reads it
+(`benchmarks.datasets`): the variant from the geometry flags, else from the file's
+`# geometry: FLAGS` header (written by `generate`), else from its name (`_x`, `hyper`);
+CSV/TSV files by their puzzle column.
 
     python -m benchmarks unique data/sets/sudoku9_minimal.txt [--minimal] [--cap C]
 """
