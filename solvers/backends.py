@@ -27,8 +27,8 @@ What the fields of a result mean, for every backend:
 | `minisat22`, `glucose3`, `glucose4` | raw - 2 if SAT, raw if UNSAT | `solve` (+ build if fresh) |
 | `cadical195` | raw (see below) | `solve` (+ build if fresh) |
 | `minisat` binary | raw - 1 if SAT, raw if UNSAT | the subprocess |
-| `picosat`, `cadical` binaries | raw | the subprocess |
-| `cryptominisat5`, `--solver-cmd` | raw if printed in a known layout, else n/a | the subprocess |
+| `picosat`, `cadical`, `cryptominisat5` binaries | raw | the subprocess |
+| `--solver-cmd` | raw if printed in a known layout, else n/a | the subprocess |
 
 For the closures `conflicts` counts failed hypotheses.  The binaries' figures are read
 off their output (`solvers.solver_stats`); the MiniSat binary, like PySAT's MiniSat,
@@ -366,7 +366,7 @@ BINARY_COMMANDS = {
     "minisat": "minisat {cnf} {out}",
     "picosat": "picosat -v {cnf}",
     "cadical": "cadical {cnf}",
-    "cryptominisat5": "cryptominisat5 --verb 0 {cnf}",
+    "cryptominisat5": "cryptominisat5 --verb 1 {cnf}",
 }
 _EXIT_STATUS = {10: "SAT", 20: "UNSAT"}  # the SAT-competition exit codes
 

@@ -7,7 +7,9 @@ command (a `--solver-cmd` running one of these solvers is read the same way):
 - CaDiCaL (`cadical`, not `-q`): `c decisions:   16   55363.32 per second`; CaDiCaL
   leaves zero counters out, so once its `[ statistics ]` section is there, a counter
   it did not print is 0;
-- PicoSAT (`picosat -v`): `c 14 conflicts`.
+- PicoSAT (`picosat -v`): `c 14 conflicts`;
+- CryptoMiniSat (`cryptominisat5 --verb 1`): `c decisions                : 18   (0.00 ...`
+  (printed twice; the last block counts).
 
 A figure found nowhere is None (the caller reports "not available", never 0).  The
 counts are raw: the decision baseline of each solver (MiniSat counts its final "no
@@ -23,15 +25,17 @@ COUNTERS = ("decisions", "conflicts", "propagations")
 _MINISAT = re.compile(r"^(decisions|conflicts|propagations)\s+:\s+(\d+)\b", re.MULTILINE)
 _CADICAL = re.compile(r"^c (decisions|conflicts|propagations):\s+(\d+)\b", re.MULTILINE)
 _PICOSAT = re.compile(r"^c (\d+) (decisions|conflicts|propagations)\s*$", re.MULTILINE)
+_CRYPTOMINISAT = re.compile(r"^c (decisions|conflicts|propagations)\s+:\s+(\d+)\b", re.MULTILINE)
 _CADICAL_SECTION = re.compile(r"^c -+ \[ statistics \] -+", re.MULTILINE)
 
 
 def read_statistics(text: str) -> tuple[str, dict[str, int | None]]:
-    """Return (layout found: "minisat", "cadical", "picosat" or "", the decisions,
+    """Return (layout found: "minisat", "cadical", "cryptominisat", "picosat" or "", the decisions,
     conflicts and propagations the output reports)."""
     found: dict[str, int | None] = dict.fromkeys(COUNTERS)
     layout = ""
-    for name, pattern in (("minisat", _MINISAT), ("cadical", _CADICAL)):
+    patterns = (("minisat", _MINISAT), ("cadical", _CADICAL), ("cryptominisat", _CRYPTOMINISAT))
+    for name, pattern in patterns:
         for counter, value in pattern.findall(text):
             found[counter], layout = int(value), name
     for value, counter in _PICOSAT.findall(text):

@@ -54,3 +54,21 @@ def test_nothing_known_is_none_never_zero():
     layout, figures = read_statistics("s SATISFIABLE\nv 1 -2 0\nc decisions made: many\n")
     assert layout == ""
     assert figures == {"decisions": None, "conflicts": None, "propagations": None}
+
+
+CRYPTOMINISAT_TWICE = """\
+c decisions                : 3           (0.00      % random)
+c propagations             : 100         (0         props/s)
+c conflicts                : 1
+c decisions                : 18          (0.00      % random)
+c propagations             : 615         (0         props/s)
+c decisions/conflicts      : 6.00
+c conflicts                : 3
+s SATISFIABLE
+"""
+
+
+def test_cryptominisat_layout_last_block_counts():
+    layout, figures = read_statistics(CRYPTOMINISAT_TWICE)
+    assert layout == "cryptominisat"
+    assert figures == {"decisions": 18, "conflicts": 3, "propagations": 615}
