@@ -37,6 +37,7 @@ from encoder.geometry import Geometry
 from solvers.engine import Engine
 
 Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
+PYSAT_FROM = 12  # sizes whose generation counts go to PySAT (GridSolver.two_or_fewer)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class GridSolver:
         fixed = self.engine.fixed()
         self._root_false = [-lit - 1 for lit in fixed if -(n**3) <= lit < 0]
         self._root_true = {lit for lit in fixed if 0 < lit <= n**3}
+        self._pysat = None  # two_or_fewer's counter for large grids, made on first use
 
     def literals(self, grid: Grid) -> list[int]:
         """Return the assumptions stating the givens (as encoder's `given_literals`)."""
@@ -95,6 +97,21 @@ class GridSolver:
         ok, lits = self.engine.propagate(self.literals(grid))
         target = self.geometry.size * c + value
         return not ok or target in lits or target in self._root_true
+
+    def two_or_fewer(self, grid: Grid) -> SolutionCount:
+        """Return the number of solutions of `grid` up to 2 (no solution, unique, or
+        several), what generation asks.  From 12x12 on, a PySAT solver answers (made
+        once per GridSolver): near-minimal 16x16 jigsaw grids make the engine's search,
+        which learns nothing, crawl (one 16x16 jigsaw minimal puzzle: over 5 minutes,
+        against 57 s).  The answer is the same either way, so the puzzles generated
+        from a seed do not depend on who answers."""
+        if self.geometry.size < PYSAT_FROM:
+            return self.count(grid, 2)
+        if self._pysat is None:
+            from benchmarks.uniqueness import PysatCounter  # it imports this module
+
+            self._pysat = PysatCounter(self.geometry)
+        return self._pysat.count(grid, 2)
 
     def count(self, grid: Grid, cap: int = 2) -> SolutionCount:
         """Return the number of solutions of `grid`, stopping at `cap` (>= 1)."""

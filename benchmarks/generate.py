@@ -158,7 +158,7 @@ def minimal_puzzle(solver: GridSolver, full: Grid, rng: random.Random) -> Grid:
         value, grid[c] = grid[c], 0
         puzzle = tuple(grid)
         # A value that propagation restores needs no search: the solution stays the same.
-        if not solver.forces(puzzle, c, value) and not solver.count(puzzle, 2).unique:
+        if not solver.forces(puzzle, c, value) and not solver.two_or_fewer(puzzle).unique:
             grid[c] = value
     return tuple(grid)
 
@@ -226,7 +226,7 @@ class Generator:
         """Return True when the candidate passes the request's filters."""
         req = self.request
         if req.method in ("random", "remove"):
-            count = solver.count(puzzle.grid, 2)
+            count = solver.two_or_fewer(puzzle.grid)
             kind = "unique" if count.unique else "none" if count.solutions == 0 else "several"
             tally[kind] += 1
             return count.unique or not req.unique

@@ -288,6 +288,21 @@ def test_16x16_jigsaw_full_grids_come_quickly_and_reproducibly():
     assert len(puzzles.puzzles) == 2
 
 
+def test_large_grids_count_with_pysat_and_agree_with_the_engine():
+    geometry = standard(16)
+    solver = GridSolver(geometry)
+    rng = random.Random(8)
+    full = random_full_grid(geometry, rng)
+    few_blanks = remove_givens(full, 200, rng)  # easy for the engine's search too
+    swapped = list(full)
+    swapped[0], swapped[1] = swapped[1], swapped[0]  # a row keeps its values: 0 solutions
+    grids = (full, few_blanks, tuple(swapped), tuple(swapped[:2]) + (0,) * 254)
+    counts = [solver.count(grid, 2) for grid in grids]
+    assert [c.solutions for c in counts] == [1, counts[1].solutions, 0, 2]
+    assert [solver.two_or_fewer(grid) for grid in grids] == counts
+    assert solver._pysat is not None  # 16x16: PySAT answered
+
+
 def test_jigsaw_puzzles_round_trip_through_the_reader():
     base = standard(9)
     report = generate(Request("minimal", count=3, seed=8, jigsaw=True), base)
