@@ -102,8 +102,8 @@ class GridSolver:
         """Return the number of solutions of `grid` up to 2 (no solution, unique, or
         several), what generation asks.  From 12x12 on, a PySAT solver answers (made
         once per GridSolver): near-minimal 16x16 jigsaw grids make the engine's search,
-        which learns nothing, crawl (one 16x16 jigsaw minimal puzzle: over 5 minutes,
-        against 57 s).  The answer is the same either way, so the puzzles generated
+        which learns nothing, crawl (a 16x16 jigsaw minimal puzzle: over 5 minutes,
+        against 1 to 3 minutes).  The answer is the same either way, so the puzzles generated
         from a seed do not depend on who answers."""
         if self.geometry.size < PYSAT_FROM:
             return self.count(grid, 2)
