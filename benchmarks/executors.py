@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
@@ -115,6 +116,25 @@ def make_executor(name: str, workers: int, scheduler: str | None = None) -> Exec
     if scheduler and name != "dask":
         raise ExecutorError(f"--scheduler needs --executor dask, not {name!r}")
     return EXECUTORS[name](workers, scheduler)
+
+
+def available_cores() -> int:
+    """Return the cores this process may run on (its CPU affinity where known)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def settle_executor_flags(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, local_workers: int = 1
+) -> None:
+    """Check --scheduler against --executor (a usage error) and fill in --workers when
+    it was not given: all cores for a Dask LocalCluster, `local_workers` otherwise."""
+    if args.scheduler and args.executor != "dask":
+        parser.error("--scheduler needs --executor dask")
+    if args.workers is None:
+        args.workers = available_cores() if args.executor == "dask" else local_workers
 
 
 def add_executor_flags(group: argparse._ActionsContainer) -> None:

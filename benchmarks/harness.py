@@ -34,7 +34,13 @@ from pathlib import Path
 
 from benchmarks.chunks import CLOSURES, HOME, ChunkResult, ChunkTask, GridRun, run_chunk
 from benchmarks.datasets import Dataset, default_files, read_dataset, unique_names
-from benchmarks.executors import ExecutorError, add_executor_flags, make_executor
+from benchmarks.executors import (
+    ExecutorError,
+    add_executor_flags,
+    available_cores,
+    make_executor,
+    settle_executor_flags,
+)
 from benchmarks.paths import DATA
 from benchmarks.report import (
     depth_profile,
@@ -69,13 +75,6 @@ def _names(known: Sequence[str], what: str):
         return names
 
     return parse
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -116,8 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--workers",
         type=positive(int),
-        default=_cores(),
-        help=f"worker processes (default: all cores, here {_cores()})",
+        help=f"worker processes (default: all cores, here {available_cores()})",
     )
     add_executor_flags(group)
     group.add_argument(
@@ -278,8 +276,7 @@ def solver_times(summaries) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.scheduler and args.executor != "dask":
-        parser.error("--scheduler needs --executor dask")
+    settle_executor_flags(parser, args, local_workers=available_cores())
     started = time.perf_counter()
     out = Path(args.out) if args.out else None
     if out is not None:

@@ -44,7 +44,12 @@ import numpy as np
 from tabulate import tabulate
 from tqdm import tqdm
 
-from benchmarks.executors import ExecutorError, add_executor_flags, make_executor
+from benchmarks.executors import (
+    ExecutorError,
+    add_executor_flags,
+    make_executor,
+    settle_executor_flags,
+)
 from benchmarks.fullgrid import GridSolver
 from benchmarks.generate import random_placement, remove_givens
 from benchmarks.paths import machine
@@ -464,10 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     if not methods or any(m not in METHODS for m in methods):
         parser.error(f"--methods: choose among {', '.join(METHODS)}")
-    if args.workers is None:
-        args.workers = (os.cpu_count() or 1) if args.executor == "dask" else 1
-    if args.scheduler and args.executor != "dask":
-        parser.error("--scheduler needs --executor dask")
+    settle_executor_flags(parser, args)
     try:
         geometry = geometry_for(args, args.size or 9)
     except InputError as error:

@@ -16,11 +16,10 @@ Only argument parsing, I/O and exit codes live here: 1 for bad input (one line
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
-from benchmarks.executors import ExecutorError, add_executor_flags
+from benchmarks.executors import ExecutorError, add_executor_flags, settle_executor_flags
 from encoder.cli_common import (
     Puzzle,
     add_geometry_flags,
@@ -134,8 +133,6 @@ def solve_parser(sub) -> None:
 def run_rate(args: argparse.Namespace) -> int:
     from solvers.rate_chunks import RateOptions, rate_lines
 
-    if args.workers is None:
-        args.workers = (os.cpu_count() or 1) if args.executor == "dask" else 1
     puzzles = load_puzzles(args.grids, args, allow_conflicts=True)
     options = RateOptions(
         args.encoding,
@@ -252,8 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     explain_parser(sub)
     solve_parser(sub)
     args = parser.parse_args(argv)
-    if args.command == "rate" and args.scheduler and args.executor != "dask":
-        parser.error("--scheduler needs --executor dask")
+    if args.command == "rate":
+        settle_executor_flags(parser, args)
     commands = {"rate": run_rate, "explain": run_explain, "solve": run_solve}
     try:
         return commands[args.command](args)
