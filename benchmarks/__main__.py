@@ -7,9 +7,10 @@ the module, so a command's start-up cost is paid only when it is used.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 from collections.abc import Sequence
+
+from encoder.cli_common import reader_left
 
 COMMANDS = {
     "run": ("benchmarks.harness", "every solver over puzzle sets: no-search rate, depth, speed"),
@@ -46,12 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("benchmarks: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # The reader of stdout left (`... | head`): files are written before the tables,
-        # so nothing is lost.  Point stdout at /dev/null so that the interpreter's final
-        # flush does not raise again (the recipe of Python's signal documentation).
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    except BrokenPipeError:  # files are written before the tables: nothing is lost
+        return reader_left()
 
 
 if __name__ == "__main__":

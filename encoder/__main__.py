@@ -13,7 +13,13 @@ from collections.abc import Sequence
 
 from encoder import __version__
 from encoder.check import solution_problems
-from encoder.cli_common import add_geometry_flags, geometry_for, load_one_puzzle, load_puzzles
+from encoder.cli_common import (
+    add_geometry_flags,
+    geometry_for,
+    load_one_puzzle,
+    load_puzzles,
+    reader_left,
+)
 from encoder.decode import grid_from_model
 from encoder.dimacs import read_model
 from encoder.emit import encode_dimacs
@@ -203,9 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
     except BrokenPipeError:
-        # The reader (e.g. `head`) went away: not an error of ours, and nothing to say.
-        sys.stderr.close()
-        return 0
+        return reader_left()
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -83,6 +84,15 @@ def command_line(text: str) -> str:
     if not words or words[0] in ("{cnf}", "{out}"):
         raise argparse.ArgumentTypeError(f"{text!r} names no program")
     return text
+
+
+def reader_left() -> int:
+    """Handle a BrokenPipeError of a front end: the reader of stdout went away (`... |
+    head`), which is no error of ours and needs no message.  Point stdout at /dev/null so
+    that the interpreter's final flush does not raise again (the recipe of Python's
+    signal documentation); return the exit status, 0."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from encoder.cli_common import (
     load_one_puzzle,
     load_puzzles,
     positive,
+    reader_left,
 )
 from encoder.dimacs import read_cnf
 from encoder.errors import DimacsError, InputError
@@ -261,8 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
     except BrokenPipeError:
-        sys.stderr.close()
-        return 0
+        return reader_left()
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
