@@ -77,6 +77,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -401,8 +402,12 @@ class BinaryBackend(Backend):
         self.engine = Engine(self.clauses, self.num_vars)
 
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
-        ok, root = self.engine.propagate(assumptions)  # first: every answer carries it
-        self.without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
+        ok, root = self.engine.propagate(assumptions)
+        without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
+        return replace(self._call_binary(assumptions), solved_without_search=without)
+
+    def _call_binary(self, assumptions: list[Lit]) -> SolverResult:
+        """Run the binary on the formula and the assumptions as units; read its answer."""
         start = time.perf_counter()
         reason = self.missing()
         if reason:
@@ -435,8 +440,7 @@ class BinaryBackend(Backend):
                         output = handle.read()
                 except OSError:
                     return self._unknown(f"{self.argv0} wrote no result file", start)
-        self.layout, self.stats = read_statistics(stdout)
-        return self._read_answer(output, code, assumptions, seconds)
+        return self._read_answer(output, code, assumptions, seconds, read_statistics(stdout))
 
     def _run(self, argv: list[str]) -> tuple[int, str, str, str]:
         """Run argv in its own process group; return (exit code, stdout, stderr, failure)."""
@@ -462,7 +466,12 @@ class BinaryBackend(Backend):
         return process.returncode, stdout, stderr, ""
 
     def _read_answer(
-        self, output: str, code: int, assumptions: list[Lit], seconds: float
+        self,
+        output: str,
+        code: int,
+        assumptions: list[Lit],
+        seconds: float,
+        printed: tuple[str, dict[str, int | None]],
     ) -> SolverResult:
         try:
             answer = parse_model(output, self.argv0)
@@ -477,7 +486,7 @@ class BinaryBackend(Backend):
         if answer.status == "UNKNOWN":
             return self._unknown(f"{self.argv0} answered UNKNOWN", seconds=seconds)
         if answer.status == "UNSAT":
-            return self._counted(Status.UNSAT, (), seconds)
+            return self._counted(Status.UNSAT, (), seconds, printed)
         beyond = [lit for lit in answer.literals if abs(lit) > self.num_vars]
         if beyond:
             return self._unknown(
@@ -497,22 +506,29 @@ class BinaryBackend(Backend):
         missed = [lit for lit in assumptions if lit not in true]
         if missed:
             return self._unknown(f"model falsifies unit clause {missed[0]}", seconds=seconds)
-        return self._counted(Status.SAT, model, seconds)
+        return self._counted(Status.SAT, model, seconds, printed)
 
-    def _counted(self, status: Status, model: Sequence[Lit], seconds: float) -> SolverResult:
-        """The answer with the statistics the binary printed (None: not available)."""
-        figures = {k: NOT_AVAILABLE if v is None else v for k, v in self.stats.items()}
+    def _counted(
+        self,
+        status: Status,
+        model: Sequence[Lit],
+        seconds: float,
+        printed: tuple[str, dict[str, int | None]],
+    ) -> SolverResult:
+        """The answer with the statistics the binary printed (`read_statistics`; None:
+        not available)."""
+        layout, counts = printed
+        figures = {k: NOT_AVAILABLE if v is None else v for k, v in counts.items()}
         decisions = figures["decisions"]
-        if self.layout == "minisat" and status is Status.SAT and decisions:
+        if layout == "minisat" and status is Status.SAT and decisions:
             decisions -= 1  # MiniSat counts its final "no variable left" pick
         return self._result(
             status,
             model,
             seconds,
-            self.without,
-            decisions,
-            figures["conflicts"],
-            figures["propagations"],
+            decisions=decisions,
+            conflicts=figures["conflicts"],
+            propagations=figures["propagations"],
         )
 
     def _unknown(
@@ -520,7 +536,7 @@ class BinaryBackend(Backend):
     ) -> SolverResult:
         if seconds is None:
             seconds = time.perf_counter() - start if start is not None else 0.0
-        return self._result(Status.UNKNOWN, (), seconds, self.without, reason=reason)
+        return self._result(Status.UNKNOWN, (), seconds, reason=reason)
 
 
 HOME_DEPTHS = {"up": 0, "fl": 1, "fl2": 2, "fl3": 3, "dpll": None}
