@@ -23,6 +23,10 @@ COMMANDS = {
         "home-grown engine vs PySAT Minisat22: UP, depth-1, depth-2",
     ),
     "encoder-speed": ("benchmarks.encoder_speed", "time to encode one grid in-process"),
+    "datasets": (
+        "benchmarks.datasets_command",
+        "public puzzle sets by name: list, show, fetch, path, verify",
+    ),
 }
 
 

@@ -5,13 +5,17 @@ with `#` comments and blank lines ignored, or is a CSV/TSV file with a header wh
 puzzle column is named by `--column` (default `puzzle`).  The side N comes from the
 length of the lines (81 -> 9x9, 16 -> 4x4, 36 -> 6x6, 256 -> 16x16).
 
+A DATASET may also be the name of a catalogued public set (`top95`, `andoku-x`: see
+`python -m benchmarks datasets list`), read from its verified local copy.
+
 The variant (X, Hyper, ...) of a file comes from, in this order:
 1. geometry flags given on the command line (they then apply to every file);
-2. a header comment `# geometry: FLAGS`, FLAGS being the encoder's geometry flags
+2. for a catalogued set, the catalogue;
+3. a header comment `# geometry: FLAGS`, FLAGS being the encoder's geometry flags
    (`--diagonals`, `--windows`, `--box 2x3`, `--symbols 0-F`, ...), or else the
    geometry flags of the `# command: python -m benchmarks generate ...` line that
    `benchmarks.generate` writes at the top of its files;
-3. the file name: a word `x` or `diagonals` -> `--diagonals`, `hyper`, `windoku` or
+4. the file name: a word `x` or `diagonals` -> `--diagonals`, `hyper`, `windoku` or
    `windows` -> `--windows` (`andoku_standard_x.txt`, `sudoku9_hyper.txt`).
 Jigsaw regions always come from the `puzzle|regions` lines themselves.
 
@@ -22,7 +26,6 @@ A bad grid raises `GridError(path, line, message)`, so the command line can prin
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
 import random
 import re
@@ -30,18 +33,25 @@ import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from encoder.cli_common import Puzzle, add_geometry_flags, geometry_for
-from encoder.errors import GridError, unreadable
+from encoder.cli_common import (
+    GeometryFlagParser,
+    Puzzle,
+    add_geometry_flags,
+    command_line_flags,
+    flags_given,
+    flags_namespace,
+    geometry_for,
+    resolve_named_set,
+)
+from encoder.errors import GridError
 from encoder.grids import (
-    PuzzleText,
     describe_clash,
     find_clashes,
     parse_cells,
     size_of_puzzle,
-    split_puzzles,
 )
+from encoder.puzzle_files import read_texts
 
-GEOMETRY_FLAGS = ("size", "box", "diagonals", "windows", "regions", "no_boxes", "symbols")
 HEADER_KEY = re.compile(r"^\s*#\s*geometry\s*:\s*(.*)$", re.IGNORECASE)
 COMMAND_KEY = re.compile(r"^\s*#\s*command\s*:\s*(.*)$", re.IGNORECASE)
 NAME_FLAGS = {
@@ -52,7 +62,6 @@ NAME_FLAGS = {
     "windoku": "--windows",
     "windows": "--windows",
 }
-TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
 
 
 @dataclass(frozen=True)
@@ -64,43 +73,10 @@ class Dataset:
     sha256: str  # of the file's bytes
     total: int  # grids in the file
     flags: str  # the geometry flags applied, as typed ("" for plain Sudoku)
-    flags_from: str  # "command line", "header", "file name" or "none"
+    flags_from: str  # "command line", "catalogue", "header", "file name" or "none"
     variant: str  # e.g. "9x9, 3x3 boxes, diagonals" (first grid's geometry)
     puzzles: tuple[Puzzle, ...]
     lines: tuple[int, ...]  # 1-based line of each grid in the file
-
-
-class _FlagParser(argparse.ArgumentParser):
-    def error(self, message: str):  # raise instead of exiting
-        raise GridError(message)
-
-
-def flags_namespace(flags: str) -> argparse.Namespace:
-    """Return the geometry-flags namespace that a string such as '--diagonals' gives."""
-    parser = _FlagParser(add_help=False, prog="geometry")
-    add_geometry_flags(parser)
-    try:
-        return parser.parse_args(shlex.split(flags))
-    except ValueError as error:  # shlex: unbalanced quotes
-        raise GridError(f"bad geometry flags {flags!r}: {error}") from None
-
-
-def flags_given(args: argparse.Namespace) -> bool:
-    """Return True when any geometry flag was given on the command line."""
-    return any(getattr(args, name, None) for name in GEOMETRY_FLAGS)
-
-
-def command_line_flags(args: argparse.Namespace) -> str:
-    """Return the geometry flags of `args` written back as a command-line string."""
-    parts = []
-    for name in GEOMETRY_FLAGS:
-        value = getattr(args, name, None)
-        flag = "--" + name.replace("_", "-")
-        if value is True:
-            parts.append(flag)
-        elif value:
-            parts.append(f"{flag} {shlex.quote(str(value))}")
-    return " ".join(parts)
 
 
 def _generator_flags(command: str) -> str:
@@ -109,7 +85,7 @@ def _generator_flags(command: str) -> str:
         words = shlex.split(command)
     except ValueError:
         return ""
-    parser = _FlagParser(add_help=False, prog="geometry", allow_abbrev=False)
+    parser = GeometryFlagParser(add_help=False, prog="geometry", allow_abbrev=False)
     add_geometry_flags(parser)
     try:
         known, _ = parser.parse_known_args(words)
@@ -148,57 +124,6 @@ def name_flags(path: str) -> str:
     return " ".join(found)
 
 
-def _table_texts(text: str, path: str, column: str | None, delimiter: str) -> list[PuzzleText]:
-    reader = csv.reader(text.splitlines(), delimiter=delimiter)
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise GridError("empty file: expected a header line", path, 1) from None
-    wanted = column or "puzzle"
-    if wanted not in header:
-        hint = "" if column else "; name the puzzle column with --column"
-        raise GridError(
-            f"no column {wanted!r} (columns: {', '.join(header)}){hint}", path, reader.line_num
-        )
-    at = header.index(wanted)
-    texts = []
-    for row in reader:
-        if not row or row[0].lstrip().startswith("#"):
-            continue
-        line = reader.line_num
-        if at >= len(row):
-            raise GridError(f"row has {len(row)} fields, no {wanted!r}", path, line)
-        try:
-            [puzzle] = split_puzzles(row[at], path)
-        except GridError as error:
-            raise GridError(error.message, path, line) from None
-        except ValueError:
-            raise GridError("expected one grid in the puzzle column", path, line) from None
-        texts.append(replace(puzzle, line=line))
-    return texts
-
-
-def read_texts(path: str, column: str | None = None, size: int | None = None) -> list[PuzzleText]:
-    """Return the puzzle texts of a dataset file, with their line numbers (none for a
-    file of comments only, or a table with a header only)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        raise GridError("no such file", path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        problem, line = unreadable(path, error)
-        raise GridError(problem, path, line) from None
-    delimiter = TABLE_SUFFIXES.get(Path(path).suffix.lower())
-    if delimiter is not None:
-        return _table_texts(text, path, column, delimiter)
-    if column is not None:
-        raise GridError("--column applies to CSV/TSV files only", path)
-    if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
-        return []  # only comments: a generator that found nothing (reported, skipped)
-    return split_puzzles(text, path, size)  # also accepts one grid laid out over N lines
-
-
 def _sha256(path: str) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
@@ -223,9 +148,16 @@ def read_dataset(
     shuffle: bool = False,
     seed: int = 0,
 ) -> Dataset:
-    """Read, select and check the grids of one file (see the module docstring)."""
+    """Read, select and check the grids of one file or catalogued set (see the module
+    docstring)."""
+    path, _, entry = resolve_named_set(path, args)
+    if entry is not None and column is None:
+        column = entry.column
     if flags_given(args):
         flags, source, geometry_args = command_line_flags(args), "command line", args
+    elif entry is not None:
+        flags, source = entry.flags, "catalogue"
+        geometry_args = flags_namespace(flags)
     else:
         found = None
         try:
@@ -265,7 +197,7 @@ def read_dataset(
             geometries.clear()
     variant = puzzles[0].geometry.describe() if puzzles else ""
     return Dataset(
-        name=Path(path).stem,
+        name=entry.name if entry is not None else Path(path).stem,
         path=str(path),
         sha256=_sha256(path),
         total=len(texts),

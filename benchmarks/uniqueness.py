@@ -138,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:  # read as `benchmarks run` reads it: variant from flags, header or file name
             dataset = read_dataset(args.file, args, args.column)
             puzzles = list(dataset.puzzles)
-            if dataset.flags_from in ("header", "file name"):
+            if dataset.flags_from in ("catalogue", "header", "file name"):
                 print(
                     f"benchmarks: {args.file}: {dataset.variant} "
                     f"(flags from the {dataset.flags_from}: {dataset.flags or 'none'})",

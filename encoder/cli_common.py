@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +28,10 @@ from encoder.grids import (
     size_of_puzzle,
     split_puzzles,
 )
+from encoder.puzzle_files import is_table, read_texts
+from puzzlesets import PuzzleSet, PuzzleSetError, locate, lookup
+
+GEOMETRY_FLAGS = ("size", "box", "diagonals", "windows", "regions", "no_boxes", "symbols")
 
 
 def add_geometry_flags(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +61,41 @@ def add_geometry_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--symbols", metavar="SPEC", help="alphabet, e.g. 0-F for 16x16 (default 1-9 then A-P)"
     )
+
+
+class GeometryFlagParser(argparse.ArgumentParser):
+    """A parser of geometry flags found in text (headers, catalogue): errors raise."""
+
+    def error(self, message: str):  # raise instead of exiting
+        raise GridError(message)
+
+
+def flags_namespace(flags: str) -> argparse.Namespace:
+    """Return the geometry-flags namespace that a string such as '--diagonals' gives."""
+    parser = GeometryFlagParser(add_help=False, prog="geometry")
+    add_geometry_flags(parser)
+    try:
+        return parser.parse_args(shlex.split(flags))
+    except ValueError as error:  # shlex: unbalanced quotes
+        raise GridError(f"bad geometry flags {flags!r}: {error}") from None
+
+
+def flags_given(args: argparse.Namespace) -> bool:
+    """Return True when any geometry flag was given on the command line."""
+    return any(getattr(args, name, None) for name in GEOMETRY_FLAGS)
+
+
+def command_line_flags(args: argparse.Namespace) -> str:
+    """Return the geometry flags of `args` written back as a command-line string."""
+    parts = []
+    for name in GEOMETRY_FLAGS:
+        value = getattr(args, name, None)
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            parts.append(flag)
+        elif value:
+            parts.append(f"{flag} {shlex.quote(str(value))}")
+    return " ".join(parts)
 
 
 def positive(kind, zero: bool = False):
@@ -174,9 +214,49 @@ def _strip_map(text: str) -> str:
     return "".join(text.split())
 
 
-def read_puzzle_texts(source: str, args: argparse.Namespace) -> list[PuzzleText]:
+def named_set(source: str) -> PuzzleSet | None:
+    """Return the catalogued public set a GRID or DATASET argument names (`top95`), or
+    None for a file, a grid or `-`: an existing file of that name wins."""
+    if source == "-" or os.path.exists(source):
+        return None
+    return lookup(source)
+
+
+def resolve_named_set(
+    source: str, args: argparse.Namespace
+) -> tuple[str, argparse.Namespace, PuzzleSet | None]:
+    """Return (path, flags, entry) for a GRID argument: a catalogue name becomes the path
+    of its verified local copy, with the set's geometry flags when the command line gave
+    none; anything else comes back unchanged, with entry None.  Nothing is downloaded:
+    a set not on this machine is a GridError naming the fetch command."""
+    entry = named_set(source)
+    if entry is None:
+        return source, args, None
+    if not entry.one_variant:
+        raise GridError(
+            "its rows have several layouts (see its other columns): it cannot be read as "
+            f"one set; open {entry.file} and take the rows one at a time",
+            entry.name,
+        )
+    try:
+        path = locate(entry.name)
+    except PuzzleSetError as error:
+        raise GridError(error.message, entry.name) from None
+    if entry.flags and not flags_given(args):
+        args = argparse.Namespace(**{**vars(args), **vars(flags_namespace(entry.flags))})
+    return str(path), args, entry
+
+
+def read_puzzle_texts(
+    source: str, args: argparse.Namespace
+) -> tuple[list[PuzzleText], argparse.Namespace]:
+    """Return the puzzle texts of a GRID argument and the flags to read them with (those
+    of the command line, or a catalogued set's own)."""
+    source, args, _ = resolve_named_set(source, args)
+    if source != "-" and is_table(source) and os.path.isfile(source):
+        return read_texts(source, None, args.size), args
     text, name = read_source(source)
-    return split_puzzles(text, name, args.size)
+    return split_puzzles(text, name, args.size), args
 
 
 def to_puzzle(text: PuzzleText, args: argparse.Namespace, allow_conflicts: bool = False) -> Puzzle:
@@ -214,8 +294,8 @@ def load_puzzles(
     indices: Sequence[int] | None = None,
 ) -> list[Puzzle]:
     """Return the puzzles of a GRID argument (all, or those at `indices`)."""
-    texts = select(read_puzzle_texts(source, args), indices)
-    return [to_puzzle(t, args, allow_conflicts) for t in texts]
+    texts, args = read_puzzle_texts(source, args)
+    return [to_puzzle(t, args, allow_conflicts) for t in select(texts, indices)]
 
 
 def load_one_puzzle(
@@ -226,7 +306,7 @@ def load_one_puzzle(
     many_hint: str = "",
 ) -> Puzzle:
     """Return the one puzzle a GRID argument names; a file of several needs `index`."""
-    texts = read_puzzle_texts(source, args)  # read once: `source` may be stdin
+    texts, args = read_puzzle_texts(source, args)  # read once: `source` may be stdin
     if len(texts) > 1 and index is None:
         raise GridError(
             f"{len(texts)} puzzles in this file: choose one with --index N "
