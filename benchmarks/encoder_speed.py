@@ -13,14 +13,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from benchmarks.paths import machine, shared
+from benchmarks.paths import machine
 from benchmarks.timing import median, time_calls
+from encoder.cli_common import flags_namespace, resolve_named_set
 from encoder.emit import encode_dimacs
 from encoder.encodings import puzzle_formula, rule_formula
+from encoder.errors import InputError
 from encoder.geometry import standard
-from encoder.grids import parse_cells, split_puzzles
+from encoder.grids import parse_cells
+from encoder.puzzle_files import read_texts
 
-DEFAULT_SET = str(shared("norvig_top95.txt"))
+DEFAULT_SET = "top95"  # a catalogued public set, or any file of 9x9 grids
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -32,8 +35,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="timed calls per grid")
     args = parser.parse_args(argv)
     geometry = standard(9)
-    with open(args.puzzles, encoding="utf-8") as handle:
-        texts = split_puzzles(handle.read(), args.puzzles)[: args.limit]
+    try:
+        path, _, _ = resolve_named_set(args.puzzles, flags_namespace(""))
+        texts = read_texts(path)[: args.limit]
+    except InputError as error:
+        print(f"benchmarks: {error}", file=sys.stderr)
+        return 1
     grids = [parse_cells(t.cells, geometry) for t in texts]
     encode_dimacs(grids[0], geometry)  # warm-up: fills the rule caches
 

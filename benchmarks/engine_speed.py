@@ -26,20 +26,24 @@ from collections.abc import Callable, Sequence
 from pysat.solvers import Minisat22
 from tqdm import tqdm
 
-from benchmarks.paths import machine, shared
+from benchmarks.paths import machine
 from benchmarks.timing import median
+from encoder.cli_common import flags_namespace, resolve_named_set
 from encoder.encodings import given_literals, rule_formula
+from encoder.errors import InputError
 from encoder.geometry import standard
-from encoder.grids import parse_cells, split_puzzles
+from encoder.grids import parse_cells
+from encoder.puzzle_files import read_texts
 from solvers.engine import Engine
 
 GEOMETRY = standard(9)
 CELLS = GEOMETRY.size**2
 
 
-def read_givens(path: str, limit: int | None) -> list[list[int]]:
-    with open(path, encoding="utf-8") as handle:
-        texts = split_puzzles(handle.read(), path)
+def read_givens(source: str, limit: int | None) -> list[list[int]]:
+    """Return the givens of a file or catalogued set of classic grids, as literals."""
+    path, _, _ = resolve_named_set(source, flags_namespace(""))
+    texts = read_texts(path)
     if limit:
         texts = texts[:limit]
     return [given_literals(parse_cells(t.cells, GEOMETRY), GEOMETRY) for t in texts]
@@ -111,8 +115,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks speed", description=__doc__.splitlines()[0]
     )
-    parser.add_argument("--seventeen", default=str(shared("royle17_49158_tdoku.txt")))
-    parser.add_argument("--hardest", default=str(shared("forum_hardest_1106.txt")))
+    parser.add_argument(
+        "--seventeen", default="royle17", help="17-clue grids: a file or set name (royle17)"
+    )
+    parser.add_argument(
+        "--hardest",
+        default="forum-hardest-1106",
+        help="grids for depth 2: a file or set name (forum-hardest-1106)",
+    )
     parser.add_argument("--limit", type=int, default=0, help="grids per set (0 = all)")
     parser.add_argument(
         "--baseline-limit", type=int, default=200, help="grids for the slow Python baseline"
@@ -124,8 +134,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     formula = rule_formula(GEOMETRY)
     engine = Engine(formula.clauses, formula.num_vars)
     minisat = Minisat22(bootstrap_with=formula.clauses)
-    seventeen = read_givens(args.seventeen, args.limit or None)
-    hardest = read_givens(args.hardest, args.limit or None)
+    try:
+        seventeen = read_givens(args.seventeen, args.limit or None)
+        hardest = read_givens(args.hardest, args.limit or None)
+    except InputError as error:
+        print(f"benchmarks: {error}", file=sys.stderr)
+        return 1
     sample = seventeen[: args.baseline_limit]
     print(f"machine: {machine()}")
     print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
