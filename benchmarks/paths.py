@@ -1,4 +1,5 @@
-"""Where the data lives: the project's own `data/` and the shared public sets beside it."""
+"""Where the project's own data lives (`data/`), and a one-line description of the
+machine for reports.  Public puzzle sets are found by name through `puzzlesets`."""
 
 from __future__ import annotations
 
@@ -8,13 +9,6 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 DATA = PROJECT / "data"
-# Public puzzle sets written by others sit beside the checkout (never copied into it).
-SHARED_DATA = Path(os.environ.get("SUDOKU_SAT_SHARED_DATA", PROJECT.parent / "shared" / "data"))
-
-
-def shared(name: str) -> Path:
-    """Return the path of a shared puzzle set such as 'norvig_top95.txt'."""
-    return SHARED_DATA / name
 
 
 def machine() -> str:

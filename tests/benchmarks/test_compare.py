@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.paths import PROJECT, shared
+from benchmarks.paths import PROJECT
 
 
 def benchmarks(*args) -> subprocess.CompletedProcess:
@@ -29,10 +29,8 @@ def benchmarks(*args) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def run_a(tmp_path_factory) -> Path:
-    source = shared("norvig_hardest.txt")
-    if not source.exists():
-        pytest.skip(f"shared data file {source} is not available")
+def run_a(tmp_path_factory, public) -> Path:
+    source = public.set("hardest")
     out = tmp_path_factory.mktemp("a")
     result = benchmarks("run", source, "--solvers", "up,fl,minisat22", "--workers", 1, "--out", out)
     assert result.returncode == 0, result.stderr

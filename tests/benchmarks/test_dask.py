@@ -31,17 +31,10 @@ from benchmarks import dask_executor, harness, stats  # noqa: E402
 from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
 from benchmarks.dask_executor import DaskExecutor, code_problems, code_state  # noqa: E402
 from benchmarks.executors import SerialExecutor  # noqa: E402
-from benchmarks.paths import PROJECT, shared  # noqa: E402
+from benchmarks.paths import PROJECT  # noqa: E402
 from solvers.__main__ import main as solvers_main  # noqa: E402
 
 CLASH = "11" + "." * 79  # two 1s in the first row: no solution
-
-
-def shared_file(name: str) -> Path:
-    path = shared(name)
-    if not path.exists():
-        pytest.skip(f"shared data file {path} is not available")
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -74,10 +67,10 @@ def _csv_without_times(path: Path) -> list[str]:
     return [",".join(c for i, c in enumerate(line.split(",")) if i != column) for line in lines]
 
 
-def test_run_gives_the_local_results(scheduler, tmp_path):
-    top95 = shared_file("norvig_top95.txt")
+def test_run_gives_the_local_results(scheduler, tmp_path, public):
+    top95 = public.set("top95")
     jigsaw = tmp_path / "jigsaw.txt"
-    lines = shared_file("andoku_jigsaw.txt").read_text(encoding="utf-8").splitlines()[:6]
+    lines = public.puzzles("andoku-jigsaw", 6)
     jigsaw.write_text("\n".join(lines) + "\n", encoding="utf-8")
     common = [top95, jigsaw, "--limit", "40", "--solvers", "up,fl,minisat22"]
     common += ["--chunk-size", "8", "--quiet"]
@@ -114,9 +107,8 @@ def test_stats_gives_the_local_table(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("mode", [["--max-depth", "2"], ["--solver", "fl"]])
-def test_rate_gives_the_local_lines(scheduler, tmp_path, capsys, mode):
-    grids = shared_file("norvig_top95.txt").read_text(encoding="utf-8").splitlines()[:30]
-    grids += shared_file("norvig_hardest.txt").read_text(encoding="utf-8").splitlines()
+def test_rate_gives_the_local_lines(scheduler, tmp_path, capsys, mode, public):
+    grids = public.puzzles("top95", 30) + public.puzzles("hardest")
     path = tmp_path / "grids.txt"
     path.write_text("\n".join([*grids[:20], CLASH, *grids[20:]]) + "\n", encoding="utf-8")
     outputs = []
@@ -156,9 +148,9 @@ def _without_times(result: ChunkResult) -> ChunkResult:
     return replace(result, runs=runs, cpu_seconds=0.0, wall_seconds=0.0)
 
 
-def test_a_lost_worker_has_its_chunk_redone_once(scheduler, tmp_path):
+def test_a_lost_worker_has_its_chunk_redone_once(scheduler, tmp_path, public):
     args = harness.build_parser().parse_args(
-        [str(shared_file("norvig_top95.txt")), "--solvers", "up,fl", "--chunk-size", "5"]
+        [str(public.set("top95")), "--solvers", "up,fl", "--chunk-size", "5"]
     )
     tasks = harness.make_tasks(harness.load_datasets(args), args)
     victim = tasks[6].first
@@ -186,12 +178,12 @@ def test_scheduler_needs_the_dask_executor(capsys):
     assert "--scheduler needs --executor dask" in capsys.readouterr().err
 
 
-def test_unreachable_scheduler_is_one_line(monkeypatch, capsys):
+def test_unreachable_scheduler_is_one_line(monkeypatch, capsys, public):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)
-    top95 = str(shared_file("norvig_top95.txt"))
+    top95 = str(public.set("top95"))
     argv = [top95, "--limit", "3", "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"]
     assert harness.main([*argv, "--quiet"]) == 1
     err = capsys.readouterr().err
@@ -243,8 +235,8 @@ def test_dask_is_imported_only_when_chosen():
 
 
 @pytest.mark.slow
-def test_ctrl_c_cancels_and_shuts_the_cluster_down(tmp_path):
-    royle = shared_file("royle17_49158_tdoku.txt")
+def test_ctrl_c_cancels_and_shuts_the_cluster_down(tmp_path, public):
+    royle = public.set("royle17")
     process = subprocess.Popen(
         [sys.executable, "-m", "benchmarks", "run", royle, "--limit", "30000",
          "--chunk-size", "300", "--workers", "2", "--solvers", "up,fl,minisat22",

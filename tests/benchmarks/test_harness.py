@@ -1,7 +1,9 @@
 """Tests of `python -m benchmarks run`: the real CLI on small sets, through subprocess.
 
-Small sets are cut from the shared public files into the test's temporary folder (the
-repository holds none of them); a test is skipped when the shared data is absent.
+Small sets are cut from the public puzzle sets (the `public` fixture) into the test's
+temporary folder (the repository holds none of them); a test is skipped when its set is
+not on this machine.  Tests that only need a few grids of a size or variant take them
+from the project's own data/sets.
 Whatever a test checks about solutions, the harness itself checks every model with
 `encoder.check` in its warm-up pass.
 """
@@ -24,7 +26,7 @@ import pytest
 from benchmarks import chunks, harness
 from benchmarks.chunks import ChunkTask, run_chunk
 from benchmarks.datasets import choose, flags_namespace, read_dataset
-from benchmarks.paths import PROJECT, shared
+from benchmarks.paths import PROJECT
 from solvers.results import NOT_AVAILABLE, SolverResult, Status
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -49,18 +51,23 @@ SUMMARY_KEYS = {
 METADATA_KEYS = {"python", "packages", "cpu", "cores", "git_commit", "seed", "command", "workers"}
 
 
-def shared_file(name: str) -> Path:
-    path = shared(name)
-    if not path.exists():
-        pytest.skip(f"shared data file {path} is not available")
+def cut(source: Path, lines: int, folder: Path, header: str = "", rename: str = "") -> Path:
+    """Write the first `lines` lines of a public set's file into `folder` (with a header)."""
+    text = source.read_text(encoding="utf-8").splitlines()[:lines]
+    path = folder / (rename or source.name)
+    path.write_text(header + "\n".join(text) + "\n", encoding="utf-8")
     return path
 
 
-def cut(name: str, lines: int, folder: Path, header: str = "", rename: str = "") -> Path:
-    """Write the first `lines` lines of a shared file into `folder` (with a header)."""
-    text = shared_file(name).read_text(encoding="utf-8").splitlines()[:lines]
-    path = folder / (rename or name)
-    path.write_text(header + "\n".join(text) + "\n", encoding="utf-8")
+def project_grids(name: str, count: int) -> list[str]:
+    """Return the first `count` grids of data/sets/NAME, the project's own puzzles."""
+    lines = (PROJECT / "data" / "sets" / name).read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line.strip() and not line.startswith("#")][:count]
+
+
+def write_grids(path: Path, grids: list[str]) -> Path:
+    """Write one grid a line, no header (the size is read from the line length)."""
+    path.write_text("\n".join(grids) + "\n", encoding="utf-8")
     return path
 
 
@@ -89,13 +96,13 @@ def table_rows(stdout: str, dataset: str) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def small_run(tmp_path_factory):
+def small_run(tmp_path_factory, public):
     """One run over norvig_top95, 4 X grids (named _x), 4 jigsaw grids and 6 CSV rows."""
     folder = tmp_path_factory.mktemp("sets")
-    top95 = shared_file("norvig_top95.txt")
-    xset = cut("andoku_standard_x.txt", 4, folder, rename="few_x.txt")
-    jigsaw = cut("andoku_jigsaw.txt", 4, folder)
-    table = cut("kaggle3m_rated_sample.csv", 7, folder, rename="kaggle.csv")
+    top95 = public.set("top95")
+    xset = cut(public.set("andoku-x"), 4, folder, rename="few_x.txt")
+    jigsaw = cut(public.set("andoku-jigsaw"), 4, folder)
+    table = cut(public.set("kaggle-3m-sample"), 7, folder, rename="kaggle.csv")
     out = folder / "out"
     result = run_cli(
         top95,
@@ -186,8 +193,8 @@ def test_plots_are_written(small_run):
         assert (out / name).read_bytes()[:8] == PNG_MAGIC
 
 
-def test_binary_solver_figures_come_from_its_output(tmp_path):
-    grids = cut("norvig_top95.txt", 2, tmp_path)
+def test_binary_solver_figures_come_from_its_output(tmp_path, public):
+    grids = cut(public.set("top95"), 2, tmp_path)
     result = run_cli(grids, "--solvers", "minisat,minisat22", "--workers", "1", "--out", tmp_path)
     assert result.returncode == 0, result.stderr
     rows = table_rows(result.stdout, "norvig_top95")
@@ -238,7 +245,7 @@ def test_missing_file_and_bad_options(tmp_path):
 
 
 def test_variant_from_header_generator_command_and_file_name(tmp_path):
-    line = shared_file("andoku_standard_hyper.txt").read_text().splitlines()[0]
+    [line] = project_grids("sudoku9_hyper_minimal.txt", 1)  # a Hyper grid
     plain = flags_namespace("")
     explicit = tmp_path / "puzzles.txt"
     explicit.write_text(f"# geometry: --windows\n{line}\n")
@@ -261,11 +268,13 @@ def test_variant_from_header_generator_command_and_file_name(tmp_path):
     assert forced.puzzles[0].geometry.extras == ()
 
 
-def test_size_is_guessed_from_line_length():
-    for name, size in [("vu_kr_4x4.txt", 4), ("sudoku6x6_2x3boxes.txt", 6)]:
-        data = read_dataset(str(shared_file(name)), flags_namespace(""), limit=3)
+def test_size_is_guessed_from_line_length(tmp_path):
+    for name, size in [("sudoku4_minimal.txt", 4), ("sudoku6_minimal.txt", 6)]:
+        path = write_grids(tmp_path / f"grids{size}.txt", project_grids(name, 3))
+        data = read_dataset(str(path), flags_namespace(""), limit=3)
         assert data.puzzles[0].geometry.size == size
-    hex16 = read_dataset(str(shared_file("hex16_vu_kr_1G.txt")), flags_namespace(""), limit=1)
+    path = write_grids(tmp_path / "hex.txt", project_grids("sudoku16_minimal.txt", 1))
+    hex16 = read_dataset(str(path), flags_namespace(""), limit=1)
     assert hex16.puzzles[0].geometry.size == 16
 
 
@@ -292,9 +301,9 @@ class WrongBackend:
         pass
 
 
-def test_wrong_answer_stops_the_chunk_with_the_grid(monkeypatch):
+def test_wrong_answer_stops_the_chunk_with_the_grid(monkeypatch, public):
     monkeypatch.setattr(chunks, "make_backend", lambda name, **_: WrongBackend())
-    data = read_dataset(str(shared_file("norvig_top95.txt")), flags_namespace(""), limit=2)
+    data = read_dataset(str(public.set("top95")), flags_namespace(""), limit=2)
     result = run_chunk(ChunkTask(data.name, "centrale", ("minisat22",), 0, data.puzzles))
     assert result.runs == ()
     assert result.error_source.endswith("norvig_top95.txt:1")
@@ -302,9 +311,9 @@ def test_wrong_answer_stops_the_chunk_with_the_grid(monkeypatch):
     assert "4 . . | . . . | 8 . 5" in result.error  # the grid is drawn
 
 
-def test_wrong_answer_aborts_the_run(monkeypatch, capsys):
+def test_wrong_answer_aborts_the_run(monkeypatch, capsys, public):
     monkeypatch.setattr(chunks, "make_backend", lambda name, **_: WrongBackend())
-    top95 = str(shared_file("norvig_top95.txt"))
+    top95 = str(public.set("top95"))
     code = harness.main([top95, "--limit", "3", "--solvers", "minisat22", "--workers", "1"])
     captured = capsys.readouterr()
     assert code == 1
@@ -312,7 +321,7 @@ def test_wrong_answer_aborts_the_run(monkeypatch, capsys):
     assert "### norvig_top95" not in captured.out  # nothing reported
 
 
-def test_unsat_contradicting_a_checked_solution_is_wrong(monkeypatch):
+def test_unsat_contradicting_a_checked_solution_is_wrong(monkeypatch, public):
     class Unsat(WrongBackend):
         def solve(self, assumptions=()):
             return SolverResult("u", Status.UNSAT, (), NOT_AVAILABLE, 0, 0, 0, 1e-6)
@@ -321,14 +330,14 @@ def test_unsat_contradicting_a_checked_solution_is_wrong(monkeypatch):
     monkeypatch.setattr(
         chunks, "make_backend", lambda name, **kw: Unsat() if name == "up" else real(name, **kw)
     )
-    data = read_dataset(str(shared_file("norvig_top95.txt")), flags_namespace(""), limit=1)
+    data = read_dataset(str(public.set("top95")), flags_namespace(""), limit=1)
     result = run_chunk(ChunkTask(data.name, "centrale", ("minisat22", "up"), 0, data.puzzles))
     assert "up (centrale) answered UNSAT but the grid has a checked solution" in result.error
 
 
 def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, capsys):
-    cut("vu_kr_4x4.txt", 3, tmp_path, rename="a_4x4.txt")
-    cut("sudoku6x6_2x3boxes.txt", 2, tmp_path, rename="b_6x6.txt")
+    write_grids(tmp_path / "a_4x4.txt", project_grids("sudoku4_minimal.txt", 3))
+    write_grids(tmp_path / "b_6x6.txt", project_grids("sudoku6_minimal.txt", 2))
     (tmp_path / "notes.md").write_text("not a dataset")
     monkeypatch.setattr(harness, "SETS", tmp_path)
     assert harness.main(["--solvers", "up,minisat22", "--workers", "1", "--quiet"]) == 0
@@ -340,8 +349,8 @@ def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, caps
     assert "no dataset files here" in capsys.readouterr().err
 
 
-def test_depths_settled_by_the_closures_match_the_rating():
-    data = read_dataset(str(shared_file("norvig_hardest.txt")), flags_namespace(""))
+def test_depths_settled_by_the_closures_match_the_rating(public):
+    data = read_dataset(str(public.set("hardest")), flags_namespace(""))
     by_closures = run_chunk(ChunkTask(data.name, "centrale", ("up", "fl", "fl2"), 0, data.puzzles))
     by_rater = run_chunk(ChunkTask(data.name, "centrale", ("dpll",), 0, data.puzzles))
     assert by_closures.depths == by_rater.depths
@@ -351,18 +360,18 @@ def test_depths_settled_by_the_closures_match_the_rating():
 def test_a_file_without_grids_is_skipped_with_a_note(tmp_path, capsys):
     empty = tmp_path / "sudoku9_depth2.txt"
     empty.write_text("# sudoku-sat generated puzzles: 0, 9x9, 3x3 boxes\n# geometry: --size 9\n")
-    small = cut("vu_kr_4x4.txt", 2, tmp_path)
+    small = write_grids(tmp_path / "small_4x4.txt", project_grids("sudoku4_minimal.txt", 2))
     assert harness.main([str(empty), str(small), "--solvers", "up", "--workers", "1"]) == 0
     captured = capsys.readouterr()
     assert f"benchmarks: {empty}: no grids in this file, skipped" in captured.err
-    assert "### vu_kr_4x4: 2 of 2 grids" in captured.out
+    assert "### small_4x4: 2 of 2 grids" in captured.out
     assert "### sudoku9_depth2" not in captured.out
     assert harness.main([str(empty), "--solvers", "up", "--quiet"]) == 1  # nothing at all
     assert "no grids in this file, skipped" in capsys.readouterr().err  # even with --quiet
 
 
-def test_chunks_cut_at_fixed_positions():
-    data = read_dataset(str(shared_file("norvig_top95.txt")), flags_namespace(""))
+def test_chunks_cut_at_fixed_positions(public):
+    data = read_dataset(str(public.set("top95")), flags_namespace(""))
     args = argparse.Namespace(
         solvers=("up",),
         encodings=("centrale", "minimal"),
@@ -394,9 +403,9 @@ def _without_times(path: Path) -> list[dict]:
 
 
 @pytest.mark.slow
-def test_results_do_not_depend_on_workers(tmp_path):
-    top95 = shared_file("norvig_top95.txt")
-    hardest = shared_file("norvig_hardest.txt")
+def test_results_do_not_depend_on_workers(tmp_path, public):
+    top95 = public.set("top95")
+    hardest = public.set("hardest")
     common = ["--solvers", "up,fl,minisat22,glucose4", "--chunk-size", "20", "--quiet"]
     for workers in (1, 2):
         result = run_cli(
@@ -417,8 +426,8 @@ def test_results_do_not_depend_on_workers(tmp_path):
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path):
-    royle = shared_file("royle17_49158_tdoku.txt")
+def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path, public):
+    royle = public.set("royle17")
     process = subprocess.Popen(
         [
             sys.executable,

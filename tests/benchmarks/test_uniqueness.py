@@ -177,10 +177,8 @@ def test_unique_reads_the_geometry_header_of_generated_files(tmp_path, capsys):
 
 def test_unique_reads_files_as_run_does(tmp_path):
     """The variant from the file name, CSV files by their puzzle column."""
-    from benchmarks.paths import shared
-
-    lines = [ln for ln in Path(shared("andoku_standard_x.txt")).read_text().splitlines()]
-    grids = [ln for ln in lines if ln.strip() and not ln.startswith("#")][:5]
+    lines = (PROJECT / "data" / "sets" / "sudoku9_x_minimal.txt").read_text().splitlines()
+    grids = [ln for ln in lines if ln.strip() and not ln.startswith("#")][:5]  # X-Sudoku
     named = tmp_path / "sample_x.txt"  # "_x": X-Sudoku, as `benchmarks run` reads it
     named.write_text("\n".join(grids) + "\n")
     result = _unique(str(named))

@@ -1,14 +1,18 @@
-"""Shared oracle for the encoder tests: data paths, an independent checker, a PySAT
-solve loop and a runner for `python -m encoder`.
+"""Shared oracle for the encoder tests: the project's grids, an independent checker, a
+PySAT solve loop and a runner for `python -m encoder`.
 
 Nothing here imports `encoder`: the exam's numbering, the units of each variant and
 the checks are written again from the puzzle descriptions (REFERENCE.md, SOURCES.md),
 so a bug in the encoder cannot hide inside the oracle that judges it.
+
+Grids that are only examples come from the project (`golden_puzzles`: the real puzzles
+of tests/solvers/data/golden.txt, first lines of the public sets), so those tests run
+anywhere; a test about a public set itself asks for it with the `public` fixture
+(tests/conftest.py), inside the test.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -17,19 +21,14 @@ from pathlib import Path
 from pysat.solvers import Minisat22
 
 PROJECT = Path(__file__).resolve().parents[2]
-# Public puzzle sets sit beside the checkout (same convention as benchmarks/paths.py).
-SHARED_DATA = Path(os.environ.get("SUDOKU_SAT_SHARED_DATA", PROJECT.parent / "shared" / "data"))
 SCHOOL_EXAMPLE = PROJECT / "data" / "school_paper_example.txt"
+SETS = PROJECT / "data" / "sets"  # puzzles the project generated (`# geometry:` headers)
+GOLDEN = PROJECT / "tests" / "solvers" / "data" / "golden.txt"
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"  # values 1..25 in the default alphabet
 BLANKS = "._0"
 
 Cell = tuple[int, int]
-
-
-def shared(name: str) -> Path:
-    """Return the path of a shared puzzle set such as 'norvig_top95.txt'."""
-    return SHARED_DATA / name
 
 
 def puzzle_lines(path: Path, count: int | None = None) -> list[str]:
@@ -43,6 +42,23 @@ def puzzle_lines(path: Path, count: int | None = None) -> list[str]:
             if count is not None and len(lines) == count:
                 break
     return lines
+
+
+def golden_puzzles(flags: str = "", jigsaw: bool = False) -> list[str]:
+    """Return the real puzzles (one solution) of golden.txt's section `# geometry: FLAGS`,
+    in file order: classic 9x9 (flags "") gives the first lines of norvig_top95,
+    royle17 (its line 2) and forum_hardest_1106; jigsaw=True the `cells|regions` line of
+    andoku_jigsaw; the other sections one first line each (see golden.txt's header)."""
+    found, section = [], None
+    for raw in GOLDEN.read_text(encoding="utf-8").splitlines():
+        if raw.startswith("# geometry:"):
+            section = raw.removeprefix("# geometry:").strip()
+        elif raw.strip() and not raw.startswith("#"):
+            field, count, _ = raw.split(":")
+            if (section, count, "|" in field) == (flags, "1", jigsaw):
+                found.append(field)
+    assert found, f"golden.txt has no real puzzle under '# geometry: {flags}'"
+    return found
 
 
 def x(i: int, j: int, k: int, n: int = 9) -> int:

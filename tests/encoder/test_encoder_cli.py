@@ -10,11 +10,10 @@ from encoder_oracle import (
     Layout,
     assert_input_error,
     assert_usage_error,
+    golden_puzzles,
     grid_by_hand,
     models,
-    puzzle_lines,
     run_cli,
-    shared,
     solution_errors,
     values_of,
     x,
@@ -29,12 +28,13 @@ from encoder import (
     standard,
 )
 
-NORVIG = puzzle_lines(shared("norvig_top95.txt"), 2)
+# Two real 9x9 puzzles from golden.txt: norvig_top95 line 1, royle17 line 2.
+REAL = golden_puzzles()[:2]
 CLASSIC = Layout(9, box=(3, 3))
 
 
 @functools.cache
-def solved(line: str = NORVIG[0], encoding: str = "centrale") -> tuple[int, ...]:
+def solved(line: str = REAL[0], encoding: str = "centrale") -> tuple[int, ...]:
     """Return the full PySAT model of a 9x9 puzzle (all variables, signed)."""
     geometry = standard(9)
     [model] = models(puzzle_formula(parse_grid(line, geometry), geometry, encoding).clauses, 9, 1)
@@ -42,7 +42,7 @@ def solved(line: str = NORVIG[0], encoding: str = "centrale") -> tuple[int, ...]
 
 
 @functools.cache
-def solution_line(line: str = NORVIG[0]) -> str:
+def solution_line(line: str = REAL[0]) -> str:
     grid = grid_by_hand(list(solved(line)), 9)
     assert solution_errors(grid, values_of(line), CLASSIC) == []
     return "".join(map(str, grid))
@@ -62,7 +62,7 @@ def literals(model) -> str:
 
 
 def test_success_exits_0_with_empty_stderr():
-    result = run_cli(NORVIG[0])
+    result = run_cli(REAL[0])
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.startswith("c sudoku-sat encoder ")
 
@@ -76,13 +76,13 @@ def test_version_exits_0():
 @pytest.mark.parametrize(
     ("args", "where", "words"),
     [
-        (["--size", "4", NORVIG[0]], "<argument>:1", ("81 cells", "expected 16")),
-        (["--box", "2x2", NORVIG[0]], "<argument>:1", ("2x2", "do not tile")),
-        (["--box", "three", NORVIG[0]], None, ("--box 'three'", "RxC")),
+        (["--size", "4", REAL[0]], "<argument>:1", ("81 cells", "expected 16")),
+        (["--box", "2x2", REAL[0]], "<argument>:1", ("2x2", "do not tile")),
+        (["--box", "three", REAL[0]], None, ("--box 'three'", "RxC")),
         (["--windows", "." * 36], "<argument>:1", ("windows need a square size",)),
-        (["--regions", "1" * 81, NORVIG[0]], "<argument>:1", ("jigsaw map needs 9 regions",)),
-        (["--symbols", "1-8", NORVIG[0]], "<argument>:1", ("need 9 distinct symbols",)),
-        (["--symbols", "A-I", NORVIG[0]], "<argument>:1", ("bad symbol '4' at cell (0,0)",)),
+        (["--regions", "1" * 81, REAL[0]], "<argument>:1", ("jigsaw map needs 9 regions",)),
+        (["--symbols", "1-8", REAL[0]], "<argument>:1", ("need 9 distinct symbols",)),
+        (["--symbols", "A-I", REAL[0]], "<argument>:1", ("bad symbol '4' at cell (0,0)",)),
         (["no/such/file.txt"], "no/such/file.txt", ("no such file",)),
     ],
     ids=[
@@ -108,10 +108,10 @@ MAP = "".join(str(1 + 3 * (i // 27) + (i % 9) // 3) for i in range(81))  # the 3
 @pytest.mark.parametrize(
     ("line", "flags", "words"),
     [
-        (f"{NORVIG[0]}|{MAP[1:]}", [], ("region map has 80 cells, expected 81",)),
-        (f"{NORVIG[0]}|{MAP}", ["--box", "3x3"], ("own jigsaw map", "--box")),
-        (f"{NORVIG[0]}|{MAP}", ["--regions", MAP[::-1]], ("own jigsaw map", "--regions")),
-        (NORVIG[0], ["--regions", "2" + MAP[1:]], ("'1': 8", "'2': 10")),
+        (f"{REAL[0]}|{MAP[1:]}", [], ("region map has 80 cells, expected 81",)),
+        (f"{REAL[0]}|{MAP}", ["--box", "3x3"], ("own jigsaw map", "--box")),
+        (f"{REAL[0]}|{MAP}", ["--regions", MAP[::-1]], ("own jigsaw map", "--regions")),
+        (REAL[0], ["--regions", "2" + MAP[1:]], ("'1': 8", "'2': 10")),
     ],
     ids=["line-map-short", "line-map-and-box", "line-map-and-other-map", "map-symbol-sizes"],
 )
@@ -124,15 +124,15 @@ def test_unreadable_region_map_files_are_one_line(tmp_path):
     binary = tmp_path / "map.bin"
     binary.write_bytes(b"\xff\xfe" * 50)
     for path, reason in [(tmp_path, "Is a directory"), (binary, "not UTF-8")]:
-        result = run_cli("--regions", path, NORVIG[0])
+        result = run_cli("--regions", path, REAL[0])
         assert_input_error(result, str(path), "--regions: cannot read the map", reason)
-    same = run_cli("--regions", MAP, f"{NORVIG[0]}|{MAP}")
+    same = run_cli("--regions", MAP, f"{REAL[0]}|{MAP}")
     assert same.returncode == 0, same.stderr  # the same map twice is no contradiction
 
 
 @pytest.mark.parametrize(
     "args",
-    [["--frobnicate", NORVIG[0]], ["--rules-only", NORVIG[0]], ["a", "b"], ["--index", "x", "g"]],
+    [["--frobnicate", REAL[0]], ["--rules-only", REAL[0]], ["a", "b"], ["--index", "x", "g"]],
     ids=["unknown-flag", "rules-only-with-grid", "two-grids", "index-not-int"],
 )
 def test_usage_errors_exit_2(args):
@@ -140,7 +140,7 @@ def test_usage_errors_exit_2(args):
 
 
 def test_out_dir_with_index_exits_2(tmp_path):
-    puzzles = write_model(tmp_path, "\n".join(NORVIG) + "\n", "two.txt")
+    puzzles = write_model(tmp_path, "\n".join(REAL) + "\n", "two.txt")
     result = run_cli(puzzles, "--out-dir", tmp_path / "out", "--index", 0)
     assert_usage_error(result)
     assert "--out-dir" in result.stderr
@@ -149,12 +149,12 @@ def test_out_dir_with_index_exits_2(tmp_path):
 
 def test_output_to_an_unwritable_place_is_an_input_error(tmp_path):
     target = tmp_path / "missing-dir" / "grid.cnf"
-    assert_input_error(run_cli(NORVIG[0], "-o", target), str(target), "cannot write")
+    assert_input_error(run_cli(REAL[0], "-o", target), str(target), "cannot write")
 
 
 def test_failed_output_leaves_no_temporary_file(tmp_path):
     (tmp_path / "dir").mkdir()
-    assert_input_error(run_cli(NORVIG[0], "-o", tmp_path / "dir"), str(tmp_path / "dir"))
+    assert_input_error(run_cli(REAL[0], "-o", tmp_path / "dir"), str(tmp_path / "dir"))
     assert [p.name for p in tmp_path.iterdir()] == ["dir"]
 
 
@@ -174,10 +174,10 @@ def test_failed_output_leaves_no_temporary_file(tmp_path):
 )
 def test_no_traceback_on_odd_options(case, tmp_path):
     args = {
-        "negative-box": ["--box=-3x-3", NORVIG[0]],
-        "augmented-no-boxes": ["--no-boxes", "--encoding", "augmented", NORVIG[0]],
+        "negative-box": ["--box=-3x-3", REAL[0]],
+        "augmented-no-boxes": ["--no-boxes", "--encoding", "augmented", REAL[0]],
         "out-dir-is-a-file": [
-            write_model(tmp_path, "\n".join(NORVIG) + "\n", "two.txt"),
+            write_model(tmp_path, "\n".join(REAL) + "\n", "two.txt"),
             "--out-dir",
             write_model(tmp_path, "", "a-file"),
         ],
@@ -200,7 +200,7 @@ def test_grid_from_model_api():
 
 
 def test_grid_from_model_ignores_segment_variables():
-    model = solved(NORVIG[0], "augmented")
+    model = solved(REAL[0], "augmented")
     assert max(model) > 729
     assert "".join(map(str, grid_from_model(model, standard(9)))) == solution_line()
 
@@ -240,7 +240,7 @@ def test_decode_every_model_shape(shape, tmp_path):
 
 
 def test_decode_stdin_pretty_and_checked_against_the_grid(tmp_path):
-    puzzles = write_model(tmp_path, "\n".join(NORVIG) + "\n", "two.txt")
+    puzzles = write_model(tmp_path, "\n".join(REAL) + "\n", "two.txt")
     result = run_cli(
         "decode",
         "-",
@@ -259,7 +259,7 @@ def test_decode_stdin_pretty_and_checked_against_the_grid(tmp_path):
 
 
 def test_decode_grid_of_many_needs_index(tmp_path):
-    puzzles = write_model(tmp_path, "\n".join(NORVIG) + "\n", "two.txt")
+    puzzles = write_model(tmp_path, "\n".join(REAL) + "\n", "two.txt")
     model = write_model(tmp_path, SHAPES["minisat"](solved()))
     assert_input_error(run_cli("decode", model, "--grid", puzzles), str(puzzles), "--index")
 
@@ -290,13 +290,13 @@ def test_decode_model_that_changes_a_given(tmp_path):
     path = write_model(tmp_path, SHAPES["bare"](changed))
     alone = run_cli("decode", path)
     assert alone.returncode == 0, alone.stderr
-    result = run_cli("decode", path, "--grid", NORVIG[0])
+    result = run_cli("decode", path, "--grid", REAL[0])
     assert_input_error(result, str(path), "not a solution", "was given")
     assert result.stdout == ""
 
 
 def test_decode_4x4_infers_the_size(tmp_path):
-    line = puzzle_lines(shared("vu_kr_4x4.txt"), 1)[0]
+    [line] = golden_puzzles("--size 4")  # vu_kr_4x4's first line
     geometry = standard(4)
     [model] = models(puzzle_formula(parse_grid(line, geometry), geometry).clauses, 4, 1)
     path = write_model(tmp_path, SHAPES["competition"](model))
@@ -306,14 +306,14 @@ def test_decode_4x4_infers_the_size(tmp_path):
 
 
 def test_decode_augmented_model_without_size(tmp_path):
-    path = write_model(tmp_path, SHAPES["minisat"](solved(NORVIG[0], "augmented")))
+    path = write_model(tmp_path, SHAPES["minisat"](solved(REAL[0], "augmented")))
     result = run_cli("decode", path)
     assert result.returncode == 0, result.stderr
     assert result.stdout == solution_line() + "\n"
 
 
 def test_decode_augmented_model_with_size(tmp_path):
-    path = write_model(tmp_path, SHAPES["minisat"](solved(NORVIG[0], "augmented")))
+    path = write_model(tmp_path, SHAPES["minisat"](solved(REAL[0], "augmented")))
     result = run_cli("decode", path, "--size", 9)
     assert result.returncode == 0, result.stderr
     assert result.stdout == solution_line() + "\n"

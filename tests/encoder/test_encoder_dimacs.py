@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from encoder_oracle import assert_input_error, assert_usage_error, puzzle_lines, run_cli, shared
+from encoder_oracle import assert_input_error, assert_usage_error, golden_puzzles, run_cli
 from pysat.formula import CNF
 
 import encoder
@@ -21,7 +21,9 @@ from encoder import (
     standard,
 )
 
-NORVIG = puzzle_lines(shared("norvig_top95.txt"), 3)
+# Three real 9x9 puzzles from golden.txt: norvig_top95 line 1, royle17 line 2,
+# forum_hardest_1106 line 1.
+REAL = golden_puzzles()
 
 
 def split_dimacs(text: str) -> tuple[list[str], str, list[str]]:
@@ -38,7 +40,7 @@ def split_dimacs(text: str) -> tuple[list[str], str, list[str]]:
 @pytest.mark.parametrize("encoding", ["centrale", "minimal", "natural", "augmented"])
 def test_document_shape(encoding):
     geometry = standard(9)
-    grid = parse_grid(NORVIG[0], geometry)
+    grid = parse_grid(REAL[0], geometry)
     text = encode_dimacs(grid, geometry, encoding, "centrale", "top95.txt:1")
     comments, header, clauses = split_dimacs(text)
     formula = puzzle_formula(grid, geometry, encoding)
@@ -52,7 +54,7 @@ def test_document_shape(encoding):
     assert comments[0] == f"c sudoku-sat encoder {encoder.__version__}"
     assert f"c encoding: {encoding}; givens: centrale" in comments
     assert "81*i + 9*j + k (1..729)" in joined
-    assert f"c grid: {NORVIG[0]}" in comments
+    assert f"c grid: {REAL[0]}" in comments
     assert "c source: top95.txt:1" in comments
     per_block = ", ".join(f"{name} {len(block)}" for name, block in formula.blocks)
     assert f"c clauses per block: {per_block}" in comments
@@ -63,7 +65,7 @@ def test_document_shape(encoding):
 
 def test_comment_order_version_encoding_meaning_grid_counts():
     geometry = standard(9)
-    text = encode_dimacs(parse_grid(NORVIG[1], geometry), geometry)
+    text = encode_dimacs(parse_grid(REAL[1], geometry), geometry)
     comments, _, _ = split_dimacs(text)
     order = [
         next(t for t, ln in enumerate(comments) if ln.startswith(prefix))
@@ -74,17 +76,18 @@ def test_comment_order_version_encoding_meaning_grid_counts():
 
 def test_pysat_reads_the_output_back():
     geometry = standard(9)
-    grid = parse_grid(NORVIG[2], geometry)
+    grid = parse_grid(REAL[2], geometry)
     cnf = CNF(from_string=encode_dimacs(grid, geometry))
     formula = puzzle_formula(grid, geometry)
     assert cnf.nv == 729
     assert cnf.clauses == [list(c) for c in formula.clauses]
-    assert "c grid: " + NORVIG[2] in cnf.comments
+    assert "c grid: " + REAL[2] in cnf.comments
 
 
 def test_our_reader_reads_the_output_back():
     geometry = standard(4)
-    grid = parse_grid(puzzle_lines(shared("vu_kr_4x4.txt"), 1)[0], geometry)
+    [line] = golden_puzzles("--size 4")  # vu_kr_4x4's first line
+    grid = parse_grid(line, geometry)
     cnf = parse_cnf(encode_dimacs(grid, geometry, "augmented"))
     formula = puzzle_formula(grid, geometry, "augmented")
     assert cnf.num_vars == formula.num_vars == 128
@@ -92,7 +95,7 @@ def test_our_reader_reads_the_output_back():
 
 
 def test_cli_output_is_deterministic_and_valid():
-    first, second = run_cli(NORVIG[0]), run_cli(NORVIG[0])
+    first, second = run_cli(REAL[0]), run_cli(REAL[0])
     assert first.returncode == second.returncode == 0
     assert first.stdout.encode() == second.stdout.encode()
     assert first.stderr == ""
@@ -125,19 +128,19 @@ def test_cli_rules_only_other_size_and_encoding():
 
 def test_cli_output_file(tmp_path):
     out = tmp_path / "grid.cnf"
-    result = run_cli(NORVIG[0], "-o", out)
+    result = run_cli(REAL[0], "-o", out)
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
-    assert out.read_text() == run_cli(NORVIG[0]).stdout
+    assert out.read_text() == run_cli(REAL[0]).stdout
     assert [p.name for p in tmp_path.iterdir()] == ["grid.cnf"]
 
 
 def test_cli_index_and_out_dir(tmp_path):
     puzzles = tmp_path / "three.txt"
-    puzzles.write_text("# three\n" + "\n".join(NORVIG) + "\n")
+    puzzles.write_text("# three\n" + "\n".join(REAL) + "\n")
     picked = run_cli(puzzles, "--index", 1)
     assert picked.returncode == 0, picked.stderr
-    assert f"c grid: {NORVIG[1]}\n" in picked.stdout
+    assert f"c grid: {REAL[1]}\n" in picked.stdout
     assert f"c source: {puzzles}:3\n" in picked.stdout
 
     out_dir = tmp_path / "cnf"
@@ -148,14 +151,14 @@ def test_cli_index_and_out_dir(tmp_path):
     assert [f.name for f in files] == [f"three-{t:05d}.cnf" for t in range(3)]
     for t, path in enumerate(files):
         text = path.read_text()
-        assert f"c grid: {NORVIG[t]}\n" in text
+        assert f"c grid: {REAL[t]}\n" in text
         assert f"c source: {puzzles}:{t + 2}\n" in text
     assert files[1].read_text() == picked.stdout
 
 
 def test_cli_many_puzzles_without_index_names_the_options(tmp_path):
     puzzles = tmp_path / "three.txt"
-    puzzles.write_text("\n".join(NORVIG) + "\n")
+    puzzles.write_text("\n".join(REAL) + "\n")
     result = run_cli(puzzles)
     assert_input_error(result, str(puzzles), "3 puzzles", "--index", "--out-dir")
     assert result.stdout == ""
@@ -163,14 +166,14 @@ def test_cli_many_puzzles_without_index_names_the_options(tmp_path):
 
 def test_cli_index_out_of_range(tmp_path):
     puzzles = tmp_path / "three.txt"
-    puzzles.write_text("\n".join(NORVIG) + "\n")
+    puzzles.write_text("\n".join(REAL) + "\n")
     assert_input_error(run_cli(puzzles, "--index", 3), str(puzzles), "--index 3", "0..2")
 
 
 def test_cli_givens_units():
-    result = run_cli(NORVIG[0], "--givens", "units")
+    result = run_cli(REAL[0], "--givens", "units")
     assert result.returncode == 0, result.stderr
-    givens = sum(1 for ch in NORVIG[0] if ch != ".")
+    givens = sum(1 for ch in REAL[0] if ch != ".")
     assert f"G {givens}\n" in result.stdout
     _, header, _ = split_dimacs(result.stdout)
     assert header == f"p cnf 729 {11_988 + givens}"
@@ -179,13 +182,13 @@ def test_cli_givens_units():
 @pytest.mark.parametrize(
     "args",
     [
-        ["--rules-only", NORVIG[0]],
-        ["--out-dir", "somewhere", "--index", "0", NORVIG[0]],
-        ["--encoding", "bogus", NORVIG[0]],
+        ["--rules-only", REAL[0]],
+        ["--out-dir", "somewhere", "--index", "0", REAL[0]],
+        ["--encoding", "bogus", REAL[0]],
         [],
-        ["--no-boxes", "--box", "3x3", NORVIG[0]],
-        ["--regions", "1" * 81, "--box", "3x3", NORVIG[0]],
-        ["--regions", "1" * 81, "--no-boxes", NORVIG[0]],
+        ["--no-boxes", "--box", "3x3", REAL[0]],
+        ["--regions", "1" * 81, "--box", "3x3", REAL[0]],
+        ["--regions", "1" * 81, "--no-boxes", REAL[0]],
         ["decode", "model.txt", "--index", "0"],
     ],
     ids=[

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from encoder_oracle import (
     SCHOOL_EXAMPLE,
+    SETS,
     Layout,
     assert_input_error,
+    golden_puzzles,
     puzzle_lines,
     run_cli,
-    shared,
     values_of,
     x,
 )
@@ -28,9 +29,11 @@ from encoder import (
     standard,
 )
 
+# Real puzzles of the project's data: golden.txt's (norvig_top95 line 1, royle17 line 2,
+# forum_hardest_1106 line 1), three generated minimal ones, and the school example.
 GRIDS = {
-    **{f"norvig{t}": p for t, p in enumerate(puzzle_lines(shared("norvig_top95.txt"), 3))},
-    **{f"royle{t}": p for t, p in enumerate(puzzle_lines(shared("royle17_49158_tdoku.txt"), 3))},
+    **{f"golden{t}": p for t, p in enumerate(golden_puzzles())},
+    **{f"minimal{t}": p for t, p in enumerate(puzzle_lines(SETS / "sudoku9_minimal.txt", 3))},
     "school": puzzle_lines(SCHOOL_EXAMPLE)[0],
 }
 CLASSIC = Layout(9, box=(3, 3))
@@ -100,7 +103,7 @@ def test_units_style_is_one_positive_unit_per_given(line):
 
 def test_puzzle_formula_is_rules_then_grid_units():
     geometry = standard(9)
-    grid = parse_grid(GRIDS["norvig0"], geometry)
+    grid = parse_grid(GRIDS["golden0"], geometry)
     formula = puzzle_formula(grid, geometry)
     rules = rule_formula(geometry)
     assert formula.blocks[:8] == rules.blocks

@@ -12,9 +12,9 @@ from encoder_oracle import (
     SCHOOL_EXAMPLE,
     SYMBOLS,
     assert_input_error,
+    golden_puzzles,
     puzzle_lines,
     run_cli,
-    shared,
     values_of,
 )
 from hypothesis import HealthCheck, example, given, settings
@@ -36,7 +36,9 @@ from encoder.cli_common import add_geometry_flags, to_puzzle
 from encoder.grids import expand_symbols, region_ids, size_of_puzzle, split_puzzles
 
 SCHOOL = puzzle_lines(SCHOOL_EXAMPLE)[0]
-NORVIG = puzzle_lines(shared("norvig_top95.txt"), 3)
+# Real puzzles from golden.txt (first lines of public sets, see its header): 9x9
+# norvig_top95 line 1, royle17 line 2, forum_hardest_1106 line 1.
+REAL = golden_puzzles()
 
 SCHOOL_LAID_OUT = """\
 1 . 3 | . 5 . | . 8 9
@@ -95,19 +97,19 @@ def test_cli_reads_a_laid_out_grid_file(text, tmp_path):
 
 
 MANY = f"""\
-# three puzzles from norvig_top95
+# three real puzzles
 
-{NORVIG[0]}
+{REAL[0]}
 
-{NORVIG[1]}   # trailing comment
+{REAL[1]}   # trailing comment
    # an indented comment
-{NORVIG[2]}
+{REAL[2]}
 """
 
 
 def test_file_with_many_puzzles_comments_and_blank_lines():
     puzzles = split_puzzles(MANY, "many.txt")
-    assert [p.cells for p in puzzles] == NORVIG
+    assert [p.cells for p in puzzles] == REAL
     assert [p.line for p in puzzles] == [3, 5, 7]
     assert {p.path for p in puzzles} == {"many.txt"}
     assert all(p.regions is None for p in puzzles)
@@ -118,13 +120,13 @@ def test_cli_index_picks_one_puzzle_of_a_file(tmp_path):
     path.write_text(MANY)
     result = run_cli(path, "--index", 2)
     assert result.returncode == 0, result.stderr
-    assert cli_grid_comment(result.stdout) == NORVIG[2]
+    assert cli_grid_comment(result.stdout) == REAL[2]
     assert f"c source: {path}:7\n" in result.stdout
 
 
 @pytest.mark.parametrize(
     ("stdin", "args", "expected"),
-    [(NORVIG[0] + "\n", [], NORVIG[0]), (MANY, ["--index", "1"], NORVIG[1])],
+    [(REAL[0] + "\n", [], REAL[0]), (MANY, ["--index", "1"], REAL[1])],
     ids=["one", "index"],
 )
 def test_cli_reads_stdin(stdin, args, expected):
@@ -139,7 +141,7 @@ def test_cli_reads_stdin_with_out_dir(tmp_path):
     assert result.returncode == 0, result.stderr
     files = sorted(tmp_path.iterdir())
     assert [f.name for f in files] == ["stdin-00000.cnf", "stdin-00001.cnf", "stdin-00002.cnf"]
-    assert [cli_grid_comment(f.read_text()) for f in files] == NORVIG
+    assert [cli_grid_comment(f.read_text()) for f in files] == REAL
 
 
 def some_line(n: int) -> str:
@@ -148,11 +150,11 @@ def some_line(n: int) -> str:
 
 
 SIZES = {
-    4: puzzle_lines(shared("vu_kr_4x4.txt"), 1)[0],
-    6: puzzle_lines(shared("sudoku6x6_2x3boxes.txt"), 1)[0],
-    9: NORVIG[0],
+    4: golden_puzzles("--size 4")[0],  # vu_kr_4x4 line 1
+    6: golden_puzzles("--size 6")[0],  # sudoku6x6_2x3boxes line 1
+    9: REAL[0],
     12: some_line(12),
-    16: puzzle_lines(shared("hex16_vu_kr_1G.txt"), 1)[0],
+    16: golden_puzzles("--size 16")[0],  # hex16_vu_kr_1G line 1
     25: some_line(25),
 }
 
@@ -228,7 +230,7 @@ def test_cli_symbols_0_to_f_gives_the_same_clauses(spec):
     assert clause_lines_of(other.stdout) == clause_lines_of(default)
 
 
-JIGSAW = puzzle_lines(shared("andoku_jigsaw.txt"), 1)[0]
+JIGSAW = golden_puzzles(jigsaw=True)[0]  # andoku_jigsaw line 1
 
 
 def test_jigsaw_line_is_split_into_puzzle_and_regions():
@@ -261,7 +263,7 @@ def test_cli_jigsaw_line_as_argument():
 
 
 def test_wrong_length_is_located():
-    text = f"{NORVIG[0]}\n# comment\n{NORVIG[1][:-1]}\n{NORVIG[2]}\n"
+    text = f"{REAL[0]}\n# comment\n{REAL[1][:-1]}\n{REAL[2]}\n"
     with pytest.raises(GridError, match="80 cells") as caught:
         split_puzzles(text, "bad.txt")
     assert (caught.value.path, caught.value.line) == ("bad.txt", 3)
@@ -270,24 +272,24 @@ def test_wrong_length_is_located():
 
 def test_cli_wrong_length_in_a_file(tmp_path):
     path = tmp_path / "bad.txt"
-    path.write_text(f"{NORVIG[0]}\n\n{NORVIG[1]}0\n")
+    path.write_text(f"{REAL[0]}\n\n{REAL[1]}0\n")
     assert_input_error(run_cli(path, "--index", 0), f"{path}:3", "82 cells")
 
 
 def test_cli_wrong_length_argument():
-    result = run_cli(NORVIG[0][:-1])
+    result = run_cli(REAL[0][:-1])
     assert_input_error(result, "<argument>", "80 cells")
 
 
 def test_bad_symbol_is_located(tmp_path):
     path = tmp_path / "bad.txt"
-    path.write_text(f"# one\n\n{NORVIG[0][:10]}x{NORVIG[0][11:]}\n")
+    path.write_text(f"# one\n\n{REAL[0][:10]}x{REAL[0][11:]}\n")
     assert_input_error(run_cli(path), f"{path}:3", "'x'", "(1,1)")
 
 
 def test_bad_symbol_api():
     with pytest.raises(GridError, match=r"bad symbol 'G' at cell \(0,0\)") as caught:
-        parse_grid("G" + NORVIG[0][1:], standard(9))
+        parse_grid("G" + REAL[0][1:], standard(9))
     assert caught.value.line == 1
 
 
@@ -297,10 +299,10 @@ def test_unreadable_file(kind, tmp_path):
     if kind == "directory":
         path.mkdir()
     elif kind == "not-utf8":
-        path.write_bytes(b"\xff\xfe" + NORVIG[0].encode())
+        path.write_bytes(b"\xff\xfe" + REAL[0].encode())
     if kind == "not-utf8":  # located at the line of the first bad byte
         assert_input_error(run_cli(path), f"{path}:1", "not UTF-8 text: byte 0xff at column 1")
-        path.write_bytes(b"# two lines\n" + NORVIG[0].encode() + b"\xe9\n")
+        path.write_bytes(b"# two lines\n" + REAL[0].encode() + b"\xe9\n")
         assert_input_error(run_cli(path), f"{path}:2", "byte 0xe9 at column 82")
         return
     word = "no such file" if kind == "missing" else "cannot read"

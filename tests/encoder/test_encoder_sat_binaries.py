@@ -10,10 +10,9 @@ import pytest
 from encoder_oracle import (
     Layout,
     assert_input_error,
+    golden_puzzles,
     grid_by_hand,
-    puzzle_lines,
     run_cli,
-    shared,
     solution_errors,
     values_of,
 )
@@ -26,17 +25,15 @@ needs_minisat = pytest.mark.skipif(
     MINISAT is None, reason="the `minisat` binary is not on PATH (Debian package: minisat)"
 )
 
+# The first line of norvig_top95, andoku_standard_x, sudoku6x6_2x3boxes, hex16_vu_kr_1G
+# and andoku_jigsaw, as golden.txt holds them.
 PUZZLES = {
-    "norvig": (puzzle_lines(shared("norvig_top95.txt"), 1)[0], [], Layout(9, (3, 3))),
-    "x": (
-        puzzle_lines(shared("andoku_standard_x.txt"), 1)[0],
-        ["--diagonals"],
-        Layout(9, (3, 3), diagonals=True),
-    ),
-    "6x6": (puzzle_lines(shared("sudoku6x6_2x3boxes.txt"), 1)[0], [], Layout(6, (2, 3))),
-    "16x16": (puzzle_lines(shared("hex16_vu_kr_1G.txt"), 1)[0], [], Layout(16, (4, 4))),
+    "norvig": (golden_puzzles()[0], [], Layout(9, (3, 3))),
+    "x": (golden_puzzles("--diagonals")[0], ["--diagonals"], Layout(9, (3, 3), diagonals=True)),
+    "6x6": (golden_puzzles("--size 6")[0], [], Layout(6, (2, 3))),
+    "16x16": (golden_puzzles("--size 16")[0], [], Layout(16, (4, 4))),
 }
-JIGSAW = puzzle_lines(shared("andoku_jigsaw.txt"), 1)[0]
+JIGSAW = golden_puzzles(jigsaw=True)[0]
 
 
 def encode(tmp_path, line: str, flags: list[str], *extra: str):

@@ -1,17 +1,16 @@
-"""Shared fixtures for the engine tests: the Sudoku rule formula, puzzle files, oracles.
+"""Shared fixtures for the engine tests: the Sudoku rule formula, puzzle lines, oracles.
 
 The oracles share nothing with the engine: `satisfies` checks a model clause by clause
 in plain Python, and `pysat_models` enumerates models with PySAT's Minisat22 and
 blocking clauses.  Helpers are handed out as session fixtures (tests never import a
-conftest module by name).
+conftest module by name); public puzzle sets come from the `public` fixture of
+tests/conftest.py.
 """
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import pytest
 from pysat.solvers import Minisat22
@@ -20,19 +19,7 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import standard
 from encoder.grids import parse_cells
 
-PROJECT = Path(__file__).resolve().parents[2]
-SHARED_DATA = Path(os.environ.get("SUDOKU_SAT_SHARED_DATA", PROJECT.parent / "shared" / "data"))
 GEOMETRY = standard(9)
-
-
-def _puzzle_lines(name: str, limit: int | None = None) -> list[str]:
-    """Return the first `limit` puzzles of a shared data file (skip the test if it is absent)."""
-    path = SHARED_DATA / name
-    if not path.exists():
-        pytest.skip(f"shared data file {path} is not available")
-    lines = [line.strip() for line in path.read_text().splitlines()]
-    lines = [line for line in lines if line and not line.startswith("#")]
-    return lines[:limit]
 
 
 def _grid(line: str) -> tuple[int, ...]:
@@ -75,12 +62,6 @@ def _pysat_models(clauses: Sequence[Sequence[int]], num_vars: int) -> Iterator[t
             assert len(model) == num_vars
             yield tuple(model)
             solver.add_clause([-lit for lit in model])
-
-
-@pytest.fixture(scope="session")
-def puzzle_lines():
-    """puzzle_lines(name, limit=None): the first puzzles of a shared data file."""
-    return _puzzle_lines
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""Every registered solver, cross-validated: golden grids, shared sets, bad DIMACS, faults.
+"""Every registered solver, cross-validated: golden grids, public sets, bad DIMACS, faults.
 
 - Golden grids (`data/golden.txt`, format in its header): 0, 1 and many solutions in
   4x4, 6x6, 9x9, X, Hyper, jigsaw and 16x16.  Their counts are recounted by the home
@@ -7,7 +7,7 @@
   model is checked independently (`encoder.check`: every rule clause satisfied, the grid
   valid in every region, the givens kept).  `solved_without_search` is compared with a
   Minisat22 that only ever propagates the givens.
-- Slow (`-m slow`): samples of the shared sets, all complete solvers agree; `up` solves
+- Slow (`-m slow`): samples of the public sets, all complete solvers agree; `up` solves
   exactly the grids that `Minisat22.propagate` of the givens completes.
 - The encoder's DIMACS read back by `pysat.formula.CNF` and solved by Debian binaries.
 - A corpus of malformed DIMACS files (`data/malformed/`, named after their defect): one
@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import shlex
@@ -61,7 +60,6 @@ PROJECT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
 GOLDEN = DATA / "golden.txt"
 MALFORMED = DATA / "malformed"
-SHARED = Path(os.environ.get("SUDOKU_SAT_SHARED_DATA", PROJECT.parent / "shared" / "data"))
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
 MINISAT_FAMILY = ("minisat22", "glucose3", "glucose4")
 
@@ -390,11 +388,11 @@ def test_cadical_decisions_are_no_search_signal():
     assert isinstance(result.decisions, int)
 
 
-def test_zero_decisions_in_incremental_mode_is_no_search_signal(puzzle_lines, givens):
+def test_zero_decisions_in_incremental_mode_is_no_search_signal(public, givens):
     """Clauses learnt on earlier grids strengthen MiniSat's propagation: it then reports
     0 decisions on grids that unit propagation of the givens does not solve."""
     formula = rule_formula(parse_puzzle("." * 81, "").geometry)
-    lines = puzzle_lines("royle17_49158_tdoku.txt", 20)
+    lines = public.puzzles("royle17", 20)
     with make_backend("minisat22").load(formula.clauses, formula.num_vars) as backend:
         results = [backend.solve(givens(line)) for line in lines]
     assert any(r.decisions == 0 and not r.solved_without_search for r in results)
@@ -753,45 +751,43 @@ def test_solve_accepts_every_registry_name(name, tmp_path, capsys):
     assert unsatisfied_clause(model, [[1, 2], [-1, 2], [1, -2, 3]]) is None
 
 
-# --- slow: samples of the shared sets --------------------------------------------------
+# --- slow: samples of the public sets --------------------------------------------------
 
-SETS = {  # file: (geometry flags, sample size)
-    "norvig_top95.txt": ("", 30),
-    "magictour_top1465.txt": ("", 40),
-    "royle17_49158_tdoku.txt": ("", 100),
-    "forum_hardest_1106.txt": ("", 30),
-    "andoku_standard_x.txt": ("--diagonals", 40),
-    "andoku_standard_hyper.txt": ("--windows", 40),
-    "andoku_jigsaw.txt": ("", 30),
-    "vu_kr_4x4.txt": ("--size 4", 50),
-    "sudoku6x6_2x3boxes.txt": ("--size 6", 4),
-    "hex16_vu_kr_1G.txt": ("--size 16", 20),
+SETS = {  # catalogue name: (geometry flags, sample size)
+    "top95": ("", 30),
+    "top1465": ("", 40),
+    "royle17": ("", 100),
+    "forum-hardest-1106": ("", 30),
+    "andoku-x": ("--diagonals", 40),
+    "andoku-hyper": ("--windows", 40),
+    "andoku-jigsaw": ("", 30),
+    "kr4x4": ("--size 4", 50),
+    "sudoku6x6": ("--size 6", 4),
+    "hex16": ("--size 16", 20),
 }
 BINARY_SAMPLE = 20  # binaries start a process per grid: the first grids of each sample
 
 
-def sample(name: str) -> list[Puzzle]:
-    """Return a seeded sample of a shared set's puzzles (skip when the set is absent)."""
-    path = SHARED / name
-    if not path.exists():
-        pytest.skip(f"shared data file {path} is not available")
+def sample(public, name: str) -> list[Puzzle]:
+    """Return a sample of a public set's puzzles, seeded by its file name (skip when the
+    set is absent)."""
+    path = public.set(name)
     flags, size = SETS[name]
-    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
-    lines = [line for line in lines if line and not line.startswith("#")]
-    chosen = random.Random(name).sample(lines, min(size, len(lines)))
-    return [parse_puzzle(line, flags, name) for line in chosen]
+    lines = public.puzzles(name)
+    chosen = random.Random(path.name).sample(lines, min(size, len(lines)))
+    return [parse_puzzle(line, flags, path.name) for line in chosen]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(SETS))
-def test_shared_sample_solvers_agree(name):
+def test_shared_sample_solvers_agree(name, public):
     """Every complete solver finds the one solution; the closures up, fl, fl2 either
     find it too or say UNKNOWN, and a deeper closure solves whatever a shallower one
     does (fl3 is left out: minutes per open grid)."""
     solvers = [n for n in COMPLETE if not missing_reason(n)]
     rigs = Rigs(keep=2)
     try:
-        for index, puzzle in enumerate(sample(name)):
+        for index, puzzle in enumerate(sample(public, name)):
             rig = rigs(puzzle.geometry)
             givens = given_literals(puzzle.grid, puzzle.geometry)
             without = rig.propagation_solves(givens)
@@ -823,11 +819,11 @@ def test_shared_sample_solvers_agree(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(SETS))
-def test_shared_sample_up_solves_what_minisat_propagation_completes(name):
+def test_shared_sample_up_solves_what_minisat_propagation_completes(name, public):
     rigs = Rigs(keep=2)
     marked = 0
     try:
-        for puzzle in sample(name):
+        for puzzle in sample(public, name):
             rig = rigs(puzzle.geometry)
             givens = given_literals(puzzle.grid, puzzle.geometry)
             with Minisat22(bootstrap_with=rig.formula.clauses) as oracle:
@@ -839,5 +835,5 @@ def test_shared_sample_up_solves_what_minisat_propagation_completes(name):
             marked += completes
     finally:
         rigs.close()
-    if name == "royle17_49158_tdoku.txt":  # about 45% of the 17-clue grids (REFERENCE.md)
+    if name == "royle17":  # about 45% of the 17-clue grids (REFERENCE.md)
         assert 25 <= marked <= 65

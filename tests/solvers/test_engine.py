@@ -128,9 +128,9 @@ def test_trace_reasons_are_input_clauses():
     assert (ok, conflict) == (False, -1) and steps[0] == (2, -1)
 
 
-def test_trace_explains_every_literal(sudoku_engine, sudoku_formula, givens, puzzle_lines):
+def test_trace_explains_every_literal(sudoku_engine, sudoku_formula, givens, public):
     clauses = sudoku_formula.clauses
-    for line in puzzle_lines("royle17_49158_tdoku.txt", 5):
+    for line in public.puzzles("royle17", 5):
         assumptions = givens(line)
         ok, steps, conflict = sudoku_engine.trace(assumptions)
         assert ok and conflict == -1
@@ -146,9 +146,9 @@ def test_trace_explains_every_literal(sudoku_engine, sudoku_formula, givens, puz
             true_so_far.add(lit)
 
 
-def test_state_is_restored(sudoku_formula, givens, puzzle_lines):
+def test_state_is_restored(sudoku_formula, givens, public):
     engine = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
-    line = puzzle_lines("forum_hardest_1106.txt", 1)[0]
+    line = public.puzzles("forum-hardest-1106", 1)[0]
     first = engine.propagate(givens(line))
     engine.probe(givens(line), depth=2)
     engine.solve(givens(line), probe_depth=1)
@@ -239,10 +239,8 @@ def test_propagate_matches_minisat_on_sudoku(sudoku_engine, sudoku_minisat):
         assert (ok, set(literals)) == pysat_propagate(sudoku_minisat, assumptions)
 
 
-def test_unit_propagation_on_royle17(
-    sudoku_engine, sudoku_minisat, givens, puzzle_lines, solved_cells
-):
-    lines = puzzle_lines("royle17_49158_tdoku.txt", 300)
+def test_unit_propagation_on_royle17(sudoku_engine, sudoku_minisat, givens, public, solved_cells):
+    lines = public.puzzles("royle17", 300)
     solved = 0
     for line in lines:
         ok, literals = sudoku_engine.propagate(givens(line))
@@ -253,9 +251,9 @@ def test_unit_propagation_on_royle17(
 
 @pytest.mark.slow
 def test_unit_propagation_on_all_royle17(
-    sudoku_engine, sudoku_minisat, givens, puzzle_lines, solved_cells
+    sudoku_engine, sudoku_minisat, givens, public, solved_cells
 ):
-    lines = puzzle_lines("royle17_49158_tdoku.txt")
+    lines = public.puzzles("royle17")
     solved = 0
     for number, line in enumerate(lines):
         ok, literals = sudoku_engine.propagate(givens(line))

@@ -110,8 +110,8 @@ def test_pigeonhole_needs_depth_holes_minus_one(holes):
             assert (ok, set(literals)) == reference_closure(solver, [], depth, "both", num_vars)
 
 
-def test_depth_zero_is_propagate(sudoku_engine, givens, puzzle_lines):
-    for line in puzzle_lines("magictour_top1465.txt", 20):
+def test_depth_zero_is_propagate(sudoku_engine, givens, public):
+    for line in public.puzzles("top1465", 20):
         assert sudoku_engine.probe(givens(line), depth=0) == sudoku_engine.propagate(givens(line))
 
 
@@ -122,8 +122,8 @@ def test_arguments_are_checked(sudoku_engine):
         sudoku_engine.probe([], depth=-1)
 
 
-def test_closure_is_monotone(sudoku_engine, givens, puzzle_lines):
-    for line in puzzle_lines("norvig_hardest.txt"):
+def test_closure_is_monotone(sudoku_engine, givens, public):
+    for line in public.puzzles("hardest"):
         previous = set(sudoku_engine.propagate(givens(line))[1])
         for depth in (1, 2):
             positive = set(sudoku_engine.probe(givens(line), depth, "positive")[1])
@@ -137,8 +137,8 @@ def check_solved(literals, line, grid, solved_cells):
     assert is_solution(grid_from_model(literals, standard(9)), grid(line), standard(9))
 
 
-def test_depth1_solves_norvig_top95(sudoku_engine, givens, grid, puzzle_lines, solved_cells):
-    lines = puzzle_lines("norvig_top95.txt")
+def test_depth1_solves_norvig_top95(sudoku_engine, givens, grid, public, solved_cells):
+    lines = public.puzzles("top95")
     assert len(lines) == 95
     for line in lines:
         assert solved_cells(sudoku_engine.propagate(givens(line))[1]) < 81
@@ -149,39 +149,39 @@ def test_depth1_solves_norvig_top95(sudoku_engine, givens, grid, puzzle_lines, s
         assert (positive_ok, set(positive_literals)) == (ok, set(literals))
 
 
-def test_depth1_solves_royle17_sample(sudoku_engine, givens, grid, puzzle_lines, solved_cells):
-    for line in puzzle_lines("royle17_49158_tdoku.txt", 300):
+def test_depth1_solves_royle17_sample(sudoku_engine, givens, grid, public, solved_cells):
+    for line in public.puzzles("royle17", 300):
         ok, literals = sudoku_engine.probe(givens(line), depth=1)
         assert ok
         check_solved(literals, line, grid, solved_cells)
 
 
 @pytest.mark.slow
-def test_depth1_solves_all_royle17(sudoku_engine, givens, grid, puzzle_lines, solved_cells):
-    for line in puzzle_lines("royle17_49158_tdoku.txt"):
+def test_depth1_solves_all_royle17(sudoku_engine, givens, grid, public, solved_cells):
+    for line in public.puzzles("royle17"):
         ok, literals = sudoku_engine.probe(givens(line), depth=1)
         assert ok
         check_solved(literals, line, grid, solved_cells)
 
 
-def test_depth1_matches_reference_on_sudoku(sudoku_engine, sudoku_minisat, givens, puzzle_lines):
+def test_depth1_matches_reference_on_sudoku(sudoku_engine, sudoku_minisat, givens, public):
     # Hard grids, where depth 1 stops short of a solution: the fixpoint must still match.
-    for line in puzzle_lines("forum_hardest_1106.txt", 2):
+    for line in public.puzzles("forum-hardest-1106", 2):
         expected = reference_closure(sudoku_minisat, givens(line), 1, "positive", 729)
         ok, literals = sudoku_engine.probe(givens(line), 1, "positive")
         assert (ok, set(literals)) == expected
 
 
-def famous_puzzles(puzzle_lines):
-    lines = puzzle_lines("forum_hardest_1106.txt")
+def famous_puzzles(public):
+    lines = public.puzzles("forum-hardest-1106")
     blonde = [line for line in lines if line.startswith(PLATINUM_BLONDE_PREFIX)]
     assert EASTER_MONSTER in lines and GOLDEN_NUGGET in lines and len(blonde) == 1
     return {"Easter Monster": EASTER_MONSTER, "Golden Nugget": GOLDEN_NUGGET,
             "Platinum Blonde": blonde[0]}  # fmt: skip
 
 
-def test_famous_puzzles_need_depth_2(sudoku_engine, givens, grid, puzzle_lines, solved_cells):
-    for name, line in famous_puzzles(puzzle_lines).items():
+def test_famous_puzzles_need_depth_2(sudoku_engine, givens, grid, public, solved_cells):
+    for name, line in famous_puzzles(public).items():
         for polarity in ("both", "positive"):
             ok, literals = sudoku_engine.probe(givens(line), depth=1, polarity=polarity)
             assert ok and solved_cells(literals) < 81, name
@@ -190,8 +190,8 @@ def test_famous_puzzles_need_depth_2(sudoku_engine, givens, grid, puzzle_lines, 
             check_solved(literals, line, grid, solved_cells)
 
 
-def test_depth3_contains_depth2(sudoku_engine, givens, grid, puzzle_lines, solved_cells):
-    for line in puzzle_lines("forum_hardest_1106.txt", 3):
+def test_depth3_contains_depth2(sudoku_engine, givens, grid, public, solved_cells):
+    for line in public.puzzles("forum-hardest-1106", 3):
         ok2, depth2 = sudoku_engine.probe(givens(line), depth=2)
         ok3, depth3 = sudoku_engine.probe(givens(line), depth=3)
         assert ok2 and ok3 and set(depth2) <= set(depth3)
@@ -212,10 +212,10 @@ def test_contradiction_found_at_depth_1():
     assert engine.probe(depth=1, polarity="positive") == (False, [])
 
 
-def test_wrong_given_found_at_the_right_depth(sudoku_engine, givens, puzzle_lines):
+def test_wrong_given_found_at_the_right_depth(sudoku_engine, givens, public):
     # Found by scanning wrong candidates cell by cell: norvig top95 #1 with a 9 in cell
     # (0,1) is refuted by depth 1; Easter Monster with a 4 in cell (0,1) needs depth 2.
-    top95 = puzzle_lines("norvig_top95.txt", 1)[0]
+    top95 = public.puzzles("top95", 1)[0]
     for line, wrong, depth in ((top95, 9 * 1 + 9, 1), (EASTER_MONSTER, 9 * 1 + 4, 2)):
         assumptions = [*givens(line), wrong]
         for shallower in range(depth):
@@ -230,10 +230,10 @@ def test_probe_counts_hypotheses(sudoku_formula, givens):
     assert engine.accum_stats()["probes"] > 0
 
 
-def test_failed_hypotheses_are_counted_as_conflicts(sudoku_engine, givens, puzzle_lines):
+def test_failed_hypotheses_are_counted_as_conflicts(sudoku_engine, givens, public):
     # Each failed hypothesis is one conflict; every failure makes the closure learn a
     # literal, and top95 grids are solved by depth 1 but not by propagation alone.
-    line = puzzle_lines("norvig_top95.txt", 1)[0]
+    line = public.puzzles("top95", 1)[0]
     before = sudoku_engine.accum_stats()
     sudoku_engine.propagate(givens(line))
     assert sudoku_engine.accum_stats()["conflicts"] == before["conflicts"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from pysat.solvers import Minisat22
@@ -26,6 +27,13 @@ EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6.
 GOLDEN_NUGGET = ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7....."
 CLASH = "11" + "." * 79
 GEOMETRY = standard(9)
+SETS = Path(__file__).resolve().parents[2] / "data" / "sets"
+# A 4x4 puzzle of the project's own data: the first of data/sets/sudoku4_minimal.txt.
+FOUR = next(
+    line
+    for line in (SETS / "sudoku4_minimal.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,10 +52,10 @@ def run_solvers(*args: str, stdin: str | None = None) -> subprocess.CompletedPro
 
 
 def test_depth_zero_is_exactly_what_minisat_propagation_completes(
-    rater, sudoku_formula, givens, grid, puzzle_lines
+    rater, sudoku_formula, givens, grid, public
 ):
     with Minisat22(bootstrap_with=sudoku_formula.clauses) as minisat:
-        for line in puzzle_lines("royle17_49158_tdoku.txt", 300):
+        for line in public.puzzles("royle17", 300):
             rating = rater.rate(grid(line))
             ok, literals = minisat.propagate(assumptions=givens(line))
             completed = ok and sum(1 for lit in literals if lit > 0) == 81
@@ -56,8 +64,8 @@ def test_depth_zero_is_exactly_what_minisat_propagation_completes(
             assert is_solution(rating.solution, grid(line), GEOMETRY)
 
 
-def test_top95_needs_exactly_depth_1(rater, grid, puzzle_lines):
-    for line in puzzle_lines("norvig_top95.txt"):
+def test_top95_needs_exactly_depth_1(rater, grid, public):
+    for line in public.puzzles("top95"):
         rating = rater.rate(grid(line))
         assert (rating.depth, rating.depth_label()) == (1, "1")
         assert is_solution(rating.solution, grid(line), GEOMETRY)
@@ -76,22 +84,22 @@ def test_contradiction_is_rated_unsat(rater, grid):
     assert (rating.status, rating.depth_label(), rating.solution) == ("unsat", "unsat@0", ())
 
 
-def test_positive_polarity_never_rates_lower(grid, puzzle_lines):
+def test_positive_polarity_never_rates_lower(grid, public):
     both, positive = Rater(GEOMETRY), Rater(GEOMETRY, polarity="positive")
-    for line in puzzle_lines("norvig_hardest.txt"):
+    for line in public.puzzles("hardest"):
         assert positive.rate(grid(line), 3).depth >= both.rate(grid(line), 3).depth
 
 
-def test_other_encodings_agree_at_depth_0(grid, puzzle_lines):
+def test_other_encodings_agree_at_depth_0(grid, public):
     # natural and centrale hold the same clauses up to subsumption for UP on givens,
     # the minimal encoding is weaker: it can only need more depth.
     centrale, minimal = Rater(GEOMETRY), Rater(GEOMETRY, "minimal")
-    for line in puzzle_lines("royle17_49158_tdoku.txt", 100):
+    for line in public.puzzles("royle17", 100):
         assert minimal.rate(grid(line)).depth >= centrale.rate(grid(line)).depth
 
 
-def test_rate_cli_output(tmp_path, puzzle_lines):
-    lines = puzzle_lines("norvig_hardest.txt")[:4]
+def test_rate_cli_output(tmp_path, public):
+    lines = public.puzzles("hardest")[:4]
     path = tmp_path / "grids.txt"
     path.write_text("# four hard grids\n\n" + "\n".join([*lines, EASTER_MONSTER]) + "\n")
     done = run_solvers("rate", str(path), "--max-depth", "1")
@@ -114,9 +122,8 @@ def test_rate_cli_reports_unsat_and_goes_on(tmp_path):
     assert "Traceback" not in done.stderr
 
 
-def test_rate_cli_variant_from_stdin(puzzle_lines):
-    line = puzzle_lines("vu_kr_4x4.txt", 1)[0]
-    done = run_solvers("rate", "-", "--size", "4", stdin=line + "\n")
+def test_rate_cli_variant_from_stdin():
+    done = run_solvers("rate", "-", "--size", "4", stdin=FOUR + "\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\t")[2] in {"0", "1", "2", ">2"}
 
@@ -150,12 +157,10 @@ def placements(lines: list[str]) -> list[tuple[int, int, int]]:
 
 
 @pytest.mark.parametrize("name", ["up", "depth1", "depth2"])
-def test_explanation_replays_to_the_solution(name, grid, puzzle_lines, rater):
+def test_explanation_replays_to_the_solution(name, grid, public, rater):
     line = {
-        "up": next(
-            x for x in puzzle_lines("royle17_49158_tdoku.txt", 50) if rater.rate(grid(x)).depth == 0
-        ),
-        "depth1": puzzle_lines("norvig_top95.txt", 1)[0],
+        "up": next(x for x in public.puzzles("royle17", 50) if rater.rate(grid(x)).depth == 0),
+        "depth1": public.puzzles("top95", 1)[0],
         "depth2": EASTER_MONSTER,
     }[name]
     lines = list(explain_lines(grid(line), GEOMETRY, max_depth=2))
@@ -176,8 +181,8 @@ def test_explanation_replays_to_the_solution(name, grid, puzzle_lines, rater):
     assert all(re.search(r"So \(\d,\d\)≠\d\.$", x) for x in hypotheses)
 
 
-def test_explanation_names_single_kinds(grid, puzzle_lines):
-    line = puzzle_lines("royle17_49158_tdoku.txt", 1)[0]
+def test_explanation_names_single_kinds(grid, public):
+    line = public.puzzles("royle17", 1)[0]
     text = "\n".join(explain_lines(grid(line), GEOMETRY))
     assert "hidden single" in text or "naked single" in text
 
@@ -196,14 +201,13 @@ def test_explanation_of_a_contradiction(grid):
     )
 
 
-def test_explain_cli_on_a_variant(puzzle_lines):
-    line = puzzle_lines("vu_kr_4x4.txt", 1)[0]
-    done = run_solvers("explain", line)
+def test_explain_cli_on_a_variant():
+    done = run_solvers("explain", FOUR)
     assert done.returncode == 0, done.stderr
     assert "Solved:" in done.stdout
     geometry = make_geometry(4)
     solution = final_grid(done.stdout.splitlines())
-    assert is_solution(solution, parse_cells(line, geometry), geometry)
+    assert is_solution(solution, parse_cells(FOUR, geometry), geometry)
 
 
 def test_explain_cli_file_needs_index(tmp_path):

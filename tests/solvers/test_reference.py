@@ -11,10 +11,14 @@ Timing (2-core machine, other jobs running): `propagation` on F_initiale takes a
 1.2 s per grid (1-2 s), `propagation2` 1-4 s per norvig top95 grid.  The default run
 therefore checks a small sample (8 grids for `propagation`, 3 for `propagation2`); the
 few-hundred-grid samples are marked slow.
+
+Public puzzle sets are read inside the tests through the `public` fixture (a test whose
+set is absent is skipped); a parameter names a set and a position in its sample.
 """
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import random
@@ -61,14 +65,8 @@ from solvers.reference import (
     variables,
 )
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+SETS = Path(__file__).resolve().parents[2] / "data" / "sets"
 SEED = 2014
-
-
-def read_puzzles(name: str) -> list[str]:
-    """Return the 81-character puzzle lines of a shared data file."""
-    lines = (DATA / name).read_text().splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
 def parse(line: str) -> list[list[int]]:
@@ -76,10 +74,17 @@ def parse(line: str) -> list[list[int]]:
     return [[0 if ch in ".0" else int(ch) for ch in line[9 * i : 9 * i + 9]] for i in range(9)]
 
 
-def sample(name: str, n: int) -> list[str]:
-    """Return n puzzles of a data file, chosen with a fixed seed."""
-    puzzles = read_puzzles(name)
+@functools.cache
+def sample(public, name: str, n: int) -> list[str]:
+    """Return n puzzles of a public set, chosen with a fixed seed (skip if it is absent)."""
+    puzzles = public.puzzles(name)
     return random.Random(SEED).sample(puzzles, min(n, len(puzzles)))
+
+
+def example_grid() -> list[list[int]]:
+    """Return a 9x9 puzzle of the project's own data: the first of sudoku9_minimal.txt."""
+    lines = (SETS / "sudoku9_minimal.txt").read_text(encoding="utf-8").splitlines()
+    return parse(next(line for line in lines if line.strip() and not line.startswith("#")))
 
 
 def is_valid_solution(solution: list[list[int]], puzzle: list[list[int]]) -> bool:
@@ -232,17 +237,12 @@ def solved_grid() -> list[list[int]]:
     return [[(3 * (i % 3) + i // 3 + j) % 9 + 1 for j in range(9)] for i in range(9)]
 
 
-GRID_FILES = [
-    "royle17_49158_tdoku.txt",
-    "norvig_top95.txt",
-    "magictour_top1465.txt",
-    "kaggle1m_first9999.txt",
-]
+GRID_SETS = ["royle17", "top95", "top1465", "kaggle-1m-9999"]
 
 
-@pytest.mark.parametrize("name", GRID_FILES)
-def test_grid_formula_size_and_content(name):
-    for line in sample(name, 20):
+@pytest.mark.parametrize("name", GRID_SETS)
+def test_grid_formula_size_and_content(name, public):
+    for line in sample(public, name, 20):
         t = parse(line)
         units_1, units_2 = f1(t), f2(t)
         assert formule_grille(t) == units_1 + units_2
@@ -267,8 +267,8 @@ def test_grid_formula_of_a_full_grid_has_exactly_729_units():
     assert len(formule_grille(t)) == 729 and f2(t) == []
 
 
-def test_grid_formula_agrees_with_the_encoder():
-    for line in sample("royle17_49158_tdoku.txt", 5):
+def test_grid_formula_agrees_with_the_encoder(public):
+    for line in sample(public, "royle17", 5):
         t = parse(line)
         blocks = dict(grid_blocks(tuple(v for row in t for v in row), standard(9)))
         for name, ours in (("F1", f1(t)), ("F2", f2(t))):
@@ -276,7 +276,7 @@ def test_grid_formula_agrees_with_the_encoder():
 
 
 def test_initial_formula_is_grid_then_rules():
-    t = parse(read_puzzles("norvig_top95.txt")[0])
+    t = example_grid()
     assert formule_initiale(t) == formule_grille(t) + regle()
 
 
@@ -316,20 +316,27 @@ def check_propagation(line: str, oracles) -> None:
         check_agreement(t, g, f, lits)
 
 
-def propagation_sample(n: int) -> list[str]:
-    """Return n grids, mostly 17-clue ones (UP solves about 45% of them)."""
+def propagation_sample(n: int) -> list[tuple[str, int, int]]:
+    """Return n grids, mostly 17-clue ones (UP solves about 45% of them), each as (set,
+    size of the set's sample, position in it): the grid is `sample(public, set, size)[k]`."""
     quarter = max(1, n // 4)
-    return (
-        sample("royle17_49158_tdoku.txt", n - 3 * quarter)
-        + sample("magictour_top1465.txt", quarter)
-        + sample("kaggle3m_rated_sample.txt", quarter)
-        + sample("kaggle1m_first9999.txt", quarter)
-    )
+    sizes = {
+        "royle17": n - 3 * quarter,
+        "top1465": quarter,
+        "kaggle-3m-sample-lines": quarter,
+        "kaggle-1m-9999": quarter,
+    }
+    return [(name, size, k) for name, size in sizes.items() for k in range(size)]
 
 
-@pytest.mark.parametrize("line", propagation_sample(8))
-def test_propagation_agrees_with_minisat_and_engine(line, minisat, engine):
-    check_propagation(line, [minisat, engine])
+def case_id(case: tuple[str, int, int]) -> str:
+    return f"{case[0]}-{case[2]}"
+
+
+@pytest.mark.parametrize("case", propagation_sample(8), ids=case_id)
+def test_propagation_agrees_with_minisat_and_engine(case, public, minisat, engine):
+    name, size, k = case
+    check_propagation(sample(public, name, size)[k], [minisat, engine])
 
 
 def reference_propagation(line: str):
@@ -342,17 +349,26 @@ LARGE_SAMPLE = propagation_sample(200)[8:]
 
 
 @pytest.fixture(scope="module")
-def large_sample_results():
+def large_sample_results(public):
+    """{line: result of the reference} for the grids of LARGE_SAMPLE whose set is here."""
+    lines = []
+    for name, size, k in LARGE_SAMPLE:
+        try:
+            lines.append(sample(public, name, size)[k])
+        except pytest.skip.Exception:
+            continue  # the tests of an absent set skip themselves
     # The list-based propagation takes about half a second per grid: use every core.
     with multiprocessing.get_context("fork").Pool(os.cpu_count()) as pool:
-        return dict(zip(LARGE_SAMPLE, pool.map(reference_propagation, LARGE_SAMPLE), strict=True))
+        return dict(zip(lines, pool.map(reference_propagation, lines), strict=True))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("line", LARGE_SAMPLE)
+@pytest.mark.parametrize("case", LARGE_SAMPLE, ids=case_id)
 def test_propagation_agrees_with_minisat_and_engine_large_sample(
-    line, large_sample_results, minisat, engine
+    case, public, large_sample_results, minisat, engine
 ):
+    name, size, k = case
+    line = sample(public, name, size)[k]
     t = parse(line)
     g, f = large_sample_results[line]
     for oracle in (minisat, engine):
@@ -361,8 +377,8 @@ def test_propagation_agrees_with_minisat_and_engine_large_sample(
         check_agreement(t, g, f, lits)
 
 
-def test_deduced_grid_solves_a_grid_solved_by_propagation(minisat):
-    for line in read_puzzles("royle17_49158_tdoku.txt"):
+def test_deduced_grid_solves_a_grid_solved_by_propagation(minisat, public):
+    for line in public.puzzles("royle17"):
         t = parse(line)
         _ok, lits = minisat.propagate(assumptions=givens_as_assumptions(t))
         if sum(lit > 0 for lit in lits) == 81:
@@ -410,29 +426,29 @@ def check_propagation2(line: str, engine) -> None:
     check_agreement(t, g, f, lits)
 
 
-def test_norvig_top95_is_not_solved_by_propagation_alone():
-    t = parse(read_puzzles("norvig_top95.txt")[0])
+def test_norvig_top95_is_not_solved_by_propagation_alone(public):
+    t = parse(public.puzzles("top95", 1)[0])
     g = deduced_grid(t)
     assert any(v == 0 for row in g for v in row)
 
 
-@pytest.mark.parametrize("line", sample("norvig_top95.txt", 3))
-def test_propagation2_solves_norvig_top95(line, engine):
-    check_propagation2(line, engine)
+@pytest.mark.parametrize("k", range(3))
+def test_propagation2_solves_norvig_top95(k, public, engine):
+    check_propagation2(sample(public, "top95", 3)[k], engine)
 
 
 # The list-based propagation2 takes 3 to 10 s per top95 grid: every 8th grid keeps the
 # slow run affordable, the engine covers all 95 in test_probe.
 @pytest.mark.slow
-@pytest.mark.parametrize("line", read_puzzles("norvig_top95.txt")[3::8])
-def test_propagation2_solves_norvig_top95_sample(line, engine):
-    check_propagation2(line, engine)
+@pytest.mark.parametrize("k", range(3, 95, 8))  # every 8th of top95's 95 grids
+def test_propagation2_solves_norvig_top95_sample(k, public, engine):
+    check_propagation2(public.puzzles("top95")[k], engine)
 
 
 @pytest.mark.slow
-def test_propagation2_agrees_with_minisat_and_engine_on_norvig_hardest(minisat, engine):
+def test_propagation2_agrees_with_minisat_and_engine_on_norvig_hardest(minisat, engine, public):
     solved = 0
-    for line in read_puzzles("norvig_hardest.txt"):
+    for line in public.puzzles("hardest"):
         t = parse(line)
         g = [row[:] for row in t]
         f = propagation2(formule_initiale(g), g)
@@ -449,7 +465,7 @@ def test_propagation2_agrees_with_minisat_and_engine_on_norvig_hardest(minisat, 
 
 def contradictory_grid() -> list[list[int]]:
     """Return a grid with the value 5 twice in row 0."""
-    t = parse(read_puzzles("norvig_top95.txt")[0])
+    t = example_grid()
     t[0][0] = t[0][1] = 5
     return t
 

@@ -91,8 +91,8 @@ def test_budget_gives_unknown(sudoku_engine, givens):
     assert sudoku_engine.solve(givens(EASTER_MONSTER)).status is Status.SAT
 
 
-def test_enumerate_can_be_interleaved_with_queries(sudoku_engine, givens, puzzle_lines):
-    line = puzzle_lines("serg_benchmark.txt", 1)[0]
+def test_enumerate_can_be_interleaved_with_queries(sudoku_engine, givens, public):
+    line = public.puzzles("serg", 1)[0]
     models = sudoku_engine.enumerate(givens(line))
     first = next(models)
     assert sudoku_engine.propagate(givens(line))[0]  # the engine is free meanwhile
@@ -108,8 +108,8 @@ def solved_grid(model, line, grid):
     return solution
 
 
-def test_solve_hard_sudoku(sudoku_engine, sudoku_formula, givens, grid, puzzle_lines, satisfies):
-    for line in [EASTER_MONSTER, *puzzle_lines("forum_hardest_1106.txt", 10)]:
+def test_solve_hard_sudoku(sudoku_engine, sudoku_formula, givens, grid, public, satisfies):
+    for line in [EASTER_MONSTER, *public.puzzles("forum-hardest-1106", 10)]:
         for probe_depth in (0, 1):
             result = sudoku_engine.solve(givens(line), probe_depth=probe_depth)
             assert result.status is Status.SAT
@@ -150,21 +150,19 @@ def check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines):
         assert len(solutions) == min(want, cap) or want == cap
 
 
-def test_serg_counts_match_pysat(sudoku_engine, sudoku_formula, givens, grid, puzzle_lines):
-    lines = puzzle_lines("serg_benchmark.txt")
+def test_serg_counts_match_pysat(sudoku_engine, sudoku_formula, givens, grid, public):
+    lines = public.puzzles("serg")
     check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines[::1000])
 
 
 @pytest.mark.slow
-def test_serg_counts_match_pysat_large_sample(
-    sudoku_engine, sudoku_formula, givens, grid, puzzle_lines
-):
-    lines = puzzle_lines("serg_benchmark.txt")
+def test_serg_counts_match_pysat_large_sample(sudoku_engine, sudoku_formula, givens, grid, public):
+    lines = public.puzzles("serg")
     check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines[7::100])
 
 
-def test_unique_puzzles_count_one(sudoku_engine, givens, puzzle_lines):
-    for line in puzzle_lines("norvig_top95.txt", 20):
+def test_unique_puzzles_count_one(sudoku_engine, givens, public):
+    for line in public.puzzles("top95", 20):
         assert sudoku_engine.count(limit=2, assumptions=givens(line)).count == 1
 
 
