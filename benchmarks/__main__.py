@@ -13,18 +13,18 @@ from collections.abc import Sequence
 from encoder.cli_common import reader_left
 
 COMMANDS = {
-    "run": ("benchmarks.harness", "every solver over puzzle sets: no-search rate, depth, speed"),
+    "run": ("benchmarks.run", "every solver over puzzle sets: no-search rate, depth, speed"),
     "compare": ("benchmarks.compare", "differences between two results.json files"),
-    "generate": ("benchmarks.generate", "random full grids and puzzles, reproducible from a seed"),
-    "unique": ("benchmarks.uniqueness", "check that every puzzle of a file has one solution"),
+    "generate": ("puzzles.generate", "random full grids and puzzles, reproducible from a seed"),
+    "unique": ("puzzles.unique", "check that every puzzle of a file has one solution"),
     "stats": ("benchmarks.stats", "mean number of solutions versus number of givens"),
     "speed": (
-        "benchmarks.engine_speed",
+        "benchmarks.speed",
         "home-grown engine vs PySAT Minisat22: UP, depth-1, depth-2",
     ),
     "encoder-speed": ("benchmarks.encoder_speed", "time to encode one grid in-process"),
     "datasets": (
-        "benchmarks.datasets_command",
+        "benchmarks.datasets",
         "public puzzle sets by name: list, show, fetch, path, verify",
     ),
 }

@@ -1,237 +1,200 @@
-"""Puzzle sets for the benchmark harness: files of grids, each with its variant.
+"""`python -m benchmarks datasets list | fetch NAME... | path NAME | verify [NAME...]`:
+the public puzzle sets of the catalogue (`puzzlesets`), by name.
 
-A dataset file holds one grid per line (N*N symbols; `puzzle|regions` for jigsaw),
-with `#` comments and blank lines ignored, or is a CSV/TSV file with a header whose
-puzzle column is named by `--column` (default `puzzle`).  The side N comes from the
-length of the lines (81 -> 9x9, 16 -> 4x4, 36 -> 6x6, 256 -> 16x16).
+    list     every set: name, puzzles, variant, where it is on this machine, licence
+    show     one set in full: title, origin, recipe, author, licence, how to cite
+    fetch    bring sets into the cache (from a local mirror when there is one, else
+             downloaded and checked); `--all` for every downloadable set
+    path     print the path of a set's verified copy (exit 1 and the fetch command
+             when it is not on this machine; nothing is downloaded)
+    verify   check every copy present (cache and mirrors) against the catalogue:
+             checksum and number of puzzles; exit 1 when one differs
 
-A DATASET may also be the name of a catalogued public set (`top95`, `andoku-x`: see
-`python -m benchmarks datasets list`), read from its verified local copy.
-
-The variant (X, Hyper, ...) of a file comes from, in this order:
-1. geometry flags given on the command line (they then apply to every file);
-2. for a catalogued set, the catalogue;
-3. a header comment `# geometry: FLAGS`, FLAGS being the encoder's geometry flags
-   (`--diagonals`, `--windows`, `--box 2x3`, `--symbols 0-F`, ...), or else the
-   geometry flags of the `# command: python -m benchmarks generate ...` line that
-   `benchmarks.generate` writes at the top of its files;
-4. the file name: a word `x` or `diagonals` -> `--diagonals`, `hyper`, `windoku` or
-   `windows` -> `--windows` (`andoku_standard_x.txt`, `sudoku9_hyper.txt`).
-Jigsaw regions always come from the `puzzle|regions` lines themselves.
-
-A bad grid raises `GridError(path, line, message)`, so the command line can print
-`benchmarks: FILE:LINE: problem` and stop before anything runs.
+Where things are: `$SUDOKU_SAT_DATA` (cache), `$SUDOKU_SAT_MIRROR` (local mirror; empty
+for none; default `../shared/data` beside the checkout), `$SUDOKU_SAT_DOWNLOAD_BASE`
+(another host serving GitHub's raw files).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import random
-import re
-import shlex
-from dataclasses import dataclass, replace
-from pathlib import Path
+import sys
+from collections.abc import Sequence
 
-from encoder.cli_common import (
-    GeometryFlagParser,
-    Puzzle,
-    add_geometry_flags,
-    command_line_flags,
-    flags_given,
-    flags_namespace,
-    geometry_for,
-    resolve_named_set,
+from tabulate import tabulate
+
+from puzzlesets import (
+    PuzzleSet,
+    PuzzleSetError,
+    cache_dir,
+    catalogue,
+    copies,
+    entry_for,
+    fetch,
+    locate,
+    mirror_dirs,
 )
-from encoder.errors import GridError
-from encoder.grids import (
-    describe_clash,
-    find_clashes,
-    parse_cells,
-    size_of_puzzle,
-)
-from encoder.puzzle_files import read_texts
+from puzzlesets.normalise import canonical
 
-HEADER_KEY = re.compile(r"^\s*#\s*geometry\s*:\s*(.*)$", re.IGNORECASE)
-COMMAND_KEY = re.compile(r"^\s*#\s*command\s*:\s*(.*)$", re.IGNORECASE)
-NAME_FLAGS = {
-    "x": "--diagonals",
-    "diagonal": "--diagonals",
-    "diagonals": "--diagonals",
-    "hyper": "--windows",
-    "windoku": "--windows",
-    "windows": "--windows",
-}
+PROG = "benchmarks datasets"
 
 
-@dataclass(frozen=True)
-class Dataset:
-    """The grids of one file, in run order (after --shuffle and --limit)."""
-
-    name: str  # the file's stem, or its name when two files share a stem
-    path: str
-    sha256: str  # of the file's bytes
-    total: int  # grids in the file
-    flags: str  # the geometry flags applied, as typed ("" for plain Sudoku)
-    flags_from: str  # "command line", "catalogue", "header", "file name" or "none"
-    variant: str  # e.g. "9x9, 3x3 boxes, diagonals" (first grid's geometry)
-    puzzles: tuple[Puzzle, ...]
-    lines: tuple[int, ...]  # 1-based line of each grid in the file
-
-
-def _generator_flags(command: str) -> str:
-    """Return the geometry flags of a `benchmarks generate` command line ('' if none)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return ""
-    parser = GeometryFlagParser(add_help=False, prog="geometry", allow_abbrev=False)
-    add_geometry_flags(parser)
-    try:
-        known, _ = parser.parse_known_args(words)
-    except GridError:
-        return ""
-    return command_line_flags(known)
-
-
-def header_flags(text: str, path: str) -> tuple[str, int] | None:
-    """Return (flags, line) from the comments before the first grid: a `# geometry:
-    FLAGS` line, else the flags of a `# command: ... generate ...` line."""
-    command = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("#"):
-            break
-        match = HEADER_KEY.match(stripped)
-        if match:
-            return match.group(1).strip(), number
-        match = COMMAND_KEY.match(stripped)
-        if match and "generate" in match.group(1) and command is None:
-            command = (_generator_flags(match.group(1)), number)
-    return command
-
-
-def name_flags(path: str) -> str:
-    """Return the geometry flags a file name suggests ('' when it suggests none)."""
-    words = re.split(r"[^a-z0-9]+", Path(path).stem.lower())
-    found = []
-    for word in words:
-        flag = NAME_FLAGS.get(word)
-        if flag and flag not in found:
-            found.append(flag)
-    return " ".join(found)
-
-
-def _sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def choose(total: int, limit: int | None, shuffle: bool, seed: int) -> list[int]:
-    """Return the positions of the grids to run: shuffled (seeded) first, then cut."""
-    order = list(range(total))
-    if shuffle:
-        random.Random(seed).shuffle(order)
-    return order if limit is None else order[:limit]
-
-
-def read_dataset(
-    path: str,
-    args: argparse.Namespace,
-    column: str | None = None,
-    limit: int | None = None,
-    shuffle: bool = False,
-    seed: int = 0,
-) -> Dataset:
-    """Read, select and check the grids of one file or catalogued set (see the module
-    docstring)."""
-    path, _, entry = resolve_named_set(path, args)
-    if entry is not None and column is None:
-        column = entry.column
-    if flags_given(args):
-        flags, source, geometry_args = command_line_flags(args), "command line", args
-    elif entry is not None:
-        flags, source = entry.flags, "catalogue"
-        geometry_args = flags_namespace(flags)
-    else:
-        found = None
-        try:
-            with open(path, encoding="utf-8") as handle:
-                found = header_flags(handle.read(1 << 16), path)
-        except (OSError, UnicodeDecodeError):
-            pass  # read_texts reports it
-        if found is not None:
-            flags, line = found
-            source = "header"
-            try:
-                geometry_args = flags_namespace(flags)
-            except GridError as error:
-                raise GridError(f"header: {error.message}", path, line) from None
-        else:
-            flags = name_flags(path)
-            source = "file name" if flags else "none"
-            geometry_args = flags_namespace(flags)
-    texts = read_texts(path, column, geometry_args.size)
-    chosen = choose(len(texts), limit, shuffle, seed)
-    geometries: dict = {}
-    puzzles = []
-    for position in chosen:
-        text = texts[position]
-        where = (text.path, text.line)
-        n = geometry_args.size or size_of_puzzle(text)
-        key = (n, text.regions)
-        if key not in geometries:
-            geometries[key] = geometry_for(geometry_args, n, text.regions, where)
-        geometry = geometries[key]
-        grid = parse_cells(text.cells, geometry, *where)
-        clashes = find_clashes(grid, geometry)
-        if clashes:
-            raise GridError(describe_clash(clashes[0], geometry), *where)
-        puzzles.append(Puzzle(geometry, grid, f"{text.path}:{text.line}"))
-        if len(geometries) > 64:  # jigsaw: one geometry per grid, keep few
-            geometries.clear()
-    variant = puzzles[0].geometry.describe() if puzzles else ""
-    return Dataset(
-        name=entry.name if entry is not None else Path(path).stem,
-        path=str(path),
-        sha256=_sha256(path),
-        total=len(texts),
-        flags=flags,
-        flags_from=source,
-        variant=variant,
-        puzzles=tuple(puzzles),
-        lines=tuple(texts[p].line for p in chosen),
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=f"python -m {PROG}",
+        description="Public puzzle sets by name: list, fetch, locate, verify.",
     )
+    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    sub.add_parser("list", help="every catalogued set and where it is on this machine")
+    show = sub.add_parser("show", help="one set in full: origin, recipe, attribution")
+    show.add_argument("name", metavar="NAME")
+    get = sub.add_parser("fetch", help="bring sets into the cache (mirror first, else download)")
+    get.add_argument("names", metavar="NAME", nargs="*")
+    get.add_argument("--all", action="store_true", help="every set that can be had")
+    get.add_argument("--quiet", action="store_true", help="no progress bar")
+    path = sub.add_parser("path", help="the path of a set's verified copy")
+    path.add_argument("name", metavar="NAME")
+    check = sub.add_parser("verify", help="check every copy present against the catalogue")
+    check.add_argument("names", metavar="NAME", nargs="*", help="default: every set")
+    return p
 
 
-def unique_names(datasets: list[Dataset]) -> list[Dataset]:
-    """Return the datasets renamed to their file names where two share a stem."""
-    stems = [d.name for d in datasets]
-    out = []
-    for d in datasets:
-        name = Path(d.path).name if stems.count(d.name) > 1 else d.name
-        out.append(replace(d, name=name))
-    names = [d.name for d in out]
-    return [
-        replace(d, name=f"{d.name}#{names[: i + 1].count(d.name)}")
-        if names.count(d.name) > 1
-        else d
-        for i, d in enumerate(out)
+def where(entry: PuzzleSet) -> str:
+    found = copies(entry)
+    good = [copy.where for copy in found if copy.problem is None]
+    if good:
+        return good[0]
+    if found:
+        return "BAD COPY"
+    return "-" if entry.downloadable else "- (mirror only)"
+
+
+def run_list() -> int:
+    rows = [
+        (e.name, f"{e.puzzles:,}", e.variant, e.format, where(e), e.licence.split(";")[0][:40])
+        for e in catalogue().values()
     ]
+    headers = ("name", "puzzles", "variant", "format", "here", "licence")
+    print(tabulate(rows, headers=headers, colalign=("left", "right")))
+    mirrors = ", ".join(map(str, mirror_dirs())) or "none"
+    print(f"\ncache: {cache_dir()}; mirror: {mirrors}")
+    print("details: python -m benchmarks datasets show NAME; get one: ... fetch NAME")
+    return 0
 
 
-def default_files(directory: Path) -> list[str]:
-    """Return the dataset files of a directory (the project's data/sets), sorted."""
-    if not directory.is_dir():
-        return []
-    suffixes = {".txt", ".sdk", ".csv", ".tsv"}
-    return [
-        str(p)
-        for p in sorted(directory.iterdir())
-        if p.is_file() and p.suffix.lower() in suffixes and not p.name.startswith(".")
+def run_show(name: str) -> int:
+    entry = entry_for(name)
+    lines = [
+        f"{entry.name}: {entry.title}",
+        f"  file      {entry.file} ({entry.puzzles:,} puzzles, format {entry.format}"
+        + (f", column {entry.column}" if entry.column else "")
+        + ")",
+        f"  variant   {entry.variant}" + (f" ({entry.flags})" if entry.flags else ""),
+        f"  sha256    {entry.sha256} (of the canonical text)",
+        f"  origin    {entry.origin}",
+        f"  author    {entry.author}",
+        f"  licence   {entry.licence}",
+        f"  cite      {entry.cite}",
     ]
+    if entry.downloadable:
+        recipe = entry.recipe
+        steps = [recipe.combine] + (["dedupe"] if recipe.dedupe else [])
+        steps += [f"header {recipe.header!r}"] if recipe.header else []
+        lines.append(f"  recipe    {len(recipe.parts)} part(s), {', '.join(steps)}")
+        for part in recipe.parts:
+            lines.append(f"    {part.url}")
+    else:
+        lines.append(f"  recipe    none: {entry.notes or 'assembled by hand'}")
+    if entry.notes and entry.downloadable:
+        lines.append(f"  notes     {entry.notes}")
+    lines.append(f"  here      {where(entry)}")
+    print("\n".join(lines))
+    return 0
+
+
+def run_fetch(names: Sequence[str], everything: bool, quiet: bool) -> int:
+    if everything:
+        names = [
+            e.name for e in catalogue().values() if e.downloadable or not where(e).startswith("-")
+        ]
+    if not names:
+        print(f"{PROG}: fetch: name at least one set, or --all", file=sys.stderr)
+        return 2
+    entries = [entry_for(name) for name in names]  # every name checked before any work
+    failed = 0
+    for entry in entries:
+        try:
+            path = fetch(entry, progress=not quiet and sys.stderr.isatty(), say=_note)
+        except PuzzleSetError as error:
+            print(f"{PROG}: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        except OSError as error:
+            print(f"{PROG}: {entry.name}: cannot write the cache: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        print(f"{entry.name}\t{path}")
+    return 1 if failed else 0
+
+
+def _note(message: str) -> None:
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+def run_path(name: str) -> int:
+    print(locate(name))
+    return 0
+
+
+def count_puzzles(entry: PuzzleSet, data: bytes) -> int:
+    """Return the number of puzzles of a canonical file: lines, less the header of a
+    table, less comment lines."""
+    lines = canonical(data).decode("utf-8").splitlines()
+    lines = [line for line in lines if not line.lstrip().startswith("#")]
+    return len(lines) - (1 if entry.format == "table" else 0)
+
+
+def run_verify(names: Sequence[str]) -> int:
+    entries = [entry_for(name) for name in names] if names else list(catalogue().values())
+    bad = checked = 0
+    for entry in entries:
+        for copy in copies(entry):
+            checked += 1
+            problem = copy.problem
+            if problem is None:
+                found = count_puzzles(entry, copy.path.read_bytes())
+                if found != entry.puzzles:
+                    problem = f"{found:,} puzzles, the catalogue says {entry.puzzles:,}"
+            if problem is None:
+                print(
+                    f"OK    {entry.name:<24} {entry.puzzles:>7,} puzzles  {copy.where}: {copy.path}"
+                )
+            else:
+                bad += 1
+                print(f"FAIL  {entry.name:<24} {copy.where}: {problem}")
+    absent = sum(1 for entry in entries if not copies(entry))
+    print(
+        f"{checked} copies checked, {bad} bad; {absent} of {len(entries)} sets not on this machine"
+    )
+    return 1 if bad else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        if args.action == "list":
+            return run_list()
+        if args.action == "show":
+            return run_show(args.name)
+        if args.action == "fetch":
+            return run_fetch(args.names, args.all, args.quiet)
+        if args.action == "path":
+            return run_path(args.name)
+        return run_verify(args.names)
+    except PuzzleSetError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

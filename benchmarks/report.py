@@ -32,8 +32,8 @@ from pathlib import Path
 from tabulate import tabulate
 
 from benchmarks.chunks import DEPTH_BUCKETS, GridRun
-from benchmarks.datasets import Dataset
 from benchmarks.paths import PROJECT
+from encoder.datasets import Dataset
 from solvers.results import NOT_AVAILABLE, NotAvailable, Status
 
 SCHEMA = "sudoku-sat/benchmark-results"

@@ -3,7 +3,7 @@
 For each number of givens k and each of the paper's two ways of making a grid, `n`
 random grids are drawn and their solutions counted up to a cap:
 - method 1 (`random`): k givens placed at random, each obeying the rules so far
-  (`benchmarks.generate.random_placement`; dead ends start over and are reported);
+  (`puzzles.generate.random_placement`; dead ends start over and are reported);
   such a grid may have no solution at all;
 - method 2 (`remove`): a fresh random full grid per sample (the paper reused one),
   all but k of its cells emptied; at least one solution by construction.
@@ -15,7 +15,7 @@ samples are capped, mean and interval are lower bounds of the true mean.
 Every sample has its own seed, derived from (seed, method, k, sample index), so the
 result does not depend on the number of worker processes or the order they finish.
 `--executor dask` ships the samples in chunks of CHUNK_SAMPLES (one solver built per
-chunk) to a Dask cluster (`benchmarks.dask_executor`), with the same result.
+chunk) to a Dask cluster (`executors.dask_cluster`), with the same result.
 Outputs: a table per method on stdout, `solutions_vs_givens.csv` and
 `solutions_vs_givens.png` (mean on a log scale versus k, one curve per method; share
 of unique grids below) in --out.
@@ -44,18 +44,18 @@ import numpy as np
 from tabulate import tabulate
 from tqdm import tqdm
 
-from benchmarks.executors import (
+from benchmarks.paths import machine
+from encoder.cli_common import add_geometry_flags, geometry_for, positive
+from encoder.errors import InputError
+from encoder.geometry import Geometry
+from executors import (
     ExecutorError,
     add_executor_flags,
     make_executor,
     settle_executor_flags,
 )
-from benchmarks.fullgrid import GridSolver
-from benchmarks.generate import random_placement, remove_givens
-from benchmarks.paths import machine
-from encoder.cli_common import add_geometry_flags, geometry_for, positive
-from encoder.errors import InputError
-from encoder.geometry import Geometry
+from puzzles.fullgrid import GridSolver
+from puzzles.generate import random_placement, remove_givens
 
 METHODS = {"random": "(1) random placement", "remove": "(2) removal from a full grid"}
 BOOTSTRAP_RESAMPLES = 2000
@@ -396,7 +396,7 @@ def run_study(
     scheduler: str | None = None,
 ) -> list[Sample]:
     """Return every sample of the study, in task order (whatever the number of workers or
-    the executor: `local` processes, or `dask` in chunks, see `benchmarks.executors`)."""
+    the executor: `local` processes, or `dask` in chunks, see `executors`)."""
     tasks = [(m, k, i, seed, cap) for m in methods for k in ks for i in range(samples)]
     bar = tqdm(total=len(tasks), disable=not show_progress, unit="grid", file=sys.stderr)
     results: list[Sample] = []

@@ -6,8 +6,6 @@ formula by default), `encode_dimacs` writes it, `grid_from_model` reads a soluti
 and `is_solution` checks it independently.
 """
 
-__version__ = "0.1.0"
-
 from encoder.check import is_solution, satisfies, solution_problems
 from encoder.decode import ModelError, grid_from_model
 from encoder.dimacs import Cnf, Model, parse_cnf, parse_model, read_cnf, read_model
@@ -25,6 +23,7 @@ from encoder.errors import DimacsError, GridError, InputError
 from encoder.geometry import Geometry, Region, make_geometry, standard
 from encoder.grids import find_clashes, format_line, format_pretty, parse_grid
 from encoder.numbering import num_cell_vars, unvar, var
+from encoder.version import __version__ as __version__
 
 __all__ = [
     "ENCODINGS",

@@ -11,7 +11,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from encoder import __version__
 from encoder.check import solution_problems
 from encoder.cli_common import (
     add_geometry_flags,
@@ -26,6 +25,7 @@ from encoder.emit import encode_dimacs
 from encoder.encodings import ENCODINGS, GIVEN_STYLES
 from encoder.errors import GridError, InputError
 from encoder.grids import format_line, format_pretty
+from encoder.version import __version__
 
 PROG = "encoder"
 

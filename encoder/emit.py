@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from encoder import __version__
 from encoder.dimacs import clause_lines, write_dimacs
 from encoder.encodings import Grid, grid_blocks, rule_formula
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.version import __version__
 
 
 @lru_cache(maxsize=32)

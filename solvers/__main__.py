@@ -19,7 +19,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from benchmarks.executors import ExecutorError, add_executor_flags, settle_executor_flags
 from encoder.cli_common import (
     Puzzle,
     add_geometry_flags,
@@ -31,6 +30,7 @@ from encoder.cli_common import (
 )
 from encoder.dimacs import read_cnf
 from encoder.errors import DimacsError, InputError
+from executors import ExecutorError, add_executor_flags, settle_executor_flags
 
 PROG = "solvers"
 
@@ -167,7 +167,7 @@ def run_rate(args: argparse.Namespace) -> int:
 
 def _rate_chunks(puzzles: Sequence[Puzzle], options, args: argparse.Namespace):
     """Yield the lines of every grid in input order, rated in chunks by an executor."""
-    from benchmarks.executors import make_executor
+    from executors import make_executor
     from solvers.rate_chunks import RateChunk, rate_chunk
 
     size = args.chunk_size

@@ -5,7 +5,7 @@ for a grid without solution or a solver's complaint, its stderr note.  It builds
 raters or solver backends once for all the grids it is given (one per geometry, a few
 kept loaded for jigsaw files).  `rate` runs it over the whole input in this process,
 or, with `--workers K` or `--executor dask`, runs `rate_chunk` over fixed chunks of
-`--chunk-size` grids on an executor (`benchmarks.executors`) and prints the chunks back
+`--chunk-size` grids on an executor (`executors`) and prints the chunks back
 in input order.  Depths, statuses and "without search" do not depend on the chunks; an
 incremental PySAT solver's decisions and conflicts do (it learns from earlier grids),
 so they depend on `--chunk-size`, never on the number of workers.

@@ -27,11 +27,12 @@ distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'dask[distributed]')"
 )
 
-from benchmarks import dask_executor, harness, stats  # noqa: E402
+from benchmarks import run as run_command  # noqa: E402
+from benchmarks import stats  # noqa: E402
 from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
-from benchmarks.dask_executor import DaskExecutor, code_problems, code_state  # noqa: E402
-from benchmarks.executors import SerialExecutor  # noqa: E402
 from benchmarks.paths import PROJECT  # noqa: E402
+from executors import SerialExecutor, dask_cluster  # noqa: E402
+from executors.dask_cluster import DaskExecutor, code_problems, code_state  # noqa: E402
 from solvers.__main__ import main as solvers_main  # noqa: E402
 
 CLASH = "11" + "." * 79  # two 1s in the first row: no solution
@@ -76,8 +77,8 @@ def test_run_gives_the_local_results(scheduler, tmp_path, public):
     common += ["--chunk-size", "8", "--quiet"]
     local = ["--workers", "1", "--out", tmp_path / "local"]
     dask = ["--executor", "dask", "--scheduler", scheduler, "--out", tmp_path / "dask"]
-    assert harness.main(list(map(str, common + local))) == 0
-    assert harness.main(list(map(str, common + dask))) == 0
+    assert run_command.main(list(map(str, common + local))) == 0
+    assert run_command.main(list(map(str, common + dask))) == 0
     one, two = (json.loads((tmp_path / w / "results.json").read_text()) for w in ("local", "dask"))
     assert two["metadata"]["executor"] == "dask"
     assert two["metadata"]["scheduler"] == scheduler
@@ -149,10 +150,10 @@ def _without_times(result: ChunkResult) -> ChunkResult:
 
 
 def test_a_lost_worker_has_its_chunk_redone_once(scheduler, tmp_path, public):
-    args = harness.build_parser().parse_args(
+    args = run_command.build_parser().parse_args(
         [str(public.set("top95")), "--solvers", "up,fl", "--chunk-size", "5"]
     )
-    tasks = harness.make_tasks(harness.load_datasets(args), args)
+    tasks = run_command.make_tasks(run_command.load_datasets(args), args)
     victim = tasks[6].first
     client = distributed.Client(scheduler, set_as_default=False)
     before = set(client.run(os.getpid).values())
@@ -173,7 +174,7 @@ def test_a_lost_worker_has_its_chunk_redone_once(scheduler, tmp_path, public):
 
 def test_scheduler_needs_the_dask_executor(capsys):
     with pytest.raises(SystemExit) as exit_:
-        harness.main(["--scheduler", "tcp://127.0.0.1:8786", "--workers", "1"])
+        run_command.main(["--scheduler", "tcp://127.0.0.1:8786", "--workers", "1"])
     assert exit_.value.code == 2
     assert "--scheduler needs --executor dask" in capsys.readouterr().err
 
@@ -182,10 +183,10 @@ def test_unreachable_scheduler_is_one_line(monkeypatch, capsys, public):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT", 1.0)
     top95 = str(public.set("top95"))
     argv = [top95, "--limit", "3", "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"]
-    assert harness.main([*argv, "--quiet"]) == 1
+    assert run_command.main([*argv, "--quiet"]) == 1
     err = capsys.readouterr().err
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in err
     assert "Traceback" not in err
@@ -208,9 +209,9 @@ def test_workers_drop_only_the_heartbeat_race_of_a_closing_cluster():
         return logging.LogRecord("distributed.worker", logging.ERROR, "w.py", 1, message, (), None)
 
     race = record("Failed to communicate with scheduler during heartbeat.")
-    assert dask_executor._drop_heartbeat_races(race) is False
+    assert dask_cluster._drop_heartbeat_races(race) is False
     other = record("Unexpected exception during heartbeat. Closing worker.")
-    assert dask_executor._drop_heartbeat_races(other) is True
+    assert dask_cluster._drop_heartbeat_races(other) is True
 
 
 def test_the_cluster_runs_this_checkout(scheduler):
@@ -225,7 +226,7 @@ def test_the_cluster_runs_this_checkout(scheduler):
 
 def test_dask_is_imported_only_when_chosen():
     code = (
-        "import sys, benchmarks.harness, benchmarks.stats, solvers.__main__; "
+        "import sys, benchmarks.run, benchmarks.stats, solvers.__main__; "
         "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))"
     )
     done = subprocess.run(

@@ -15,8 +15,12 @@ from pathlib import Path
 import pytest
 from pysat.solvers import Minisat22
 
-from benchmarks.fullgrid import GridSolver, random_full_grid, solver_for
-from benchmarks.generate import (
+from encoder.check import is_solution
+from encoder.encodings import given_literals, rule_formula
+from encoder.geometry import make_geometry, standard
+from encoder.grids import find_clashes, parse_cells, region_ids, split_puzzles
+from puzzles.fullgrid import GridSolver, random_full_grid, solver_for
+from puzzles.generate import (
     GENERATOR_VERSION,
     Request,
     generate,
@@ -24,12 +28,8 @@ from benchmarks.generate import (
     random_placement,
     remove_givens,
 )
-from benchmarks.jigsaw import jigsaw_geometry, random_jigsaw, random_region_map
-from benchmarks.uniqueness import PysatCounter
-from encoder.check import is_solution
-from encoder.encodings import given_literals, rule_formula
-from encoder.geometry import make_geometry, standard
-from encoder.grids import find_clashes, parse_cells, region_ids, split_puzzles
+from puzzles.jigsaw import jigsaw_geometry, random_jigsaw, random_region_map
+from puzzles.unique import PysatCounter
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -363,7 +363,7 @@ def test_cli_rejects_bad_requests():
 
 
 def test_fixed_region_map_is_written_on_every_line(tmp_path):
-    from benchmarks import generate as generate_module
+    from puzzles import generate as generate_module
 
     regions = "".join(str(1 + (c // 9) // 3 * 3 + (c % 9) // 3) for c in range(81))[::-1]
     out = tmp_path / "j.txt"
@@ -374,7 +374,7 @@ def test_fixed_region_map_is_written_on_every_line(tmp_path):
 
 
 def test_cli_writes_nothing_when_nothing_is_found(tmp_path, capsys):
-    from benchmarks import generate as generate_module
+    from puzzles import generate as generate_module
 
     out = tmp_path / "none.txt"
     argv = ["--method", "minimal", "--givens", "17", "--attempts", "2", "-o", str(out)]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import generate
-from benchmarks.datasets import flags_namespace, read_dataset
-from benchmarks.fullgrid import GridSolver
-from benchmarks.uniqueness import is_minimal
+from encoder.datasets import flags_namespace, read_dataset
+from puzzles import generate
+from puzzles.fullgrid import GridSolver
+from puzzles.unique import is_minimal
 from solvers.rating import Rater
 
 SETS = Path(__file__).resolve().parents[2] / "data" / "sets"

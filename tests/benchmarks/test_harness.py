@@ -23,10 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import chunks, harness
+from benchmarks import chunks
+from benchmarks import run as run_command
 from benchmarks.chunks import ChunkTask, run_chunk
-from benchmarks.datasets import choose, flags_namespace, read_dataset
 from benchmarks.paths import PROJECT
+from encoder.datasets import choose, flags_namespace, read_dataset
 from solvers.results import NOT_AVAILABLE, SolverResult, Status
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -314,7 +315,7 @@ def test_wrong_answer_stops_the_chunk_with_the_grid(monkeypatch, public):
 def test_wrong_answer_aborts_the_run(monkeypatch, capsys, public):
     monkeypatch.setattr(chunks, "make_backend", lambda name, **_: WrongBackend())
     top95 = str(public.set("top95"))
-    code = harness.main([top95, "--limit", "3", "--solvers", "minisat22", "--workers", "1"])
+    code = run_command.main([top95, "--limit", "3", "--solvers", "minisat22", "--workers", "1"])
     captured = capsys.readouterr()
     assert code == 1
     assert captured.err.startswith(f"benchmarks: {top95}:1: minisat22 (centrale) returned")
@@ -339,13 +340,13 @@ def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, caps
     write_grids(tmp_path / "a_4x4.txt", project_grids("sudoku4_minimal.txt", 3))
     write_grids(tmp_path / "b_6x6.txt", project_grids("sudoku6_minimal.txt", 2))
     (tmp_path / "notes.md").write_text("not a dataset")
-    monkeypatch.setattr(harness, "SETS", tmp_path)
-    assert harness.main(["--solvers", "up,minisat22", "--workers", "1", "--quiet"]) == 0
+    monkeypatch.setattr(run_command, "SETS", tmp_path)
+    assert run_command.main(["--solvers", "up,minisat22", "--workers", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "### a_4x4: 3 of 3 grids, 4x4" in out
     assert "### b_6x6: 2 of 2 grids, 6x6" in out
-    monkeypatch.setattr(harness, "SETS", tmp_path / "absent")
-    assert harness.main(["--workers", "1"]) == 1
+    monkeypatch.setattr(run_command, "SETS", tmp_path / "absent")
+    assert run_command.main(["--workers", "1"]) == 1
     assert "no dataset files here" in capsys.readouterr().err
 
 
@@ -361,12 +362,12 @@ def test_a_file_without_grids_is_skipped_with_a_note(tmp_path, capsys):
     empty = tmp_path / "sudoku9_depth2.txt"
     empty.write_text("# sudoku-sat generated puzzles: 0, 9x9, 3x3 boxes\n# geometry: --size 9\n")
     small = write_grids(tmp_path / "small_4x4.txt", project_grids("sudoku4_minimal.txt", 2))
-    assert harness.main([str(empty), str(small), "--solvers", "up", "--workers", "1"]) == 0
+    assert run_command.main([str(empty), str(small), "--solvers", "up", "--workers", "1"]) == 0
     captured = capsys.readouterr()
     assert f"benchmarks: {empty}: no grids in this file, skipped" in captured.err
     assert "### small_4x4: 2 of 2 grids" in captured.out
     assert "### sudoku9_depth2" not in captured.out
-    assert harness.main([str(empty), "--solvers", "up", "--quiet"]) == 1  # nothing at all
+    assert run_command.main([str(empty), "--solvers", "up", "--quiet"]) == 1  # nothing at all
     assert "no grids in this file, skipped" in capsys.readouterr().err  # even with --quiet
 
 
@@ -380,7 +381,7 @@ def test_chunks_cut_at_fixed_positions(public):
         timeout=1.0,
         max_depth=3,
     )
-    tasks = harness.make_tasks([data], args)
+    tasks = run_command.make_tasks([data], args)
     assert [(t.encoding, t.first, len(t.puzzles)) for t in tasks] == [
         ("centrale", 0, 40),
         ("centrale", 40, 40),

@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.fullgrid import GridSolver
 from benchmarks.stats import (
     Point,
     Sample,
@@ -25,6 +24,7 @@ from benchmarks.stats import (
 )
 from encoder.geometry import standard
 from encoder.grids import find_clashes
+from puzzles.fullgrid import GridSolver
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -48,8 +48,8 @@ def test_samples_are_reproducible_and_well_formed():
 
 
 def test_method_one_places_legal_givens():
-    from benchmarks.generate import random_placement
     from benchmarks.stats import sample_rng
+    from puzzles.generate import random_placement
 
     geometry = standard(9)
     grid, _ = random_placement(geometry, 35, sample_rng(1, "random", 35, 3))

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.fullgrid import GridSolver, SolutionCount, random_full_grid
-from benchmarks.generate import minimal_puzzle, random_placement, remove_givens
-from benchmarks.uniqueness import (
+from encoder.geometry import make_geometry, standard
+from encoder.grids import format_line, parse_cells
+from puzzles.fullgrid import GridSolver, SolutionCount, random_full_grid
+from puzzles.generate import minimal_puzzle, random_placement, remove_givens
+from puzzles.unique import (
     PysatCounter,
     describe,
     is_minimal,
     make_counter,
     necessary_givens,
 )
-from encoder.geometry import make_geometry, standard
-from encoder.grids import format_line, parse_cells
 
 PROJECT = Path(__file__).resolve().parents[2]
 PAPER_EXAMPLE = PROJECT / "data" / "school_paper_example.txt"
@@ -162,16 +162,16 @@ def test_unique_command_reports_bad_input(tmp_path):
 
 
 def test_unique_reads_the_geometry_header_of_generated_files(tmp_path, capsys):
-    from benchmarks import generate, uniqueness
+    from puzzles import generate, unique
 
     out = tmp_path / "x.txt"
     args = ["--method", "remove", "--givens", "30", "--diagonals", "--count", "3", "--unique"]
     assert generate.main([*args, "--seed", "2", "-o", str(out), "--quiet"]) == 0
     assert "# geometry: --size 9 --diagonals" in out.read_text().splitlines()
     capsys.readouterr()
-    assert uniqueness.main([str(out)]) == 0  # X rules from the header: unique
+    assert unique.main([str(out)]) == 0  # X rules from the header: unique
     assert "3 puzzles: 3 unique" in capsys.readouterr().out
-    uniqueness.main([str(out), "--size", "9"])  # flags given: plain rules, header ignored
+    unique.main([str(out), "--size", "9"])  # flags given: plain rules, header ignored
     assert "3 puzzles: 3 unique" not in capsys.readouterr().out
 
 

@@ -19,9 +19,9 @@ they start from:
 |           | (`solvers.rating`) is the one asked for                      |               |
 | `full`    | the random full grids themselves (solutions, no blank)       | (solved)      |
 
-Full grids come from `benchmarks.fullgrid` (randomized search with the engine's
+Full grids come from `puzzles.fullgrid` (randomized search with the engine's
 propagation); with `--jigsaw` every puzzle gets a fresh random region map
-(`benchmarks.jigsaw`) and is written as `puzzle|regions`.  One random stream
+(`puzzles.jigsaw`) and is written as `puzzle|regions`.  One random stream
 (`random.Random(seed)`) drives everything in order, so a command and its seed give the
 same file; GENERATOR_VERSION changes whenever that stops being true.  Puzzles already
 produced are skipped (small grids repeat), and `--attempts` bounds the number of
@@ -43,12 +43,12 @@ from functools import lru_cache
 
 from tqdm import tqdm
 
-from benchmarks.fullgrid import Grid, GridSolver, solver_for
-from benchmarks.jigsaw import RegionMap, map_text, random_jigsaw
 from encoder.cli_common import add_geometry_flags, geometry_for
 from encoder.errors import GridError, InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from puzzles.fullgrid import Grid, GridSolver, solver_for
+from puzzles.jigsaw import RegionMap, map_text, random_jigsaw
 from solvers.rating import Rater
 
 GENERATOR_VERSION = 1

@@ -15,18 +15,18 @@ backtracks too often restarts (with the same random stream), which bounds the ra
 heavy-tailed runs on 16x16 and 25x25 grids.
 
 `phase_guided_grid` is the other road, for geometries where that search gets lost
-(jigsaw maps of 12x12 and more, `benchmarks.jigsaw`): one call of PySAT's Minisat22
+(jigsaw maps of 12x12 and more, `puzzles.jigsaw`): one call of PySAT's Minisat22
 with a random preferred value per cell (`set_phases`), which CDCL follows wherever the
 rules allow.  A seed still gives the same grid (MiniSat is deterministic).
 
 `GridSolver` also counts solutions with a cap (`count`), by the engine's DPLL search;
-`benchmarks.uniqueness` holds the PySAT counter that tests compare it with.
+`puzzles.counting` holds the result record and the PySAT counter that tests compare
+it with.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -34,22 +34,10 @@ import numpy as np
 from encoder.encodings import rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry
+from puzzles.counting import Grid, PysatCounter, SolutionCount
 from solvers.engine import Engine
 
-Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
 PYSAT_FROM = 12  # sizes whose generation counts go to PySAT (GridSolver.two_or_fewer)
-
-
-@dataclass(frozen=True)
-class SolutionCount:
-    """Number of solutions of a grid, counted up to a cap."""
-
-    solutions: int  # exact when not capped, else equal to the cap (a lower bound)
-    capped: bool  # True when the count stopped at the cap: there may be more
-
-    @property
-    def unique(self) -> bool:
-        return self.solutions == 1 and not self.capped
 
 
 class _Restart(Exception):
@@ -108,8 +96,6 @@ class GridSolver:
         if self.geometry.size < PYSAT_FROM:
             return self.count(grid, 2)
         if self._pysat is None:
-            from benchmarks.uniqueness import PysatCounter  # it imports this module
-
             self._pysat = PysatCounter(self.geometry)
         return self._pysat.count(grid, 2)
 

@@ -1,15 +1,10 @@
-"""Counting solutions with a cap, two independent ways, and checking a file for uniqueness.
+"""`python -m benchmarks unique`: check that every puzzle of a file has one solution
+(and, with `--minimal`, that every given is needed).
 
-As in the school paper, uniqueness means that no second solution exists.  Two counters:
-- the home engine's DPLL search (`GridSolver.count`, `Engine.count`), which enumerates
-  models by chronological backtracking, no blocking clauses;
-- PySAT (Minisat22 by default) with blocking clauses: after each model, the clause
-  "not all of these cell values" is added.  The blocking clauses of one call carry a
-  fresh selector literal, assumed during the call and retired afterwards (unit ¬s), so
-  one loaded solver serves a whole file.
-The tests require both to agree; `python -m benchmarks unique FILE` uses the engine
-unless `--counter pysat` is given.  A file is read as `benchmarks run` reads it
-(`benchmarks.datasets`): the variant from the geometry flags, else from the file's
+As in the school paper, uniqueness means that no second solution exists.  The count
+comes from one of the two counters of `puzzles.counting` (the engine's search, or PySAT
+with blocking clauses with `--counter pysat`).  A file is read as `benchmarks run`
+reads it (`encoder.datasets`): the variant from the geometry flags, else from the file's
 `# geometry: FLAGS` header (written by `generate`), else from its name (`_x`, `hyper`);
 CSV/TSV files by their puzzle column.
 
@@ -23,52 +18,14 @@ import sys
 import time
 from collections.abc import Sequence
 
-from pysat.solvers import Solver
-
-from benchmarks.datasets import read_dataset
-from benchmarks.fullgrid import Grid, GridSolver, SolutionCount
 from encoder.cli_common import add_geometry_flags, load_puzzles
-from encoder.encodings import given_literals, rule_formula
+from encoder.datasets import read_dataset
 from encoder.errors import InputError
 from encoder.geometry import Geometry
+from puzzles.counting import Grid, PysatCounter, describe
+from puzzles.fullgrid import GridSolver
 
 COUNTERS = ("engine", "pysat")
-
-
-class PysatCounter:
-    """Counts solutions with a PySAT solver and blocking clauses over the cell variables."""
-
-    def __init__(self, geometry: Geometry, name: str = "minisat22"):
-        self.geometry = geometry
-        formula = rule_formula(geometry, "centrale")
-        self.solver = Solver(name=name, bootstrap_with=formula.clauses)
-        self._cell_vars = geometry.size**3
-        self._next_selector = formula.num_vars + 1
-
-    def count(self, grid: Grid, cap: int = 2) -> SolutionCount:
-        """Return the number of solutions of `grid`, stopping at `cap` (>= 1)."""
-        if cap < 1:
-            raise ValueError(f"cap must be >= 1, not {cap}")
-        selector = self._next_selector
-        self._next_selector += 1
-        assumptions = [*given_literals(grid, self.geometry), selector]
-        found = 0
-        while found < cap and self.solver.solve(assumptions=assumptions):
-            found += 1
-            model = self.solver.get_model()
-            block = [-lit for lit in model if 0 < lit <= self._cell_vars]
-            self.solver.add_clause([-selector, *block])
-        self.solver.add_clause([-selector])  # retire this call's blocking clauses
-        return SolutionCount(found, found >= cap)
-
-    def close(self) -> None:
-        self.solver.delete()
-
-    def __enter__(self) -> PysatCounter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def make_counter(geometry: Geometry, counter: str = "engine") -> GridSolver | PysatCounter:
@@ -93,17 +50,6 @@ def necessary_givens(counter: GridSolver | PysatCounter, grid: Grid) -> list[boo
 def is_minimal(counter: GridSolver | PysatCounter, grid: Grid) -> bool:
     """Return True when `grid` has exactly one solution and every given is necessary."""
     return counter.count(grid, 2).unique and all(necessary_givens(counter, grid))
-
-
-def describe(count: SolutionCount) -> str:
-    """Return 'unique', 'no solution', '3 solutions' or '>= 2 solutions (cap)'."""
-    if count.unique:
-        return "unique"
-    if count.solutions == 0:
-        return "no solution"
-    if count.capped:
-        return f">= {count.solutions} solutions (cap)"
-    return f"{count.solutions} solutions"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

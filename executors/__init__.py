@@ -1,4 +1,4 @@
-"""Where the harness's chunks run: in this process, or in a pool of local processes.
+"""Where chunks of grids run: in this process, a pool of local processes, or a Dask cluster.
 
 The harness cuts every puzzle set into chunks and hands an executor a picklable
 function and the list of chunk tasks; the executor yields the results as they finish
@@ -6,13 +6,16 @@ function and the list of chunk tasks; the executor yields the results as they fi
 another executor (a Dask cluster, say: `client.map` + `as_completed`) only has to
 implement `results` and `stop` and register itself in `EXECUTORS`.
 
-- `SerialExecutor` (`--workers 1`): runs the chunks one after the other in this
+This package sits below every command that runs chunks and imports nothing of the
+project.  The contract is in `executors.contract`.
+
+- `SerialExecutor` (`--workers 1`, `executors.local`): runs the chunks one after the other in this
   process; Ctrl-C interrupts the running chunk.
-- `LocalExecutor` (`--workers K`, K > 1): a `multiprocessing` pool of K processes
+- `LocalExecutor` (`--workers K`, K > 1, `executors.local`): a `multiprocessing` pool of K processes
   started with "spawn" (no fork of a process that holds threads or solver state).
   Workers ignore SIGINT, so Ctrl-C reaches only the harness, which calls `stop`: the
   pool is terminated at once and the finished chunks are kept.
-- `DaskExecutor` (`--executor dask [--scheduler ADDRESS]`, `benchmarks.dask_executor`):
+- `DaskExecutor` (`--executor dask [--scheduler ADDRESS]`, `executors.dask_cluster`):
   the tasks run on a `dask.distributed` cluster, a `LocalCluster` of K processes when
   no scheduler address is given.  Dask is imported only when this executor is chosen.
 
@@ -23,75 +26,23 @@ runs chunks (`benchmarks run`, `benchmarks stats`, `solvers rate`).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
-import signal
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable
 
+from executors.contract import Executor, ExecutorError
+from executors.local import LocalExecutor, SerialExecutor
 
-class ExecutorError(Exception):
-    """An executor that cannot run: dask missing, a scheduler out of reach, a chunk that
-    keeps killing its workers.  Front ends print the message and exit with status 1."""
-
-
-class Executor(Protocol):
-    """Maps a picklable function over picklable tasks."""
-
-    workers: int
-
-    def results(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
-        """Yield function(task) for every task, in completion order."""
-        ...
-
-    def stop(self) -> None:
-        """Abandon the tasks still running or waiting (after Ctrl-C or an error)."""
-        ...
-
-
-class SerialExecutor:
-    """Runs every task in this process, in order."""
-
-    def __init__(self, workers: int = 1):
-        self.workers = 1
-
-    def results(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
-        for task in tasks:
-            yield function(task)
-
-    def stop(self) -> None:
-        pass
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class LocalExecutor:
-    """A pool of `workers` local processes (spawned), one task at a time each."""
-
-    def __init__(self, workers: int):
-        self.workers = workers
-        self.pool = None
-
-    def results(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
-        context = multiprocessing.get_context("spawn")
-        processes = max(1, min(self.workers, len(tasks)))
-        self.pool = context.Pool(processes, initializer=_ignore_sigint)
-        try:
-            yield from self.pool.imap_unordered(function, tasks, chunksize=1)
-        except BaseException:
-            self.stop()
-            raise
-        self.pool.close()
-        self.pool.join()
-        self.pool = None
-
-    def stop(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-            self.pool = None
+__all__ = [
+    "EXECUTORS",
+    "Executor",
+    "ExecutorError",
+    "LocalExecutor",
+    "SerialExecutor",
+    "add_executor_flags",
+    "available_cores",
+    "make_executor",
+    "settle_executor_flags",
+]
 
 
 def _local(workers: int, scheduler: str | None = None) -> Executor:
@@ -99,7 +50,7 @@ def _local(workers: int, scheduler: str | None = None) -> Executor:
 
 
 def _dask(workers: int, scheduler: str | None = None) -> Executor:
-    from benchmarks.dask_executor import DaskExecutor  # dask only when asked for
+    from executors.dask_cluster import DaskExecutor  # dask only when asked for
 
     return DaskExecutor(workers, scheduler)
 

@@ -1,6 +1,6 @@
 """Chunks on a Dask cluster: `--executor dask [--scheduler tcp://HOST:8786]`.
 
-`DaskExecutor` implements the executor contract of `benchmarks.executors` (`results`
+`DaskExecutor` implements the executor contract of `executors` (`results`
 yields function(task) in completion order, `stop` abandons the rest) with
 `dask.distributed`.  Without a scheduler address it starts a `LocalCluster` on this
 machine: `workers` processes of one thread each, bound to 127.0.0.1, no dashboard;
@@ -49,13 +49,20 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.executors import ExecutorError
+from executors.contract import ExecutorError
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
 WORKER_TIMEOUT = 120.0  # seconds to wait for a first worker to join a scheduler
 MIN_WINDOW = 4  # tasks in flight at least, whatever the cluster's size
-PACKAGES = ("encoder", "solvers", "benchmarks")  # the project's code a task may run
-MACHINERY = ("benchmarks", "benchmarks.executors", __name__)  # imported to run code_state
+PACKAGES = (
+    "puzzlesets",
+    "executors",
+    "encoder",
+    "solvers",
+    "puzzles",
+    "benchmarks",
+)  # code a task may run
+MACHINERY = ("executors", "executors.contract", "executors.local", __name__)  # run code_state
 
 
 def dask_setup(worker) -> None:

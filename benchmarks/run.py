@@ -7,11 +7,11 @@ grid without search, the depth profile of each set, and speed.
         [--executor local|dask [--scheduler tcp://HOST:8786]]
 
 With no DATASET it runs every file of the project's `data/sets/`.  Each set is cut into
-chunks of `--chunk-size` grids at fixed positions; an executor (`benchmarks.executors`)
+chunks of `--chunk-size` grids at fixed positions; an executor (`executors`)
 runs the chunks (`benchmarks.chunks.run_chunk`) on `--workers` processes, and the
 per-grid results are merged back in run order, so the figures do not depend on the
 number of workers (times do, a little).  `--executor dask` runs the same chunks on a
-Dask cluster (`benchmarks.dask_executor`): a LocalCluster of `--workers` processes, or
+Dask cluster (`executors.dask_cluster`): a LocalCluster of `--workers` processes, or
 the cluster of the scheduler at `--scheduler`.  Every answer is checked in a warm-up
 pass before the timed pass (see `benchmarks.chunks`); a wrong answer stops the run
 with the grid shown and exit status 1.  Ctrl-C stops the run: the chunks already
@@ -33,14 +33,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.chunks import CLOSURES, HOME, ChunkResult, ChunkTask, GridRun, run_chunk
-from benchmarks.datasets import Dataset, default_files, read_dataset, unique_names
-from benchmarks.executors import (
-    ExecutorError,
-    add_executor_flags,
-    available_cores,
-    make_executor,
-    settle_executor_flags,
-)
 from benchmarks.paths import DATA
 from benchmarks.report import (
     depth_profile,
@@ -53,8 +45,16 @@ from benchmarks.report import (
     write_json,
 )
 from encoder.cli_common import add_geometry_flags, positive
+from encoder.datasets import Dataset, default_files, read_dataset, unique_names
 from encoder.encodings import ENCODINGS
 from encoder.errors import InputError
+from executors import (
+    ExecutorError,
+    add_executor_flags,
+    available_cores,
+    make_executor,
+    settle_executor_flags,
+)
 from solvers.backends import REGISTRY, missing_reason
 
 PROG = "benchmarks"

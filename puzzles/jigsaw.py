@@ -5,7 +5,7 @@ a cell on the border of region A moves into a neighbouring region B while a cell
 touching A moves into A; the swap is kept only when both regions stay connected
 (4-neighbourhood).  After enough swaps the boxes are unrecognisable.  Not every such map
 admits a full grid, so `random_jigsaw` draws maps until one is completed, and returns
-the map with that grid: by the randomized search of `benchmarks.fullgrid` up to 9x9,
+the map with that grid: by the randomized search of `puzzles.fullgrid` up to 9x9,
 by Minisat22 steered by random phases from 12x12 on (the search rarely completes a
 16x16 jigsaw map; the solver takes about a second).  Sizes up to 9x9 keep the search,
 so the files of generator version 1 are made again identically.
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.fullgrid import Grid, GridSolver, phase_guided_grid
 from encoder.errors import GridError
 from encoder.geometry import DEFAULT_BOXES, DEFAULT_SYMBOLS, Geometry, block_cells, make_geometry
+from puzzles.fullgrid import Grid, GridSolver, phase_guided_grid
 
 RegionMap = tuple[int, ...]  # region index 0..N-1 of every cell
 

@@ -1,0 +1,80 @@
+"""Counting a grid's solutions up to a cap: the result record, and the PySAT counter.
+
+Two independent counters answer the same question and the tests require them to agree:
+- the home engine's DPLL search (`puzzles.fullgrid.GridSolver.count`, over
+  `Engine.count`), which enumerates models by chronological backtracking;
+- `PysatCounter`: PySAT (Minisat22 by default) with blocking clauses.  After each model
+  the clause "not all of these cell values" is added; the blocking clauses of one call
+  carry a fresh selector literal, assumed during the call and retired afterwards (unit
+  ¬s), so one loaded solver serves a whole file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pysat.solvers import Solver
+
+from encoder.encodings import given_literals, rule_formula
+from encoder.geometry import Geometry
+
+Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
+
+
+@dataclass(frozen=True)
+class SolutionCount:
+    """Number of solutions of a grid, counted up to a cap."""
+
+    solutions: int  # exact when not capped, else equal to the cap (a lower bound)
+    capped: bool  # True when the count stopped at the cap: there may be more
+
+    @property
+    def unique(self) -> bool:
+        return self.solutions == 1 and not self.capped
+
+
+class PysatCounter:
+    """Counts solutions with a PySAT solver and blocking clauses over the cell variables."""
+
+    def __init__(self, geometry: Geometry, name: str = "minisat22"):
+        self.geometry = geometry
+        formula = rule_formula(geometry, "centrale")
+        self.solver = Solver(name=name, bootstrap_with=formula.clauses)
+        self._cell_vars = geometry.size**3
+        self._next_selector = formula.num_vars + 1
+
+    def count(self, grid: Grid, cap: int = 2) -> SolutionCount:
+        """Return the number of solutions of `grid`, stopping at `cap` (>= 1)."""
+        if cap < 1:
+            raise ValueError(f"cap must be >= 1, not {cap}")
+        selector = self._next_selector
+        self._next_selector += 1
+        assumptions = [*given_literals(grid, self.geometry), selector]
+        found = 0
+        while found < cap and self.solver.solve(assumptions=assumptions):
+            found += 1
+            model = self.solver.get_model()
+            block = [-lit for lit in model if 0 < lit <= self._cell_vars]
+            self.solver.add_clause([-selector, *block])
+        self.solver.add_clause([-selector])  # retire this call's blocking clauses
+        return SolutionCount(found, found >= cap)
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def __enter__(self) -> PysatCounter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def describe(count: SolutionCount) -> str:
+    """Return 'unique', 'no solution', '3 solutions' or '>= 2 solutions (cap)'."""
+    if count.unique:
+        return "unique"
+    if count.solutions == 0:
+        return "no solution"
+    if count.capped:
+        return f">= {count.solutions} solutions (cap)"
+    return f"{count.solutions} solutions"

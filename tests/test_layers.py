@@ -1,0 +1,121 @@
+"""The architecture as a checked fact: data flows one way through the packages, and no
+two modules import each other, even through a chain or an import inside a function.
+
+Layers, lowest first (a module imports only its own package and the layers below):
+
+    puzzlesets, executors   files and checksums; where chunks run (no project imports)
+    encoder                 grid -> geometry -> formula, DIMACS, decoding, checking
+    solvers                 engine, backends, rating, explanations -> result records
+    puzzles                 full grids, generation, counting, uniqueness
+    benchmarks              the harness, reports, plots, speed, the study, commands
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+LAYERS = {"puzzlesets": 0, "executors": 0, "encoder": 1, "solvers": 2, "puzzles": 3,
+          "benchmarks": 4}  # fmt: skip
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PROJECT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {
+        module_name(path): path
+        for package in LAYERS
+        for path in sorted((PROJECT / package).glob("*.py"))
+    }
+
+
+def imports(path: Path, known: dict[str, Path]) -> set[str]:
+    """Return the project modules `path` imports, anywhere in the file: `from a.b import
+    c` counts as a.b.c when that is a module, else as a.b."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [
+                f"{node.module}.{alias.name}"
+                if f"{node.module}.{alias.name}" in known
+                else node.module
+                for alias in node.names
+            ]
+        else:
+            continue
+        found.update(name for name in names if name.split(".")[0] in LAYERS)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports(path, known) - {name} for name, path in known.items()}
+
+
+def test_every_package_is_in_a_layer():
+    packages = {p.parent.name for p in PROJECT.glob("*/__init__.py")} - {"tests"}
+    assert packages == set(LAYERS), "a new package needs its place in LAYERS (and README)"
+
+
+def layer(module: str) -> int:
+    return LAYERS[module.split(".")[0]]
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Return 'a imports b' for every import of a higher layer, or of another package of
+    the same layer."""
+    return [
+        f"{module} imports {target}"
+        for module, targets in edges.items()
+        for target in sorted(targets)
+        if layer(target) > layer(module)
+        or (layer(target) == layer(module) and target.split(".")[0] != module.split(".")[0])
+    ]
+
+
+def cycles(edges: dict[str, set[str]]) -> list[str]:
+    """Return one 'a -> b -> a' line per import cycle found by depth-first search."""
+    found = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(edges.get(module, ())):
+            if state.get(target) == 1:
+                found.append(" -> ".join([*path[path.index(target) :], target]))
+            elif target not in state:
+                visit(target, [*path, target])
+        state[module] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            visit(module, [module])
+    return found
+
+
+def test_no_import_runs_up_the_layers():
+    problems = upward_imports(graph())
+    assert not problems, "\n".join(problems)
+
+
+def test_no_import_cycle():
+    problems = cycles(graph())
+    assert not problems, "\n".join(problems)
+
+
+def test_the_checks_can_fail(tmp_path):
+    """An upward import and a cycle through a function-level import are both caught."""
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("from benchmarks.run import main\nfrom encoder import b\n")
+    b.write_text("def f():\n    from encoder.a import x\n")
+    known = {"encoder.a": a, "encoder.b": b, "benchmarks.run": a}
+    edges = {"encoder.a": imports(a, known), "encoder.b": imports(b, known)}
+    assert edges == {"encoder.a": {"benchmarks.run", "encoder.b"}, "encoder.b": {"encoder.a"}}
+    assert upward_imports(edges) == ["encoder.a imports benchmarks.run"]
+    assert cycles(edges) == ["encoder.a -> encoder.b -> encoder.a"]
