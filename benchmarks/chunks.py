@@ -27,8 +27,6 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 from encoder.check import solution_problems
 from encoder.cli_common import Puzzle
 from encoder.decode import ModelError, grid_from_model
@@ -141,34 +139,19 @@ class _Loaded:
         self.backends.clear()
 
 
-def _decoded(model: Sequence[int], geometry: Geometry) -> tuple[int, ...] | None:
-    """Return the grid of a model with one true cell variable per cell, else None (fast
-    path; `grid_from_model` then says what is wrong)."""
-    n = geometry.size
-    lits = np.asarray(model, dtype=np.int64)
-    true = lits[(lits > 0) & (lits <= n**3)] - 1
-    cells = true // n
-    if true.size != n * n or np.unique(cells).size != n * n:
-        return None
-    grid = np.zeros(n * n, dtype=np.int64)
-    grid[cells] = true % n + 1
-    return tuple(grid.tolist())
-
-
 def _checked(
     puzzle: Puzzle, model: Sequence[int], who: str, known: tuple[int, ...] | None = None
 ) -> tuple[int, ...]:
     """Return the grid a model describes after checking it against the puzzle (skipped
     when it equals `known`, a solution checked before); raise WrongAnswer if wrong."""
-    solution = _decoded(model, puzzle.geometry)
-    if solution is not None and solution == known:
-        return solution
     try:
-        if solution is None:
-            solution = grid_from_model(model, puzzle.geometry)
-        problems = solution_problems(solution, puzzle.grid, puzzle.geometry)
+        solution = grid_from_model(model, puzzle.geometry)
     except ModelError as error:
-        problems = [error.message]
+        solution, problems = None, [error.message]
+    else:
+        if solution == known:
+            return solution
+        problems = solution_problems(solution, puzzle.grid, puzzle.geometry)
     if problems:
         raise WrongAnswer(
             puzzle.source,

@@ -1,16 +1,21 @@
-"""Turning a solver's model back into a grid.
+"""Turning literals back into a grid: the one decoder of the project.
 
-A model is a set of true literals.  Each cell must have exactly one true cell variable
-x(i,j,k) among 1..N³ (auxiliary variables of other encodings are ignored); a model that
-leaves a cell empty or gives it two values is refused with the cell named.
+`grid_from_model` reads a solver's model: each cell must have exactly one true cell
+variable x(i,j,k) among 1..N³ (auxiliary variables of other encodings are ignored); a
+model that leaves a cell empty or gives it two values is refused with the cell named.
+`known_values` reads what a partial assignment (a propagation, a closure) fixes, 0 for
+a cell it leaves open; `filled_grid` is that grid when no cell is open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+import numpy as np
 
 from encoder.errors import InputError
 from encoder.geometry import Geometry
+from encoder.numbering import cell_value
 
 Grid = tuple[int, ...]
 
@@ -19,20 +24,53 @@ class ModelError(InputError):
     """A model that does not describe one filled grid."""
 
 
-def grid_from_model(model: Iterable[int], geometry: Geometry) -> Grid:
+def grid_from_model(model: Sequence[int], geometry: Geometry) -> Grid:
     """Return the grid a model describes, or raise ModelError naming the bad cell."""
     n = geometry.size
+    fast = _one_value_per_cell(model, n)
+    if fast is not None:
+        return fast
     cells = [0] * (n * n)
     for lit in model:
         if lit <= 0 or lit > n**3:
             continue
-        c, k0 = divmod(lit - 1, n)
+        c, k = cell_value(lit, n)
         if cells[c]:
             i, j = divmod(c, n)
-            raise ModelError(f"cell ({i},{j}) holds two values: {cells[c]} and {k0 + 1}")
-        cells[c] = k0 + 1
+            raise ModelError(f"cell ({i},{j}) holds two values: {cells[c]} and {k}")
+        cells[c] = k
     empty = [c for c, k in enumerate(cells) if not k]
     if empty:
         i, j = divmod(empty[0], n)
         raise ModelError(f"incomplete model: {len(empty)} cells have no value, first ({i},{j})")
     return tuple(cells)
+
+
+def _one_value_per_cell(model: Sequence[int], n: int) -> Grid | None:
+    """Return the grid of a model with exactly one true cell variable per cell, else
+    None (the vectorised fast path; the loop above then says what is wrong)."""
+    lits = np.asarray(model, dtype=np.int64)
+    true = lits[(lits > 0) & (lits <= n**3)] - 1
+    cells = true // n
+    if true.size != n * n or np.unique(cells).size != n * n:
+        return None
+    grid = np.zeros(n * n, dtype=np.int64)
+    grid[cells] = true % n + 1
+    return tuple(grid.tolist())
+
+
+def known_values(literals: Iterable[int], geometry: Geometry) -> Grid:
+    """Return the values the true cell literals fix, 0 where a cell has none."""
+    n = geometry.size
+    cells = [0] * (n * n)
+    for lit in literals:
+        if 0 < lit <= n**3:
+            c, k = cell_value(lit, n)
+            cells[c] = k
+    return tuple(cells)
+
+
+def filled_grid(literals: Iterable[int], geometry: Geometry) -> Grid | None:
+    """Return the grid the literals fix when every cell has a value, else None."""
+    grid = known_values(literals, geometry)
+    return None if 0 in grid else grid

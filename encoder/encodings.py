@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
+from encoder import numbering
 from encoder.errors import GridError
 from encoder.geometry import KIND_LETTERS, Geometry
 from encoder.numbering import Clause
@@ -68,8 +69,8 @@ class Formula:
 
 
 def cell_var(geometry: Geometry, c: int, k: int) -> int:
-    """Return the variable of 'cell number c holds k' (N*N*i + N*j + k)."""
-    return geometry.size * c + k
+    """Return the variable of 'cell number c holds k' in this geometry (numbering.py)."""
+    return numbering.cell_var(c, k, geometry.size)
 
 
 def _cells_alo(g: Geometry) -> list[Clause]:

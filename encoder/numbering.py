@@ -29,6 +29,18 @@ def unvar(v: int, n: int = 9) -> tuple[int, int, int]:
     return i, j, k0 + 1
 
 
+def cell_var(c: int, k: int, n: int = 9) -> int:
+    """Return the variable of 'cell number c (= n*i + j, reading order) holds k': the
+    same number as var(i, j, k), for code that walks cells by index."""
+    return n * c + k
+
+
+def cell_value(v: int, n: int = 9) -> tuple[int, int]:
+    """Return (cell number c, value k) of a cell variable v (inverse of `cell_var`)."""
+    c, k0 = divmod(v - 1, n)
+    return c, k0 + 1
+
+
 def num_cell_vars(n: int = 9) -> int:
     """Return how many cell variables an n x n grid has (729 for 9x9)."""
     return n * n * n

@@ -31,9 +31,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from encoder.encodings import rule_formula
+from encoder.decode import grid_from_model
+from encoder.encodings import given_literals, rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry
+from encoder.numbering import cell_var
 from puzzles.counting import Grid, PysatCounter, SolutionCount
 from solvers.engine import Engine
 
@@ -61,9 +63,8 @@ class GridSolver:
         self._pysat = None  # two_or_fewer's counter for large grids, made on first use
 
     def literals(self, grid: Grid) -> list[int]:
-        """Return the assumptions stating the givens (as encoder's `given_literals`)."""
-        n = self.geometry.size
-        return [n * c + k for c, k in enumerate(grid) if k]
+        """Return the assumptions stating the givens, one positive literal per given."""
+        return given_literals(grid, self.geometry)
 
     def candidates(self, assumptions: list[int]) -> np.ndarray | None:
         """Return an N*N x N boolean array of the values unit propagation of the
@@ -77,13 +78,13 @@ class GridSolver:
         negative = -arr[(arr < 0) & (arr >= -self._cell_vars)] - 1
         alive[negative] = False
         alive[self._root_false] = False
-        return alive.reshape(n * n, n)
+        return alive.reshape(n * n, n)  # row c, column k-1: variable cell_var(c, k) - 1
 
     def forces(self, grid: Grid, c: int, value: int) -> bool:
         """Return True when unit propagation of the givens of `grid` puts `value` in cell c
         (then every solution has it there)."""
         ok, lits = self.engine.propagate(self.literals(grid))
-        target = self.geometry.size * c + value
+        target = cell_var(c, value, self.geometry.size)
         return not ok or target in lits or target in self._root_true
 
     def two_or_fewer(self, grid: Grid) -> SolutionCount:
@@ -134,7 +135,7 @@ class GridSolver:
     def _dfs(self, rng: random.Random, base: Grid, limit: int) -> Grid | None:
         n = self.geometry.size
         givens = self.literals(base)
-        decisions: list[int] = []  # one literal per level: cell c holds k is n*c + k
+        decisions: list[int] = []  # one literal per level: cell c holds k
         untried: list[list[int]] = []  # the other values of that level's cell
         backtracks = 0
         while True:
@@ -150,8 +151,8 @@ class GridSolver:
                 c = int(cells[rng.randrange(len(cells))])
                 values = [int(k) + 1 for k in np.flatnonzero(alive[c])]
                 rng.shuffle(values)
-                decisions.append(n * c + values.pop())
-                untried.append([n * c + k for k in values])
+                decisions.append(cell_var(c, values.pop(), n))
+                untried.append([cell_var(c, k, n) for k in values])
                 continue
             # Contradiction: try the next value of the deepest level that has one.
             while untried and not untried[-1]:
@@ -188,14 +189,9 @@ def phase_guided_grid(geometry: Geometry, rng: random.Random) -> Grid | None:
     phases = []
     for c in range(n * n):
         chosen = rng.randrange(1, n + 1)
-        phases += [n * c + k if k == chosen else -(n * c + k) for k in range(1, n + 1)]
+        phases += [cell_var(c, k, n) * (1 if k == chosen else -1) for k in range(1, n + 1)]
     with Minisat22(bootstrap_with=rule_formula(geometry, "centrale").clauses) as solver:
         solver.set_phases(phases)
         if not solver.solve():
             return None
-        grid = [0] * (n * n)
-        for lit in solver.get_model():
-            if 0 < lit <= n**3:
-                c, k = divmod(lit - 1, n)
-                grid[c] = k + 1
-    return tuple(grid)
+        return grid_from_model(solver.get_model(), geometry)

@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from encoder.decode import known_values
 from encoder.encodings import Formula, given_literals, rule_formula
 from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
+from encoder.numbering import cell_value
 from solvers.engine import Engine
 
 Grid = tuple[int, ...]
@@ -55,8 +57,8 @@ class Explainer:
         kinds = {"L": "row", "C": "column", "B": "box", "D": "diagonal", "W": "window"}
         for name, clauses in self.formula.blocks:
             for clause in clauses:
-                cells = frozenset((abs(lit) - 1) // g.size for lit in clause)
-                value = (abs(clause[0]) - 1) % g.size + 1
+                cells = frozenset(cell_value(abs(lit), g.size)[0] for lit in clause)
+                value = cell_value(abs(clause[0]), g.size)[1]
                 if name[0] == "K":
                     yield ClauseInfo(name, next(iter(cells)), 0, "")
                     continue
@@ -73,8 +75,8 @@ class Explainer:
         return f"({i},{j})"
 
     def lit_words(self, lit: int) -> str:
-        c, k0 = divmod(abs(lit) - 1, self.geometry.size)
-        symbol = self.geometry.symbols[k0]
+        c, k = cell_value(abs(lit), self.geometry.size)
+        symbol = self.geometry.symbols[k - 1]
         return f"{self.cell_name(c)}={symbol}" if lit > 0 else f"{self.cell_name(c)}≠{symbol}"
 
     def placement_reason(self, reason: int) -> str:
@@ -96,14 +98,15 @@ class Explainer:
             symbol = self.geometry.symbols[info.value - 1]
             return f"{info.region} has no place left for {symbol}"
         a, b = (abs(lit) for lit in self.formula_clause(reason))
-        (ca, ka), (cb, kb) = (divmod(v - 1, self.geometry.size) for v in (a, b))
+        (ca, ka), (cb, kb) = (cell_value(v, self.geometry.size) for v in (a, b))
         symbols = self.geometry.symbols
         if ca == cb:
-            return f"cell {self.cell_name(ca)} would hold both {symbols[ka]} and {symbols[kb]}"
+            both = f"{symbols[ka - 1]} and {symbols[kb - 1]}"
+            return f"cell {self.cell_name(ca)} would hold both {both}"
         where = REGION_WORDS.get(info.block[0], "region")
         return (
             f"cells {self.cell_name(ca)} and {self.cell_name(cb)} of the same {where} "
-            f"would both hold {symbols[ka]} ({info.block})"
+            f"would both hold {symbols[ka - 1]} ({info.block})"
         )
 
     def formula_clause(self, index: int) -> list[int]:
@@ -160,11 +163,7 @@ class Explainer:
             announce = new > 0
         yield ""
         yield "Solved:"
-        solution = [0] * (n * n)
-        for lit in placed:
-            c, k0 = divmod(lit - 1, n)
-            solution[c] = k0 + 1
-        yield from format_pretty(tuple(solution), self.geometry).splitlines()
+        yield from format_pretty(known_values(placed, self.geometry), self.geometry).splitlines()
 
     def _placed(self, steps: list[tuple[int, int]]) -> list[int]:
         n = self.geometry.size

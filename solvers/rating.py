@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from encoder.decode import filled_grid
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
 from solvers.engine import Engine
@@ -48,17 +49,6 @@ def closure(
     return engine.probe(assumptions, depth=depth, polarity=polarity)
 
 
-def grid_of(literals: list[int], geometry: Geometry) -> Grid | None:
-    """Return the grid fixed by `literals` when every cell has a value, else None."""
-    n = geometry.size
-    cells = [0] * (n * n)
-    for lit in literals:
-        if 0 < lit <= n**3:
-            c, k0 = divmod(lit - 1, n)
-            cells[c] = k0 + 1
-    return None if 0 in cells else tuple(cells)
-
-
 class Rater:
     """Rates grids of one geometry and encoding, reusing one engine."""
 
@@ -75,7 +65,7 @@ class Rater:
             ok, literals = closure(self.engine, assumptions, depth, self.polarity)
             if not ok:
                 return Rating(depth, "unsat", max_depth, time.perf_counter() - start)
-            solution = grid_of(literals, self.geometry)
+            solution = filled_grid(literals, self.geometry)
             if solution is not None:
                 return Rating(depth, "solved", max_depth, time.perf_counter() - start, solution)
         return Rating(None, "beyond", max_depth, time.perf_counter() - start)
