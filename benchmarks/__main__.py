@@ -11,6 +11,9 @@ import sys
 from collections.abc import Sequence
 
 from encoder.cli_common import reader_left
+from encoder.errors import InputError
+from executors import ExecutorError
+from puzzlesets import PuzzleSetError
 
 COMMANDS = {
     "run": ("benchmarks.run", "every solver over puzzle sets: no-search rate, depth, speed"),
@@ -48,6 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(COMMANDS[argv[0]][0])
     try:
         return module.main(argv[1:])
+    except (InputError, ExecutorError, PuzzleSetError) as error:
+        # The one error handler of the benchmarks commands: bad input, a public set not
+        # here, an executor that cannot run.  One line, exit 1, never a traceback.
+        print(f"benchmarks: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("benchmarks: interrupted", file=sys.stderr)
         return 130

@@ -181,19 +181,15 @@ def run_verify(names: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    try:
-        if args.action == "list":
-            return run_list()
-        if args.action == "show":
-            return run_show(args.name)
-        if args.action == "fetch":
-            return run_fetch(args.names, args.all, args.quiet)
-        if args.action == "path":
-            return run_path(args.name)
-        return run_verify(args.names)
-    except PuzzleSetError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return 1
+    if args.action == "list":
+        return run_list()
+    if args.action == "show":
+        return run_show(args.name)
+    if args.action == "fetch":
+        return run_fetch(args.names, args.all, args.quiet)
+    if args.action == "path":
+        return run_path(args.name)
+    return run_verify(args.names)
 
 
 if __name__ == "__main__":

@@ -49,7 +49,6 @@ from encoder.datasets import Dataset, default_files, read_dataset, unique_names
 from encoder.encodings import ENCODINGS
 from encoder.errors import InputError
 from executors import (
-    ExecutorError,
     add_executor_flags,
     available_cores,
     make_executor,
@@ -284,10 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             return _fail(f"{out}: cannot create the output folder: {error.strerror}")
-    try:
-        datasets = load_datasets(args)
-    except InputError as error:
-        return _fail(str(error))
+    datasets = load_datasets(args)  # bad input: one line from benchmarks/__main__.py
     # Warnings, not progress: printed even with --quiet.
     for name in args.solvers:
         reason = missing_reason(name)
@@ -300,10 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: no grids to run in {len(datasets)} file(s)", file=sys.stderr)
         return 1
     tasks = make_tasks(datasets, args)
-    try:
-        results, interrupted = execute(tasks, args)
-    except ExecutorError as error:
-        return _fail(str(error))
+    results, interrupted = execute(tasks, args)
     failed = [r for r in results if r.error]
     if failed:
         return _fail(f"{failed[0].error_source}: {failed[0].error}")

@@ -46,10 +46,8 @@ from tqdm import tqdm
 
 from benchmarks.paths import machine
 from encoder.cli_common import add_geometry_flags, geometry_for, positive
-from encoder.errors import InputError
 from encoder.geometry import Geometry
 from executors import (
-    ExecutorError,
     add_executor_flags,
     make_executor,
     settle_executor_flags,
@@ -470,11 +468,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not methods or any(m not in METHODS for m in methods):
         parser.error(f"--methods: choose among {', '.join(METHODS)}")
     settle_executor_flags(parser, args)
-    try:
-        geometry = geometry_for(args, args.size or 9)
-    except InputError as error:
-        print(f"benchmarks: {error}", file=sys.stderr)
-        return 1
+    geometry = geometry_for(args, args.size or 9)
     if max(args.givens) > geometry.num_cells:
         parser.error(f"--givens: at most {geometry.num_cells} for {geometry.describe()}")
     try:
@@ -486,22 +480,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python -m benchmarks stats " + shlex.join(argv)
     start = time.perf_counter()
     show = not args.quiet and sys.stderr.isatty()
-    try:
-        samples = run_study(
-            geometry,
-            args.givens,
-            args.samples,
-            args.seed,
-            args.cap,
-            args.workers,
-            methods,
-            show,
-            args.executor,
-            args.scheduler,
-        )
-    except ExecutorError as error:
-        print(f"benchmarks: {error}", file=sys.stderr)
-        return 1
+    samples = run_study(
+        geometry,
+        args.givens,
+        args.samples,
+        args.seed,
+        args.cap,
+        args.workers,
+        methods,
+        show,
+        args.executor,
+        args.scheduler,
+    )
     seconds = time.perf_counter() - start
     points = summarize(samples, args.seed)
     about = [

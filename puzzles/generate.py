@@ -44,7 +44,7 @@ from functools import lru_cache
 from tqdm import tqdm
 
 from encoder.cli_common import add_geometry_flags, geometry_for
-from encoder.errors import GridError, InputError
+from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
 from puzzles.fullgrid import Grid, GridSolver, solver_for
@@ -402,22 +402,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except ValueError as error:
         parser.error(str(error))
-    try:
-        geometry = geometry_for(args, args.size or 9)
-        if args.givens is not None and not 0 <= args.givens <= geometry.num_cells:
-            parser.error(f"--givens must be between 0 and {geometry.num_cells}")
-        show = not args.quiet and sys.stderr.isatty()
-        with tqdm(total=request.count, disable=not show, unit="puzzle", file=sys.stderr) as bar:
+    geometry = geometry_for(args, args.size or 9)
+    if args.givens is not None and not 0 <= args.givens <= geometry.num_cells:
+        parser.error(f"--givens must be between 0 and {geometry.num_cells}")
+    show = not args.quiet and sys.stderr.isatty()
+    with tqdm(total=request.count, disable=not show, unit="puzzle", file=sys.stderr) as bar:
 
-            def progress(accepted: int, attempts: int) -> None:
-                bar.n = accepted
-                bar.set_postfix(attempts=attempts, refresh=False)
-                bar.update(0)
+        def progress(accepted: int, attempts: int) -> None:
+            bar.n = accepted
+            bar.set_postfix(attempts=attempts, refresh=False)
+            bar.update(0)
 
-            report = generate(request, geometry, progress)
-    except InputError as error:
-        print(f"benchmarks: {error}", file=sys.stderr)
-        return 1
+        report = generate(request, geometry, progress)
     if not report.puzzles and request.count:
         if not args.quiet:
             print(summary(request, report), file=sys.stderr)

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 
 from encoder.cli_common import add_geometry_flags, load_puzzles
 from encoder.datasets import read_dataset
-from encoder.errors import InputError
 from encoder.geometry import Geometry
 from puzzles.counting import Grid, PysatCounter, describe
 from puzzles.fullgrid import GridSolver
@@ -78,21 +77,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cap < 2:
         parser.error("--cap must be at least 2 (a second solution must be looked for)")
-    try:
-        if args.file == "-":
-            puzzles = load_puzzles(args.file, args)
-        else:  # read as `benchmarks run` reads it: variant from flags, header or file name
-            dataset = read_dataset(args.file, args, args.column)
-            puzzles = list(dataset.puzzles)
-            if dataset.flags_from in ("catalogue", "header", "file name"):
-                print(
-                    f"benchmarks: {args.file}: {dataset.variant} "
-                    f"(flags from the {dataset.flags_from}: {dataset.flags or 'none'})",
-                    file=sys.stderr,
-                )
-    except InputError as error:
-        print(f"benchmarks: {error}", file=sys.stderr)
-        return 1
+    if args.file == "-":
+        puzzles = load_puzzles(args.file, args)
+    else:  # read as `benchmarks run` reads it: variant from flags, header or file name
+        dataset = read_dataset(args.file, args, args.column)
+        puzzles = list(dataset.puzzles)
+        if dataset.flags_from in ("catalogue", "header", "file name"):
+            print(
+                f"benchmarks: {args.file}: {dataset.variant} "
+                f"(flags from the {dataset.flags_from}: {dataset.flags or 'none'})",
+                file=sys.stderr,
+            )
     start = time.perf_counter()
     counters: dict[Geometry, GridSolver | PysatCounter] = {}
     not_minimal = 0

@@ -29,6 +29,7 @@ distributed = pytest.importorskip(
 
 from benchmarks import run as run_command  # noqa: E402
 from benchmarks import stats  # noqa: E402
+from benchmarks.__main__ import main as benchmarks_main  # noqa: E402
 from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
 from benchmarks.paths import PROJECT  # noqa: E402
 from executors import SerialExecutor, dask_cluster  # noqa: E402
@@ -186,7 +187,7 @@ def test_unreachable_scheduler_is_one_line(monkeypatch, capsys, public):
     monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT", 1.0)
     top95 = str(public.set("top95"))
     argv = [top95, "--limit", "3", "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"]
-    assert run_command.main([*argv, "--quiet"]) == 1
+    assert benchmarks_main(["run", *argv, "--quiet"]) == 1
     err = capsys.readouterr().err
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in err
     assert "Traceback" not in err

@@ -25,6 +25,7 @@ import pytest
 
 from benchmarks import chunks
 from benchmarks import run as run_command
+from benchmarks.__main__ import main as benchmarks_main
 from benchmarks.chunks import ChunkTask, run_chunk
 from benchmarks.paths import PROJECT
 from encoder.datasets import choose, flags_namespace, read_dataset
@@ -346,7 +347,7 @@ def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, caps
     assert "### a_4x4: 3 of 3 grids, 4x4" in out
     assert "### b_6x6: 2 of 2 grids, 6x6" in out
     monkeypatch.setattr(run_command, "SETS", tmp_path / "absent")
-    assert run_command.main(["--workers", "1"]) == 1
+    assert benchmarks_main(["run", "--workers", "1"]) == 1  # the front end reports it
     assert "no dataset files here" in capsys.readouterr().err
 
 
@@ -367,7 +368,7 @@ def test_a_file_without_grids_is_skipped_with_a_note(tmp_path, capsys):
     assert f"benchmarks: {empty}: no grids in this file, skipped" in captured.err
     assert "### small_4x4: 2 of 2 grids" in captured.out
     assert "### sudoku9_depth2" not in captured.out
-    assert run_command.main([str(empty), "--solvers", "up", "--quiet"]) == 1  # nothing at all
+    assert benchmarks_main(["run", str(empty), "--solvers", "up", "--quiet"]) == 1  # no grid
     assert "no grids in this file, skipped" in capsys.readouterr().err  # even with --quiet
 
 
