@@ -51,6 +51,8 @@ from encoder.errors import InputError
 from executors import (
     add_executor_flags,
     available_cores,
+    completed,
+    cut,
     make_executor,
     settle_executor_flags,
 )
@@ -183,14 +185,14 @@ def make_tasks(datasets: Sequence[Dataset], args: argparse.Namespace) -> list[Ch
     tasks = []
     for dataset in datasets:
         for encoding in args.encodings:
-            for first in range(0, len(dataset.puzzles), args.chunk_size):
+            for first, part in cut(dataset.puzzles, args.chunk_size):
                 tasks.append(
                     ChunkTask(
                         dataset.name,
                         encoding,
                         args.solvers,
                         first,
-                        dataset.puzzles[first : first + args.chunk_size],
+                        part,
                         args.fresh,
                         args.timeout,
                         args.max_depth if rate else None,
@@ -227,18 +229,18 @@ def execute(tasks: list[ChunkTask], args: argparse.Namespace) -> tuple[list[Chun
     done: list[ChunkResult] = []
     total = sum(len(t.puzzles) for t in tasks)
     bar = _progress(total, args.quiet)
+    results = completed(executor, run_chunk, sorted(tasks, key=_cost, reverse=True))
     try:
-        for result in executor.results(run_chunk, sorted(tasks, key=_cost, reverse=True)):
+        for result in results:
             done.append(result)
             if result.error:
-                executor.stop()
-                break
+                break  # closing `results` below stops the executor
             bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
             bar.update(result.count)
-    except KeyboardInterrupt:
-        executor.stop()
+    except KeyboardInterrupt:  # `completed` has stopped the executor
         return done, True
     finally:
+        results.close()
         bar.close()
     return done, False
 

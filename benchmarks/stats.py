@@ -14,8 +14,9 @@ samples are capped, mean and interval are lower bounds of the true mean.
 
 Every sample has its own seed, derived from (seed, method, k, sample index), so the
 result does not depend on the number of worker processes or the order they finish.
-`--executor dask` ships the samples in chunks of CHUNK_SAMPLES (one solver built per
-chunk) to a Dask cluster (`executors.dask_cluster`), with the same result.
+The samples go in chunks of CHUNK_SAMPLES (one solver built per chunk) to an executor
+(`executors`): this process, `--workers` local processes, or a Dask cluster with
+`--executor dask`, with the same result.
 Outputs: a table per method on stdout, `solutions_vs_givens.csv` and
 `solutions_vs_givens.png` (mean on a log scale versus k, one curve per method; share
 of unique grids below) in --out.
@@ -29,7 +30,6 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-import multiprocessing
 import os
 import random
 import shlex
@@ -47,11 +47,7 @@ from tqdm import tqdm
 from benchmarks.paths import machine
 from encoder.cli_common import add_geometry_flags, geometry_for, positive
 from encoder.geometry import Geometry
-from executors import (
-    add_executor_flags,
-    make_executor,
-    settle_executor_flags,
-)
+from executors import add_executor_flags, cut, in_order, make_executor, settle_executor_flags
 from puzzles.fullgrid import GridSolver
 from puzzles.generate import random_placement, remove_givens
 
@@ -61,7 +57,7 @@ CI_METHOD = (
     f"95% CI: percentile bootstrap ({BOOTSTRAP_RESAMPLES:,} resamples) of the mean of the "
     "capped counts; where samples hit the cap, mean and CI are lower bounds"
 )
-CHUNK_SAMPLES = 50  # samples per task of a non-local executor
+CHUNK_SAMPLES = 50  # samples per task of an executor
 PLOT_NAME = "solutions_vs_givens.png"
 CSV_NAME = "solutions_vs_givens.csv"
 
@@ -335,20 +331,6 @@ def parse_range(spec: str) -> list[int]:
     return sorted(set(ks))
 
 
-# Worker processes: one solver each, built once by the pool's initializer.
-_SOLVER: GridSolver | None = None
-
-
-def _init_worker(geometry: Geometry) -> None:
-    global _SOLVER
-    _SOLVER = GridSolver(geometry)
-
-
-def _work(task: tuple[str, int, int, int, int]) -> Sample:
-    assert _SOLVER is not None
-    return run_sample(_SOLVER, *task)
-
-
 @dataclass(frozen=True)
 class SampleChunk:
     """Consecutive samples of the study, for one task of an executor."""
@@ -362,23 +344,6 @@ def run_chunk(chunk: SampleChunk) -> tuple[int, list[Sample]]:
     """Return (chunk.first, the chunk's samples), with one solver for the chunk."""
     solver = GridSolver(chunk.geometry)
     return chunk.first, [run_sample(solver, *task) for task in chunk.tasks]
-
-
-def _run_chunks(geometry, tasks, workers, executor, scheduler, bar) -> list[Sample]:
-    chunks = [
-        SampleChunk(geometry, first, tuple(tasks[first : first + CHUNK_SAMPLES]))
-        for first in range(0, len(tasks), CHUNK_SAMPLES)
-    ]
-    runner = make_executor(executor, min(workers, len(chunks)), scheduler)
-    done: dict[int, list[Sample]] = {}
-    try:
-        for first, samples in runner.results(run_chunk, chunks):
-            done[first] = samples
-            bar.update(len(samples))
-    except BaseException:
-        runner.stop()
-        raise
-    return [sample for first in sorted(done) for sample in done[first]]
 
 
 def run_study(
@@ -396,21 +361,15 @@ def run_study(
     """Return every sample of the study, in task order (whatever the number of workers or
     the executor: `local` processes, or `dask` in chunks, see `executors`)."""
     tasks = [(m, k, i, seed, cap) for m in methods for k in ks for i in range(samples)]
-    bar = tqdm(total=len(tasks), disable=not show_progress, unit="grid", file=sys.stderr)
+    chunks = [
+        SampleChunk(geometry, first, tuple(part)) for first, part in cut(tasks, CHUNK_SAMPLES)
+    ]
+    runner = make_executor(executor, max(1, min(workers, len(chunks))), scheduler)
     results: list[Sample] = []
-    with bar:
-        if executor != "local":
-            results = _run_chunks(geometry, tasks, workers, executor, scheduler, bar)
-        elif workers <= 1:
-            _init_worker(geometry)
-            for task in tasks:
-                results.append(_work(task))
-                bar.update()
-        else:
-            with multiprocessing.Pool(workers, _init_worker, (geometry,)) as pool:
-                for sample in pool.imap(_work, tasks, chunksize=4):
-                    results.append(sample)
-                    bar.update()
+    with tqdm(total=len(tasks), disable=not show_progress, unit="grid", file=sys.stderr) as bar:
+        for sample in in_order(runner, run_chunk, chunks):
+            results.append(sample)
+            bar.update()
     return results
 
 

@@ -29,6 +29,7 @@ import argparse
 import os
 from collections.abc import Callable
 
+from executors.chunking import completed, cut, in_order
 from executors.contract import Executor, ExecutorError
 from executors.local import LocalExecutor, SerialExecutor
 
@@ -40,6 +41,9 @@ __all__ = [
     "SerialExecutor",
     "add_executor_flags",
     "available_cores",
+    "completed",
+    "cut",
+    "in_order",
     "make_executor",
     "settle_executor_flags",
 ]

@@ -167,27 +167,14 @@ def run_rate(args: argparse.Namespace) -> int:
 
 def _rate_chunks(puzzles: Sequence[Puzzle], options, args: argparse.Namespace):
     """Yield the lines of every grid in input order, rated in chunks by an executor."""
-    from executors import make_executor
+    from executors import cut, in_order, make_executor
     from solvers.rate_chunks import RateChunk, rate_chunk
 
-    size = args.chunk_size
     chunks = [
-        RateChunk(first, tuple(puzzles[first : first + size]), options)
-        for first in range(0, len(puzzles), size)
+        RateChunk(first, tuple(part), options) for first, part in cut(puzzles, args.chunk_size)
     ]
     executor = make_executor(args.executor, max(1, min(args.workers, len(chunks))), args.scheduler)
-    done: dict = {}  # first index -> lines, finished but not printed yet
-    following = 0  # index of the next grid to print
-    try:
-        for first, lines in executor.results(rate_chunk, chunks):
-            done[first] = lines
-            while following in done:
-                lines = done.pop(following)
-                yield from lines
-                following += len(lines)
-    except BaseException:
-        executor.stop()
-        raise
+    yield from in_order(executor, rate_chunk, chunks)
 
 
 _YES_NO = {True: "yes", False: "no"}
