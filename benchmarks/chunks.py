@@ -35,12 +35,11 @@ from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
-from solvers.results import Figure, NotAvailable, Status
+from solvers.results import NotAvailable, SolverResult, Status, depth_bucket
 
 # Closure solvers: "solved without search" is their own success (they never branch).
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
 HOME = tuple(HOME_DEPTHS)
-DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat")
 KEEP_LOADED = 4  # backends kept per solver (jigsaw sets bring one geometry per grid)
 
 
@@ -60,17 +59,14 @@ class ChunkTask:
 
 @dataclass(frozen=True, slots=True)
 class GridRun:
-    """One solver on one grid, from the timed pass."""
+    """One solver on one grid, from the timed pass: the solver's own record (its model
+    dropped: the warm-up pass checked it) and what the harness counts as solved without
+    search, which for the closures `up`, `fl`, ... is solving the grid at all (they never
+    branch), and for every other solver its root-level propagation filling the grid."""
 
     position: int  # in the set's run order
-    solver: str
-    status: Status
+    result: SolverResult
     without_search: bool | NotAvailable
-    decisions: Figure
-    conflicts: Figure
-    propagations: Figure
-    seconds: float
-    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -195,11 +191,8 @@ def _settled_depths(task: ChunkTask, warm: dict[str, list[tuple[Status, int]]]) 
     for i in range(len(task.puzzles)):
         label = None
         for depth, answers in enumerate(ladder):
-            if answers[i][0] is Status.SAT:
-                label = str(depth) if depth <= 3 else "more"
-                break
-            if answers[i][0] is Status.UNSAT:
-                label = "unsat"
+            if answers[i][0] is not Status.UNKNOWN:
+                label = depth_bucket(answers[i][0], depth)
                 break
         settled.append(label)
     return settled
@@ -225,17 +218,12 @@ def _rate(
                 raters.popitem(last=False)
         rating = rater.rate(puzzle.grid, task.max_depth)
         who = f"the depth rating ({task.encoding})"
-        if rating.status == "solved":
-            if rating.solution != solved[i]:
-                _grid_checked(puzzle, rating.solution, who)
-                solved[i] = rating.solution
-            labels.append(str(rating.depth) if rating.depth <= 3 else "more")
-        elif rating.status == "unsat":
-            if solved[i]:
-                raise _unsat_refuted(puzzle, who)
-            labels.append("unsat")
-        else:
-            labels.append("more")
+        if rating.status is Status.SAT and rating.solution != solved[i]:
+            _grid_checked(puzzle, rating.solution, who)
+            solved[i] = rating.solution
+        elif rating.status is Status.UNSAT and solved[i]:
+            raise _unsat_refuted(puzzle, who)
+        labels.append(rating.bucket())
     return tuple(labels)
 
 
@@ -285,19 +273,8 @@ def _run(task: ChunkTask) -> ChunkResult:
                         without = result.status is Status.SAT
                     else:
                         without = result.solved_without_search
-                    runs.append(
-                        GridRun(
-                            task.first + i,
-                            name,
-                            result.status,
-                            without,
-                            result.decisions,
-                            result.conflicts,
-                            result.propagations,
-                            result.seconds,
-                            result.reason,
-                        )
-                    )
+                    record = replace(result, solver=name, model=())
+                    runs.append(GridRun(task.first + i, record, without))
                 loaded[name].close()
         finally:
             gc.enable()

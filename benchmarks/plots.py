@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.chunks import DEPTH_BUCKETS
 from benchmarks.report import DepthProfile, Summary
-from solvers.results import NotAvailable
+from solvers.results import DEPTH_BUCKETS, NotAvailable
 
 
 def _pyplot():

@@ -31,10 +31,10 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from benchmarks.chunks import DEPTH_BUCKETS, GridRun
+from benchmarks.chunks import GridRun
 from benchmarks.paths import PROJECT
 from encoder.datasets import Dataset
-from solvers.results import NOT_AVAILABLE, NotAvailable, Status
+from solvers.results import DEPTH_BUCKETS, NOT_AVAILABLE, NotAvailable, Status
 
 SCHEMA = "sudoku-sat/benchmark-results"
 VERSION = 1
@@ -116,18 +116,18 @@ def summarise(dataset: str, encoding: str, solver: str, runs: Sequence[GridRun])
     without: int | NotAvailable = (
         NOT_AVAILABLE if any(isinstance(f, NotAvailable) for f in flags) else sum(map(bool, flags))
     )
-    decisions = _figures([r.decisions for r in runs])
-    conflicts = _figures([r.conflicts for r in runs])
-    seconds = [r.seconds for r in runs]
+    decisions = _figures([r.result.decisions for r in runs])
+    conflicts = _figures([r.result.conflicts for r in runs])
+    seconds = [r.result.seconds for r in runs]
     return Summary(
         dataset,
         encoding,
         solver,
         len(runs),
         without,
-        sum(r.status is Status.SAT for r in runs),
-        sum(r.status is Status.UNSAT for r in runs),
-        sum(r.status is Status.UNKNOWN for r in runs),
+        sum(r.result.status is Status.SAT for r in runs),
+        sum(r.result.status is Status.UNSAT for r in runs),
+        sum(r.result.status is Status.UNKNOWN for r in runs),
         *decisions,
         *conflicts,
         statistics.median(seconds) if seconds else 0.0,
@@ -387,15 +387,15 @@ def write_csv(path: Path, blocks) -> int:
                         encoding,
                         r.position,
                         dataset.lines[r.position],
-                        r.solver,
-                        r.status.name,
+                        r.result.solver,
+                        r.result.status.name,
                         _csv_value(r.without_search),
-                        _csv_value(r.decisions),
-                        _csv_value(r.conflicts),
-                        _csv_value(r.propagations),
-                        f"{r.seconds * 1e6:.1f}",
+                        _csv_value(r.result.decisions),
+                        _csv_value(r.result.conflicts),
+                        _csv_value(r.result.propagations),
+                        f"{r.result.seconds * 1e6:.1f}",
                         depths.get(r.position, ""),
-                        r.reason,
+                        r.result.reason,
                     ]
                 )
                 rows += 1

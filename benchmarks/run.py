@@ -257,7 +257,7 @@ def merge(results: Sequence[ChunkResult]):
         depths: dict[int, str] = {}
         for chunk in chunks:
             for run in chunk.runs:
-                runs[run.solver].append(run)
+                runs[run.result.solver].append(run)
             if chunk.depths:
                 positions = range(chunk.first, chunk.first + chunk.count)
                 depths.update(zip(positions, chunk.depths, strict=True))

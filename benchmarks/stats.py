@@ -48,6 +48,7 @@ from benchmarks.paths import machine
 from encoder.cli_common import add_geometry_flags, geometry_for, positive
 from encoder.geometry import Geometry
 from executors import add_executor_flags, cut, in_order, make_executor, settle_executor_flags
+from puzzles.counting import SolutionCount
 from puzzles.fullgrid import GridSolver
 from puzzles.generate import random_placement, remove_givens
 
@@ -69,8 +70,7 @@ class Sample:
     method: str
     givens: int
     index: int
-    solutions: int  # counted up to the cap
-    capped: bool  # the count stopped at the cap
+    count: SolutionCount  # solutions counted up to the cap
     dead_ends: int  # method 1: placements abandoned before this one
 
 
@@ -111,7 +111,7 @@ def run_sample(
     else:
         raise ValueError(f"unknown method {method!r}")
     count = solver.count(grid, cap)
-    return Sample(method, givens, index, count.solutions, count.capped, dead_ends)
+    return Sample(method, givens, index, count, dead_ends)
 
 
 def bootstrap_ci(values: Sequence[float], rng: np.random.Generator) -> tuple[float, float]:
@@ -132,7 +132,7 @@ def summarize(samples: Iterable[Sample], seed: int) -> list[Point]:
     order = list(METHODS)
     for method, k in sorted(groups, key=lambda key: (order.index(key[0]), key[1])):
         group = sorted(groups[(method, k)], key=lambda s: s.index)
-        counts = [s.solutions for s in group]
+        counts = [s.count.solutions for s in group]
         rng = np.random.default_rng([seed, order.index(method), k])
         low, high = bootstrap_ci(counts, rng)
         dead = sum(s.dead_ends for s in group)
@@ -141,14 +141,13 @@ def summarize(samples: Iterable[Sample], seed: int) -> list[Point]:
                 method=method,
                 givens=k,
                 samples=len(group),
-                capped=sum(s.capped for s in group),
+                capped=sum(s.count.capped for s in group),
                 mean=statistics.fmean(counts),
                 ci_low=low,
                 ci_high=high,
                 median=float(statistics.median(counts)),
-                unique_share=sum(1 for s in group if s.solutions == 1 and not s.capped)
-                / len(group),
-                none_share=sum(1 for s in group if s.solutions == 0) / len(group),
+                unique_share=sum(1 for s in group if s.count.unique) / len(group),
+                none_share=sum(1 for s in group if s.count.solutions == 0) / len(group),
                 dead_end_share=dead / (dead + len(group)) if method == "random" else 0.0,
             )
         )

@@ -25,6 +25,7 @@ from encoder.emit import encode_dimacs
 from encoder.encodings import ENCODINGS, GIVEN_STYLES
 from encoder.errors import GridError, InputError
 from encoder.grids import format_line, format_pretty
+from encoder.status import Status
 from encoder.version import __version__
 
 PROG = "encoder"
@@ -144,7 +145,7 @@ def run_decode(argv: Sequence[str]) -> int:
         parser.error("--index picks a puzzle of the --grid file: give --grid too")
     model = read_model(args.model)
     name = "<stdin>" if args.model == "-" else args.model
-    if model.status != "SAT":
+    if model.status is not Status.SAT:
         raise InputError(f"the solver answered {model.status}: there is no grid to decode", name)
     puzzle = None
     if args.grid:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from encoder.errors import DimacsError, unreadable
+from encoder.status import Status
 
 # A DIMACS integer: ASCII digits with an optional sign.  Python's int() alone would also
 # take '1_000' and non-ASCII digits such as '２'.
@@ -135,25 +136,25 @@ def read_cnf(path: str) -> Cnf:
 
 @dataclass(frozen=True)
 class Model:
-    """A solver's answer: 'SAT', 'UNSAT' or 'UNKNOWN', and the literals when SAT."""
+    """A solver's answer, and the literals when SAT."""
 
-    status: str
+    status: Status
     literals: tuple[int, ...]
 
 
 _STATUS_WORDS = {
-    "SATISFIABLE": "SAT",
-    "SAT": "SAT",
-    "UNSATISFIABLE": "UNSAT",
-    "UNSAT": "UNSAT",
-    "UNKNOWN": "UNKNOWN",
-    "INDETERMINATE": "UNKNOWN",
+    "SATISFIABLE": Status.SAT,
+    "SAT": Status.SAT,
+    "UNSATISFIABLE": Status.UNSAT,
+    "UNSAT": Status.UNSAT,
+    "UNKNOWN": Status.UNKNOWN,
+    "INDETERMINATE": Status.UNKNOWN,
 }
 
 
 def parse_model(text: str, name: str = "<input>") -> Model:
     """Parse solver output in any of the three accepted shapes."""
-    status: str | None = None
+    status: Status | None = None
     literals: list[int] = []
     terminated = False
     for number, line in enumerate(text.splitlines(), start=1):
@@ -184,10 +185,10 @@ def parse_model(text: str, name: str = "<input>") -> Model:
     if status is None:
         if not literals:
             raise DimacsError("no model: no status line and no literals", name, 1)
-        status = "SAT"
-    if status != "SAT":
+        status = Status.SAT
+    if status is not Status.SAT:
         return Model(status, ())
-    return Model("SAT", tuple(literals))
+    return Model(Status.SAT, tuple(literals))
 
 
 def read_model(path: str) -> Model:

@@ -47,6 +47,7 @@ from encoder.cli_common import add_geometry_flags, geometry_for
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.status import Status
 from puzzles.fullgrid import Grid, GridSolver, solver_for
 from puzzles.jigsaw import RegionMap, map_text, random_jigsaw
 from solvers.rating import Rater
@@ -86,7 +87,7 @@ class Request:
 
 
 @dataclass(frozen=True)
-class Puzzle:
+class GeneratedPuzzle:
     """A generated puzzle, its geometry, and its region map when it is a jigsaw."""
 
     grid: Grid
@@ -107,7 +108,7 @@ class Puzzle:
 class Report:
     """The puzzles of one generation run and what it took to make them."""
 
-    puzzles: tuple[Puzzle, ...]
+    puzzles: tuple[GeneratedPuzzle, ...]
     attempts: int  # candidate puzzles made (accepted, filtered out or duplicates)
     placements: int  # method random: placements started (dead ends included)
     dead_ends: int  # method random: placements abandoned on a cell with no legal value
@@ -201,7 +202,7 @@ class Generator:
             raise GridError(f"{self.geometry.describe()}: no full grid exists")
         return solver, full, self.fixed_map
 
-    def candidate(self) -> tuple[Puzzle, GridSolver]:
+    def candidate(self) -> tuple[GeneratedPuzzle, GridSolver]:
         """Return the next candidate puzzle (before filters) and its geometry's solver."""
         req = self.request
         if req.method == "random":
@@ -212,7 +213,7 @@ class Generator:
             grid, dead_ends = random_placement(solver.geometry, req.givens or 0, self.rng)
             self.placements += dead_ends + 1
             self.dead_ends += dead_ends
-            return Puzzle(grid, solver.geometry, region_map), solver
+            return GeneratedPuzzle(grid, solver.geometry, region_map), solver
         solver, full, region_map = self._source()
         if req.method == "remove":
             grid = remove_givens(full, req.givens or 0, self.rng)
@@ -220,9 +221,9 @@ class Generator:
             grid = full
         else:
             grid = minimal_puzzle(solver, full, self.rng)
-        return Puzzle(grid, solver.geometry, region_map), solver
+        return GeneratedPuzzle(grid, solver.geometry, region_map), solver
 
-    def accept(self, puzzle: Puzzle, solver: GridSolver, tally: dict[str, int]) -> bool:
+    def accept(self, puzzle: GeneratedPuzzle, solver: GridSolver, tally: dict[str, int]) -> bool:
         """Return True when the candidate passes the request's filters."""
         req = self.request
         if req.method in ("random", "remove"):
@@ -234,7 +235,7 @@ class Generator:
             return False
         if req.method == "depth":
             rating = rater_for(puzzle.geometry).rate(puzzle.grid, max_depth=req.depth or 0)
-            return rating.status == "solved" and rating.depth == req.depth
+            return rating.status is Status.SAT and rating.depth == req.depth
         return True
 
 
@@ -244,7 +245,7 @@ def generate(
     """Generate the request's puzzles; `progress(accepted, attempts)` after each attempt."""
     start = time.perf_counter()
     generator = Generator(request, geometry)
-    puzzles: list[Puzzle] = []
+    puzzles: list[GeneratedPuzzle] = []
     seen: set[str] = set()
     tally = {"unique": 0, "several": 0, "none": 0}
     attempts = duplicates = 0

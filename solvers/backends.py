@@ -369,7 +369,7 @@ BINARY_COMMANDS = {
     "cadical": "cadical {cnf}",
     "cryptominisat5": "cryptominisat5 --verb 1 {cnf}",
 }
-_EXIT_STATUS = {10: "SAT", 20: "UNSAT"}  # the SAT-competition exit codes
+_EXIT_STATUS = {10: Status.SAT, 20: Status.UNSAT}  # the SAT-competition exit codes
 
 
 def _last_line(text: str) -> str:
@@ -478,14 +478,14 @@ class BinaryBackend(Backend):
         except DimacsError as error:
             return self._unknown(f"unreadable output: {error}", seconds=seconds)
         said = _EXIT_STATUS.get(code)
-        if said is not None and answer.status != said:
+        if said is not None and answer.status is not said:
             return self._unknown(
                 f"exit code {code} says {said} but the output says {answer.status}",
                 seconds=seconds,
             )
-        if answer.status == "UNKNOWN":
+        if answer.status is Status.UNKNOWN:
             return self._unknown(f"{self.argv0} answered UNKNOWN", seconds=seconds)
-        if answer.status == "UNSAT":
+        if answer.status is Status.UNSAT:
             return self._counted(Status.UNSAT, (), seconds, printed)
         beyond = [lit for lit in answer.literals if abs(lit) > self.num_vars]
         if beyond:

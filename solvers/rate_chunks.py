@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from encoder.cli_common import Puzzle
 from encoder.encodings import given_literals, rule_formula
 from encoder.grids import describe_clash, find_clashes, format_line
+from encoder.status import Status
 
 MAX_LOADED = 4  # backends kept loaded (one per geometry; jigsaw files have many)
 YES_NO = {True: "yes", False: "no"}
@@ -92,14 +93,13 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
             f"{rating.seconds:.6f}"
         )
         note = ""
-        if rating.status == "unsat":
+        if rating.status is Status.UNSAT:
             note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
         yield RatedLine(index, line, note)
 
 
 def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
     from solvers.backends import HOME_DEPTHS, make_backend
-    from solvers.results import Status
 
     name = options.solver if options.solver_cmd is None else "command"
     loaded: dict = {}

@@ -16,28 +16,36 @@ from dataclasses import dataclass
 from encoder.decode import filled_grid
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
+from encoder.status import Status
 from solvers.engine import Engine
+from solvers.results import depth_bucket
 
 Grid = tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Rating:
-    """The depth a grid needs: `depth` is None when it exceeds `max_depth`."""
+    """The depth a grid needs: SAT when the closure of `depth` fills the grid, UNSAT when
+    it reaches a contradiction, UNKNOWN (depth None) when no depth up to `max_depth`
+    settles it."""
 
     depth: int | None
-    status: str  # "solved", "unsat" (contradiction at `depth`) or "beyond"
+    status: Status
     max_depth: int
     seconds: float
     solution: Grid = ()
 
     def depth_label(self) -> str:
         """Return '0', '1', ... , 'unsat@d' or '>D' as printed by `rate`."""
-        if self.status == "beyond":
+        if self.status is Status.UNKNOWN:
             return f">{self.max_depth}"
-        if self.status == "unsat":
+        if self.status is Status.UNSAT:
             return f"unsat@{self.depth}"
         return str(self.depth)
+
+    def bucket(self) -> str:
+        """Return the harness's depth bucket (see DEPTH_BUCKETS)."""
+        return depth_bucket(self.status, self.depth)
 
 
 def closure(
@@ -64,8 +72,9 @@ class Rater:
         for depth in range(max_depth + 1):
             ok, literals = closure(self.engine, assumptions, depth, self.polarity)
             if not ok:
-                return Rating(depth, "unsat", max_depth, time.perf_counter() - start)
+                return Rating(depth, Status.UNSAT, max_depth, time.perf_counter() - start)
             solution = filled_grid(literals, self.geometry)
             if solution is not None:
-                return Rating(depth, "solved", max_depth, time.perf_counter() - start, solution)
-        return Rating(None, "beyond", max_depth, time.perf_counter() - start)
+                seconds = time.perf_counter() - start
+                return Rating(depth, Status.SAT, max_depth, seconds, solution)
+        return Rating(None, Status.UNKNOWN, max_depth, time.perf_counter() - start)

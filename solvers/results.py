@@ -6,16 +6,19 @@ zero decisions and "we do not know" must stay distinguishable.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from encoder.status import Status
 
-class Status(enum.Enum):
-    """A solver's answer; the values are MiniSat's exit codes."""
-
-    SAT = 10
-    UNSAT = 20
-    UNKNOWN = 0
+__all__ = [
+    "DEPTH_BUCKETS",
+    "NOT_AVAILABLE",
+    "Figure",
+    "NotAvailable",
+    "SolverResult",
+    "Status",
+    "depth_bucket",
+]
 
 
 class NotAvailable:
@@ -65,3 +68,18 @@ class SolverResult:
     def __post_init__(self) -> None:
         if self.status is not Status.SAT and self.model:
             raise ValueError("only a SAT result carries a model")
+
+
+# The harness's depth buckets: depths 0-3, deeper than 3 or beyond the depth tried
+# ("more"), and a contradiction found ("unsat").
+DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat")
+
+
+def depth_bucket(status: Status, depth: int | None) -> str:
+    """Return the bucket of a grid the closure of `depth` solved (SAT), refuted (UNSAT),
+    or left open at every depth tried (UNKNOWN)."""
+    if status is Status.UNSAT:
+        return "unsat"
+    if status is Status.SAT and depth is not None and depth <= 3:
+        return str(depth)
+    return "more"

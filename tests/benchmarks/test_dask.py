@@ -146,7 +146,7 @@ class DiesOnce:
 
 
 def _without_times(result: ChunkResult) -> ChunkResult:
-    runs = tuple(replace(run, seconds=0.0) for run in result.runs)
+    runs = tuple(replace(run, result=replace(run.result, seconds=0.0)) for run in result.runs)
     return replace(result, runs=runs, cpu_seconds=0.0, wall_seconds=0.0)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from encoder.datasets import flags_namespace, read_dataset
+from encoder.status import Status
 from puzzles import generate
 from puzzles.fullgrid import GridSolver
 from puzzles.unique import is_minimal
@@ -101,7 +102,7 @@ def test_puzzles_are_unique_minimal_and_of_their_depth(path):
             assert is_minimal(solver, puzzle.grid), puzzle.source
         if depth is not None:
             rating = rater.rate(puzzle.grid, max_depth=depth)
-            assert (rating.status, rating.depth) == ("solved", depth), puzzle.source
+            assert (rating.status, rating.depth) == (Status.SAT, depth), puzzle.source
         if limit is not None:
             assert sum(1 for v in puzzle.grid if v) <= limit, puzzle.source
         if len(solvers) > 8:  # jigsaw: one geometry per line

@@ -24,6 +24,7 @@ from benchmarks.stats import (
 )
 from encoder.geometry import standard
 from encoder.grids import find_clashes
+from puzzles.counting import SolutionCount as Count
 from puzzles.fullgrid import GridSolver
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -43,8 +44,8 @@ def test_samples_are_reproducible_and_well_formed():
     for method in ("random", "remove"):
         a = run_sample(solver, method, 30, 0, 1, 50)
         assert run_sample(solver, method, 30, 0, 1, 50) == a
-        assert a.givens == 30 and 0 <= a.solutions <= 50
-    assert run_sample(solver, "remove", 30, 0, 1, 50).solutions >= 1  # from a full grid
+        assert a.givens == 30 and 0 <= a.count.solutions <= 50
+    assert run_sample(solver, "remove", 30, 0, 1, 50).count.solutions >= 1  # from a full grid
 
 
 def test_method_one_places_legal_givens():
@@ -65,8 +66,10 @@ def test_results_do_not_depend_on_the_number_of_workers():
 
 
 def test_summary_figures():
-    samples = [Sample("remove", 30, i, n, n == 9, 0) for i, n in enumerate([1, 1, 3, 9])]
-    samples += [Sample("random", 30, i, n, False, d) for i, (n, d) in enumerate([(0, 1), (1, 0)])]
+    samples = [Sample("remove", 30, i, Count(n, n == 9), 0) for i, n in enumerate([1, 1, 3, 9])]
+    samples += [
+        Sample("random", 30, i, Count(n, False), d) for i, (n, d) in enumerate([(0, 1), (1, 0)])
+    ]
     points = {p.method: p for p in summarize(samples, seed=1)}
     remove, random_ = points["remove"], points["random"]
     assert remove.mean == 3.5 and remove.median == 2 and remove.capped == 1

@@ -20,6 +20,7 @@ from encoder import (
     rule_formula,
     standard,
 )
+from encoder.status import Status
 
 # Three real 9x9 puzzles from golden.txt: norvig_top95 line 1, royle17 line 2,
 # forum_hardest_1106 line 1.
@@ -249,15 +250,15 @@ MODEL_SHAPES = {
 @pytest.mark.parametrize("shape", list(MODEL_SHAPES))
 def test_model_shapes(shape):
     model = parse_model(MODEL_SHAPES[shape])
-    assert (model.status, model.literals) == ("SAT", (1, -2, 3, -4))
+    assert (model.status, model.literals) == (Status.SAT, (1, -2, 3, -4))
 
 
 @pytest.mark.parametrize(
     ("text", "status"),
     [
-        ("s UNSATISFIABLE\n", "UNSAT"),
-        ("UNSAT\n", "UNSAT"),
-        ("s UNKNOWN\n", "UNKNOWN"),
+        ("s UNSATISFIABLE\n", Status.UNSAT),
+        ("UNSAT\n", Status.UNSAT),
+        ("s UNKNOWN\n", Status.UNKNOWN),
     ],
 )
 def test_model_without_a_solution(text, status):

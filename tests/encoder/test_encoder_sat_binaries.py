@@ -19,6 +19,7 @@ from encoder_oracle import (
 
 from encoder import grid_from_model, is_solution, make_geometry, parse_model, read_model
 from encoder.grids import region_ids
+from encoder.status import Status
 
 MINISAT = shutil.which("minisat")
 needs_minisat = pytest.mark.skipif(
@@ -65,7 +66,7 @@ def test_minisat_result_file(name, tmp_path):
     assert run.returncode == 10, run.stdout + run.stderr  # 10 = SATISFIABLE
     assert result.read_text().startswith("SAT\n")
     model = read_model(str(result))
-    assert model.status == "SAT"
+    assert model.status is Status.SAT
     check(model.literals, line, flags, layout)
     decoded = run_cli("decode", result, "--grid", line, *flags)
     assert decoded.returncode == 0, decoded.stderr
@@ -95,7 +96,7 @@ def test_minisat_unsat_on_clashing_givens(tmp_path):
     result = tmp_path / "result.txt"
     run = subprocess.run([MINISAT, "-verb=0", cnf, result], capture_output=True, check=False)
     assert run.returncode == 20  # 20 = UNSATISFIABLE
-    assert read_model(str(result)).status == "UNSAT"
+    assert read_model(str(result)).status is Status.UNSAT
     assert_input_error(run_cli("decode", result), str(result), "UNSAT")
 
 

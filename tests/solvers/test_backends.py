@@ -484,7 +484,7 @@ def test_encoder_dimacs_solved_by_debian_binary(binary, grid, encoded, tmp_path)
     assert run.returncode == exit_code, run.stdout[-500:] + run.stderr[-500:]
     answer = parse_model(out.read_text() if "{out}" in BINARY_COMMANDS[binary] else run.stdout)
     if exit_code == 20:
-        assert answer.status == "UNSAT"
+        assert answer.status is Status.UNSAT
         return
     clauses = CNF(from_file=str(encoded[grid])).clauses
     assert unsatisfied_clause(answer.literals, clauses) is None

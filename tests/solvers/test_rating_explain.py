@@ -20,6 +20,7 @@ from pysat.solvers import Minisat22
 from encoder.check import is_solution
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
+from encoder.status import Status
 from solvers.explain import explain_lines
 from solvers.rating import Rater
 
@@ -60,7 +61,7 @@ def test_depth_zero_is_exactly_what_minisat_propagation_completes(
             ok, literals = minisat.propagate(assumptions=givens(line))
             completed = ok and sum(1 for lit in literals if lit > 0) == 81
             assert (rating.depth == 0) == completed, line
-            assert rating.status == "solved" and rating.depth in (0, 1)
+            assert rating.status is Status.SAT and rating.depth in (0, 1)
             assert is_solution(rating.solution, grid(line), GEOMETRY)
 
 
@@ -81,7 +82,7 @@ def test_famous_grids_need_depth_2(rater, grid):
 
 def test_contradiction_is_rated_unsat(rater, grid):
     rating = rater.rate(grid(CLASH))
-    assert (rating.status, rating.depth_label(), rating.solution) == ("unsat", "unsat@0", ())
+    assert (rating.status, rating.depth_label(), rating.solution) == (Status.UNSAT, "unsat@0", ())
 
 
 def test_positive_polarity_never_rates_lower(grid, public):
