@@ -1,10 +1,10 @@
 """Where chunks of grids run: in this process, a pool of local processes, or a Dask cluster.
 
-The harness cuts every puzzle set into chunks and hands an executor a picklable
-function and the list of chunk tasks; the executor yields the results as they finish
-(in any order: the harness merges them by position).  That is the whole contract, so
-another executor (a Dask cluster, say: `client.map` + `as_completed`) only has to
-implement `results` and `stop` and register itself in `EXECUTORS`.
+A command cuts its grids into chunks (`executors.chunking`) and hands an executor a
+picklable function and the list of chunk tasks; the executor yields the results as
+they finish, in any order (`in_order` puts them back).  That is the whole contract
+(`executors.contract`): an executor implements `results` and `stop` and is registered
+in `EXECUTORS`.
 
 This package sits below every command that runs chunks and imports nothing of the
 project.  The contract is in `executors.contract`.

@@ -48,11 +48,10 @@ type, the function names and their signatures (`appartient x l`, `suppression x 
 `indice (b, r)`, `case1 ()`…`bloc2 ()`, `nouveau_lit_isole f`, `simplification l f`,
 `propagation t f` filling the grid t, `variables f`, `deduction x f` answering 1, -1 or
 0) were reconstructed from public students' solutions to the exam and from a lycée
-TP that rewrites it; the facts in the project's REFERENCE.md (clause counts, F1/F2,
-worked example III.1.4, the block-cell (3, 6) = cell (5, 0) example, the failed-literal
-rule) were taken as the specification; its numbering (unit propagation 3.1, the
-failed-literal rule 3.2, the worked example 3.1.4) gives the sub-parts III.1 and III.2
-cited below.  Reconstructed, not read: the question numbers, the names `f1`, `f2`,
+TP that rewrites it; the facts gathered in docs/exam.md (clause counts, F1/F2, the
+worked example of part III.1, the box-cell (3, 6) = cell (5, 0) example, the
+failed-literal rule) were taken as the specification, and its parts (unit propagation
+III.1, the failed-literal rule III.2) are the sub-parts cited below.  Reconstructed, not read: the question numbers, the names `f1`, `f2`,
 `formule_grille` and `regle`, `ajout` (one student calls it `ajoute`), the `None` returned by
 `nouveau_lit_isole` when no unit is left, the `[[]]` convention, and the loop
 structure of `propagation2`.
