@@ -15,7 +15,7 @@ from encoder.encodings import (
     GIVEN_STYLES,
     Formula,
     given_literals,
-    grid_blocks,
+    grid_groups,
     puzzle_formula,
     rule_formula,
 )
@@ -42,8 +42,8 @@ __all__ = [
     "format_line",
     "format_pretty",
     "given_literals",
-    "grid_blocks",
     "grid_from_model",
+    "grid_groups",
     "is_solution",
     "make_geometry",
     "num_cell_vars",

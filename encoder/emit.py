@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from encoder.dimacs import clause_lines, write_dimacs
-from encoder.encodings import Grid, grid_blocks, rule_formula
+from encoder.encodings import Grid, grid_groups, rule_formula
 from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.version import __version__
@@ -40,8 +40,8 @@ def encode_dimacs(
 ) -> str:
     """Return the DIMACS text of F_initiale for `grid` (the rules alone when grid is None)."""
     rules = rule_formula(geometry, encoding)
-    units = grid_blocks(grid, geometry, givens) if grid is not None else []
-    counts = [(name, len(block)) for name, block in rules.blocks] + [
+    units = grid_groups(grid, geometry, givens) if grid is not None else []
+    counts = [(name, len(block)) for name, block in rules.groups] + [
         (name, len(block)) for name, block in units
     ]
     total = sum(count for _, count in counts)
@@ -55,7 +55,7 @@ def encode_dimacs(
         comments.append(f"grid: {format_line(grid, geometry)}")
     if source:
         comments.append(f"source: {source}")
-    comments.append("clauses per block: " + ", ".join(f"{name} {count}" for name, count in counts))
+    comments.append("clauses per group: " + ", ".join(f"{name} {count}" for name, count in counts))
     comments.append(f"total clauses: {total}")
     unit_text = "".join(clause_lines(block) for _, block in units)
     return write_dimacs(

@@ -1,10 +1,10 @@
 """Rule and grid formulas: the exam's encoding and the other named encodings.
 
 Every encoding is built from a `Geometry` (cells + regions), so the same code serves
-4x4 to 25x25, X, Hyper and jigsaw.  Clauses come in named blocks, emitted in a fixed
-order, so DIMACS output is deterministic and each block can be counted.
+4x4 to 25x25, X, Hyper and jigsaw.  Clauses come in named groups, emitted in a fixed
+order, so DIMACS output is deterministic and each group can be counted.
 
-| encoding  | blocks                                 | 9x9 clauses | UP finds            |
+| encoding  | groups                                 | 9x9 clauses | UP finds            |
 |-----------|----------------------------------------|-------------|---------------------|
 | minimal   | K1 + region at-most-one (L2 C2 B2)     | 8,829       | naked singles       |
 | natural   | minimal + K2 (Weber 2005)              | 11,745      | naked singles       |
@@ -51,21 +51,21 @@ Grid = tuple[int, ...]  # N*N values in reading order, 0 = blank
 
 @dataclass(frozen=True)
 class Formula:
-    """A CNF with named clause blocks, in emission order."""
+    """A CNF with named clause groups (K1, L1, ..., F1, F2), in emission order."""
 
     num_vars: int
-    blocks: tuple[tuple[str, tuple[Clause, ...]], ...]
+    groups: tuple[tuple[str, tuple[Clause, ...]], ...]
 
     @property
     def clauses(self) -> list[Clause]:
-        return [clause for _, block in self.blocks for clause in block]
+        return [clause for _, group in self.groups for clause in group]
 
     @property
     def num_clauses(self) -> int:
-        return sum(len(block) for _, block in self.blocks)
+        return sum(len(group) for _, group in self.groups)
 
-    def block_counts(self) -> dict[str, int]:
-        return {name: len(block) for name, block in self.blocks}
+    def group_counts(self) -> dict[str, int]:
+        return {name: len(group) for name, group in self.groups}
 
 
 def cell_var(geometry: Geometry, c: int, k: int) -> int:
@@ -172,7 +172,7 @@ def rule_formula(geometry: Geometry, encoding: str = "centrale") -> Formula:
         num_vars += extra
         blocks += segment_blocks
     frozen = tuple((name, tuple(tuple(c) for c in clauses)) for name, clauses in blocks)
-    return Formula(num_vars=num_vars, blocks=frozen)  # type: ignore[arg-type]
+    return Formula(num_vars=num_vars, groups=frozen)  # type: ignore[arg-type]
 
 
 def given_literals(grid: Grid, geometry: Geometry) -> list[int]:
@@ -180,7 +180,7 @@ def given_literals(grid: Grid, geometry: Geometry) -> list[int]:
     return [cell_var(geometry, c, k) for c, k in enumerate(grid) if k]
 
 
-def grid_blocks(grid: Grid, geometry: Geometry, givens: str = "centrale") -> list[tuple[str, list]]:
+def grid_groups(grid: Grid, geometry: Geometry, givens: str = "centrale") -> list[tuple[str, list]]:
     """Return the unit clauses stating the grid: [("F1", ...), ("F2", ...)] or [("G", ...)]."""
     if givens == "units":
         return [("G", [[lit] for lit in given_literals(grid, geometry)])]
@@ -205,6 +205,6 @@ def puzzle_formula(
     """Return F_initiale: the rule formula followed by the grid's unit clauses."""
     rules = rule_formula(geometry, encoding)
     units = tuple(
-        (name, tuple(tuple(c) for c in cl)) for name, cl in grid_blocks(grid, geometry, givens)
+        (name, tuple(tuple(c) for c in cl)) for name, cl in grid_groups(grid, geometry, givens)
     )
-    return Formula(num_vars=rules.num_vars, blocks=rules.blocks + units)
+    return Formula(num_vars=rules.num_vars, groups=rules.groups + units)

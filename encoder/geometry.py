@@ -21,8 +21,8 @@ DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 SUPPORTED_SIZES = (4, 6, 9, 12, 16, 25)
 DEFAULT_BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}
 
-# Region kinds, in the order their clause blocks are emitted, with the letter that
-# names the block (the exam's L = lignes, C = colonnes, B = blocs).
+# Region kinds, in the order their clause groups are emitted, with the letter that
+# names the group (the exam's L = lignes, C = colonnes, B = blocs, our boxes).
 KIND_LETTERS = {"row": "L", "column": "C", "box": "B", "diagonal": "D", "window": "W"}
 
 

@@ -2,7 +2,7 @@
 
 Unit propagation on the exam's formula places values for two reasons, named by the
 clause that became unit: a K1 clause ("cell (i,j) holds some value") gives a naked
-single, an L1/C1/B1 clause ("row/column/block holds k somewhere") a hidden single.
+single, an L1/C1/B1 clause ("row/column/box holds k somewhere") a hidden single.
 When propagation stalls, the failed-literal rule tries hypotheses: "suppose (i,j)=k";
 if that leads to a contradiction, the cell cannot hold k (and symmetrically for
 "suppose (i,j)≠k").  At depth d the hypothesis is followed with the depth d-1 rule
@@ -26,17 +26,17 @@ from solvers.engine import Engine
 
 Grid = tuple[int, ...]
 
-REGION_WORDS = {"L": "row", "C": "column", "B": "block", "D": "diagonal", "W": "window"}
+REGION_WORDS = {"L": "row", "C": "column", "B": "box", "D": "diagonal", "W": "window"}
 
 
 @dataclass(frozen=True)
 class ClauseInfo:
     """What a clause of the rule formula says, for explanations."""
 
-    block: str  # K1, L1, ..., K2, L2, ...
+    group: str  # K1, L1, ..., K2, L2, ...
     cell: int  # the cell of a K clause, else -1
     value: int  # the value of a region clause, else 0
-    region: str  # 'row 3', 'block 5', ... for region clauses, else ''
+    region: str  # 'row 3', 'box 5', ... (Region.name) for region clauses, else ''
 
 
 class Explainer:
@@ -54,8 +54,7 @@ class Explainer:
         region_of = {}
         for region in g.regions:
             region_of[(region.kind, frozenset(region.cells))] = region
-        kinds = {"L": "row", "C": "column", "B": "box", "D": "diagonal", "W": "window"}
-        for name, clauses in self.formula.blocks:
+        for name, clauses in self.formula.groups:
             for clause in clauses:
                 cells = frozenset(cell_value(abs(lit), g.size)[0] for lit in clause)
                 value = cell_value(abs(clause[0]), g.size)[1]
@@ -64,8 +63,8 @@ class Explainer:
                     continue
                 label = ""
                 if name[1] == "1":
-                    region = region_of.get((kinds[name[0]], cells))
-                    label = f"{REGION_WORDS[name[0]]} {region.index}" if region else ""
+                    region = region_of.get((REGION_WORDS[name[0]], cells))
+                    label = region.name() if region else ""
                 yield ClauseInfo(name, -1, value, label)
 
     # --- wording -----------------------------------------------------------------
@@ -81,20 +80,20 @@ class Explainer:
 
     def placement_reason(self, reason: int) -> str:
         info = self.info[reason]
-        if info.block == "K1":
+        if info.group == "K1":
             return "naked single: the only value left in this cell (clause K1)"
-        if info.block[1] == "1":
+        if info.group[1] == "1":
             symbol = self.geometry.symbols[info.value - 1]
             return (
-                f"hidden single: the only place left for {symbol} in {info.region} ({info.block})"
+                f"hidden single: the only place left for {symbol} in {info.region} ({info.group})"
             )
-        return f"clause {info.block}"
+        return f"clause {info.group}"
 
     def conflict_words(self, reason: int) -> str:
         info = self.info[reason]
-        if info.block == "K1":
+        if info.group == "K1":
             return f"cell {self.cell_name(info.cell)} has no value left"
-        if info.block[1] == "1":
+        if info.group[1] == "1":
             symbol = self.geometry.symbols[info.value - 1]
             return f"{info.region} has no place left for {symbol}"
         a, b = (abs(lit) for lit in self.formula_clause(reason))
@@ -103,10 +102,10 @@ class Explainer:
         if ca == cb:
             both = f"{symbols[ka - 1]} and {symbols[kb - 1]}"
             return f"cell {self.cell_name(ca)} would hold both {both}"
-        where = REGION_WORDS.get(info.block[0], "region")
+        where = REGION_WORDS.get(info.group[0], "region")
         return (
             f"cells {self.cell_name(ca)} and {self.cell_name(cb)} of the same {where} "
-            f"would both hold {symbols[ka - 1]} ({info.block})"
+            f"would both hold {symbols[ka - 1]} ({info.group})"
         )
 
     def formula_clause(self, index: int) -> list[int]:

@@ -37,24 +37,24 @@ vanish once its value is known.  What the simplified formula does show is the op
 candidates: the variables still in it are exactly the unassigned ones.  `deduced_grid`
 wraps this: grid in, completed copy out (0 = unknown).
 
-Sources and what is reconstructed.  The statement is hosted by doc-solus.fr and
+Sources and what is reconstructed. The statement is hosted by doc-solus.fr and
 wikiprepa.fr (MP_INFO_CENTRALE_1_2014; candidates wrote Caml or Pascal), but only its
 first pages could be read here: the stored copies of both (and of the H&K corrigé on
-doczz.fr) stop after the instructions, the three-part plan (I lists, II encoding,
-III resolution), the rules and Figure 1.  No question number was read: no readable
-text shows a number beside any function or formula, so every function's question
-number is unknown and the docstrings cite the exam part only.  The literal
-type, the function names and their signatures (`appartient x l`, `suppression x l`,
-`indice (b, r)`, `case1 ()`…`bloc2 ()`, `nouveau_lit_isole f`, `simplification l f`,
-`propagation t f` filling the grid t, `variables f`, `deduction x f` answering 1, -1 or
-0) were reconstructed from public students' solutions to the exam and from a lycée
-TP that rewrites it; the facts gathered in docs/exam.md (clause counts, F1/F2, the
-worked example of part III.1, the box-cell (3, 6) = cell (5, 0) example, the
-failed-literal rule) were taken as the specification, and its parts (unit propagation
-III.1, the failed-literal rule III.2) are the sub-parts cited below.  Reconstructed, not read: the question numbers, the names `f1`, `f2`,
-`formule_grille` and `regle`, `ajout` (one student calls it `ajoute`), the `None` returned by
-`nouveau_lit_isole` when no unit is left, the `[[]]` convention, and the loop
-structure of `propagation2`.
+doczz.fr) stop after the instructions, the three-part plan (I lists, II encoding, III
+resolution), the rules and Figure 1. No question number was read: no readable text shows
+a number beside any function or formula, so every function's question number is unknown
+and the docstrings cite the exam part only. The literal type, the function names and
+their signatures (`appartient x l`, `suppression x l`, `indice (b, r)`, `case1
+()`…`bloc2 ()`, `nouveau_lit_isole f`, `simplification l f`, `propagation t f` filling
+the grid t, `variables f`, `deduction x f` answering 1, -1 or 0) were reconstructed from
+public students' solutions to the exam and from a lycée TP that rewrites it; the facts
+gathered in docs/exam.md (clause counts, F1/F2, the worked example of part III.1, the
+box-cell (3, 6) = cell (5, 0) example, the failed-literal rule) were taken as the
+specification, and its parts (unit propagation III.1, the failed-literal rule III.2) are
+the sub-parts cited below. Reconstructed, not read: the question numbers, the names
+`f1`, `f2`, `formule_grille` and `regle`, `ajout` (one student calls it `ajoute`), the
+`None` returned by `nouveau_lit_isole` when no unit is left, the `[[]]` convention, and
+the loop structure of `propagation2`.
 """
 
 from __future__ import annotations

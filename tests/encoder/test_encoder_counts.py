@@ -11,8 +11,8 @@ from encoder_oracle import x
 from encoder import make_geometry, num_cell_vars, rule_formula, standard, unvar, var
 from encoder.geometry import block_cells
 
-# The exam's F_regle for 9x9: 81 "at least one" clauses per block, 81 * C(9,2) = 2916
-# pairwise "at most one" clauses per block.
+# The exam's F_regle for 9x9: 81 "at least one" clauses per group, 81 * C(9,2) = 2916
+# pairwise "at most one" clauses per group.
 CENTRALE_9 = [
     ("K1", 81),
     ("L1", 81),
@@ -26,7 +26,7 @@ CENTRALE_9 = [
 
 
 def counts(formula) -> list[tuple[str, int]]:
-    return [(name, len(block)) for name, block in formula.blocks]
+    return [(name, len(block)) for name, block in formula.groups]
 
 
 def test_centrale_9x9_blocks_in_the_exam_order():
@@ -103,8 +103,8 @@ def exam_blocks_by_hand(n: int, h: int, w: int) -> dict[str, set[frozenset[int]]
 def test_centrale_clauses_equal_the_exam_formula_rebuilt_by_hand(n, h, w):
     formula = rule_formula(make_geometry(n, box=(h, w)), "centrale")
     expected = exam_blocks_by_hand(n, h, w)
-    assert [name for name, _ in formula.blocks] == list(expected)
-    for name, block in formula.blocks:
+    assert [name for name, _ in formula.groups] == list(expected)
+    for name, block in formula.groups:
         as_sets = [frozenset(clause) for clause in block]
         assert all(len(s) == len(c) for s, c in zip(as_sets, block, strict=True)), name
         assert len(set(as_sets)) == len(block), f"{name} repeats a clause"
@@ -112,7 +112,7 @@ def test_centrale_clauses_equal_the_exam_formula_rebuilt_by_hand(n, h, w):
 
 
 def standard_counts(n: int) -> list[tuple[str, int]]:
-    """n*n 'at least one' clauses per block; n*n*C(n,2) = n^3 (n-1) / 2 pairs per block."""
+    """n*n 'at least one' clauses per group; n*n*C(n,2) = n^3 (n-1) / 2 pairs per block."""
     alo, amo = n * n, n * n * n * (n - 1) // 2
     return [(f"{b}1", alo) for b in "KLCB"] + [(f"{b}2", amo) for b in "KLCB"]
 
@@ -192,7 +192,7 @@ def test_hyper_9x9_adds_w1_and_w2():
 
 
 def test_hyper_9x9_windows_are_the_documented_cells():
-    windows = rule_formula(make_geometry(9, windows=True), "centrale").blocks[4][1]
+    windows = rule_formula(make_geometry(9, windows=True), "centrale").groups[4][1]
     expected = {
         frozenset(x(top + a, left + b, k) for a in range(3) for b in range(3))
         for top in (1, 5)
@@ -216,7 +216,7 @@ def test_x_minimal_and_natural_count_the_diagonal_pairs_only():
 
 def segment_definitions(formula, first: int) -> dict[int, frozenset[int]]:
     """Map each segment variable to the cell variables its long SD clause lists."""
-    definitions = dict(formula.blocks)["SD"]
+    definitions = dict(formula.groups)["SD"]
     return {-c[0]: frozenset(c[1:]) for c in definitions if len(c) > 2 and -c[0] >= first}
 
 
@@ -319,5 +319,5 @@ def test_block_cells_follow_the_exam_formula_for_every_block():
 
 def test_k1_uses_the_shared_numbering():
     formula = rule_formula(standard(9), "centrale")
-    k1 = dict(formula.blocks)["K1"]
+    k1 = dict(formula.groups)["K1"]
     assert list(k1[9 * 5 + 7]) == [var(5, 7, k) for k in range(1, 10)]

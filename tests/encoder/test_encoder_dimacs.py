@@ -57,8 +57,8 @@ def test_document_shape(encoding):
     assert "81*i + 9*j + k (1..729)" in joined
     assert f"c grid: {REAL[0]}" in comments
     assert "c source: top95.txt:1" in comments
-    per_block = ", ".join(f"{name} {len(block)}" for name, block in formula.blocks)
-    assert f"c clauses per block: {per_block}" in comments
+    per_block = ", ".join(f"{name} {len(block)}" for name, block in formula.groups)
+    assert f"c clauses per group: {per_block}" in comments
     assert f"c total clauses: {formula.num_clauses}" in comments
     if encoding == "augmented":
         assert "variables 730..1215: segment variables" in joined

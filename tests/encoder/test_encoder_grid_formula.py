@@ -22,7 +22,7 @@ from pysat.solvers import Minisat22
 
 from encoder import (
     find_clashes,
-    grid_blocks,
+    grid_groups,
     parse_grid,
     puzzle_formula,
     rule_formula,
@@ -59,7 +59,7 @@ def test_f_grille_matches_the_hand_count(line):
     geometry = standard(9)
     grid = parse_grid(line, geometry)
     assert grid == values_of(line)
-    blocks = grid_blocks(grid, geometry, "centrale")
+    blocks = grid_groups(grid, geometry, "centrale")
     assert [name for name, _ in blocks] == ["F1", "F2"]
     f1, f2 = (block for _, block in blocks)
     assert all(len(clause) == 1 for clause in f1 + f2)
@@ -77,7 +77,7 @@ def test_f_grille_of_the_school_example_by_hand():
     # Row 0 of the school example is 1.3.5..89: cell (0,1) is empty and sees 1,3,5,8,9 in
     # its row, 6,9,4 in its column and 1,3,6 in its block: 7 units, 1,3,4,5,6,8,9.
     grid = parse_grid(GRIDS["school"], standard(9))
-    f2 = dict(grid_blocks(grid, standard(9)))["F2"]
+    f2 = dict(grid_groups(grid, standard(9)))["F2"]
     cell_01 = sorted(-c[0] - 9 for c in f2 if 10 <= -c[0] <= 18)
     assert cell_01 == [1, 3, 4, 5, 6, 8, 9]
 
@@ -86,7 +86,7 @@ def test_f_grille_of_the_school_example_by_hand():
 @given(st.lists(st.integers(0, 9), min_size=81, max_size=81))
 def test_f_grille_hand_count_on_random_grids(values):
     grid = tuple(values)
-    f1, f2 = (block for _, block in grid_blocks(grid, standard(9), "centrale"))
+    f1, f2 = (block for _, block in grid_groups(grid, standard(9), "centrale"))
     expected_f1, expected_f2 = f_grille_by_hand(grid)
     assert sorted(c[0] for c in f1) == sorted(expected_f1)
     assert sorted(c[0] for c in f2) == sorted(expected_f2)
@@ -98,7 +98,7 @@ def test_units_style_is_one_positive_unit_per_given(line):
     geometry = standard(9)
     grid = parse_grid(line, geometry)
     expected = [[x(*divmod(c, 9), k)] for c, k in enumerate(grid) if k]
-    assert grid_blocks(grid, geometry, "units") == [("G", expected)]
+    assert grid_groups(grid, geometry, "units") == [("G", expected)]
 
 
 def test_puzzle_formula_is_rules_then_grid_units():
@@ -106,15 +106,15 @@ def test_puzzle_formula_is_rules_then_grid_units():
     grid = parse_grid(GRIDS["golden0"], geometry)
     formula = puzzle_formula(grid, geometry)
     rules = rule_formula(geometry)
-    assert formula.blocks[:8] == rules.blocks
-    assert [name for name, _ in formula.blocks[8:]] == ["F1", "F2"]
-    expected_units = sum(len(b) for _, b in grid_blocks(grid, geometry))
+    assert formula.groups[:8] == rules.groups
+    assert [name for name, _ in formula.groups[8:]] == ["F1", "F2"]
+    expected_units = sum(len(b) for _, b in grid_groups(grid, geometry))
     assert formula.num_clauses == 11_988 + expected_units
 
 
 def test_unknown_givens_style_is_refused():
     with pytest.raises(ValueError, match="givens style"):
-        grid_blocks((0,) * 81, standard(9), "bogus")
+        grid_groups((0,) * 81, standard(9), "bogus")
 
 
 # ---- clashing givens ---------------------------------------------------------------

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from pysat.solvers import Minisat22
 
-from encoder import grid_blocks, rule_formula, standard
+from encoder import grid_groups, rule_formula, standard
 from solvers.engine import Engine
 from solvers.reference import (
     CONTRADICTION,
@@ -226,7 +226,7 @@ def test_rule_formula_has_11988_clauses_in_exam_order():
 
 
 def test_rule_formula_agrees_with_the_encoder_block_by_block():
-    encoder_blocks = dict(rule_formula(standard(9), "centrale").blocks)
+    encoder_blocks = dict(rule_formula(standard(9), "centrale").groups)
     for name, (builder, _, _) in BLOCKS.items():
         ours = {frozenset(c) for c in formule_to_dimacs(builder())}
         assert ours == {frozenset(c) for c in encoder_blocks[name]}, name
@@ -270,7 +270,7 @@ def test_grid_formula_of_a_full_grid_has_exactly_729_units():
 def test_grid_formula_agrees_with_the_encoder(public):
     for line in sample(public, "royle17", 5):
         t = parse(line)
-        blocks = dict(grid_blocks(tuple(v for row in t for v in row), standard(9)))
+        blocks = dict(grid_groups(tuple(v for row in t for v in row), standard(9)))
         for name, ours in (("F1", f1(t)), ("F2", f2(t))):
             assert sorted(formule_to_dimacs(ours)) == sorted(list(c) for c in blocks[name])
 
