@@ -29,11 +29,11 @@ from tqdm import tqdm
 from benchmarks.paths import machine
 from benchmarks.timing import median
 from encoder.cli_common import flags_namespace, resolve_named_set
-from encoder.encodings import given_literals, rule_formula
+from encoder.encodings import given_literals
 from encoder.geometry import standard
 from encoder.grids import parse_cells
 from encoder.puzzle_files import read_texts
-from solvers.engine import Engine
+from solvers.grid_engine import GridEngine
 
 GEOMETRY = standard(9)
 CELLS = GEOMETRY.size**2
@@ -130,8 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     quiet = args.quiet or not sys.stderr.isatty()
 
-    formula = rule_formula(GEOMETRY)
-    engine = Engine(formula.clauses, formula.num_vars)
+    rules = GridEngine(GEOMETRY)
+    formula, engine = rules.formula, rules.engine
     minisat = Minisat22(bootstrap_with=formula.clauses)
     seventeen = read_givens(args.seventeen, args.limit or None)
     hardest = read_givens(args.hardest, args.limit or None)

@@ -49,7 +49,7 @@ from encoder.cli_common import add_geometry_flags, geometry_for, positive
 from encoder.geometry import Geometry
 from executors import add_executor_flags, cut, in_order, make_executor, settle_executor_flags
 from puzzles.counting import SolutionCount
-from puzzles.fullgrid import GridSolver
+from puzzles.fullgrid import GridSampler
 from puzzles.generate import random_placement, remove_givens
 
 METHODS = {"random": "(1) random placement", "remove": "(2) removal from a full grid"}
@@ -97,7 +97,7 @@ def sample_rng(seed: int, method: str, givens: int, index: int) -> random.Random
 
 
 def run_sample(
-    solver: GridSolver, method: str, givens: int, index: int, seed: int, cap: int
+    solver: GridSampler, method: str, givens: int, index: int, seed: int, cap: int
 ) -> Sample:
     """Draw sample `index` of (method, givens) and count its solutions up to `cap`."""
     rng = sample_rng(seed, method, givens, index)
@@ -341,7 +341,7 @@ class SampleChunk:
 
 def run_chunk(chunk: SampleChunk) -> tuple[int, list[Sample]]:
     """Return (chunk.first, the chunk's samples), with one solver for the chunk."""
-    solver = GridSolver(chunk.geometry)
+    solver = GridSampler(chunk.geometry)
     return chunk.first, [run_sample(solver, *task) for task in chunk.tasks]
 
 

@@ -1,7 +1,9 @@
-"""Counting a grid's solutions up to a cap: the result record, and the PySAT counter.
+"""Counting a grid's solutions up to a cap: the counter interface, the PySAT counter,
+and what uniqueness and minimality ask of a counter.
 
-Two independent counters answer the same question and the tests require them to agree:
-- the home engine's DPLL search (`puzzles.fullgrid.GridSolver.count`, over
+Two independent counters answer the same question (`SolutionCounter`: `count(grid,
+cap) -> SolutionCount`) and the tests require them to agree:
+- the home engine's DPLL search (`solvers.grid_engine.GridEngine.count`, over
   `Engine.count`), which enumerates models by chronological backtracking;
 - `PysatCounter`: PySAT (Minisat22 by default) with blocking clauses.  After each model
   the clause "not all of these cell values" is added; the blocking clauses of one call
@@ -11,26 +13,15 @@ Two independent counters answer the same question and the tests require them to 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Protocol
 
 from pysat.solvers import Solver
 
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
+from solvers.results import SolutionCount
 
 Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
-
-
-@dataclass(frozen=True)
-class SolutionCount:
-    """Number of solutions of a grid, counted up to a cap."""
-
-    solutions: int  # exact when not capped, else equal to the cap (a lower bound)
-    capped: bool  # True when the count stopped at the cap: there may be more
-
-    @property
-    def unique(self) -> bool:
-        return self.solutions == 1 and not self.capped
 
 
 class PysatCounter:
@@ -78,3 +69,26 @@ def describe(count: SolutionCount) -> str:
     if count.capped:
         return f">= {count.solutions} solutions (cap)"
     return f"{count.solutions} solutions"
+
+
+class SolutionCounter(Protocol):
+    """Anything that counts the solutions of grids of one geometry up to a cap."""
+
+    geometry: Geometry
+
+    def count(self, grid: Grid, cap: int = 2) -> SolutionCount: ...
+
+
+def necessary_givens(counter: SolutionCounter, grid: Grid) -> list[bool]:
+    """Return, for each given in reading order, whether removing it alone leaves the
+    puzzle with two or more solutions (the given is necessary)."""
+    out = []
+    for c, k in enumerate(grid):
+        if k:
+            out.append(counter.count((*grid[:c], 0, *grid[c + 1 :]), 2).solutions >= 2)
+    return out
+
+
+def is_minimal(counter: SolutionCounter, grid: Grid) -> bool:
+    """Return True when `grid` has exactly one solution and every given is necessary."""
+    return counter.count(grid, 2).unique and all(necessary_givens(counter, grid))

@@ -1,4 +1,4 @@
-"""Random full grids and solution counting for any geometry, driven by the home engine.
+"""Random full grids for any geometry, driven by the home engine.
 
 A generator is "the resolution of an empty grid" (school paper), but the engine's
 search is deterministic: it would always give the same full grid.  So the search here
@@ -19,9 +19,9 @@ heavy-tailed runs on 16x16 and 25x25 grids.
 with a random preferred value per cell (`set_phases`), which CDCL follows wherever the
 rules allow.  A seed still gives the same grid (MiniSat is deterministic).
 
-`GridSolver` also counts solutions with a cap (`count`), by the engine's DPLL search;
-`puzzles.counting` holds the result record and the PySAT counter that tests compare
-it with.
+`GridSampler` is a `GridEngine` (solvers.grid_engine: the rules loaded once, counting
+by the engine's search) with the random completion added; `puzzles.counting` holds
+the PySAT counter that tests compare the engine's count with.
 """
 
 from __future__ import annotations
@@ -32,65 +32,35 @@ from functools import lru_cache
 import numpy as np
 
 from encoder.decode import grid_from_model
-from encoder.encodings import given_literals, rule_formula
+from encoder.encodings import rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.numbering import cell_var
-from puzzles.counting import Grid, PysatCounter, SolutionCount
-from solvers.engine import Engine
+from puzzles.counting import Grid, PysatCounter
+from solvers.grid_engine import GridEngine
+from solvers.results import SolutionCount
 
-PYSAT_FROM = 12  # sizes whose generation counts go to PySAT (GridSolver.two_or_fewer)
+PYSAT_FROM = 12  # sizes whose generation counts go to PySAT (GridSampler.two_or_fewer)
 
 
 class _Restart(Exception):
     """Raised inside the randomized search when it has backtracked too often."""
 
 
-class GridSolver:
-    """The rule formula of one geometry loaded in an engine; grids are assumptions."""
+class GridSampler(GridEngine):
+    """A `GridEngine` (centrale rules) that also completes grids at random, and answers
+    generation's "no solution, unique or several?" with the faster counter per size."""
 
     def __init__(self, geometry: Geometry):
-        self.geometry = geometry
-        formula = rule_formula(geometry, "centrale")
-        self.engine = Engine(formula.clauses, formula.num_vars)
+        super().__init__(geometry, "centrale")
         if not self.engine.ok:
             raise GridError(f"the rules of {geometry.describe()} have no solution")
-        n = geometry.size
-        self._cell_vars = n**3
-        fixed = self.engine.fixed()
-        self._root_false = [-lit - 1 for lit in fixed if -(n**3) <= lit < 0]
-        self._root_true = {lit for lit in fixed if 0 < lit <= n**3}
-        self._pysat = None  # two_or_fewer's counter for large grids, made on first use
-
-    def literals(self, grid: Grid) -> list[int]:
-        """Return the assumptions stating the givens, one positive literal per given."""
-        return given_literals(grid, self.geometry)
-
-    def candidates(self, assumptions: list[int]) -> np.ndarray | None:
-        """Return an N*N x N boolean array of the values unit propagation of the
-        `assumptions` (cell literals) leaves to each cell, or None on a contradiction."""
-        ok, lits = self.engine.propagate(assumptions)
-        if not ok:
-            return None
-        n = self.geometry.size
-        alive = np.ones(n**3, dtype=bool)
-        arr = np.asarray(lits, dtype=np.int64)
-        negative = -arr[(arr < 0) & (arr >= -self._cell_vars)] - 1
-        alive[negative] = False
-        alive[self._root_false] = False
-        return alive.reshape(n * n, n)  # row c, column k-1: variable cell_var(c, k) - 1
-
-    def forces(self, grid: Grid, c: int, value: int) -> bool:
-        """Return True when unit propagation of the givens of `grid` puts `value` in cell c
-        (then every solution has it there)."""
-        ok, lits = self.engine.propagate(self.literals(grid))
-        target = cell_var(c, value, self.geometry.size)
-        return not ok or target in lits or target in self._root_true
+        self._pysat: PysatCounter | None = None  # two_or_fewer's counter from 12x12 on
 
     def two_or_fewer(self, grid: Grid) -> SolutionCount:
         """Return the number of solutions of `grid` up to 2 (no solution, unique, or
         several), what generation asks.  From 12x12 on, a PySAT solver answers (made
-        once per GridSolver): near-minimal 16x16 jigsaw grids make the engine's search,
+        once per GridSampler): near-minimal 16x16 jigsaw grids make the engine's search,
         which learns nothing, crawl (a 16x16 jigsaw minimal puzzle: over 5 minutes,
         against 1 to 3 minutes).  The answer is the same either way, so the puzzles generated
         from a seed do not depend on who answers."""
@@ -99,13 +69,6 @@ class GridSolver:
         if self._pysat is None:
             self._pysat = PysatCounter(self.geometry)
         return self._pysat.count(grid, 2)
-
-    def count(self, grid: Grid, cap: int = 2) -> SolutionCount:
-        """Return the number of solutions of `grid`, stopping at `cap` (>= 1)."""
-        if cap < 1:
-            raise ValueError(f"cap must be >= 1, not {cap}")
-        result = self.engine.count(limit=cap, assumptions=self.literals(grid))
-        return SolutionCount(result.count, not result.complete)
 
     def random_completion(
         self,
@@ -134,7 +97,7 @@ class GridSolver:
 
     def _dfs(self, rng: random.Random, base: Grid, limit: int) -> Grid | None:
         n = self.geometry.size
-        givens = self.literals(base)
+        givens = self.givens(base)
         decisions: list[int] = []  # one literal per level: cell c holds k
         untried: list[list[int]] = []  # the other values of that level's cell
         backtracks = 0
@@ -167,14 +130,14 @@ class GridSolver:
 
 
 @lru_cache(maxsize=8)
-def solver_for(geometry: Geometry) -> GridSolver:
-    """Return the (cached) GridSolver of a geometry."""
-    return GridSolver(geometry)
+def sampler_for(geometry: Geometry) -> GridSampler:
+    """Return the (cached) GridSampler of a geometry."""
+    return GridSampler(geometry)
 
 
 def random_full_grid(geometry: Geometry, rng: random.Random) -> Grid:
     """Return a random full grid of `geometry`; raise GridError if it has none."""
-    grid = solver_for(geometry).random_completion(rng)
+    grid = sampler_for(geometry).random_completion(rng)
     if grid is None:
         raise GridError(f"{geometry.describe()}: no full grid exists")
     return grid

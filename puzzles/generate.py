@@ -48,7 +48,7 @@ from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.status import Status
-from puzzles.fullgrid import Grid, GridSolver, solver_for
+from puzzles.fullgrid import Grid, GridSampler, sampler_for
 from puzzles.jigsaw import RegionMap, map_text, random_jigsaw
 from solvers.rating import Rater
 
@@ -149,7 +149,7 @@ def remove_givens(full: Grid, k: int, rng: random.Random) -> Grid:
     return tuple(v if c in keep else 0 for c, v in enumerate(full))
 
 
-def minimal_puzzle(solver: GridSolver, full: Grid, rng: random.Random) -> Grid:
+def minimal_puzzle(solver: GridSampler, full: Grid, rng: random.Random) -> Grid:
     """Return a minimal unique puzzle of the full grid: cells are emptied in random order
     while the solution stays unique, so every remaining given is necessary."""
     grid = list(full)
@@ -192,24 +192,24 @@ class Generator:
                     owner[c] = region.index
             self.fixed_map = tuple(owner)
 
-    def _source(self) -> tuple[GridSolver, Grid, RegionMap]:
+    def _source(self) -> tuple[GridSampler, Grid, RegionMap]:
         """Return (solver, a fresh random full grid, region map or ())."""
         if self.request.jigsaw:
             return random_jigsaw(self.geometry, self.rng)
-        solver = solver_for(self.geometry)
+        solver = sampler_for(self.geometry)
         full = solver.random_completion(self.rng)
         if full is None:
             raise GridError(f"{self.geometry.describe()}: no full grid exists")
         return solver, full, self.fixed_map
 
-    def candidate(self) -> tuple[GeneratedPuzzle, GridSolver]:
+    def candidate(self) -> tuple[GeneratedPuzzle, GridSampler]:
         """Return the next candidate puzzle (before filters) and its geometry's solver."""
         req = self.request
         if req.method == "random":
             if req.jigsaw:
                 solver, _, region_map = random_jigsaw(self.geometry, self.rng)
             else:
-                solver, region_map = solver_for(self.geometry), self.fixed_map
+                solver, region_map = sampler_for(self.geometry), self.fixed_map
             grid, dead_ends = random_placement(solver.geometry, req.givens or 0, self.rng)
             self.placements += dead_ends + 1
             self.dead_ends += dead_ends
@@ -223,7 +223,7 @@ class Generator:
             grid = minimal_puzzle(solver, full, self.rng)
         return GeneratedPuzzle(grid, solver.geometry, region_map), solver
 
-    def accept(self, puzzle: GeneratedPuzzle, solver: GridSolver, tally: dict[str, int]) -> bool:
+    def accept(self, puzzle: GeneratedPuzzle, solver: GridSampler, tally: dict[str, int]) -> bool:
         """Return True when the candidate passes the request's filters."""
         req = self.request
         if req.method in ("random", "remove"):

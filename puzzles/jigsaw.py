@@ -20,7 +20,7 @@ import random
 
 from encoder.errors import GridError
 from encoder.geometry import DEFAULT_BOXES, DEFAULT_SYMBOLS, Geometry, block_cells, make_geometry
-from puzzles.fullgrid import Grid, GridSolver, phase_guided_grid
+from puzzles.fullgrid import Grid, GridSampler, phase_guided_grid
 
 RegionMap = tuple[int, ...]  # region index 0..N-1 of every cell
 
@@ -109,7 +109,7 @@ MAX_DRAWS = 100
 SOLVER_FROM = 12  # jigsaw sizes completed by phase_guided_grid
 
 
-def random_jigsaw(base: Geometry, rng: random.Random) -> tuple[GridSolver, Grid, RegionMap]:
+def random_jigsaw(base: Geometry, rng: random.Random) -> tuple[GridSampler, Grid, RegionMap]:
     """Return (solver of the jigsaw geometry, a random full grid of it, its region map).
 
     A map whose grid search restarts three times (or that the solver finds without a
@@ -121,9 +121,9 @@ def random_jigsaw(base: Geometry, rng: random.Random) -> tuple[GridSolver, Grid,
         if base.size >= SOLVER_FROM:
             grid = phase_guided_grid(geometry, rng)
             if grid is not None:
-                return GridSolver(geometry), grid, region_map
+                return GridSampler(geometry), grid, region_map
             continue
-        solver = GridSolver(geometry)
+        solver = GridSampler(geometry)
         grid = solver.random_completion(rng, max_restarts=2)
         if grid is not None:
             return solver, grid, region_map

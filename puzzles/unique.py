@@ -21,34 +21,24 @@ from collections.abc import Sequence
 from encoder.cli_common import add_geometry_flags, load_puzzles
 from encoder.datasets import read_dataset
 from encoder.geometry import Geometry
-from puzzles.counting import Grid, PysatCounter, describe
-from puzzles.fullgrid import GridSolver
+from puzzles.counting import (
+    PysatCounter,
+    SolutionCounter,
+    describe,
+    necessary_givens,
+)
+from solvers.grid_engine import GridEngine
 
 COUNTERS = ("engine", "pysat")
 
 
-def make_counter(geometry: Geometry, counter: str = "engine") -> GridSolver | PysatCounter:
+def make_counter(geometry: Geometry, counter: str = "engine") -> SolutionCounter:
     """Return a counter (`engine` or `pysat`) for grids of `geometry`."""
     if counter == "engine":
-        return GridSolver(geometry)
+        return GridEngine(geometry)
     if counter == "pysat":
         return PysatCounter(geometry)
     raise ValueError(f"unknown counter {counter!r}; choose from {', '.join(COUNTERS)}")
-
-
-def necessary_givens(counter: GridSolver | PysatCounter, grid: Grid) -> list[bool]:
-    """Return, for each given in reading order, whether removing it alone leaves the
-    puzzle with two or more solutions (the given is necessary)."""
-    out = []
-    for c, k in enumerate(grid):
-        if k:
-            out.append(counter.count((*grid[:c], 0, *grid[c + 1 :]), 2).solutions >= 2)
-    return out
-
-
-def is_minimal(counter: GridSolver | PysatCounter, grid: Grid) -> bool:
-    """Return True when `grid` has exactly one solution and every given is necessary."""
-    return counter.count(grid, 2).unique and all(necessary_givens(counter, grid))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
     start = time.perf_counter()
-    counters: dict[Geometry, GridSolver | PysatCounter] = {}
+    counters: dict[Geometry, SolutionCounter] = {}
     not_minimal = 0
     tally: dict[str, int] = {"unique": 0, "no solution": 0, "several solutions": 0}
     for puzzle in puzzles:

@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from encoder.decode import known_values
-from encoder.encodings import Formula, given_literals, rule_formula
+from encoder.encodings import Formula, given_literals
 from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import cell_value
-from solvers.engine import Engine
+from solvers.grid_engine import GridEngine
 
 Grid = tuple[int, ...]
 
@@ -44,8 +44,9 @@ class Explainer:
 
     def __init__(self, geometry: Geometry):
         self.geometry = geometry
-        self.formula: Formula = rule_formula(geometry, "centrale")
-        self.engine = Engine(self.formula.clauses, self.formula.num_vars)
+        rules = GridEngine(geometry, "centrale")
+        self.formula: Formula = rules.formula
+        self.engine = rules.engine
         self._clauses = self.formula.clauses
         self.info = list(self._clause_infos())
 

@@ -14,10 +14,11 @@ import time
 from dataclasses import dataclass
 
 from encoder.decode import filled_grid
-from encoder.encodings import given_literals, rule_formula
+from encoder.encodings import given_literals
 from encoder.geometry import Geometry
 from encoder.status import Status
 from solvers.engine import Engine
+from solvers.grid_engine import GridEngine
 from solvers.results import depth_bucket
 
 Grid = tuple[int, ...]
@@ -63,8 +64,7 @@ class Rater:
     def __init__(self, geometry: Geometry, encoding: str = "centrale", polarity: str = "both"):
         self.geometry = geometry
         self.polarity = polarity
-        formula = rule_formula(geometry, encoding)
-        self.engine = Engine(formula.clauses, formula.num_vars)
+        self.engine = GridEngine(geometry, encoding).engine
 
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
         start = time.perf_counter()

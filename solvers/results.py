@@ -15,6 +15,7 @@ __all__ = [
     "NOT_AVAILABLE",
     "Figure",
     "NotAvailable",
+    "SolutionCount",
     "SolverResult",
     "Status",
     "depth_bucket",
@@ -83,3 +84,15 @@ def depth_bucket(status: Status, depth: int | None) -> str:
     if status is Status.SAT and depth is not None and depth <= 3:
         return str(depth)
     return "more"
+
+
+@dataclass(frozen=True)
+class SolutionCount:
+    """Number of solutions of a grid, counted up to a cap."""
+
+    solutions: int  # exact when not capped, else equal to the cap (a lower bound)
+    capped: bool  # True when the count stopped at the cap: there may be more
+
+    @property
+    def unique(self) -> bool:
+        return self.solutions == 1 and not self.capped

@@ -19,7 +19,8 @@ from encoder.check import is_solution
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import make_geometry, standard
 from encoder.grids import find_clashes, parse_cells, region_ids, split_puzzles
-from puzzles.fullgrid import GridSolver, random_full_grid, solver_for
+from puzzles.counting import PysatCounter
+from puzzles.fullgrid import GridSampler, random_full_grid, sampler_for
 from puzzles.generate import (
     GENERATOR_VERSION,
     Request,
@@ -29,7 +30,6 @@ from puzzles.generate import (
     remove_givens,
 )
 from puzzles.jigsaw import jigsaw_geometry, random_jigsaw, random_region_map
-from puzzles.unique import PysatCounter
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -76,7 +76,7 @@ def test_full_grid_reproducible_from_seed():
 
 def test_completion_keeps_the_givens_and_reports_no_solution():
     geometry = standard(9)
-    solver = solver_for(geometry)
+    solver = sampler_for(geometry)
     puzzle = parse_cells("1" + "." * 80, geometry)
     grid = solver.random_completion(random.Random(0), puzzle)
     assert grid is not None and is_solution(grid, puzzle, geometry)
@@ -90,7 +90,7 @@ def test_solver_literals_are_the_encoders():
     geometry = standard(9)
     grid = random_full_grid(geometry, random.Random(5))
     puzzle = remove_givens(grid, 30, random.Random(5))
-    assert solver_for(geometry).literals(puzzle) == given_literals(puzzle, geometry)
+    assert sampler_for(geometry).givens(puzzle) == given_literals(puzzle, geometry)
 
 
 @pytest.mark.parametrize("name", SMALL)
@@ -138,7 +138,7 @@ def _assert_minimal(puzzle, geometry):
 @pytest.mark.parametrize("name", SMALL)
 def test_minimal_puzzles_are_unique_and_minimal(name):
     geometry = GEOMETRIES[name]
-    solver = solver_for(geometry)
+    solver = sampler_for(geometry)
     rng = random.Random(13)
     full = random_full_grid(geometry, rng)
     puzzle = minimal_puzzle(solver, full, rng)
@@ -290,7 +290,7 @@ def test_16x16_jigsaw_full_grids_come_quickly_and_reproducibly():
 
 def test_large_grids_count_with_pysat_and_agree_with_the_engine():
     geometry = standard(16)
-    solver = GridSolver(geometry)
+    solver = GridSampler(geometry)
     rng = random.Random(8)
     full = random_full_grid(geometry, rng)
     few_blanks = remove_givens(full, 200, rng)  # easy for the engine's search too
@@ -319,7 +319,7 @@ def test_jigsaw_puzzles_round_trip_through_the_reader():
 
 def test_grid_solver_count_caps():
     geometry = standard(4)
-    solver = GridSolver(geometry)
+    solver = GridSampler(geometry)
     empty = (0,) * 16
     assert solver.count(empty, 1000).solutions == 288  # the 288 4x4 Sudoku grids
     capped = solver.count(empty, 10)

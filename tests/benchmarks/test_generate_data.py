@@ -11,8 +11,8 @@ import pytest
 from encoder.datasets import flags_namespace, read_dataset
 from encoder.status import Status
 from puzzles import generate
-from puzzles.fullgrid import GridSolver
-from puzzles.unique import is_minimal
+from puzzles.counting import is_minimal
+from puzzles.fullgrid import GridSampler
 from solvers.rating import Rater
 
 SETS = Path(__file__).resolve().parents[2] / "data" / "sets"
@@ -95,7 +95,7 @@ def test_puzzles_are_unique_minimal_and_of_their_depth(path):
     solvers: dict = {}
     for number, puzzle in enumerate(_puzzles(path)):
         if puzzle.geometry not in solvers:
-            solvers[puzzle.geometry] = (GridSolver(puzzle.geometry), Rater(puzzle.geometry))
+            solvers[puzzle.geometry] = (GridSampler(puzzle.geometry), Rater(puzzle.geometry))
         solver, rater = solvers[puzzle.geometry]
         assert solver.count(puzzle.grid, 2).unique, puzzle.source
         if number < MINIMALITY_SAMPLE.get(path.name, len(FILES) * 10_000):

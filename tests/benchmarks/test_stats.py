@@ -25,7 +25,7 @@ from benchmarks.stats import (
 from encoder.geometry import standard
 from encoder.grids import find_clashes
 from puzzles.counting import SolutionCount as Count
-from puzzles.fullgrid import GridSolver
+from puzzles.fullgrid import GridSampler
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +40,7 @@ def test_parse_range():
 
 
 def test_samples_are_reproducible_and_well_formed():
-    solver = GridSolver(standard(9))
+    solver = GridSampler(standard(9))
     for method in ("random", "remove"):
         a = run_sample(solver, method, 30, 0, 1, 50)
         assert run_sample(solver, method, 30, 0, 1, 50) == a

@@ -12,15 +12,10 @@ import pytest
 
 from encoder.geometry import make_geometry, standard
 from encoder.grids import format_line, parse_cells
-from puzzles.fullgrid import GridSolver, SolutionCount, random_full_grid
+from puzzles.counting import PysatCounter, describe, is_minimal, necessary_givens
+from puzzles.fullgrid import GridSampler, SolutionCount, random_full_grid
 from puzzles.generate import minimal_puzzle, random_placement, remove_givens
-from puzzles.unique import (
-    PysatCounter,
-    describe,
-    is_minimal,
-    make_counter,
-    necessary_givens,
-)
+from puzzles.unique import make_counter
 
 PROJECT = Path(__file__).resolve().parents[2]
 PAPER_EXAMPLE = PROJECT / "data" / "school_paper_example.txt"
@@ -42,7 +37,7 @@ def _grids(geometry, rng, how_many):
         k = rng.randrange(cells // 5, cells // 2 + 1)
         out.append(random_placement(geometry, k, rng)[0])
         out.append(remove_givens(random_full_grid(geometry, rng), k, rng))
-    solver = GridSolver(geometry)
+    solver = GridSampler(geometry)
     out += [minimal_puzzle(solver, random_full_grid(geometry, rng), rng) for _ in range(2)]
     return out
 
@@ -51,7 +46,7 @@ def _grids(geometry, rng, how_many):
 def test_engine_and_pysat_counts_agree(name):
     geometry = GEOMETRIES[name]
     rng = random.Random(17)
-    engine = GridSolver(geometry)
+    engine = GridSampler(geometry)
     kinds = set()
     with PysatCounter(geometry) as pysat:
         for grid in _grids(geometry, rng, 12):
@@ -65,7 +60,7 @@ def test_engine_and_pysat_counts_agree(name):
 def test_empty_4x4_has_288_solutions_by_both_counters():
     geometry = standard(4)
     empty = (0,) * 16
-    assert GridSolver(geometry).count(empty, 1000) == SolutionCount(288, False)
+    assert GridSampler(geometry).count(empty, 1000) == SolutionCount(288, False)
     with PysatCounter(geometry) as pysat:
         assert pysat.count(empty, 1000) == SolutionCount(288, False)
         assert pysat.count(empty, 288) == SolutionCount(288, True)  # stopped at the cap
@@ -92,7 +87,7 @@ def test_minimality_check():
     geometry = standard(9)
     rng = random.Random(3)
     full = random_full_grid(geometry, rng)
-    solver = GridSolver(geometry)
+    solver = GridSampler(geometry)
     puzzle = minimal_puzzle(solver, full, rng)
     assert is_minimal(solver, puzzle)
     assert all(necessary_givens(solver, puzzle))
@@ -123,7 +118,7 @@ def _unique(*args):
 def test_unique_command(tmp_path):
     geometry = standard(9)
     rng = random.Random(4)
-    solver = GridSolver(geometry)
+    solver = GridSampler(geometry)
     minimal = [minimal_puzzle(solver, random_full_grid(geometry, rng), rng) for _ in range(3)]
     good = tmp_path / "good.txt"
     good.write_text(

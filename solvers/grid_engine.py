@@ -1,0 +1,67 @@
+"""The rule formula of one geometry loaded once in an engine: the one place that builds
+"rules + engine".  A grid's givens are passed as assumptions, so one `GridEngine`
+serves every grid of its geometry (rating, explaining, counting, generating).
+
+What it answers about a grid is what unit propagation and the engine's search give:
+the candidates left to each cell, whether a value is forced, and the number of
+solutions up to a cap (`SolutionCount`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from encoder.encodings import Formula, given_literals, rule_formula
+from encoder.geometry import Geometry
+from encoder.numbering import cell_var
+from solvers.engine import Engine
+from solvers.results import SolutionCount
+
+Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
+
+
+class GridEngine:
+    """The rules of `geometry` in `encoding`, loaded in one engine."""
+
+    def __init__(self, geometry: Geometry, encoding: str = "centrale"):
+        self.geometry = geometry
+        self.formula: Formula = rule_formula(geometry, encoding)
+        self.engine = Engine(self.formula.clauses, self.formula.num_vars)
+        n = geometry.size
+        self._cell_vars = n**3
+        fixed = self.engine.fixed() if self.engine.ok else []  # not ok: every grid is UNSAT
+        self._root_false = [-lit - 1 for lit in fixed if -(n**3) <= lit < 0]
+        self._root_true = {lit for lit in fixed if 0 < lit <= n**3}
+
+    def givens(self, grid: Grid) -> list[int]:
+        """Return the assumptions stating the givens, one positive literal per given."""
+        return given_literals(grid, self.geometry)
+
+    def candidates(self, assumptions: list[int]) -> np.ndarray | None:
+        """Return an N*N x N boolean array of the values unit propagation of the
+        `assumptions` (cell literals) leaves to each cell, or None on a contradiction."""
+        ok, lits = self.engine.propagate(assumptions)
+        if not ok:
+            return None
+        n = self.geometry.size
+        alive = np.ones(n**3, dtype=bool)
+        arr = np.asarray(lits, dtype=np.int64)
+        negative = -arr[(arr < 0) & (arr >= -self._cell_vars)] - 1
+        alive[negative] = False
+        alive[self._root_false] = False
+        return alive.reshape(n * n, n)  # row c, column k-1: variable cell_var(c, k) - 1
+
+    def forces(self, grid: Grid, c: int, value: int) -> bool:
+        """Return True when unit propagation of the givens of `grid` puts `value` in cell c
+        (then every solution has it there)."""
+        ok, lits = self.engine.propagate(self.givens(grid))
+        target = cell_var(c, value, self.geometry.size)
+        return not ok or target in lits or target in self._root_true
+
+    def count(self, grid: Grid, cap: int = 2) -> SolutionCount:
+        """Return the number of solutions of `grid`, stopping at `cap` (>= 1), by the
+        engine's search (chronological backtracking, no blocking clauses)."""
+        if cap < 1:
+            raise ValueError(f"cap must be >= 1, not {cap}")
+        result = self.engine.count(limit=cap, assumptions=self.givens(grid))
+        return SolutionCount(result.count, not result.complete)
