@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 
 from benchmarks.report import NA, SCHEMA, VERSION, table
-from encoder.errors import InputError, unreadable
+from encoder.errors import InputError, read_text
 
 PROG = "benchmarks"
 KEY = ("dataset", "encoding", "solver")
@@ -45,14 +45,9 @@ COMPARED_OPTIONS = (
 
 def load(path: str) -> dict:
     """Return a results.json document, or raise InputError saying what is wrong."""
+    text = read_text(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        problem, line = unreadable(path, error)
-        raise InputError(problem, path, line) from None
+        document = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(f"not JSON: {error.msg}", path, error.lineno) from None
     if not isinstance(document, dict) or document.get("schema") != SCHEMA:

@@ -11,15 +11,18 @@ PROJECT = Path(__file__).resolve().parents[1]
 DATA = PROJECT / "data"
 
 
-def machine() -> str:
-    """Return a one-line description of this machine (CPU model, cores, Python)."""
-    cpu = platform.machine()
+def cpu_model() -> str:
+    """Return the CPU's model name (from /proc/cpuinfo on Linux)."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as handle:
             for line in handle:
                 if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
+                    return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    return platform.processor() or platform.machine()
+
+
+def machine() -> str:
+    """Return a one-line description of this machine (CPU model, cores, Python)."""
+    return f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"

@@ -32,7 +32,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 from benchmarks.chunks import GridRun
-from benchmarks.paths import PROJECT
+from benchmarks.paths import PROJECT, cpu_model
 from encoder.datasets import Dataset
 from solvers.results import DEPTH_BUCKETS, NOT_AVAILABLE, NotAvailable, Status
 
@@ -252,17 +252,6 @@ def _git(*args: str) -> str:
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return run.stdout.strip() if run.returncode == 0 else ""
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def package_versions() -> dict[str, str]:

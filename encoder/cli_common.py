@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from encoder.errors import GridError
+from encoder.errors import GridError, read_text
 from encoder.geometry import SUPPORTED_SIZES, Geometry, make_geometry
 from encoder.grids import (
     PuzzleText,
@@ -157,11 +157,11 @@ def _parse_box(spec: str) -> tuple[int, int]:
 def _regions_text(spec: str) -> str:
     if os.path.exists(spec):
         try:
-            with open(spec, encoding="utf-8") as handle:
-                lines = [ln.split("#", 1)[0].strip() for ln in handle]
-        except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-            raise GridError(f"--regions: cannot read the map: {reason}", spec) from None
+            text = read_text(spec, GridError)
+        except GridError as error:
+            message = f"--regions: cannot read the map: {error.message}"
+            raise GridError(message, spec, error.line) from None
+        lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
         return "".join(ln for ln in lines if ln)
     return spec
 

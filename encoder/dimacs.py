@@ -12,11 +12,11 @@ literals.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from encoder.errors import DimacsError, unreadable
+from encoder.errors import DimacsError
+from encoder.errors import read_text as read_text_file
 from encoder.status import Status
 
 # A DIMACS integer: ASCII digits with an optional sign.  Python's int() alone would also
@@ -52,16 +52,8 @@ def write_dimacs(
 
 def read_text(path: str) -> tuple[str, str]:
     """Return (text, display name) of a path or `-` for stdin, as a DimacsError if unreadable."""
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read(), path
-    except FileNotFoundError:
-        raise DimacsError("no such file", path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        problem, line = unreadable(path, error)
-        raise DimacsError(problem, path, line) from None
+    name = "<stdin>" if path == "-" else path
+    return read_text_file(path, DimacsError, newline=""), name
 
 
 def parse_cnf(text: str, name: str = "<input>") -> Cnf:

@@ -1,10 +1,12 @@
-"""Errors raised at the edges: bad grids and bad DIMACS.
+"""Errors raised at the edges (bad grids, bad DIMACS), and the one reader of text files.
 
 Each carries where the problem is (file and line when known) so that a command-line
 front end can print one line `prog: FILE:LINE: problem` and exit 1, never a traceback.
 """
 
 from __future__ import annotations
+
+import sys
 
 
 class InputError(Exception):
@@ -44,3 +46,20 @@ def unreadable(path: str, error: OSError | UnicodeDecodeError) -> tuple[str, int
         byte = error.object[error.start]
         return f"not UTF-8 text: byte 0x{byte:02x} at column {column}", line
     return f"cannot read: {error.strerror or error}", None
+
+
+def read_text(path: str, error: type[InputError] = InputError, newline: str | None = None) -> str:
+    """Return the text of a UTF-8 file (`-`: standard input), or raise `error` located at
+    the file (and the line of a byte that is not UTF-8), worded the same for every kind
+    of file the project reads.  `newline=""` keeps CR characters, for formats that must
+    see them."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8", newline=newline) as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise error("no such file", path) from None
+    except (OSError, UnicodeDecodeError) as problem:
+        message, line = unreadable(path, problem)
+        raise error(message, path, line) from None

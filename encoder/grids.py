@@ -12,11 +12,12 @@ Sizes 4, 6, 9, 12, 16, 25 are recognised from the length; symbols are `1-9` then
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass
 
-from encoder.errors import GridError, unreadable
+from encoder.errors import GridError, read_text
 from encoder.geometry import DEFAULT_SYMBOLS, SUPPORTED_SIZES, Geometry, Region
 
 BLANKS = "._0"
@@ -122,22 +123,15 @@ def read_source(source: str) -> tuple[str, str]:
     stripped = _strip(source.strip().split("|", 1)[0])  # a jigsaw line: measure the cells
     if "\n" in source or (_size_of(len(stripped)) and not _looks_like_path(source)):
         return source, "<argument>"
-    try:
-        with open(source, encoding="utf-8") as handle:
-            return handle.read(), source
-    except FileNotFoundError:
+    if not os.path.exists(source):
         if len(stripped) > 12 and not _looks_like_path(source):
             raise GridError(
                 f"grid has {len(stripped)} cells, expected N*N (16, 36, 81, 144, 256 or 625),"
                 " and no file has that name",
                 "<argument>",
             ) from None
-        raise GridError(
-            "no such file, and not a grid of 16, 36, 81, 144, 256 or 625 cells", source
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        problem, line = unreadable(source, error)
-        raise GridError(problem, source, line) from None
+        raise GridError("no such file, and not a grid of 16, 36, 81, 144, 256 or 625 cells", source)
+    return read_text(source, GridError), source
 
 
 def _looks_like_path(source: str) -> bool:

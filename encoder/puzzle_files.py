@@ -12,7 +12,7 @@ import csv
 from dataclasses import replace
 from pathlib import Path
 
-from encoder.errors import GridError, unreadable
+from encoder.errors import GridError, read_text
 from encoder.grids import PuzzleText, split_puzzles
 
 TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
@@ -56,14 +56,7 @@ def _table_texts(text: str, path: str, column: str | None, delimiter: str) -> li
 def read_texts(path: str, column: str | None = None, size: int | None = None) -> list[PuzzleText]:
     """Return the puzzle texts of a dataset file, with their line numbers (none for a
     file of comments only, or a table with a header only)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        raise GridError("no such file", path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        problem, line = unreadable(path, error)
-        raise GridError(problem, path, line) from None
+    text = read_text(path, GridError)
     delimiter = TABLE_SUFFIXES.get(Path(path).suffix.lower())
     if delimiter is not None:
         return _table_texts(text, path, column, delimiter)

@@ -123,9 +123,12 @@ def test_jigsaw_map_errors_name_the_map_problem(line, flags, words):
 def test_unreadable_region_map_files_are_one_line(tmp_path):
     binary = tmp_path / "map.bin"
     binary.write_bytes(b"\xff\xfe" * 50)
-    for path, reason in [(tmp_path, "Is a directory"), (binary, "not UTF-8")]:
+    for path, where, reason in [
+        (tmp_path, str(tmp_path), "Is a directory"),
+        (binary, f"{binary}:1", "not UTF-8 text: byte 0xff at column 1"),  # located
+    ]:
         result = run_cli("--regions", path, REAL[0])
-        assert_input_error(result, str(path), "--regions: cannot read the map", reason)
+        assert_input_error(result, where, "--regions: cannot read the map", reason)
     same = run_cli("--regions", MAP, f"{REAL[0]}|{MAP}")
     assert same.returncode == 0, same.stderr  # the same map twice is no contradiction
 
