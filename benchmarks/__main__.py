@@ -10,10 +10,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from encoder.cli_common import reader_left
-from encoder.errors import InputError
+from encoder.cli_common import run_front_end
 from executors import ExecutorError
-from puzzlesets import PuzzleSetError
 
 COMMANDS = {
     "run": ("benchmarks.run", "every solver over puzzle sets: no-search rate, depth, speed"),
@@ -49,18 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"benchmarks: unknown command {argv[0]!r}\n{usage()}", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[argv[0]][0])
-    try:
-        return module.main(argv[1:])
-    except (InputError, ExecutorError, PuzzleSetError) as error:
-        # The one error handler of the benchmarks commands: bad input, a public set not
-        # here, an executor that cannot run.  One line, exit 1, never a traceback.
-        print(f"benchmarks: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("benchmarks: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # files are written before the tables: nothing is lost
-        return reader_left()
+    # files are written before the tables, so a reader leaving early loses nothing
+    return run_front_end("benchmarks", lambda: module.main(argv[1:]), (ExecutorError,))
 
 
 if __name__ == "__main__":

@@ -148,17 +148,16 @@ def _checked(
         if solution == known:
             return solution
         problems = solution_problems(solution, puzzle.grid, puzzle.geometry)
-    if problems:
-        raise WrongAnswer(
-            puzzle.source,
-            f"{who} returned a wrong solution: {problems[0]}\n"
-            f"{format_pretty(puzzle.grid, puzzle.geometry)}",
-        )
+    _refuse(puzzle, who, problems)
     return solution
 
 
 def _grid_checked(puzzle: Puzzle, solution: tuple[int, ...], who: str) -> None:
-    problems = solution_problems(solution, puzzle.grid, puzzle.geometry)
+    _refuse(puzzle, who, solution_problems(solution, puzzle.grid, puzzle.geometry))
+
+
+def _refuse(puzzle: Puzzle, who: str, problems: list[str]) -> None:
+    """Raise WrongAnswer when the independent checker found problems."""
     if problems:
         raise WrongAnswer(
             puzzle.source,

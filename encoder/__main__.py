@@ -17,7 +17,7 @@ from encoder.cli_common import (
     geometry_for,
     load_one_puzzle,
     load_puzzles,
-    reader_left,
+    run_front_end,
 )
 from encoder.decode import grid_from_model
 from encoder.dimacs import read_model
@@ -202,18 +202,9 @@ def _size_from_model(literals: Sequence[int]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        if argv and argv[0] == "decode":
-            return run_decode(argv[1:])
-        return run_encode(argv)
-    except InputError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        return reader_left()
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+    if argv and argv[0] == "decode":
+        return run_front_end(PROG, lambda: run_decode(argv[1:]))
+    return run_front_end(PROG, lambda: run_encode(argv))
 
 
 if __name__ == "__main__":

@@ -12,10 +12,10 @@ import argparse
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from encoder.errors import GridError, read_text
+from encoder.errors import GridError, InputError, read_text
 from encoder.geometry import SUPPORTED_SIZES, Geometry, make_geometry
 from encoder.grids import (
     PuzzleText,
@@ -133,6 +133,25 @@ def reader_left() -> int:
     signal documentation); return the exit status, 0."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def run_front_end(
+    prog: str, action: Callable[[], int], errors: tuple[type[Exception], ...] = ()
+) -> int:
+    """Run a command's `action` and return its exit status; the one error handler of
+    every front end: bad input (InputError, a public set not here, and `errors`) is one
+    line `prog: FILE:LINE: problem` and status 1, Ctrl-C one line and status 130, a
+    reader that leaves early (`| head`) status 0 and no message.  Never a traceback."""
+    try:
+        return action()
+    except (InputError, PuzzleSetError, *errors) as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return reader_left()
 
 
 @dataclass(frozen=True)

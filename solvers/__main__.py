@@ -26,10 +26,10 @@ from encoder.cli_common import (
     load_one_puzzle,
     load_puzzles,
     positive,
-    reader_left,
+    run_front_end,
 )
 from encoder.dimacs import read_cnf
-from encoder.errors import DimacsError, InputError
+from encoder.errors import DimacsError
 from executors import ExecutorError, add_executor_flags, settle_executor_flags
 
 PROG = "solvers"
@@ -240,19 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "rate":
         settle_executor_flags(parser, args)
     commands = {"rate": run_rate, "explain": run_explain, "solve": run_solve}
-    try:
-        return commands[args.command](args)
-    except InputError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return 1
-    except ExecutorError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        return reader_left()
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+    return run_front_end(PROG, lambda: commands[args.command](args), (ExecutorError,))
 
 
 if __name__ == "__main__":
