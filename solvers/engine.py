@@ -31,6 +31,9 @@ from solvers.propagate import (
     NO_CONFLICT,
     PROBES,
     PROPAGATIONS,
+    S_ST,
+    S_TRAIL,
+    SPARE_LEVELS,
     TRAIL_SIZE,
     build,
     model_dimacs,
@@ -147,7 +150,7 @@ class Engine:
         *formula, units, unit_idx, first_empty = build(flat, offsets, self.num_vars)
         self._F = tuple(formula)
         self._S = new_state(self.num_vars)
-        self._flipped = np.zeros(self.num_vars + 10, dtype=np.int8)  # per level, for search
+        self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = np.zeros((1, 2 * self.num_vars), dtype=np.int64)  # probe marks
         if first_empty >= 0:
             self._root_conflict = int(first_empty)
@@ -223,7 +226,7 @@ class Engine:
         Empty when the formula is refuted at the root (see `ok`)."""
         if not self.ok:
             return []
-        trail, st = self._S[3], self._S[5]
+        trail, st = self._S[S_TRAIL], self._S[S_ST]
         return [
             (c >> 1) + 1 if not c & 1 else -((c >> 1) + 1) for c in trail[: st[TRAIL_SIZE]].tolist()
         ]
@@ -245,7 +248,7 @@ class Engine:
         return status == NO_CONFLICT, steps, max(int(status), -1)
 
     def _stats(self) -> np.ndarray:
-        return self._S[5][[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
+        return self._S[S_ST][[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
 
     def solve(
         self, assumptions: Sequence[Lit] = (), budget: int | None = None, probe_depth: int = 0
@@ -321,9 +324,9 @@ class Engine:
         slots = list(_STAT_SLOTS.values())
         found = 0
         while limit is None or found < limit:
-            before = S[5][slots]
+            before = S[S_ST][slots]
             result, _ = search(F, S, flipped, passed, base, 1, -1, 0, False, found > 0)
-            self._S[5][slots] += S[5][slots] - before
+            self._S[S_ST][slots] += S[S_ST][slots] - before
             if result != FOUND:
                 return
             found += 1
@@ -332,5 +335,5 @@ class Engine:
     def accum_stats(self) -> dict[str, int]:
         """Return cumulative counters since construction: decisions, backtracks, conflicts,
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
-        st = self._S[5]
+        st = self._S[S_ST]
         return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}

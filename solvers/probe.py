@@ -36,6 +36,11 @@ from solvers.propagate import (
     PROBES,
     REASON_DECISION,
     REASON_PROBE,
+    S_LEVEL,
+    S_ST,
+    S_TRAIL,
+    S_TRAIL_LIM,
+    S_VALUE,
     STAMP,
     TRAIL_SIZE,
     assume,
@@ -79,7 +84,7 @@ def closure(F, S, depth, positive_only, passed):
     trail is left for the caller to cancel).  Candidates are every literal, or the
     positive ones only if positive_only.  `passed` needs at least `depth` rows of
     2*num_vars stamps."""
-    value, _, _, trail, trail_lim, st = S
+    value, trail, trail_lim, st = S[S_VALUE], S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
     if propagate(F, S) != NO_CONFLICT:
         return False
     if depth <= 0:
@@ -147,7 +152,7 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed):
 
     The assumptions are enqueued as by propagate, then an empty base level is opened for
     the derived facts so that they are undone afterwards even without assumptions."""
-    num_vars = S[1].shape[0]
+    num_vars = S[S_LEVEL].shape[0]
     if not check_literals(dimacs, num_vars):
         return BAD_LITERAL, np.empty(0, np.int64)
     if passed.shape[0] < depth:
@@ -160,6 +165,6 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed):
     if confl != NO_CONFLICT:
         cancel_until(S, 0)
         return confl, np.empty(0, np.int64)
-    out = trail_dimacs(S, S[4][0])
+    out = trail_dimacs(S, S[S_TRAIL_LIM][0])
     cancel_until(S, 0)
     return NO_CONFLICT, out

@@ -41,7 +41,37 @@ FORMULA_FIELDS = ("lits", "cstart", "corig", "wstart", "wcount", "wlist", "wbloc
 FORMULA_FIELDS += ("bstart", "bimp", "bcls")
 STATE_FIELDS = ("value", "level", "reason", "trail", "trail_lim", "st")
 
-# Slots of the scalar array st (S[5]).
+# Positions of the fields in F and S, derived from the names so that they cannot drift.
+# numba freezes module globals when it compiles, so F[F_CORIG] is a constant index, as
+# fast as F[2] (S, whose arrays differ in dtype, can only be indexed by constants).
+F_LITS = FORMULA_FIELDS.index("lits")
+F_CSTART = FORMULA_FIELDS.index("cstart")
+F_CORIG = FORMULA_FIELDS.index("corig")
+F_WSTART = FORMULA_FIELDS.index("wstart")
+F_WCOUNT = FORMULA_FIELDS.index("wcount")
+F_WLIST = FORMULA_FIELDS.index("wlist")
+F_WBLOCK = FORMULA_FIELDS.index("wblock")
+F_BSTART = FORMULA_FIELDS.index("bstart")
+F_BIMP = FORMULA_FIELDS.index("bimp")
+F_BCLS = FORMULA_FIELDS.index("bcls")
+S_VALUE = STATE_FIELDS.index("value")
+S_LEVEL = STATE_FIELDS.index("level")
+S_REASON = STATE_FIELDS.index("reason")
+S_TRAIL = STATE_FIELDS.index("trail")
+S_TRAIL_LIM = STATE_FIELDS.index("trail_lim")
+S_ST = STATE_FIELDS.index("st")
+
+# Arrays indexed by decision level (trail_lim, and search's `flipped` in engine.py) have
+# num_vars + SPARE_LEVELS slots, because there can be more levels than variables: each
+# query starts at level 0, and every level it opens holds a literal of its own (an
+# assumption, a decision or a probing hypothesis) except one empty base level, opened by
+# closure_kernel or by search's `start` for the facts derived above the assumptions.
+# So a query reaches level num_vars + 1 at most; trail_lim is indexed by level - 1 and
+# flipped by the level itself, so 2 spare slots suffice and the rest is margin (numba
+# does not check bounds: an overflow would silently corrupt memory).
+SPARE_LEVELS = 8
+
+# Slots of the scalar array st (S[S_ST]).
 TRAIL_SIZE = 0  # number of literals on the trail
 QHEAD = 1  # next trail index to propagate
 DLEVEL = 2  # current decision level (MiniSat's trail_lim.size())
@@ -207,7 +237,7 @@ def build(flat, offsets, num_vars):
             wlist[slot] = c
             wblock[slot] = lits[s + 1 - w]  # the other watch: a cheap "satisfied?" check
             wcount[lit] += 1
-    return (
+    return (  # the formula arrays in FORMULA_FIELDS order, then the rest
         lits,
         cstart,
         corig,
@@ -231,17 +261,17 @@ def new_state(num_vars):
     level = np.zeros(num_vars, np.int32)  # decision level of each assigned variable
     reason = np.full(num_vars, REASON_DECISION, np.int32)  # why it is assigned (REASON_*)
     trail = np.zeros(num_vars, np.int32)  # assigned literals in assignment order
-    # trail_lim[d] = trail index where level d+1 starts.  Every level holds a literal
-    # except the empty base levels opened by probe and search (at most two).
-    trail_lim = np.zeros(num_vars + 8, np.int32)
+    # trail_lim[d] = trail index where level d+1 starts (see SPARE_LEVELS for its size).
+    trail_lim = np.zeros(num_vars + SPARE_LEVELS, np.int32)
     st = np.zeros(NUM_SLOTS, np.int64)
-    return (value, level, reason, trail, trail_lim, st)
+    return (value, level, reason, trail, trail_lim, st)  # in STATE_FIELDS order
 
 
 @njit(cache=True)
 def enqueue(S, lit, why):
     """Assign `lit` true at the current level with reason `why`; it must be unassigned."""
-    value, level, reason, trail, _, st = S
+    value, level, reason = S[S_VALUE], S[S_LEVEL], S[S_REASON]
+    trail, st = S[S_TRAIL], S[S_ST]
     value[lit] = 1
     value[lit ^ 1] = -1
     v = lit >> 1
@@ -254,7 +284,7 @@ def enqueue(S, lit, why):
 @njit(cache=True)
 def new_decision_level(S):
     """Open a decision level: what is enqueued next belongs to it."""
-    trail_lim, st = S[4], S[5]
+    trail_lim, st = S[S_TRAIL_LIM], S[S_ST]
     trail_lim[st[DLEVEL]] = st[TRAIL_SIZE]
     st[DLEVEL] += 1
 
@@ -262,7 +292,7 @@ def new_decision_level(S):
 @njit(cache=True)
 def cancel_until(S, lvl):
     """Backtrack: unassign every literal above decision level `lvl` (no-op if below)."""
-    value, _, _, trail, trail_lim, st = S
+    value, trail, trail_lim, st = S[S_VALUE], S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
     if st[DLEVEL] <= lvl:
         return
     start = trail_lim[lvl]
@@ -282,8 +312,23 @@ def propagate(F, S):
     Afterwards, if there is no conflict, no clause is unit or falsified under the
     assignment and qhead == trail size.  On a conflict the trail is left as it was when
     the falsified clause was found (the caller backtracks)."""
-    lits, cstart, corig, wstart, wcount, wlist, wblock, bstart, bimp, bcls = F
-    value, level, reason, trail, _, st = S
+    # One field a line, in the tuples' order: the machine code is then the same as with
+    # tuple unpacking (grouping them only permutes a few stores in the epilogue).
+    lits = F[F_LITS]
+    cstart = F[F_CSTART]
+    corig = F[F_CORIG]
+    wstart = F[F_WSTART]
+    wcount = F[F_WCOUNT]
+    wlist = F[F_WLIST]
+    wblock = F[F_WBLOCK]
+    bstart = F[F_BSTART]
+    bimp = F[F_BIMP]
+    bcls = F[F_BCLS]
+    value = S[S_VALUE]
+    level = S[S_LEVEL]
+    reason = S[S_REASON]
+    trail = S[S_TRAIL]
+    st = S[S_ST]
     # Scalars are kept in locals (st may alias the other arrays as far as LLVM knows).
     qhead = st[QHEAD]
     size = st[TRAIL_SIZE]
@@ -377,16 +422,16 @@ def propagate(F, S):
 def reason_clause(F, r):
     """Return the input index of the clause a reason refers to, or -1 for none."""
     if r >= 0:
-        return F[2][r]  # corig
+        return F[F_CORIG][r]
     if r <= BINARY_REASON:
-        return F[9][BINARY_REASON - r]  # bcls
+        return F[F_BCLS][BINARY_REASON - r]
     return -1
 
 
 @njit(cache=True)
 def setup_root(F, S, units, unit_idx):
     """Assert the unit clauses at level 0 and propagate; return NO_CONFLICT or a clause index."""
-    value = S[0]
+    value = S[S_VALUE]
     for u in range(units.shape[0]):
         lit = units[u]
         if value[lit] == -1:
@@ -413,7 +458,7 @@ def assume(F, S, codes):
     An assumption that is already true opens no level.  Return NO_CONFLICT, the index
     of a falsified clause, or CONFLICT_ASSUMPTION when an assumption is already false;
     the trail keeps what was assigned (the caller backtracks)."""
-    value = S[0]
+    value = S[S_VALUE]
     for i in range(codes.shape[0]):
         lit = codes[i]
         if value[lit] == -1:
@@ -440,7 +485,7 @@ def to_codes(dimacs):
 @njit(cache=True)
 def trail_dimacs(S, start):
     """Return the DIMACS literals of trail[start:], in assignment order."""
-    trail, st = S[3], S[5]
+    trail, st = S[S_TRAIL], S[S_ST]
     out = np.empty(st[TRAIL_SIZE] - start, np.int64)
     for i in range(start, st[TRAIL_SIZE]):
         out[i - start] = to_dimacs(trail[i])
@@ -453,14 +498,14 @@ def propagate_kernel(F, S, dimacs):
 
     status is NO_CONFLICT, BAD_LITERAL, or a conflict code (then literals is empty).
     The state is back at level 0 afterwards."""
-    num_vars = S[1].shape[0]
+    num_vars = S[S_LEVEL].shape[0]
     if not check_literals(dimacs, num_vars):
         return BAD_LITERAL, np.empty(0, np.int64)
     confl = assume(F, S, to_codes(dimacs))
     if confl != NO_CONFLICT:
         cancel_until(S, 0)
         return confl, np.empty(0, np.int64)
-    out = trail_dimacs(S, S[4][0] if S[5][DLEVEL] > 0 else S[5][TRAIL_SIZE])
+    out = trail_dimacs(S, S[S_TRAIL_LIM][0] if S[S_ST][DLEVEL] > 0 else S[S_ST][TRAIL_SIZE])
     cancel_until(S, 0)
     return NO_CONFLICT, out
 
@@ -471,14 +516,14 @@ def trace_kernel(F, S, dimacs):
 
     Unlike propagate_kernel the literals assigned before a conflict are returned too,
     so that an explainer can show how the contradiction was reached."""
-    num_vars = S[1].shape[0]
+    num_vars = S[S_LEVEL].shape[0]
     if not check_literals(dimacs, num_vars):
         return BAD_LITERAL, np.empty(0, np.int64), np.empty(0, np.int64)
     confl = assume(F, S, to_codes(dimacs))
-    start = S[4][0] if S[5][DLEVEL] > 0 else S[5][TRAIL_SIZE]
+    start = S[S_TRAIL_LIM][0] if S[S_ST][DLEVEL] > 0 else S[S_ST][TRAIL_SIZE]
     out = trail_dimacs(S, start)
     why = np.empty(out.shape[0], np.int64)
-    trail, reason = S[3], S[2]
+    trail, reason = S[S_TRAIL], S[S_REASON]
     for i in range(out.shape[0]):
         why[i] = reason_clause(F, reason[trail[start + i] >> 1])
     cancel_until(S, 0)
@@ -488,7 +533,7 @@ def trace_kernel(F, S, dimacs):
 @njit(cache=True)
 def model_dimacs(S):
     """Return the current assignment as one signed DIMACS literal per variable."""
-    value = S[0]
+    value = S[S_VALUE]
     n = value.shape[0] // 2
     out = np.empty(n, np.int64)
     for v in range(n):

@@ -33,8 +33,17 @@ from solvers.propagate import (
     CONFLICTS,
     DECISIONS,
     DLEVEL,
+    F_BIMP,
+    F_BSTART,
+    F_CSTART,
+    F_LITS,
     NO_CONFLICT,
     REASON_DECISION,
+    S_LEVEL,
+    S_ST,
+    S_TRAIL,
+    S_TRAIL_LIM,
+    S_VALUE,
     assume,
     cancel_until,
     check_literals,
@@ -54,9 +63,9 @@ OUT_OF_BUDGET = 3  # the decision budget ran out
 @njit(cache=True)
 def pick_branch(F, S):
     """Return the literal to decide next, or -1 when every variable is assigned."""
-    lits, cstart = F[0], F[1]
-    bstart, bimp = F[7], F[8]
-    value = S[0]
+    lits, cstart = F[F_LITS], F[F_CSTART]
+    bstart, bimp = F[F_BSTART], F[F_BIMP]
+    value = S[S_VALUE]
     best = -1
     best_size = 1 << 30
     for c in range(cstart.shape[0] - 1):
@@ -98,7 +107,7 @@ def search(F, S, flipped, passed, base, max_models, budget, probe_depth, positiv
     none is left (EXHAUSTED, state back at `base`) or before the decision that would
     exceed `budget` (budget < 0: unlimited).  With resume=True the current assignment
     (a model returned by the previous call) is first backtracked from."""
-    trail, trail_lim, st = S[3], S[4], S[5]
+    trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
     models = 0
     decisions = 0
     backtrack = resume
@@ -148,7 +157,7 @@ def start(F, S, dimacs):
     """Enqueue the assumptions and open the search's base level; return (status, base).
 
     status is NO_CONFLICT, BAD_LITERAL or a conflict code (then the state is at level 0)."""
-    num_vars = S[1].shape[0]
+    num_vars = S[S_LEVEL].shape[0]
     if not check_literals(dimacs, num_vars):
         return BAD_LITERAL, 0
     confl = assume(F, S, to_codes(dimacs))
@@ -156,7 +165,7 @@ def start(F, S, dimacs):
         cancel_until(S, 0)
         return confl, 0
     new_decision_level(S)  # an empty level: facts derived by probing sit above the root
-    return NO_CONFLICT, S[5][DLEVEL]
+    return NO_CONFLICT, S[S_ST][DLEVEL]
 
 
 @njit(cache=True)
