@@ -1,9 +1,12 @@
 """Shared oracle for the encoder tests: the project's grids, an independent checker, a
-PySAT solve loop and a runner for `python -m encoder`.
+PySAT solve loop (the tests' one enumeration oracle, tests/pysat_enumeration.py) and a
+runner for `python -m encoder`.
 
-Nothing here imports `encoder`: the exam's numbering, the units of each variant and
-the checks are written again from the puzzle descriptions (REFERENCE.md, SOURCES.md),
-so a bug in the encoder cannot hide inside the oracle that judges it.
+Nothing here imports `encoder`: the exam's numbering (variable x(i,j,k) = N*N*i + N*j
++ k), the regions of each variant (rows, columns, boxes; the two main diagonals of
+X-Sudoku; Hyper's four extra 3x3 windows; a jigsaw's region map) and the checks are
+written again from those rules of the puzzles, so a bug in the encoder cannot hide
+inside the oracle that judges it.
 
 Grids that are only examples come from the project (`golden_puzzles`: the real puzzles
 of tests/solvers/data/golden.txt, first lines of the public sets), so those tests run
@@ -18,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from pysat.solvers import Minisat22
+from pysat_enumeration import pysat_models
 
 PROJECT = Path(__file__).resolve().parents[2]
 SCHOOL_EXAMPLE = PROJECT / "data" / "school_paper_example.txt"
@@ -147,14 +150,9 @@ def grid_by_hand(model: list[int], n: int) -> tuple[int, ...]:
 
 
 def models(clauses: list[list[int]], n: int, limit: int = 2) -> list[list[int]]:
-    """Return up to `limit` models that differ on the grid (blocking clause on cell vars)."""
-    found: list[list[int]] = []
-    with Minisat22(bootstrap_with=clauses) as solver:
-        while len(found) < limit and solver.solve():
-            model = solver.get_model()
-            found.append(model)
-            solver.add_clause([-v for v in model if 0 < v <= n**3])
-    return found
+    """Return up to `limit` models (all variables) that differ on the grid of side `n`:
+    `pysat_models` with blocking clauses on the N**3 cell variables."""
+    return [list(model) for model in pysat_models(clauses, n**3, limit=limit)]
 
 
 def run_cli(*args: object, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -1,17 +1,18 @@
 """Shared fixtures for the engine tests: the Sudoku rule formula, puzzle lines, oracles.
 
 The oracles share nothing with the engine: `satisfies` checks a model clause by clause
-in plain Python, and `pysat_models` enumerates models with PySAT's Minisat22 and
-blocking clauses.  Helpers are handed out as session fixtures (tests never import a
-conftest module by name); public puzzle sets come from the `public` fixture of
-tests/conftest.py.
+in plain Python, and `pysat_models` is the tests' one enumeration oracle
+(tests/pysat_enumeration.py: PySAT's Minisat22 and blocking clauses).  Helpers are
+handed out as session fixtures (tests never import a conftest module by name); public
+puzzle sets come from the `public` fixture of tests/conftest.py.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
+import pysat_enumeration
 import pytest
 from pysat.solvers import Minisat22
 
@@ -52,18 +53,6 @@ def _random_cnf(
     ]
 
 
-def _pysat_models(clauses: Sequence[Sequence[int]], num_vars: int) -> Iterator[tuple[int, ...]]:
-    """Yield every model over variables 1..num_vars, found by Minisat22 with blocking clauses."""
-    with Minisat22(bootstrap_with=[list(c) for c in clauses]) as solver:
-        for v in range(1, num_vars + 1):
-            solver.add_clause([v, -v])  # make every variable known to the solver
-        while solver.solve():
-            model = [lit for lit in solver.get_model() if abs(lit) <= num_vars]
-            assert len(model) == num_vars
-            yield tuple(model)
-            solver.add_clause([-lit for lit in model])
-
-
 @pytest.fixture(scope="session")
 def givens():
     """givens(line): one positive literal per given of an 81-character puzzle line."""
@@ -96,8 +85,9 @@ def random_cnf():
 
 @pytest.fixture(scope="session")
 def pysat_models():
-    """pysat_models(clauses, num_vars): every model, by Minisat22 and blocking clauses."""
-    return _pysat_models
+    """pysat_models(clauses, num_vars, *, assumptions=(), limit=None): the models, no two
+    alike on 1..num_vars, by Minisat22 and blocking clauses (tests/pysat_enumeration.py)."""
+    return pysat_enumeration.pysat_models
 
 
 @pytest.fixture(scope="session")

@@ -457,7 +457,7 @@ def test_propagation2_agrees_with_minisat_and_engine_on_norvig_hardest(minisat, 
         assert ok
         check_agreement(t, g, f, lits)
         solved += len(grid_cells(g)) == 81
-    assert solved == 9  # REFERENCE.md: depth-1 failed literals solve 9 of the 11
+    assert solved == 9  # depth-1 failed literals solve 9 of the 11 (docs/results.md)
 
 
 # --- contradictions -----------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Complete search: `Engine.solve`, `count` and `enumerate` against PySAT.
 
 Every SAT answer is checked clause by clause by the independent `satisfies` oracle;
-every UNSAT answer and every count is checked against Minisat22 (a single call, or
-model enumeration with blocking clauses).  Sudoku counts come from
-`serg_benchmark.txt`, whose grids have several solutions each (SOURCES.md).
+every UNSAT answer and every count is checked against Minisat22 (a single call, or the
+tests' enumeration oracle `pysat_models`: blocking clauses).  Sudoku counts come from
+the public set `serg`, grids with two or more solutions each, not proper puzzles (its
+catalogue entry: `python -m benchmarks datasets show serg`).
 """
 
 from __future__ import annotations
@@ -118,47 +119,45 @@ def test_solve_hard_sudoku(sudoku_engine, sudoku_formula, givens, grid, public, 
         assert result.decisions <= 100  # probing at every node keeps the tree tiny
 
 
-def sudoku_counts_by_pysat(sudoku_formula, lines, givens, cap):
-    counts = []
-    with Minisat22(bootstrap_with=sudoku_formula.clauses) as solver:
-        for line in lines:
-            found, blocks = 0, []
-            assumptions = givens(line)
-            while found < cap and solver.solve(assumptions=assumptions):
-                model = solver.get_model()
-                found += 1
-                # Block the cell assignment under a fresh selector, dropped afterwards.
-                selector = solver.nof_vars() + 1
-                solver.add_clause([-selector] + [-lit for lit in model if 0 < lit <= 729])
-                assumptions = [*assumptions, selector]
-                blocks.append(selector)
-            for selector in blocks:
-                solver.add_clause([-selector])
-            counts.append(found)
-    return counts
+SERG_CAP = 200
 
 
-def check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines):
-    cap = 200
-    expected = sudoku_counts_by_pysat(sudoku_formula, lines, givens, cap)
-    for line, want in zip(lines, expected, strict=True):
-        counted = sudoku_engine.count(limit=cap, assumptions=givens(line))
-        assert counted.count == want, line
-        assert counted.complete == (want < cap)
-        assert want >= 2  # SOURCES.md: every serg grid has several solutions
-        solutions = {solved_grid(m, line, grid) for m in sudoku_engine.enumerate(givens(line))}
-        assert len(solutions) == min(want, cap) or want == cap
+def check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines, pysat_models):
+    """Count and enumerate each grid's solutions up to a cap, exactly as PySAT does:
+    PySAT enumerates up to cap + 1 models, so `want` is the true count, or cap + 1 when
+    there are more than cap.  Assert that the lines had grids of both kinds."""
+    cap = SERG_CAP
+    wants = []
+    for line in lines:
+        assumptions = givens(line)
+        expected = set(
+            pysat_models(sudoku_formula.clauses, 729, assumptions=assumptions, limit=cap + 1)
+        )
+        want = len(expected)
+        assert want >= 2, line  # every serg grid has several solutions (see the module doc)
+        counted = sudoku_engine.count(limit=cap, assumptions=assumptions)
+        assert counted.count == min(want, cap), line
+        assert counted.complete == (want < cap), line
+        models = list(sudoku_engine.enumerate(assumptions, limit=cap + 1))
+        assert len(models) == len(set(models)) == want, line
+        assert len({solved_grid(m, line, grid) for m in models}) == want, line
+        if want <= cap:  # every solution found, by both: the same ones
+            assert set(models) == expected, line
+        wants.append(want)
+    assert min(wants) <= cap < max(wants), f"counts {wants}: not both below and above the cap"
 
 
-def test_serg_counts_match_pysat(sudoku_engine, sudoku_formula, givens, grid, public):
-    lines = public.puzzles("serg")
-    check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines[::1000])
+def test_serg_counts_match_pysat(sudoku_engine, sudoku_formula, givens, grid, public, pysat_models):
+    lines = public.puzzles("serg")[7::1000]  # 10 grids, 5 with over 200 solutions
+    check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines, pysat_models)
 
 
 @pytest.mark.slow
-def test_serg_counts_match_pysat_large_sample(sudoku_engine, sudoku_formula, givens, grid, public):
+def test_serg_counts_match_pysat_large_sample(
+    sudoku_engine, sudoku_formula, givens, grid, public, pysat_models
+):
     lines = public.puzzles("serg")
-    check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines[7::100])
+    check_serg_counts(sudoku_engine, sudoku_formula, givens, grid, lines[7::100], pysat_models)
 
 
 def test_unique_puzzles_count_one(sudoku_engine, givens, public):
@@ -187,15 +186,17 @@ def test_wrong_extra_given_is_unsat_without_any_clash(sudoku_engine, givens, gri
     geometry = standard(9)
     solution = solved_grid(sudoku_engine.solve(givens(EASTER_MONSTER)).model, EASTER_MONSTER, grid)
     cells = grid(EASTER_MONSTER)
-    for cell, value in enumerate(cells):
-        if value:
-            continue
-        for wrong in range(1, 10):
-            peers = [cells[peer] for peer in geometry.peers[cell]]
-            if wrong != solution[cell] and wrong not in peers:
-                line = EASTER_MONSTER[:cell] + str(wrong) + EASTER_MONSTER[cell + 1 :]
-                assert sudoku_engine.propagate(givens(line))[0]
-                result = sudoku_engine.solve(givens(line))
-                assert result.status is Status.UNSAT and result.decisions > 0
-                assert sudoku_engine.count(assumptions=givens(line)).count == 0
-                return
+    wrong_givens = [
+        (cell, wrong)
+        for cell, value in enumerate(cells)
+        if not value
+        for wrong in range(1, 10)
+        if wrong != solution[cell] and wrong not in {cells[peer] for peer in geometry.peers[cell]}
+    ]
+    assert wrong_givens, "no blank cell takes a wrong value that clashes with no given"
+    cell, wrong = wrong_givens[0]
+    line = EASTER_MONSTER[:cell] + str(wrong) + EASTER_MONSTER[cell + 1 :]
+    assert sudoku_engine.propagate(givens(line))[0]
+    result = sudoku_engine.solve(givens(line))
+    assert result.status is Status.UNSAT and result.decisions > 0
+    assert sudoku_engine.count(assumptions=givens(line)).count == 0
