@@ -239,9 +239,9 @@ class HomeBackend(Backend):
             answer.model,
             seconds,
             without,
-            answer.decisions,
-            answer.conflicts,
-            answer.propagations,
+            answer.work.decisions,
+            answer.work.conflicts,
+            answer.work.propagations,
         )
 
     def _closure(self, assumptions: list[Lit], without: bool | None = None) -> SolverResult:

@@ -65,24 +65,34 @@ _UNLIMITED = (1 << 62) - 1
 
 
 @dataclass(frozen=True)
+class Work:
+    """What one engine call cost: decisions, backtracks, conflicts, propagations
+    (literals propagated) and probes (failed-literal hypotheses tested)."""
+
+    decisions: int = 0
+    backtracks: int = 0
+    conflicts: int = 0
+    propagations: int = 0
+    probes: int = 0
+
+    def __post_init__(self) -> None:
+        if any(getattr(self, f.name) < 0 for f in fields(self)):
+            raise ValueError("counters must be >= 0")
+
+
+@dataclass(frozen=True)
 class SolveResult:
-    """Answer of Engine.solve and the work it took (counters for this call only)."""
+    """Answer of Engine.solve and the work it took (this call only)."""
 
     status: Status
     model: tuple[Lit, ...]  # one signed literal per variable when SAT, else empty
-    decisions: int
-    backtracks: int
-    conflicts: int
-    propagations: int
-    probes: int
+    work: Work = Work()
 
     def __post_init__(self) -> None:
         if not isinstance(self.status, Status):
             raise TypeError(f"status must be a Status, not {self.status!r}")
         if self.model and self.status is not Status.SAT:
             raise ValueError(f"a {self.status.name} result carries no model")
-        if any(getattr(self, f.name) < 0 for f in fields(self)[2:]):
-            raise ValueError("counters must be >= 0")
 
 
 @dataclass(frozen=True)
@@ -91,15 +101,11 @@ class CountResult:
 
     count: int
     complete: bool
-    decisions: int
-    backtracks: int
-    conflicts: int
-    propagations: int
-    probes: int
+    work: Work = Work()
 
     def __post_init__(self) -> None:
-        if any(getattr(self, f.name) < 0 for f in fields(self) if f.name != "complete"):
-            raise ValueError("count and counters must be >= 0")
+        if self.count < 0:
+            raise ValueError("count must be >= 0")
 
 
 def _literal_array(assumptions: Iterable[Lit]) -> np.ndarray:
@@ -261,7 +267,7 @@ class Engine:
         lits = _literal_array(assumptions)
         before = self._stats()
         if not self.ok:
-            return SolveResult(Status.UNSAT, (), 0, 0, 0, 0, 0)
+            return SolveResult(Status.UNSAT, ())
         if self._passed.shape[0] < probe_depth:
             self._passed = np.zeros((probe_depth, 2 * self.num_vars), dtype=np.int64)
         status, result, model = solve_kernel(
@@ -279,8 +285,8 @@ class Engine:
             outcome = Status.UNSAT
         else:
             outcome = Status.SAT if result == FOUND else Status.UNKNOWN
-        work = (self._stats() - before).tolist()
-        return SolveResult(outcome, tuple(model.tolist()), *work)
+        work = Work(*(self._stats() - before).tolist())
+        return SolveResult(outcome, tuple(model.tolist()), work)
 
     def count(
         self, limit: int | None = None, assumptions: Sequence[Lit] = (), budget: int | None = None
@@ -289,7 +295,7 @@ class Engine:
         lits = _literal_array(assumptions)
         before = self._stats()
         if not self.ok or limit == 0:
-            return CountResult(0, not self.ok, 0, 0, 0, 0, 0)
+            return CountResult(0, not self.ok)
         status, result, models = count_kernel(
             self._F,
             self._S,
@@ -300,8 +306,8 @@ class Engine:
             -1 if budget is None else int(budget),
         )
         self._check(status, lits)
-        work = (self._stats() - before).tolist()
-        return CountResult(int(models), status != NO_CONFLICT or result == EXHAUSTED, *work)
+        work = Work(*(self._stats() - before).tolist())
+        return CountResult(int(models), status != NO_CONFLICT or result == EXHAUSTED, work)
 
     def enumerate(
         self, assumptions: Sequence[Lit] = (), limit: int | None = None

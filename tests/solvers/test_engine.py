@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from pysat.solvers import Minisat22
 from tiny_formulas import TINY, TINY_IDS
 
-from solvers.engine import CountResult, Engine, SolveResult
+from solvers.engine import CountResult, Engine, SolveResult, Work
 from solvers.results import Status
 
 
@@ -44,7 +44,7 @@ def test_empty_clause_is_unsat_everywhere():
     assert engine.propagate() == (False, [])
     assert engine.probe([1], depth=2) == (False, [])
     assert engine.solve().status is Status.UNSAT
-    assert engine.count() == CountResult(0, True, 0, 0, 0, 0, 0)
+    assert engine.count() == CountResult(0, True, Work())
     assert list(engine.enumerate()) == []
     assert engine.trace() == (False, [], 1)
 
@@ -150,9 +150,11 @@ def test_results_are_frozen_and_checked():
     with pytest.raises(AttributeError):
         result.status = Status.UNSAT  # type: ignore[misc]
     with pytest.raises(ValueError):
-        SolveResult(Status.UNSAT, (1,), 0, 0, 0, 0, 0)
+        SolveResult(Status.UNSAT, (1,))
     with pytest.raises(ValueError):
-        CountResult(-1, True, 0, 0, 0, 0, 0)
+        CountResult(-1, True)
+    with pytest.raises(ValueError):
+        Work(decisions=-1)
     assert Status.SAT.value == 10 and Status.UNSAT.value == 20 and Status.UNKNOWN.value == 0
 
 

@@ -116,7 +116,7 @@ def test_solve_hard_sudoku(sudoku_engine, sudoku_formula, givens, grid, public, 
             assert result.status is Status.SAT
             assert satisfies(result.model, sudoku_formula.clauses)
             solved_grid(result.model, line, grid)
-        assert result.decisions <= 100  # probing at every node keeps the tree tiny
+        assert result.work.decisions <= 100  # probing at every node keeps the tree tiny
 
 
 SERG_CAP = 200
@@ -198,5 +198,5 @@ def test_wrong_extra_given_is_unsat_without_any_clash(sudoku_engine, givens, gri
     line = EASTER_MONSTER[:cell] + str(wrong) + EASTER_MONSTER[cell + 1 :]
     assert sudoku_engine.propagate(givens(line))[0]
     result = sudoku_engine.solve(givens(line))
-    assert result.status is Status.UNSAT and result.decisions > 0
+    assert result.status is Status.UNSAT and result.work.decisions > 0
     assert sudoku_engine.count(assumptions=givens(line)).count == 0
