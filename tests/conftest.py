@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from puzzle_lines import puzzle_lines
 
 from puzzlesets import PuzzleSetError, locate
 
@@ -30,15 +31,7 @@ def public_set(name: str) -> Path:
 def public_puzzles(name: str, limit: int | None = None) -> list[str]:
     """Return the first `limit` puzzle lines of a public set of one grid a line (comments
     and blank lines skipped), or skip the calling test."""
-    lines = []
-    with open(public_set(name), encoding="utf-8") as handle:
-        for raw in handle:
-            content = raw.split("#", 1)[0].strip()
-            if content:
-                lines.append(content)
-            if limit is not None and len(lines) == limit:
-                break
-    return lines
+    return puzzle_lines(public_set(name), limit)
 
 
 @pytest.fixture(scope="session")

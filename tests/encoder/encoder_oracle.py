@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from puzzle_lines import puzzle_lines  # noqa: F401  (re-exported to the encoder tests)
 from pysat_enumeration import pysat_models
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -32,19 +33,6 @@ SYMBOLS = "123456789ABCDEFGHIJKLMNOP"  # values 1..25 in the default alphabet
 BLANKS = "._0"
 
 Cell = tuple[int, int]
-
-
-def puzzle_lines(path: Path, count: int | None = None) -> list[str]:
-    """Return the first `count` puzzle lines of a file (comments and blanks skipped)."""
-    lines = []
-    with open(path, encoding="utf-8") as handle:
-        for raw in handle:
-            content = raw.split("#", 1)[0].strip()
-            if content:
-                lines.append(content)
-            if count is not None and len(lines) == count:
-                break
-    return lines
 
 
 def golden_puzzles(flags: str = "", jigsaw: bool = False) -> list[str]:
