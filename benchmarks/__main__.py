@@ -40,9 +40,12 @@ def usage() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help"):
+    if not argv:  # a usage error, reported like argparse's: on stderr, status 2
+        print(f"{usage()}\nbenchmarks: error: a COMMAND is required", file=sys.stderr)
+        return 2
+    if argv[0] in ("-h", "--help"):
         print(usage())
-        return 0 if argv else 2
+        return 0
     if argv[0] not in COMMANDS:
         print(f"benchmarks: unknown command {argv[0]!r}\n{usage()}", file=sys.stderr)
         return 2
