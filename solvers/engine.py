@@ -9,6 +9,12 @@ depth k), `trace` (propagation with reasons, for explanations), `solve`, `count`
 results in frozen records.  Kernels are compiled on first use and cached on disk
 (`cache=True`), so the first call in a fresh checkout takes seconds.
 
+Long queries run in slices: the probing and search kernels pause about every tenth
+of a second and are resumed where they stopped (`_sliced`), so that Python sees Ctrl-C
+(KeyboardInterrupt) and the engine's `deadline` (`TimeLimitReached`) while a depth-3
+closure or a search runs for minutes.  Either leaves the state at level 0, ready for
+the next query; pausing changes no answer and no counter.
+
 Roads not taken: a jitclass would hold the state more neatly but cannot be cached on
 disk, and a PySAT-backed implementation (a Minisat22 per question) pays the Python
 call overhead per hypothesis that makes probing from Python about 10 times slower.
@@ -16,19 +22,25 @@ call overhead per hypothesis that makes probing from Python about 10 times slowe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import contextlib
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from itertools import chain
 
 import numpy as np
 
-from solvers.probe import NO_MEMORY, closure_kernel
+from solvers.limits import TimeLimitReached, deadline_after, next_slice
+from solvers.probe import NO_MEMORY, NUM_COLUMNS, closure_kernel
 from solvers.propagate import (
     BACKTRACKS,
     BAD_LITERAL,
     CONFLICTS,
     DECISIONS,
+    NEVER,
     NO_CONFLICT,
+    PAUSE_AT,
+    PAUSED,
     PROBES,
     PROPAGATIONS,
     S_ST,
@@ -36,6 +48,7 @@ from solvers.propagate import (
     SPARE_LEVELS,
     TRAIL_SIZE,
     build,
+    cancel_until,
     model_dimacs,
     new_state,
     propagate_kernel,
@@ -133,8 +146,52 @@ def _call(kernel, *args):
     return result
 
 
+FIRST_SLICE = 1 << 16  # propagations before the first pause (a few milliseconds)
+
+
+def _sliced(
+    kernel, args: tuple, S: tuple, paused: Callable[[tuple], bool], engine: Engine
+) -> tuple:
+    """Call a resumable kernel slice by slice until it finishes; return its result.
+
+    Between slices Python runs its signal handlers (Ctrl-C raises KeyboardInterrupt
+    here) and the engine's deadline is checked (TimeLimitReached).  Whatever stops the
+    query, the state S is cancelled back to level 0."""
+    st = S[S_ST]
+    resume = False
+    try:
+        while True:
+            st[PAUSE_AT] = st[PROPAGATIONS] + engine.slice_size
+            began = time.monotonic()
+            try:
+                out = _call(kernel, *args, resume)
+            except SystemError as error:
+                # A signal that lands while numba boxes the result surfaces as "returned
+                # a result with an exception set": it is the interrupt, not a fault.
+                if isinstance(error.__cause__ or error.__context__, KeyboardInterrupt):
+                    raise KeyboardInterrupt from None
+                raise
+            if not paused(out):
+                return out
+            resume = True
+            now = time.monotonic()
+            engine.slice_size = next_slice(engine.slice_size, now - began)
+            if engine.deadline is not None and now >= engine.deadline:
+                raise TimeLimitReached(engine.time_limit)
+    except BaseException:
+        if resume:
+            _call(cancel_until, S, 0)
+        raise
+    finally:
+        st[PAUSE_AT] = NEVER
+
+
 class Engine:
-    """One CNF and a reusable assignment state; every query leaves the state at level 0."""
+    """One CNF and a reusable assignment state; every query leaves the state at level 0.
+
+    `deadline` (a `time.monotonic()` value, or None) bounds the probing and search
+    queries: past it they raise `solvers.limits.TimeLimitReached`; `time_limit(s)` sets
+    it for a block of queries."""
 
     def __init__(self, clauses: Iterable[Iterable[Lit]], num_vars: int | None = None):
         rows = [tuple(clause) for clause in clauses]
@@ -158,6 +215,10 @@ class Engine:
         self._S = new_state(self.num_vars)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = np.zeros((1, 2 * self.num_vars), dtype=np.int64)  # probe marks
+        self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
+        self.deadline: float | None = None
+        self.time_limit: float | None = None  # the seconds behind `deadline`, for messages
+        self.slice_size = FIRST_SLICE
         if first_empty >= 0:
             self._root_conflict = int(first_empty)
         else:
@@ -172,6 +233,22 @@ class Engine:
 
         cnf = read_cnf(path)
         return cls(cnf.clauses, cnf.num_vars)
+
+    @contextlib.contextmanager
+    def limited(self, seconds: float | None) -> Iterator[Engine]:
+        """Bound the queries of a block to `seconds` in all (None: no limit)."""
+        saved = self.deadline, self.time_limit
+        self.deadline, self.time_limit = deadline_after(seconds), seconds
+        try:
+            yield self
+        finally:
+            self.deadline, self.time_limit = saved
+
+    def _room(self, depth: int) -> None:
+        """Grow the probing marks and frames to `depth` rows."""
+        if self._passed.shape[0] < depth:
+            self._passed = np.zeros((depth, 2 * self.num_vars), dtype=np.int64)
+            self._frames = np.zeros((depth, NUM_COLUMNS), dtype=np.int64)
 
     def __repr__(self) -> str:
         return f"Engine(num_vars={self.num_vars}, num_clauses={self.num_clauses}, ok={self.ok})"
@@ -214,12 +291,10 @@ class Engine:
         lits = _literal_array(assumptions)
         if not self.ok:
             return False, []
-        if self._passed.shape[0] < depth:
-            self._passed = np.zeros((depth, 2 * self.num_vars), dtype=np.int64)
+        self._room(depth)
         positive_only = polarity == "positive"
-        status, out = _call(
-            closure_kernel, self._F, self._S, lits, int(depth), positive_only, self._passed
-        )
+        args = (self._F, self._S, lits, int(depth), positive_only, self._passed, self._frames)
+        status, out = _sliced(closure_kernel, args, self._S, _closure_paused, self)
         assert status != NO_MEMORY
         if status != NO_CONFLICT:
             self._check(status, lits)
@@ -268,18 +343,20 @@ class Engine:
         before = self._stats()
         if not self.ok:
             return SolveResult(Status.UNSAT, ())
-        if self._passed.shape[0] < probe_depth:
-            self._passed = np.zeros((probe_depth, 2 * self.num_vars), dtype=np.int64)
-        status, result, model = solve_kernel(
+        self._room(probe_depth)
+        args = (
             self._F,
             self._S,
             self._flipped,
             self._passed,
+            self._frames,
             lits,
             -1 if budget is None else int(budget),
             probe_depth,
             False,
         )
+        status, result, model = _sliced(solve_kernel, args, self._S, _search_paused, self)
+        assert status != NO_MEMORY
         self._check(status, lits)
         if status != NO_CONFLICT or result == EXHAUSTED:
             outcome = Status.UNSAT
@@ -296,15 +373,17 @@ class Engine:
         before = self._stats()
         if not self.ok or limit == 0:
             return CountResult(0, not self.ok)
-        status, result, models = count_kernel(
+        args = (
             self._F,
             self._S,
             self._flipped,
             self._passed,
+            self._frames,
             lits,
             _UNLIMITED if limit is None else int(limit),
             -1 if budget is None else int(budget),
         )
+        status, result, models = _sliced(count_kernel, args, self._S, _search_paused, self)
         self._check(status, lits)
         work = Work(*(self._stats() - before).tolist())
         return CountResult(int(models), status != NO_CONFLICT or result == EXHAUSTED, work)
@@ -327,11 +406,13 @@ class Engine:
         if status != NO_CONFLICT:
             return
         passed = np.zeros((1, 0), dtype=np.int64)  # no probing while enumerating
+        frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)
         slots = list(_STAT_SLOTS.values())
         found = 0
         while limit is None or found < limit:
             before = S[S_ST][slots]
-            result, _ = search(F, S, flipped, passed, base, 1, -1, 0, False, found > 0)
+            args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0)
+            result, _ = _sliced(search, args, S, _search_result_paused, self)
             self._S[S_ST][slots] += S[S_ST][slots] - before
             if result != FOUND:
                 return
@@ -343,3 +424,15 @@ class Engine:
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
         st = self._S[S_ST]
         return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}
+
+
+def _closure_paused(out: tuple) -> bool:
+    return out[0] == PAUSED
+
+
+def _search_paused(out: tuple) -> bool:
+    return out[1] == PAUSED
+
+
+def _search_result_paused(out: tuple) -> bool:
+    return out[0] == PAUSED

@@ -21,6 +21,12 @@ Recursion is an explicit stack of frames (numba compiles no recursive closure wi
 hypotheses at decision level frames[d, LEVEL] + 1 with depth k - d - 1 left, and its
 derived facts are enqueued at its own level, so cancelling the hypothesis level undoes
 only the hypothesis.
+
+The frames live in an array the caller owns, so that the closure can pause between
+two hypotheses (st[PAUSE_AT], see propagate.py) and be resumed: at that point the
+trail is propagated at frames[top, LEVEL] and everything else is in the frames, the
+marks and the state.  A depth-3 closure of one hard grid runs for seconds, and Ctrl-C
+must not wait for it.
 """
 
 from __future__ import annotations
@@ -30,10 +36,14 @@ from numba import njit
 
 from solvers.propagate import (
     BAD_LITERAL,
+    CLOSURE_TOP,
     CONFLICTS,
     DLEVEL,
     NO_CONFLICT,
+    PAUSE_AT,
+    PAUSED,
     PROBES,
+    PROPAGATIONS,
     REASON_DECISION,
     REASON_PROBE,
     S_LEVEL,
@@ -61,8 +71,8 @@ FSTAMP = 3  # the frame's current stamp for the passed marks
 HYP = 4  # the hypothesis being tested one level up
 NUM_COLUMNS = 5
 
-CONFLICT_CLOSURE = -4  # closure_kernel: the closure (not one clause) is contradictory
-NO_MEMORY = -5  # closure_kernel: the mark table has fewer rows than depth
+CONFLICT_CLOSURE = -4  # closure: the closure (not one clause) is contradictory
+NO_MEMORY = -5  # closure_kernel: the mark table or the frames have fewer rows than depth
 
 
 @njit(cache=True)
@@ -75,26 +85,34 @@ def _open_frame(frames, d, st):
 
 
 @njit(cache=True)
-def closure(F, S, depth, positive_only, passed):
+def closure(F, S, depth, positive_only, passed, frames, resume):
     """Close the current level under the failed-literal rule of the given depth.
 
-    Return True if no contradiction was found; the derived literals then stay on the
-    trail at the current level (reason REASON_PROBE for the failed-literal facts) and no
-    unassigned candidate fails at depth `depth`.  Return False on a contradiction (the
-    trail is left for the caller to cancel).  Candidates are every literal, or the
-    positive ones only if positive_only.  `passed` needs at least `depth` rows of
-    2*num_vars stamps."""
+    Return NO_CONFLICT if no contradiction was found; the derived literals then stay on
+    the trail at the current level (reason REASON_PROBE for the failed-literal facts)
+    and no unassigned candidate fails at depth `depth`.  Return CONFLICT_CLOSURE on a
+    contradiction (the trail is left for the caller to cancel), or PAUSED when the
+    slice ran out (call again with resume=True and the same arguments).  Candidates
+    are every literal, or the positive ones only if positive_only.  `passed` needs at
+    least `depth` rows of 2*num_vars stamps, `frames` `depth` rows of NUM_COLUMNS."""
     value, trail, trail_lim, st = S[S_VALUE], S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
-    if propagate(F, S) != NO_CONFLICT:
-        return False
-    if depth <= 0:
-        return True
+    if resume:
+        top = st[CLOSURE_TOP]
+    else:
+        if propagate(F, S) != NO_CONFLICT:
+            return CONFLICT_CLOSURE
+        if depth <= 0:
+            return NO_CONFLICT
+        top = 0
+        _open_frame(frames, 0, st)
     step = 2 if positive_only else 1
     ncand = value.shape[0] // step
-    frames = np.empty((depth, NUM_COLUMNS), np.int64)
-    top = 0
-    _open_frame(frames, 0, st)
     while True:
+        # Here the trail is propagated at level frames[top, LEVEL]: a safe place to pause.
+        # Every hypothesis propagates at least itself, so a slice always makes progress.
+        if st[PROPAGATIONS] >= st[PAUSE_AT]:
+            st[CLOSURE_TOP] = top
+            return PAUSED
         # Find the next candidate of frame `top` that is unassigned and not yet known to pass.
         lit = -1
         while frames[top, QUIET] < ncand:
@@ -107,7 +125,7 @@ def closure(F, S, depth, positive_only, passed):
                 break
         if lit < 0:  # a full round learnt nothing: this frame is at its fixpoint
             if top == 0:
-                return True
+                return NO_CONFLICT
             top -= 1
             ok = True  # ... so the hypothesis of the frame below passes
         else:
@@ -142,26 +160,31 @@ def closure(F, S, depth, positive_only, passed):
                 break
             st[CONFLICTS] += 1  # the frame itself is contradictory
             if top == 0:
-                return False
+                return CONFLICT_CLOSURE
             top -= 1  # this frame is contradictory, so its own hypothesis fails
 
 
 @njit(cache=True)
-def closure_kernel(F, S, dimacs, depth, positive_only, passed):
+def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, resume):
     """Entry point of Engine.probe: return (status, literals above the root level).
 
     The assumptions are enqueued as by propagate, then an empty base level is opened for
-    the derived facts so that they are undone afterwards even without assumptions."""
-    num_vars = S[S_LEVEL].shape[0]
-    if not check_literals(dimacs, num_vars):
-        return BAD_LITERAL, np.empty(0, np.int64)
-    if passed.shape[0] < depth:
-        return NO_MEMORY, np.empty(0, np.int64)
-    confl = assume(F, S, to_codes(dimacs))
-    if confl == NO_CONFLICT:
-        new_decision_level(S)
-        if not closure(F, S, depth, positive_only, passed):
-            confl = CONFLICT_CLOSURE
+    the derived facts so that they are undone afterwards even without assumptions.
+    PAUSED leaves the state as it is, for a call with resume=True."""
+    if resume:
+        confl = closure(F, S, depth, positive_only, passed, frames, True)
+    else:
+        num_vars = S[S_LEVEL].shape[0]
+        if not check_literals(dimacs, num_vars):
+            return BAD_LITERAL, np.empty(0, np.int64)
+        if passed.shape[0] < depth or frames.shape[0] < depth:
+            return NO_MEMORY, np.empty(0, np.int64)
+        confl = assume(F, S, to_codes(dimacs))
+        if confl == NO_CONFLICT:
+            new_decision_level(S)
+            confl = closure(F, S, depth, positive_only, passed, frames, False)
+    if confl == PAUSED:
+        return PAUSED, np.empty(0, np.int64)
     if confl != NO_CONFLICT:
         cancel_until(S, 0)
         return confl, np.empty(0, np.int64)

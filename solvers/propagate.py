@@ -81,11 +81,24 @@ CONFLICTS = 5
 PROPAGATIONS = 6  # literals taken off the queue by propagate
 PROBES = 7  # hypotheses tested by the failed-literal closure
 STAMP = 8  # last stamp handed out by the probing kernel (see probe.py)
-NUM_SLOTS = 9
+# Slices of work.  The probing and search kernels pause when st[PROPAGATIONS] reaches
+# st[PAUSE_AT] and return PAUSED, with what they need to go on saved in the slots
+# below (and in the state arrays); called again with resume=True they continue where
+# they stopped, so pausing changes no result.  The engine sets PAUSE_AT before each
+# call: between slices Python sees Ctrl-C and the time limit (solvers.limits).
+PAUSE_AT = 9
+CLOSURE_TOP = 10  # probe.py: the frame the closure paused in
+SEARCH_BASE = 11  # search.py: the base level of the paused search, its models found,
+SEARCH_MODELS = 12  # decisions made, and whether it paused inside a node's closure
+SEARCH_DECISIONS = 13
+SEARCH_IN_CLOSURE = 14
+NUM_SLOTS = 15
+NEVER = (1 << 62) - 1  # a PAUSE_AT no counter reaches: no pausing
 
 NO_CONFLICT = -1  # propagate's result when no clause is falsified
 CONFLICT_ASSUMPTION = -2  # an assumption was already false (no clause to blame)
 BAD_LITERAL = -3  # an assumption is 0 or names a variable beyond num_vars
+PAUSED = -6  # a resumable kernel used up its slice (see PAUSE_AT)
 
 # reason[v] says why v is assigned.  Propagation stores internal references (the hot
 # loop must not read the input index): c >= 0 is long clause c, BINARY_REASON - i is
@@ -264,6 +277,7 @@ def new_state(num_vars):
     # trail_lim[d] = trail index where level d+1 starts (see SPARE_LEVELS for its size).
     trail_lim = np.zeros(num_vars + SPARE_LEVELS, np.int32)
     st = np.zeros(NUM_SLOTS, np.int64)
+    st[PAUSE_AT] = NEVER
     return (value, level, reason, trail, trail_lim, st)  # in STATE_FIELDS order
 
 

@@ -17,8 +17,10 @@ gets the same decisions whatever the engine answered before.
 The decision stack is MiniSat's trail_lim; `flipped[d]` says whether level d's
 decision has already been reversed, which is all chronological backtracking needs.
 The search keeps its state between calls, so after a model the next call with
-`resume=True` backtracks from it and finds the next one: enumeration without blocking
-clauses.
+`next_model=True` backtracks from it and finds the next one: enumeration without
+blocking clauses.  For the same reason it can pause at the start of a node (or inside
+a node's closure) when its slice of work runs out (st[PAUSE_AT], see propagate.py) and
+be resumed with `resume=True`: the few counters it keeps in locals are saved in st.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.probe import closure
+from solvers.probe import NO_MEMORY, closure
 from solvers.propagate import (
     BACKTRACKS,
     BAD_LITERAL,
@@ -38,12 +40,19 @@ from solvers.propagate import (
     F_CSTART,
     F_LITS,
     NO_CONFLICT,
+    PAUSE_AT,
+    PAUSED,
+    PROPAGATIONS,
     REASON_DECISION,
     S_LEVEL,
     S_ST,
     S_TRAIL,
     S_TRAIL_LIM,
     S_VALUE,
+    SEARCH_BASE,
+    SEARCH_DECISIONS,
+    SEARCH_IN_CLOSURE,
+    SEARCH_MODELS,
     assume,
     cancel_until,
     check_literals,
@@ -58,6 +67,7 @@ from solvers.propagate import (
 FOUND = 1  # max_models models found; the state holds the last one
 EXHAUSTED = 2  # no further model: the search space is closed (state back at `base`)
 OUT_OF_BUDGET = 3  # the decision budget ran out
+# ... or PAUSED (propagate.py): the slice of work ran out, call again with resume=True
 
 
 @njit(cache=True)
@@ -100,23 +110,55 @@ def pick_branch(F, S):
 
 
 @njit(cache=True)
-def search(F, S, flipped, passed, base, max_models, budget, probe_depth, positive_only, resume):
-    """Run DPLL above decision level `base`; return (FOUND | EXHAUSTED | OUT_OF_BUDGET, models).
+def search(
+    F,
+    S,
+    flipped,
+    passed,
+    frames,
+    base,
+    max_models,
+    budget,
+    probe_depth,
+    positive_only,
+    next_model,
+    resume,
+):
+    """Run DPLL above decision level `base`; return (FOUND | EXHAUSTED | OUT_OF_BUDGET |
+    PAUSED, models).
 
     Stops after max_models models (FOUND, the assignment holds the last model), when
-    none is left (EXHAUSTED, state back at `base`) or before the decision that would
-    exceed `budget` (budget < 0: unlimited).  With resume=True the current assignment
-    (a model returned by the previous call) is first backtracked from."""
+    none is left (EXHAUSTED, state back at `base`), before the decision that would
+    exceed `budget` (budget < 0: unlimited), or when the slice runs out (PAUSED; call
+    again with resume=True and the same arguments).  With next_model=True the current
+    assignment (a model returned by the previous call) is first backtracked from."""
     trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
-    models = 0
-    decisions = 0
-    backtrack = resume
+    in_closure = False
+    if resume:
+        models = st[SEARCH_MODELS]
+        decisions = st[SEARCH_DECISIONS]
+        in_closure = st[SEARCH_IN_CLOSURE] != 0
+        backtrack = False
+    else:
+        models = 0
+        decisions = 0
+        backtrack = next_model
     while True:
         if not backtrack:
-            if probe_depth > 0:
-                ok = closure(F, S, probe_depth, positive_only, passed)
+            # A node starts here with its literals enqueued: a safe place to pause.
+            if st[PROPAGATIONS] >= st[PAUSE_AT] and not in_closure:
+                confl = PAUSED
+            elif probe_depth > 0:
+                confl = closure(F, S, probe_depth, positive_only, passed, frames, in_closure)
+                in_closure = confl == PAUSED
             else:
-                ok = propagate(F, S) == NO_CONFLICT
+                confl = propagate(F, S)
+            if confl == PAUSED:
+                st[SEARCH_MODELS] = models
+                st[SEARCH_DECISIONS] = decisions
+                st[SEARCH_IN_CLOSURE] = 1 if in_closure else 0
+                return PAUSED, models
+            ok = confl == NO_CONFLICT
             if not ok:
                 st[CONFLICTS] += 1
                 backtrack = True
@@ -169,23 +211,47 @@ def start(F, S, dimacs):
 
 
 @njit(cache=True)
-def solve_kernel(F, S, flipped, passed, dimacs, budget, probe_depth, positive_only):
-    """Entry point of Engine.solve: return (status, search result, model or empty array)."""
+def begin(F, S, passed, frames, dimacs, probe_depth, resume):
+    """Start a search for an entry point, or find the paused one; return (status, base)."""
+    st = S[S_ST]
+    if resume:
+        return NO_CONFLICT, st[SEARCH_BASE]
+    if passed.shape[0] < probe_depth or frames.shape[0] < probe_depth:
+        return NO_MEMORY, 0
     status, base = start(F, S, dimacs)
+    st[SEARCH_BASE] = base
+    return status, base
+
+
+@njit(cache=True)
+def solve_kernel(F, S, flipped, passed, frames, dimacs, budget, probe_depth, positive_only, resume):
+    """Entry point of Engine.solve: return (status, search result, model or empty array).
+
+    A PAUSED search keeps its state, for a call with resume=True."""
+    status, base = begin(F, S, passed, frames, dimacs, probe_depth, resume)
     if status != NO_CONFLICT:
         return status, EXHAUSTED, np.empty(0, np.int64)
-    result, _ = search(F, S, flipped, passed, base, 1, budget, probe_depth, positive_only, False)
+    result, _ = search(
+        F, S, flipped, passed, frames, base, 1, budget, probe_depth, positive_only, False, resume
+    )
+    if result == PAUSED:
+        return status, result, np.empty(0, np.int64)
     model = model_dimacs(S) if result == FOUND else np.empty(0, np.int64)
     cancel_until(S, 0)
     return status, result, model
 
 
 @njit(cache=True)
-def count_kernel(F, S, flipped, passed, dimacs, limit, budget):
-    """Entry point of Engine.count: return (status, search result, number of models)."""
-    status, base = start(F, S, dimacs)
+def count_kernel(F, S, flipped, passed, frames, dimacs, limit, budget, resume):
+    """Entry point of Engine.count: return (status, search result, number of models).
+
+    A PAUSED search keeps its state, for a call with resume=True."""
+    status, base = begin(F, S, passed, frames, dimacs, 0, resume)
     if status != NO_CONFLICT:
         return status, EXHAUSTED, 0
-    result, models = search(F, S, flipped, passed, base, limit, budget, 0, False, False)
-    cancel_until(S, 0)
+    result, models = search(
+        F, S, flipped, passed, frames, base, limit, budget, 0, False, False, resume
+    )
+    if result != PAUSED:
+        cancel_until(S, 0)
     return status, result, models

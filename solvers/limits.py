@@ -1,0 +1,106 @@
+"""Bounds on a solver call: a time limit per grid, and Ctrl-C inside compiled code.
+
+Every solver of the project runs in compiled code that Python's signal handling cannot
+reach while it works: numba kernels (the home engine) and PySAT's C++ solvers.  So each
+is made to return to Python often enough to notice a time limit and a pending Ctrl-C:
+
+- The home engine's kernels pause every slice of work (a number of propagations that
+  the engine sizes to about a tenth of a second) and are resumed exactly where they
+  stopped (`solvers.engine`); between slices Python raises KeyboardInterrupt or
+  `TimeLimitReached`.  Pausing changes no answer and no count.
+- PySAT's MiniSat and Glucose solve in slices of a conflict budget (`solve_limited`
+  with `conf_budget`), sized the same way.  A slice that runs out restarts the search
+  with the clauses learnt so far, so a call that needs more than one slice may differ
+  in its decision and conflict counts from one uninterrupted call (a Sudoku grid
+  needs a few hundred conflicts; the first slice is 20,000).  PySAT catches Ctrl-C
+  itself and raises its own `error('Caught keyboard interrupt')`, which becomes
+  KeyboardInterrupt here.
+- PySAT's CaDiCaL 1.9.5 has neither budgets nor `interrupt` ("Limited solve is
+  currently unsupported by CaDiCaL"): its calls honour Ctrl-C but not a time limit.
+- External binaries run in a process of their own, killed at the time limit
+  (`solvers.backends`).
+
+A time limit is a deadline on `time.monotonic()`, so one limit can cover the several
+calls a grid needs (a depth rating tries depth 0, 1, 2, ...).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator, Sequence
+
+DEFAULT_TIMEOUT = 10.0  # seconds per grid, for every solver (the commands' --timeout)
+SLICE_SECONDS = 0.1  # target length of one slice of compiled work
+FIRST_CONFLICT_BUDGET = 20_000
+
+
+class TimeLimitReached(Exception):
+    """A call ran past its deadline; what it computed so far is abandoned."""
+
+    def __init__(self, seconds: float | None = None):
+        self.seconds = seconds
+        super().__init__(time_limit_reason(seconds))
+
+
+def time_limit_reason(seconds: float | None) -> str:
+    """Return the reason an UNKNOWN answer gives when the time limit stopped it."""
+    if seconds is None:
+        return "time limit reached"
+    return f"time limit of {seconds:g} s reached"
+
+
+def deadline_after(seconds: float | None) -> float | None:
+    """Return the `time.monotonic()` deadline `seconds` from now (None: no limit)."""
+    return None if seconds is None else time.monotonic() + seconds
+
+
+def next_slice(size: int, elapsed: float, smallest: int = 1_000) -> int:
+    """Return the size of the next slice of work, scaled so that it takes about
+    SLICE_SECONDS given that `size` took `elapsed` seconds (at most 4x larger at once)."""
+    if elapsed <= 0:
+        return size * 4
+    return max(smallest, min(size * 4, int(size * SLICE_SECONDS / elapsed)))
+
+
+def _is_pysat_interrupt(error: BaseException) -> bool:
+    return type(error).__name__ == "error" and "keyboard interrupt" in str(error).lower()
+
+
+@contextlib.contextmanager
+def pysat_interrupts() -> Iterator[None]:
+    """Turn PySAT's own report of Ctrl-C (`pysolvers.error('Caught keyboard
+    interrupt')`) into the KeyboardInterrupt every front end handles."""
+    try:
+        yield
+    except Exception as error:
+        if _is_pysat_interrupt(error):
+            raise KeyboardInterrupt from None
+        raise
+
+
+def supports_budget(solver) -> bool:
+    """True for a PySAT solver that can solve within a conflict budget."""
+    name = type(getattr(solver, "solver", solver)).__name__.lower()
+    return "cadical" not in name
+
+
+def pysat_solve(
+    solver, assumptions: Sequence[int] = (), deadline: float | None = None
+) -> bool | None:
+    """Solve with a PySAT solver; return True, False, or None when `deadline` (a
+    `time.monotonic()` value) passed first.  Ctrl-C raises KeyboardInterrupt."""
+    with pysat_interrupts():
+        if deadline is None or not supports_budget(solver):
+            return solver.solve(assumptions=assumptions)
+        budget = FIRST_CONFLICT_BUDGET
+        while True:
+            solver.conf_budget(budget)
+            started = time.monotonic()
+            answer = solver.solve_limited(assumptions=assumptions)
+            if answer is not None:
+                return answer
+            now = time.monotonic()
+            if now >= deadline:
+                return None
+            budget = next_slice(budget, now - started)

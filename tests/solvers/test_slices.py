@@ -1,0 +1,141 @@
+"""The engine's slices: a query paused and resumed at every possible point gives the same
+answer and the same counters as one uninterrupted call; a query stopped by Ctrl-C or by
+its deadline leaves the engine ready for the next one.
+
+`next_slice` is patched so that the kernels pause at every place they may (each
+hypothesis of a closure, each node of a search): the hardest test of resumption.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import solvers.engine as engine_module
+from solvers.engine import Engine
+from solvers.limits import TimeLimitReached
+
+# Grids of different depths (0, 1, 2) from the exam's and Norvig's examples.
+GRIDS = [
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+]
+
+
+@pytest.fixture
+def pause_everywhere(monkeypatch):
+    """Make every slice one propagation long: the kernels pause at every chance."""
+    pauses = []
+
+    def one(size, elapsed, smallest=1):
+        pauses.append(size)
+        return 1
+
+    monkeypatch.setattr(engine_module, "next_slice", one)
+    return pauses
+
+
+def _sliced_engine(clauses, num_vars):
+    engine = Engine(clauses, num_vars)
+    engine.slice_size = 1
+    return engine
+
+
+def _queries(engine: Engine, assumptions):
+    """Every resumable query of the engine, with the counters each one cost."""
+    answers = []
+    for depth in (1, 2):
+        for polarity in ("both", "positive"):
+            before = engine.accum_stats()
+            answers.append(engine.probe(assumptions, depth=depth, polarity=polarity))
+            answers.append((before, engine.accum_stats()))
+    for probe_depth in (0, 1):
+        answers.append(engine.solve(assumptions, probe_depth=probe_depth))
+    answers.append(engine.solve(assumptions, budget=3))
+    answers.append(engine.count(limit=3, assumptions=assumptions))
+    answers.append(list(engine.enumerate(assumptions, limit=3)))
+    return answers
+
+
+@pytest.mark.parametrize("line", GRIDS)
+def test_pausing_at_every_point_changes_nothing_on_sudoku(
+    line, sudoku_formula, givens, pause_everywhere
+):
+    assumptions = givens(line)
+    whole = _queries(Engine(sudoku_formula.clauses, sudoku_formula.num_vars), assumptions)
+    assert not pause_everywhere  # the default slice is never used up by these queries
+    sliced = _queries(_sliced_engine(sudoku_formula.clauses, sudoku_formula.num_vars), assumptions)
+    assert pause_everywhere  # ... and here the kernels did pause
+    assert sliced == whole
+
+
+def test_pausing_at_every_point_changes_nothing_on_random_formulas(random_cnf, pause_everywhere):
+    rng = random.Random(13)
+    for _ in range(40):
+        num_vars = rng.randint(5, 30)
+        clauses = random_cnf(rng, num_vars, rng.randint(num_vars, 5 * num_vars))
+        assumptions = [rng.choice((-1, 1)) * rng.randint(1, num_vars)]
+        whole = _queries(Engine(clauses, num_vars), assumptions)
+        sliced = _queries(_sliced_engine(clauses, num_vars), assumptions)
+        assert sliced == whole
+        deep = _sliced_engine(clauses, num_vars)
+        assert deep.probe(depth=3) == Engine(clauses, num_vars).probe(depth=3)
+
+
+@pytest.mark.parametrize("stop_after", [1, 5, 40])
+def test_an_interrupted_query_leaves_the_engine_ready(
+    stop_after, sudoku_formula, givens, monkeypatch
+):
+    """Ctrl-C arrives between two slices (simulated: the slice sizing raises it)."""
+    engine = _sliced_engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    expected = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    assumptions = givens(GRIDS[2])
+    calls = []
+
+    def interrupt(size, elapsed, smallest=1):
+        calls.append(size)
+        if len(calls) == stop_after:
+            raise KeyboardInterrupt
+        return 1
+
+    monkeypatch.setattr(engine_module, "next_slice", interrupt)
+    # Answers, not counters: any earlier query reorders watches, which may change how
+    # many literals propagate before a conflict is seen.
+    for query in (
+        lambda e: e.probe(assumptions, depth=2),
+        lambda e: e.solve(assumptions, probe_depth=1).model,
+        lambda e: e.count(limit=2, assumptions=assumptions).count,
+    ):
+        calls.clear()
+        with pytest.raises(KeyboardInterrupt):
+            query(engine)
+        assert engine.fixed() == expected.fixed()  # back at level 0
+        monkeypatch.setattr(engine_module, "next_slice", lambda size, elapsed, smallest=1: 1)
+        assert query(engine) == query(expected)
+        monkeypatch.setattr(engine_module, "next_slice", interrupt)
+
+
+def test_a_deadline_stops_a_long_query_and_the_engine_goes_on(sudoku_formula):
+    engine = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    engine.slice_size = 1_000
+    # The empty grid: a depth-3 closure runs for many seconds.
+    with engine.limited(0.05), pytest.raises(TimeLimitReached, match=r"time limit of 0\.05 s"):
+        engine.probe([], depth=3)
+    assert engine.deadline is None
+    fresh = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    ok, literals = engine.probe([], depth=1)
+    assert (ok, literals) == fresh.probe([], depth=1)
+    assert engine.solve(probe_depth=1).model == fresh.solve(probe_depth=1).model
+
+
+def test_time_limit_counts_for_every_query_of_a_block(sudoku_formula):
+    engine = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    engine.slice_size = 1_000
+    with engine.limited(0.0):
+        assert engine.propagate([1])[0]  # propagation is bounded by the formula: no limit
+        with pytest.raises(TimeLimitReached):
+            engine.count(limit=10**9)
+        with pytest.raises(TimeLimitReached):
+            engine.solve(probe_depth=2)
