@@ -9,8 +9,11 @@
   other processes or on a Dask cluster (`solvers.rate_chunks`); same lines, same order.
 - `explain GRID`: the reasoning step by step, in Sudoku words.
 - `solve FILE.cnf --solver NAME`: SAT-competition output, exit 10/20/0.
+`--timeout S` bounds each grid (rate: default 10 s; solve: none) for every solver.
 Only argument parsing, I/O and exit codes live here: 1 for bad input (one line
-`solvers: FILE:LINE: problem`), 2 for usage errors.
+`solvers: FILE:LINE: problem`) and for a solver that failed (crashed, printed no
+answer, gave a wrong model: after the output, one line saying so), 2 for usage
+errors, 130 for Ctrl-C.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from encoder.cli_common import (
 from encoder.dimacs import read_cnf
 from encoder.errors import DimacsError
 from executors import ExecutorError, add_executor_flags, settle_executor_flags
+from solvers.limits import DEFAULT_TIMEOUT
 
 PROG = "solvers"
 
@@ -60,6 +64,7 @@ def rate_parser(sub) -> None:
         what="instead of the depth rating, run this solver on each grid and print its "
         "status, whether unit propagation of the givens solved it (no search), its "
         "decisions and conflicts",
+        timeout=DEFAULT_TIMEOUT,
     )
     p.add_argument(
         "--fresh",
@@ -88,10 +93,15 @@ def rate_parser(sub) -> None:
     )
 
 
-def add_solver_flags(p: argparse.ArgumentParser, default: str | None, what: str) -> None:
+def add_solver_flags(
+    p: argparse.ArgumentParser, default: str | None, what: str, timeout: float | None
+) -> None:
+    """Declare --solver and --solver-cmd (one or the other) and --timeout (`timeout`: its
+    default, None for no limit)."""
     from solvers.backends import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES, REGISTRY
 
-    p.add_argument(
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
         "--solver",
         default=default,
         choices=list(REGISTRY),
@@ -101,7 +111,7 @@ def add_solver_flags(p: argparse.ArgumentParser, default: str | None, what: str)
         f"({'/'.join(HOME_DEPTHS)}: home-grown); PySAT: {', '.join(PYSAT_NAMES)}; "
         f"binaries: {', '.join(BINARY_NAMES)}",
     )
-    p.add_argument(
+    which.add_argument(
         "--solver-cmd",
         type=command_line,
         metavar="CMD",
@@ -111,9 +121,12 @@ def add_solver_flags(p: argparse.ArgumentParser, default: str | None, what: str)
     p.add_argument(
         "--timeout",
         type=positive(float),
-        default=60.0,
+        default=timeout,
         metavar="S",
-        help="time limit per call for external binaries (default 60 s)",
+        help="time limit per grid, for every solver (the depth rating too): the grid is "
+        "then UNKNOWN (timeout@d for a depth) and the run goes on "
+        f"({'default: none' if timeout is None else f'default {timeout:g} s'}; "
+        "PySAT's CaDiCaL cannot be stopped)",
     )
 
 
@@ -128,7 +141,7 @@ def explain_parser(sub) -> None:
 def solve_parser(sub) -> None:
     p = sub.add_parser("solve", help="solve a DIMACS CNF file")
     p.add_argument("cnf", metavar="FILE.cnf", help="DIMACS CNF, or '-' for stdin")
-    add_solver_flags(p, default="dpll", what="the solver")
+    add_solver_flags(p, default="dpll", what="the solver", timeout=None)
 
 
 def run_rate(args: argparse.Namespace) -> int:
@@ -153,15 +166,25 @@ def run_rate(args: argparse.Namespace) -> int:
     else:
         lines = _rate_chunks(puzzles, options, args)
     flush = len(puzzles) < 1000
+    timed_out = failed = 0
     with bar:
         try:
             for rated in lines:
                 print(rated.line, flush=flush)
                 if rated.note:
                     print(f"{PROG}: {rated.note}", file=sys.stderr)
+                timed_out += rated.timed_out
+                failed += rated.failed
                 bar.update()
         finally:
             lines.close()  # Ctrl-C: stop the executor, close the solvers
+    if timed_out:
+        print(
+            f"{PROG}: {timed_out} of {len(puzzles)} grids reached the time limit", file=sys.stderr
+        )
+    if failed:
+        print(f"{PROG}: the solver failed on {failed} of {len(puzzles)} grids", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -213,6 +236,10 @@ def run_solve(args: argparse.Namespace) -> int:
     print(f"s {words[result.status]}")
     if result.status is Status.SAT:
         print(model_lines(result.model), end="")
+    if result.failed:  # UNKNOWN because the solver broke: an error, not an answer
+        where = "<stdin>" if args.cnf == "-" else args.cnf
+        print(f"{PROG}: {where}: {result.solver} failed: {result.reason}", file=sys.stderr)
+        return 1
     return result.status.value
 
 

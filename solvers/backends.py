@@ -58,8 +58,13 @@ A binary is always one-shot: the formula and the assumptions (as unit clauses) a
 written to a temporary DIMACS file and the command runs on it in its own process
 group with a time limit.  Its output is parsed (SAT-competition `s`/`v` lines or
 MiniSat's result file) and a model is checked against the clauses before it is
-believed.  A missing binary, a crash, garbage output, a wrong model or the time limit
-gives UNKNOWN with the reason in `reason`; the caller's run goes on.
+believed.  A missing binary, a crash, garbage output or a wrong model gives UNKNOWN
+with `failed` set and the reason in `reason`; the caller's run goes on, and the
+command reports the failure and exits non-zero at the end.
+
+Every backend takes `timeout`, seconds per call (None: none): the home engine and
+PySAT's MiniSat and Glucose stop within about a tenth of a second of it, a binary is
+killed at it (`solvers.limits`), and the answer is UNKNOWN with `timed_out` set.
 
 Closure solvers (`up`, `fl*`) are incomplete: SAT when their closure assigns every cell
 variable and the completed assignment satisfies every clause, UNSAT on a contradiction,
@@ -84,6 +89,13 @@ import numpy as np
 
 from encoder.dimacs import clause_lines, parse_model, write_dimacs
 from encoder.errors import DimacsError
+from solvers.limits import (
+    TimeLimitReached,
+    deadline_after,
+    pysat_interrupts,
+    pysat_solve,
+    time_limit_reason,
+)
 from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
 from solvers.solver_stats import read_statistics
 
@@ -193,10 +205,22 @@ class Backend:
         conflicts: Figure = NOT_AVAILABLE,
         propagations: Figure = NOT_AVAILABLE,
         reason: str = "",
+        timed_out: bool = False,
+        failed: bool = False,
     ) -> SolverResult:
         model = tuple(model) if status is Status.SAT else ()
         return SolverResult(
-            self.name, status, model, without, decisions, conflicts, propagations, seconds, reason
+            self.name,
+            status,
+            model,
+            without,
+            decisions,
+            conflicts,
+            propagations,
+            seconds,
+            reason,
+            timed_out,
+            failed,
         )
 
     def close(self) -> None:
@@ -211,12 +235,14 @@ class Backend:
 
 class HomeBackend(Backend):
     """The home-grown engine: `depth` None = DPLL (complete), else the closure of that
-    depth (0 = unit propagation, 1 = failed literals, ...)."""
+    depth (0 = unit propagation, 1 = failed literals, ...); `timeout` seconds per call
+    (None: no limit)."""
 
-    def __init__(self, name: str, depth: int | None):
+    def __init__(self, name: str, depth: int | None, timeout: float | None = None):
         super().__init__()
         self.name = name
         self.depth = depth
+        self.timeout = timeout
 
     def _load(self) -> None:
         from solvers.engine import Engine  # numba start-up only when needed
@@ -224,6 +250,15 @@ class HomeBackend(Backend):
         self.engine = Engine(self.clauses, self.num_vars)  # units come as assumptions
 
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
+        start = time.perf_counter()
+        try:
+            with self.engine.limited(self.timeout):
+                return self._bounded(assumptions)
+        except TimeLimitReached as stop:
+            seconds = time.perf_counter() - start
+            return self._result(Status.UNKNOWN, (), seconds, reason=str(stop), timed_out=True)
+
+    def _bounded(self, assumptions: list[Lit]) -> SolverResult:
         engine = self.engine
         if self.depth == 0:  # the closure is unit propagation itself
             return self._closure(assumptions)
@@ -295,12 +330,15 @@ PYSAT_NAMES = tuple(DECISION_BASELINE)
 
 
 class PysatBackend(Backend):
-    """A PySAT solver, loaded once (incremental) or rebuilt per call (`fresh`)."""
+    """A PySAT solver, loaded once (incremental) or rebuilt per call (`fresh`), with
+    `timeout` seconds per call (None: no limit; CaDiCaL cannot be bounded, see
+    `solvers.limits`)."""
 
-    def __init__(self, name: str, fresh: bool = False):
+    def __init__(self, name: str, fresh: bool = False, timeout: float | None = None):
         super().__init__()
         self.name = name
         self.fresh = fresh
+        self.timeout = timeout
         self.solver = None
         # Learnt clauses of earlier calls would strengthen `propagate`: "solved without
         # search" is asked of a twin that never solves (same clauses, no learnts).
@@ -318,10 +356,11 @@ class PysatBackend(Backend):
 
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
         start = time.perf_counter()
+        deadline = deadline_after(self.timeout)
         solver = self.solver if self.solver is not None else self._new()
         try:
             before = solver.accum_stats() or {}
-            sat = solver.solve(assumptions=assumptions)
+            sat = pysat_solve(solver, assumptions, deadline)
             seconds = time.perf_counter() - start
             after = solver.accum_stats() or {}
             model = _complete(solver.get_model() or (), self.num_vars) if sat else ()
@@ -329,10 +368,14 @@ class PysatBackend(Backend):
             if solver is not self.solver:
                 solver.delete()
         try:
-            ok, implied = self.prober.propagate(assumptions=assumptions)
+            with pysat_interrupts():
+                ok, implied = self.prober.propagate(assumptions=assumptions)
             without = ok and _assigned_cells(implied, self.cell_vars) == self.cell_vars
         except NotImplementedError:
             without = NOT_AVAILABLE
+        if sat is None:
+            reason = time_limit_reason(self.timeout)
+            return self._result(Status.UNKNOWN, (), seconds, without, reason=reason, timed_out=True)
 
         def figure(key: str) -> Figure:
             if key not in after:
@@ -370,6 +413,14 @@ BINARY_COMMANDS = {
     "cryptominisat5": "cryptominisat5 --verb 1 {cnf}",
 }
 _EXIT_STATUS = {10: Status.SAT, 20: Status.UNSAT}  # the SAT-competition exit codes
+TIMED_OUT = "time limit"  # BinaryBackend._run's failure at the time limit
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """Kill a command started in its own session, with its children, and reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.communicate()
 
 
 def _last_line(text: str) -> str:
@@ -380,7 +431,7 @@ def _last_line(text: str) -> str:
 class BinaryBackend(Backend):
     """A DIMACS solver binary run in a subprocess on a temporary file, with a time limit."""
 
-    def __init__(self, name: str, command: str | None = None, timeout: float = 60.0):
+    def __init__(self, name: str, command: str | None = None, timeout: float | None = None):
         super().__init__()
         self.name = name
         self.command = command or BINARY_COMMANDS[name]
@@ -425,6 +476,9 @@ class BinaryBackend(Backend):
             start = time.perf_counter()
             code, stdout, stderr, failure = self._run(argv)
             seconds = time.perf_counter() - start
+            if failure is TIMED_OUT:
+                reason = time_limit_reason(self.timeout)
+                return self._result(Status.UNKNOWN, (), seconds, reason=reason, timed_out=True)
             if failure:
                 return self._unknown(failure, start)
             if code < 0:
@@ -443,7 +497,10 @@ class BinaryBackend(Backend):
         return self._read_answer(output, code, assumptions, seconds, read_statistics(stdout))
 
     def _run(self, argv: list[str]) -> tuple[int, str, str, str]:
-        """Run argv in its own process group; return (exit code, stdout, stderr, failure)."""
+        """Run argv in its own process group; return (exit code, stdout, stderr, failure),
+        failure being TIMED_OUT at the time limit.  The process group is killed when the
+        limit is reached or when this call is interrupted (Ctrl-C reaches only our own
+        process group)."""
         try:
             process = subprocess.Popen(
                 argv,
@@ -459,10 +516,11 @@ class BinaryBackend(Backend):
         try:
             stdout, stderr = process.communicate(timeout=self.timeout)
         except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            return 0, "", "", f"time limit of {self.timeout:g} s reached"
+            _kill_group(process)
+            return 0, "", "", TIMED_OUT
+        except BaseException:
+            _kill_group(process)
+            raise
         return process.returncode, stdout, stderr, ""
 
     def _read_answer(
@@ -483,8 +541,9 @@ class BinaryBackend(Backend):
                 f"exit code {code} says {said} but the output says {answer.status}",
                 seconds=seconds,
             )
-        if answer.status is Status.UNKNOWN:
-            return self._unknown(f"{self.argv0} answered UNKNOWN", seconds=seconds)
+        if answer.status is Status.UNKNOWN:  # its own limits: an answer, not a failure
+            reason = f"{self.argv0} answered UNKNOWN"
+            return self._result(Status.UNKNOWN, (), seconds, reason=reason)
         if answer.status is Status.UNSAT:
             return self._counted(Status.UNSAT, (), seconds, printed)
         beyond = [lit for lit in answer.literals if abs(lit) > self.num_vars]
@@ -534,9 +593,10 @@ class BinaryBackend(Backend):
     def _unknown(
         self, reason: str, start: float | None = None, seconds: float | None = None
     ) -> SolverResult:
+        """The UNKNOWN of a solver that failed (see SolverResult.failed)."""
         if seconds is None:
             seconds = time.perf_counter() - start if start is not None else 0.0
-        return self._result(Status.UNKNOWN, (), seconds, reason=reason)
+        return self._result(Status.UNKNOWN, (), seconds, reason=reason, failed=True)
 
 
 HOME_DEPTHS = {"up": 0, "fl": 1, "fl2": 2, "fl3": 3, "dpll": None}
@@ -545,20 +605,20 @@ BINARY_NAMES = tuple(BINARY_COMMANDS)
 COMPLETE = ("dpll", *PYSAT_NAMES, *BINARY_NAMES)
 
 
-def _home(name: str, fresh: bool = False, timeout: float = 60.0) -> Backend:
-    return HomeBackend(name, HOME_DEPTHS[name])
+def _home(name: str, fresh: bool = False, timeout: float | None = None) -> Backend:
+    return HomeBackend(name, HOME_DEPTHS[name], timeout)
 
 
-def _pysat(name: str, fresh: bool = False, timeout: float = 60.0) -> Backend:
-    return PysatBackend(name, fresh)
+def _pysat(name: str, fresh: bool = False, timeout: float | None = None) -> Backend:
+    return PysatBackend(name, fresh, timeout)
 
 
-def _binary(name: str, fresh: bool = False, timeout: float = 60.0) -> Backend:
+def _binary(name: str, fresh: bool = False, timeout: float | None = None) -> Backend:
     return BinaryBackend(name, timeout=timeout)
 
 
 # The registry: one factory per name, each taking the keyword options fresh and timeout
-# (a backend ignores the option it has no use for).
+# (seconds per call, None: no limit; a backend ignores the option it has no use for).
 REGISTRY: dict[str, Callable[..., Backend]] = {
     **{name: partial(_home, name) for name in HOME_DEPTHS},
     **{name: partial(_pysat, name) for name in PYSAT_NAMES},
@@ -567,7 +627,7 @@ REGISTRY: dict[str, Callable[..., Backend]] = {
 
 
 def make_backend(
-    name: str, *, fresh: bool = False, timeout: float = 60.0, command: str | None = None
+    name: str, *, fresh: bool = False, timeout: float | None = None, command: str | None = None
 ) -> Backend:
     """Return the backend registered under `name`, or a command's (`--solver-cmd`)."""
     if command is not None:

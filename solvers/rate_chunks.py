@@ -20,6 +20,7 @@ from encoder.cli_common import Puzzle
 from encoder.encodings import given_literals, rule_formula
 from encoder.grids import describe_clash, find_clashes, format_line
 from encoder.status import Status
+from solvers.limits import DEFAULT_TIMEOUT
 
 MAX_LOADED = 4  # backends kept loaded (one per geometry; jigsaw files have many)
 YES_NO = {True: "yes", False: "no"}
@@ -35,7 +36,7 @@ class RateOptions:
     solver: str | None = None  # a registry name; None (and no solver_cmd): the depth rating
     solver_cmd: str | None = None  # a DIMACS solver command instead of a registry name
     fresh: bool = False  # PySAT: a new solver per grid
-    timeout: float = 60.0  # seconds per call of an external binary
+    timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid (None: no limit)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ class RatedLine:
     index: int  # position of the grid in the input
     line: str
     note: str = ""
+    timed_out: bool = False  # the time limit stopped this grid (counted, the run goes on)
+    failed: bool = False  # the solver failed on this grid (the command exits 1)
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,9 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
     for index, puzzle in enumerate(puzzles, first):
         key = puzzle.geometry
         if key not in raters:
-            raters[key] = Rater(puzzle.geometry, options.encoding, options.polarity)
+            raters[key] = Rater(
+                puzzle.geometry, options.encoding, options.polarity, options.timeout
+            )
         rating = raters[key].rate(puzzle.grid, options.max_depth)
         line = (
             f"{index}\t{format_line(puzzle.grid, puzzle.geometry)}\t{rating.depth_label()}\t"
@@ -95,11 +100,16 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
         note = ""
         if rating.status is Status.UNSAT:
             note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
-        yield RatedLine(index, line, note)
+        elif rating.timed_out:
+            note = (
+                f"{puzzle.source}: time limit of {options.timeout:g} s reached at depth "
+                f"{rating.depth}; --timeout S allows more"
+            )
+        yield RatedLine(index, line, note, rating.timed_out)
 
 
 def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
-    from solvers.backends import HOME_DEPTHS, make_backend
+    from solvers.backends import make_backend
 
     name = options.solver if options.solver_cmd is None else "command"
     loaded: dict = {}
@@ -123,9 +133,9 @@ def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLi
             note = ""
             if result.status is Status.UNSAT:
                 note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
-            elif result.reason and name not in HOME_DEPTHS:  # a closure's UNKNOWN is no fault
-                note = f"{puzzle.source}: {result.reason}"
-            yield RatedLine(index, line, note)
+            elif result.timed_out or result.failed:  # a closure's open cells are no fault
+                note = f"{puzzle.source}: {name}: {result.reason}"
+            yield RatedLine(index, line, note, result.timed_out, result.failed)
     finally:
         for backend in loaded.values():
             backend.close()

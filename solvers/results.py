@@ -65,20 +65,31 @@ class SolverResult:
     propagations: Figure
     seconds: float
     reason: str = ""  # why the status is UNKNOWN (time limit, crash, missing binary, ...)
+    # An UNKNOWN is one of three things: the time limit (`timed_out`), a solver that
+    # failed (`failed`: a crash, a missing program, output that is not an answer, a
+    # model that breaks a clause: an error the user must hear of), or an incomplete
+    # solver stopping short (neither: `up` leaving cells open is an answer, not a fault).
+    timed_out: bool = False
+    failed: bool = False
 
     def __post_init__(self) -> None:
         if self.status is not Status.SAT and self.model:
             raise ValueError("only a SAT result carries a model")
+        if (self.timed_out or self.failed) and self.status is not Status.UNKNOWN:
+            raise ValueError("only an UNKNOWN result times out or fails")
 
 
 # The harness's depth buckets: depths 0-3, deeper than 3 or beyond the depth tried
-# ("more"), and a contradiction found ("unsat").
-DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat")
+# ("more"), a contradiction found ("unsat"), and the time limit reached before the
+# depth was known ("timeout").
+DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat", "timeout")
 
 
-def depth_bucket(status: Status, depth: int | None) -> str:
+def depth_bucket(status: Status, depth: int | None, timed_out: bool = False) -> str:
     """Return the bucket of a grid the closure of `depth` solved (SAT), refuted (UNSAT),
-    or left open at every depth tried (UNKNOWN)."""
+    or left open at every depth tried (UNKNOWN), or that ran out of time (`timed_out`)."""
+    if timed_out:
+        return "timeout"
     if status is Status.UNSAT:
         return "unsat"
     if status is Status.SAT and depth is not None and depth <= 3:

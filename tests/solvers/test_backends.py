@@ -614,6 +614,9 @@ def test_faulty_binary_gives_unknown_with_reason(fault, tmp_path):
         assert words in result.reason, result.reason
         assert result.model == ()
         assert result.decisions is NOT_AVAILABLE
+        # A solver that says UNKNOWN itself has answered; every other fault is a failure.
+        assert result.failed is (fault != "says_unknown")
+        assert not result.timed_out
 
 
 def test_missing_binary_gives_unknown(tmp_path, monkeypatch):
@@ -636,6 +639,32 @@ def test_time_limit_kills_the_binary_and_its_children(tmp_path):
     assert time.perf_counter() - start < 10  # `sleep` (a child of sh) did not hold us
     for result in results:
         assert result.status is Status.UNKNOWN and "time limit" in result.reason
+        assert result.timed_out and not result.failed
+
+
+def _pigeons(holes: int) -> list[list[int]]:
+    """The pigeonhole formula: holes + 1 pigeons, hard for every resolution-based solver."""
+    from pysat.examples.genhard import PHP
+
+    return PHP(holes).clauses
+
+
+@pytest.mark.parametrize("name", [n for n in (*COMPLETE, "fl3") if n != "cadical195"])
+def test_time_limit_stops_every_solver(name):
+    """Each solver on a formula it cannot finish soon: UNKNOWN, timed out, within about
+    a tenth of a second of the limit (binaries: the start of a process more).  The
+    closures up to depth 2 settle it quickly; PySAT's CaDiCaL cannot be stopped."""
+    skip_if_missing(name)
+    clauses = _pigeons(11)
+    num_vars = max(abs(lit) for clause in clauses for lit in clause)
+    with make_backend(name, timeout=0.3).load(clauses, num_vars) as backend:
+        start = time.perf_counter()
+        result = backend.solve()
+        elapsed = time.perf_counter() - start
+    assert result.status is Status.UNKNOWN, result
+    assert result.timed_out and not result.failed
+    assert result.reason == "time limit of 0.3 s reached"
+    assert elapsed < 2.0
 
 
 def _real_s_line_binary() -> str:
@@ -675,24 +704,27 @@ def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
     )
 
 
-def test_rate_with_crashing_command_goes_on(tmp_path):
+def test_rate_with_crashing_command_goes_on_then_fails(tmp_path):
     grids = tmp_path / "grids.txt"
     grids.write_text("".join(case.field + "\n" for case in FOUR))
     crash = script(tmp_path, "crash.sh", "exit 3\n")
     run = run_cli("rate", str(grids), "--solver-cmd", crash)
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1, run.stderr
     lines = run.stdout.splitlines()
     assert [line.split("\t")[2] for line in lines] == ["UNKNOWN"] * len(FOUR)
-    assert len(run.stderr.splitlines()) == len(FOUR)
-    assert all("exited with code 3" in line for line in run.stderr.splitlines())
+    notes = run.stderr.splitlines()
+    assert len(notes) == len(FOUR) + 1
+    assert all("exited with code 3" in line for line in notes[:-1])
+    assert notes[-1] == f"solvers: the solver failed on {len(FOUR)} of {len(FOUR)} grids"
 
 
-def test_solve_with_garbage_command_says_unknown(tmp_path):
+def test_solve_with_garbage_command_says_unknown_and_fails(tmp_path):
     garbage = script(tmp_path, "garbage.sh", 'echo "hello, world"\n')
     run = run_cli("solve", "-", "--solver-cmd", garbage, stdin="p cnf 2 1\n1 2 0\n")
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1, run.stderr
     assert "s UNKNOWN" in run.stdout.splitlines()
     assert any(line.startswith("c reason: unreadable output") for line in run.stdout.splitlines())
+    assert run.stderr.startswith("solvers: <stdin>: command failed: unreadable output")
 
 
 # --- rate through the CLI: the default depth rating and any registry name --------------
