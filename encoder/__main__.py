@@ -158,10 +158,17 @@ def run_decode(argv: Sequence[str]) -> int:
         grid = grid_from_model(model.literals, geometry)
     except InputError as error:
         raise error.located(name) from None
-    if puzzle is not None:
-        problems = solution_problems(grid, puzzle.grid, geometry)
-        if problems:
-            raise InputError(f"the model is not a solution of {puzzle.source}: {problems[0]}", name)
+    # Checked against the rules even without --grid: a model of another formula, or a
+    # solver's wrong answer, decodes to a grid that breaks them.
+    givens = puzzle.grid if puzzle is not None else (0,) * geometry.num_cells
+    problems = solution_problems(grid, givens, geometry)
+    if problems:
+        what = (
+            f"is not a solution of {puzzle.source}"
+            if puzzle
+            else f"breaks the rules ({geometry.describe()})"
+        )
+        raise InputError(f"the model {what}: {problems[0]}", name)
     print(format_pretty(grid, geometry) if args.pretty else format_line(grid, geometry))
     return 0
 

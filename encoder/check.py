@@ -30,7 +30,13 @@ def solution_problems(
     for region in geometry.regions:
         values = [solution[c] for c in region.cells]
         if len(set(values)) != len(values):
-            problems.append(f"{region.name()} repeats a value: {values}")
+            k = next(k for k in values if values.count(k) > 1)
+            at = ["({},{})".format(*geometry.cell(c)) for c in region.cells if solution[c] == k]
+            more = f" and {len(at) - 2} more" if len(at) > 2 else ""
+            problems.append(
+                f"{region.name()} repeats a value: {k} in cells {at[0]} and {at[1]}{more} "
+                "(0-based row,column)"
+            )
     return problems
 
 

@@ -13,15 +13,16 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from encoder.errors import GridError, InputError, read_text
-from encoder.geometry import SUPPORTED_SIZES, Geometry, make_geometry
+from encoder.geometry import SUPPORTED_SIZES, Geometry, disconnected_regions, make_geometry
 from encoder.grids import (
     PuzzleText,
     describe_clash,
     expand_symbols,
     find_clashes,
+    looks_like_path,
     parse_cells,
     read_source,
     region_ids,
@@ -50,7 +51,8 @@ def add_geometry_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--windows",
         action="store_true",
-        help="Hyper/Windoku: four extra 3x3 windows at (1,1) (1,5) (5,1) (5,5)",
+        help="Hyper/Windoku: four extra 3x3 windows at (1,1) (1,5) (5,1) (5,5) "
+        "(16x16: nine 4x4, 25x25: sixteen 5x5, one cell apart)",
     )
     boxes.add_argument(
         "--regions",
@@ -80,9 +82,14 @@ def flags_namespace(flags: str) -> argparse.Namespace:
         raise GridError(f"bad geometry flags {flags!r}: {error}") from None
 
 
+def _given(value: object) -> bool:
+    """Return True for a flag's value that the command line set (`--symbols ''` too)."""
+    return value is not None and value is not False
+
+
 def flags_given(args: argparse.Namespace) -> bool:
     """Return True when any geometry flag was given on the command line."""
-    return any(getattr(args, name, None) for name in GEOMETRY_FLAGS)
+    return any(_given(getattr(args, name, None)) for name in GEOMETRY_FLAGS)
 
 
 def command_line_flags(args: argparse.Namespace) -> str:
@@ -93,7 +100,7 @@ def command_line_flags(args: argparse.Namespace) -> str:
         flag = "--" + name.replace("_", "-")
         if value is True:
             parts.append(flag)
-        elif value:
+        elif _given(value):
             parts.append(f"{flag} {shlex.quote(str(value))}")
     return " ".join(parts)
 
@@ -135,13 +142,34 @@ def reader_left() -> int:
     return 0
 
 
+@dataclass
+class Warnings:
+    """The warnings of the running command: each one line `PROG: FILE:LINE: warning:
+    problem` on stderr, printed once per key (a jigsaw map read for many grids warns
+    once)."""
+
+    prog: str = "sudoku-sat"
+    keys: set[str] = field(default_factory=set)
+
+    def warn(self, problem: str, where: tuple[str, int | None], key: str) -> None:
+        if key not in self.keys:
+            self.keys.add(key)
+            print(f"{self.prog}: {GridError(f'warning: {problem}', *where)}", file=sys.stderr)
+
+
+WARNINGS = Warnings()  # run_front_end starts it afresh for each command
+
+
 def run_front_end(
     prog: str, action: Callable[[], int], errors: tuple[type[Exception], ...] = ()
 ) -> int:
     """Run a command's `action` and return its exit status; the one error handler of
     every front end: bad input (InputError, a public set not here, and `errors`) is one
     line `prog: FILE:LINE: problem` and status 1, Ctrl-C one line and status 130, a
-    reader that leaves early (`| head`) status 0 and no message.  Never a traceback."""
+    reader that leaves early (`| head`) status 0 and no message.  Never a traceback.
+    Warnings (`WARNINGS`) are printed under `prog`, each once."""
+    WARNINGS.prog = prog
+    WARNINGS.keys.clear()
     try:
         return action()
     except (InputError, PuzzleSetError, *errors) as error:
@@ -173,7 +201,9 @@ def _parse_box(spec: str) -> tuple[int, int]:
     return h, w
 
 
-def _regions_text(spec: str) -> str:
+def _regions_map(spec: str) -> tuple[str, tuple[str, int | None]]:
+    """Return the text of a --regions map (a file, or the map itself) and where its
+    problems are: the file, or the option."""
     if os.path.exists(spec):
         try:
             text = read_text(spec, GridError)
@@ -181,8 +211,20 @@ def _regions_text(spec: str) -> str:
             message = f"--regions: cannot read the map: {error.message}"
             raise GridError(message, spec, error.line) from None
         lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
-        return "".join(ln for ln in lines if ln)
-    return spec
+        return "".join(ln for ln in lines if ln), (spec, None)
+    if looks_like_path(spec):
+        raise GridError("--regions: no such file", spec)
+    return spec, ("--regions", None)
+
+
+def _alphabet(spec: str, n: int) -> str:
+    """Return the symbols a --symbols SPEC names for a grid of side n."""
+    symbols = expand_symbols(spec)
+    if len(symbols) != n:
+        raise GridError(
+            f"--symbols {spec!r} names {len(symbols)} symbols; a {n}x{n} grid needs {n}"
+        )
+    return symbols
 
 
 def geometry_for(
@@ -193,15 +235,18 @@ def geometry_for(
 ) -> Geometry:
     """Return the geometry the flags describe for a grid of side n (`regions`: the map of
     a `puzzle|regions` line, which --box, --no-boxes or another --regions contradict)."""
-    symbols = expand_symbols(args.symbols) if args.symbols else None
     if args.size and args.size != n:
         raise GridError(f"grid has {n * n} cells but --size {args.size} was given", *where)
+    try:
+        symbols = _alphabet(args.symbols, n) if args.symbols is not None else None
+    except GridError as error:
+        raise error.located(*where) from None
     if regions is not None:
-        flag = "--box" if args.box else "--no-boxes" if args.no_boxes else None
+        flag = "--box" if args.box is not None else "--no-boxes" if args.no_boxes else None
         if (
             flag is None
-            and args.regions
-            and _strip_map(_regions_text(args.regions)) != _strip_map(regions)
+            and args.regions is not None
+            and _strip_map(_regions_map(args.regions)[0]) != _strip_map(regions)
         ):
             flag = "--regions"
         if flag:
@@ -210,13 +255,13 @@ def geometry_for(
                 "contradicts: drop the option or the map",
                 *where,
             )
-    jigsaw = None
-    if regions is not None or args.regions:
-        text = regions if regions is not None else _regions_text(args.regions)
-        jigsaw = region_ids(text, n, *where)
-    box = _parse_box(args.box) if args.box else None
+    jigsaw, map_text, map_at = None, "", where
+    if regions is not None or args.regions is not None:
+        map_text, map_at = (regions, where) if regions is not None else _regions_map(args.regions)
+        jigsaw = region_ids(map_text, n, *map_at)
     try:
-        return make_geometry(
+        box = _parse_box(args.box) if args.box is not None else None
+        geometry = make_geometry(
             n,
             box=box,
             diagonals=args.diagonals,
@@ -227,6 +272,25 @@ def geometry_for(
         )
     except GridError as error:
         raise error.located(*where) from None
+    if jigsaw is not None:
+        _warn_disconnected(geometry, jigsaw, map_text, map_at)
+    return geometry
+
+
+def _warn_disconnected(
+    geometry: Geometry, jigsaw: tuple[int, ...], map_text: str, where: tuple[str, int | None]
+) -> None:
+    """Warn, once per map, about jigsaw regions that are not orthogonally connected: such
+    a map still defines a valid formula, but is most likely a typing mistake."""
+    found = disconnected_regions(geometry)
+    if found:
+        ids = sorted(set(jigsaw))  # region b of the geometry is the b-th id (a code point)
+        listed = "; ".join(
+            f"region {chr(ids[region.index])!r} is not connected "
+            f"({count} separate pieces of its {len(region.cells)} cells)"
+            for region, count in found
+        )
+        WARNINGS.warn(f"{listed}; read as given", where, _strip_map(map_text))
 
 
 def _strip_map(text: str) -> str:

@@ -161,7 +161,7 @@ def read_dataset(
     else:
         found = None
         try:
-            with open(path, encoding="utf-8") as handle:
+            with open(path, encoding="utf-8-sig") as handle:  # as read_text reads it
                 found = header_flags(handle.read(1 << 16), path)
         except (OSError, UnicodeDecodeError):
             pass  # read_texts reports it

@@ -51,15 +51,30 @@ def unreadable(path: str, error: OSError | UnicodeDecodeError) -> tuple[str, int
 def read_text(path: str, error: type[InputError] = InputError, newline: str | None = None) -> str:
     """Return the text of a UTF-8 file (`-`: standard input), or raise `error` located at
     the file (and the line of a byte that is not UTF-8), worded the same for every kind
-    of file the project reads.  `newline=""` keeps CR characters, for formats that must
-    see them."""
-    if path == "-":
-        return sys.stdin.read()
+    of file the project reads.  A UTF-8 byte-order mark at the start (as some Windows
+    editors write) is dropped.  `newline=""` keeps CR characters, for formats that must
+    see them; otherwise CR LF and CR become LF, as `open` does."""
     try:
-        with open(path, encoding="utf-8", newline=newline) as handle:
+        if path == "-":
+            return _stdin_text(newline)
+        with open(path, encoding="utf-8-sig", newline=newline) as handle:
             return handle.read()
     except FileNotFoundError:
         raise error("no such file", path) from None
     except (OSError, UnicodeDecodeError) as problem:
         message, line = unreadable(path, problem)
-        raise error(message, path, line) from None
+        raise error(message, "<stdin>" if path == "-" else path, line) from None
+
+
+def _stdin_text(newline: str | None) -> str:
+    """Return standard input read the way `read_text` reads a file: strict UTF-8 (the
+    bytes, whatever the locale says), without a byte-order mark, line ends as `newline`
+    asks.  A text stream put in place of stdin (tests) is read as text."""
+    if sys.stdin is None:  # started with stdin closed (`<&-`)
+        raise OSError("standard input is closed")
+    buffer = getattr(sys.stdin, "buffer", None)
+    text = sys.stdin.read() if buffer is None else buffer.read().decode("utf-8")
+    text = text.removeprefix("\ufeff")
+    if newline is None:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text

@@ -109,7 +109,9 @@ def make_geometry(
     `jigsaw` gives the region id of every cell (N*N ids, any N distinct values); its
     regions replace the boxes.  `windows` adds the Hyper/Windoku windows: for 9x9
     the four 3x3 windows with top-left cells (1,1), (1,5), (5,1), (5,5); in general
-    square windows of the box side placed one cell in from each box edge.
+    square windows of side s = sqrt(N) placed one cell apart, (s-1)^2 of them: 9 for
+    16x16, 16 for 25x25.  They are defined for N = 9, 16, 25 only (a 4x4 grid has room
+    for one 2x2 window, which is no Windoku; 6x6 and 12x12 have no square side).
     """
     n = size
     if n < 1 or n > 64:
@@ -146,8 +148,11 @@ def make_geometry(
         extras.append("diagonals")
     if windows:
         side = round(n**0.5)
-        if side * side != n:
-            raise GridError(f"windows need a square size (4, 9, 16, 25), not {n}")
+        if side * side != n or side < 3:
+            raise GridError(
+                f"--windows: Windoku windows are defined for 9x9, 16x16 and 25x25 grids, "
+                f"not {n}x{n}"
+            )
         starts = [1 + t * (side + 1) for t in range(side - 1)]
         corners = [(top, left) for top in starts for left in starts]
         for t, (top, left) in enumerate(corners):
@@ -157,6 +162,33 @@ def make_geometry(
     return Geometry(
         size=n, regions=tuple(regions), symbols=symbols or "", box=box, extras=tuple(extras)
     )
+
+
+def pieces(n: int, cells: tuple[int, ...]) -> int:
+    """Return how many orthogonally connected pieces the cells of an N x N grid form
+    (1 for a connected region)."""
+    left = set(cells)
+    count = 0
+    while left:
+        count += 1
+        frontier = [left.pop()]
+        while frontier:
+            i, j = divmod(frontier.pop(), n)
+            for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
+                if 0 <= a < n and 0 <= b < n and n * a + b in left:
+                    left.remove(n * a + b)
+                    frontier.append(n * a + b)
+    return count
+
+
+def disconnected_regions(geometry: Geometry) -> list[tuple[Region, int]]:
+    """Return each jigsaw region whose cells are not orthogonally connected, with the
+    number of its pieces.  Such a map still defines a valid formula; players expect
+    connected regions, so the front ends warn."""
+    if "jigsaw" not in geometry.extras:
+        return []
+    found = [(region, pieces(geometry.size, region.cells)) for region in geometry.regions_of("box")]
+    return [(region, count) for region, count in found if count > 1]
 
 
 def standard(size: int = 9) -> Geometry:

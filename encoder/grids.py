@@ -13,7 +13,6 @@ Sizes 4, 6, 9, 12, 16, 25 are recognised from the length; symbols are `1-9` then
 from __future__ import annotations
 
 import os
-import sys
 from collections import Counter
 from dataclasses import dataclass
 
@@ -23,6 +22,7 @@ from encoder.geometry import DEFAULT_SYMBOLS, SUPPORTED_SIZES, Geometry, Region
 BLANKS = "._0"
 _RANGE_ORDERS = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789abcdefghijklmnopqrstuvwxyz")
 SEPARATORS = " \t|-+"
+RESERVED = "._#" + SEPARATORS  # never symbols: `0` is a blank only when not a symbol
 
 Grid = tuple[int, ...]
 
@@ -54,8 +54,16 @@ def expand_symbols(spec: str) -> str:
             out.append(spec[i])
             i += 1
     alphabet = "".join(out)
+    if not alphabet:
+        raise GridError("--symbols '' names no symbol: give the alphabet, e.g. 0-F")
     if len(set(alphabet)) != len(alphabet):
         raise GridError(f"--symbols {spec!r} repeats a symbol")
+    reserved = next((ch for ch in alphabet if ch in RESERVED or ch.isspace()), None)
+    if reserved is not None:
+        raise GridError(
+            f"--symbols {spec!r}: {reserved!r} cannot be a symbol (blanks are . and _, "
+            "separators | - + and spaces, comments start with #)"
+        )
     return alphabet
 
 
@@ -84,14 +92,10 @@ def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> 
         cells, regions = content, None
         if "|" in content and content.count("|") == 1:
             left, right = (part.strip() for part in content.split("|"))
-            # A whole grid on the left and a map-like word on the right is a jigsaw
-            # line even when the map has the wrong length: region_ids then says so,
-            # instead of the two halves being read as one grid of 2*N*N cells.
-            if (
-                _size_of(len(left))
-                and len(right) >= 4
-                and not any(ch in SEPARATORS for ch in right)
-            ):
+            # A whole grid on the left makes a jigsaw line even when the map on the
+            # right has the wrong length or is empty: region_ids then says so, instead
+            # of the two halves being read as one grid of N*N cells and more.
+            if _size_of(len(left)):
                 cells, regions = left, right
         cells = cells if regions is not None else _strip(cells)
         one_per_line.append(PuzzleText(cells, regions, path, number))
@@ -107,24 +111,59 @@ def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> 
     if n and len(joined) == n * n and len(one_per_line) > 1:
         return [PuzzleText(joined, None, path, one_per_line[0].line)]
     expected = f"{size * size}" if size else "N*N (16, 36, 81, 144, 256 or 625)"
+    whole = {size * size} if size else {m * m for m in SUPPORTED_SIZES}  # a grid's lengths
+    if len(one_per_line) > 1 and max(lengths) <= max(SUPPORTED_SIZES) and not lengths & whole:
+        raise _laid_out_error(one_per_line, size)  # short lines: a laid-out grid
     for p in one_per_line:
-        if size is None and _size_of(len(p.cells)):
-            continue
-        if size is not None and len(p.cells) == size * size:
-            continue
-        raise GridError(f"grid has {len(p.cells)} cells, expected {expected}", path, p.line)
-    raise GridError("puzzles of different sizes in one file", path, one_per_line[0].line)
+        if len(p.cells) not in whole:
+            raise GridError(f"grid has {len(p.cells)} cells, expected {expected}", path, p.line)
+    raise _sizes_error(one_per_line)
+
+
+def _odd_one(puzzles: list[PuzzleText]) -> tuple[int, PuzzleText | None]:
+    """Return the most common length of `puzzles` and the first puzzle of another length
+    (None when all have the same)."""
+    common = Counter(len(p.cells) for p in puzzles).most_common(1)[0][0]
+    return common, next((p for p in puzzles if len(p.cells) != common), None)
+
+
+def _sizes_error(puzzles: list[PuzzleText]) -> GridError:
+    """The error for a file of whole puzzles of several sizes, located at the first
+    puzzle whose size is not the file's most common one."""
+    common, odd = _odd_one(puzzles)
+    assert odd is not None
+    first = next(p for p in puzzles if len(p.cells) == common)
+    n, m = _size_of(len(odd.cells)), _size_of(common)
+    return GridError(
+        f"puzzles of different sizes in one file: a {n}x{n} puzzle here, {m}x{m} ones "
+        f"elsewhere (the first on line {first.line})",
+        odd.path,
+        odd.line,
+    )
+
+
+def _laid_out_error(rows: list[PuzzleText], size: int | None) -> GridError:
+    """The error for a grid laid out over several lines whose cells do not add up: the
+    first row of an odd length, or else the number of rows."""
+    common, odd = _odd_one(rows)
+    n = size or (common if _size_of(common * common) else None)
+    what = f"a grid laid out over {len(rows)} lines has {sum(len(p.cells) for p in rows)} cells"
+    what += f", not the {n * n} of a {n}x{n} grid" if n else ", not N*N"
+    if odd is not None:
+        problem = f"{what}: this line has {len(odd.cells)} cells, most have {common}"
+        return GridError(problem, odd.path, odd.line)
+    return GridError(f"{what}: {len(rows)} lines of {common} cells", rows[0].path, rows[0].line)
 
 
 def read_source(source: str) -> tuple[str, str]:
     """Return (text, display name) of a grid argument: `-` (stdin), a file, or a grid."""
     if source == "-":
-        return sys.stdin.read(), "<stdin>"
+        return read_text("-", GridError), "<stdin>"
     stripped = _strip(source.strip().split("|", 1)[0])  # a jigsaw line: measure the cells
-    if "\n" in source or (_size_of(len(stripped)) and not _looks_like_path(source)):
+    if "\n" in source or (_size_of(len(stripped)) and not looks_like_path(source)):
         return source, "<argument>"
     if not os.path.exists(source):
-        if len(stripped) > 12 and not _looks_like_path(source):
+        if len(stripped) > 12 and not looks_like_path(source):
             raise GridError(
                 f"grid has {len(stripped)} cells, expected N*N (16, 36, 81, 144, 256 or 625),"
                 " and no file has that name",
@@ -134,7 +173,8 @@ def read_source(source: str) -> tuple[str, str]:
     return read_text(source, GridError), source
 
 
-def _looks_like_path(source: str) -> bool:
+def looks_like_path(source: str) -> bool:
+    """Return True when an argument that names no file was meant as a file name."""
     return "/" in source or source.endswith((".txt", ".sdk", ".csv"))
 
 
@@ -245,6 +285,9 @@ def region_ids(
 ) -> tuple[int, ...]:
     """Return the region id of every cell from a jigsaw map of N*N symbols."""
     stripped = _strip(text)
+    if not stripped:
+        message = f"the region map is empty: a jigsaw map gives the region of all {n * n} cells"
+        raise GridError(message, path, line)
     if len(stripped) != n * n:
         raise GridError(f"region map has {len(stripped)} cells, expected {n * n}", path, line)
     sizes = Counter(stripped)
