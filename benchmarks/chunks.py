@@ -35,6 +35,7 @@ from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
+from solvers.limits import DEFAULT_TIMEOUT
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket
 
 # Closure solvers: "solved without search" is their own success (they never branch).
@@ -53,7 +54,7 @@ class ChunkTask:
     first: int  # position of the chunk's first grid in the set's run order
     puzzles: tuple[Puzzle, ...]
     fresh: bool = False  # PySAT: a new solver per grid
-    timeout: float = 60.0  # seconds per call of an external binary
+    timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid and solver (and rating)
     max_depth: int | None = 3  # rate grids up to this depth; None: no rating
 
 
@@ -102,7 +103,7 @@ def _remembers(backend: Backend) -> bool:
 class _Loaded:
     """One solver's loaded backends, by geometry (least recently used dropped)."""
 
-    def __init__(self, name: str, encoding: str, fresh: bool, timeout: float):
+    def __init__(self, name: str, encoding: str, fresh: bool, timeout: float | None):
         self.name, self.encoding = name, encoding
         self.fresh, self.timeout = fresh, timeout
         self.backends: OrderedDict[Geometry, Backend] = OrderedDict()
@@ -174,12 +175,14 @@ def _unsat_refuted(puzzle: Puzzle, who: str) -> WrongAnswer:
     )
 
 
-def _settled_depths(task: ChunkTask, warm: dict[str, list[tuple[Status, int]]]) -> list:
+def _settled_depths(task: ChunkTask, warm: dict[str, list[SolverResult]]) -> list:
     """Return the depth bucket the run's own closures settle for each grid, else None.
 
     With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
-    that solves a grid gives its depth, and the first that refutes it makes it UNSAT:
-    exactly what `Rater.rate` would find, without running those closures again."""
+    that solves a grid gives its depth, the first that refutes it makes it UNSAT, and
+    one that ran out of time leaves it at "timeout" (the depths below did not solve
+    it; whether this one would have, nobody knows): exactly what `Rater.rate` would
+    find, without running those closures again."""
     ladder = []
     by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
     for depth in range(task.max_depth + 1):
@@ -190,8 +193,8 @@ def _settled_depths(task: ChunkTask, warm: dict[str, list[tuple[Status, int]]]) 
     for i in range(len(task.puzzles)):
         label = None
         for depth, answers in enumerate(ladder):
-            if answers[i][0] is not Status.UNKNOWN:
-                label = depth_bucket(answers[i][0], depth)
+            if answers[i].status is not Status.UNKNOWN or answers[i].timed_out:
+                label = depth_bucket(answers[i].status, depth, answers[i].timed_out)
                 break
         settled.append(label)
     return settled
@@ -212,7 +215,8 @@ def _rate(
             continue
         rater = raters.get(puzzle.geometry)
         if rater is None:
-            rater = raters[puzzle.geometry] = Rater(puzzle.geometry, task.encoding)
+            rater = Rater(puzzle.geometry, task.encoding, time_limit=task.timeout)
+            raters[puzzle.geometry] = rater
             while len(raters) > KEEP_LOADED:
                 raters.popitem(last=False)
         rating = rater.rate(puzzle.grid, task.max_depth)
@@ -230,27 +234,30 @@ def _run(task: ChunkTask) -> ChunkResult:
     puzzles = task.puzzles
     assumptions = [given_literals(p.grid, p.geometry) for p in puzzles]
     loaded = {name: _Loaded(name, task.encoding, task.fresh, task.timeout) for name in task.solvers}
-    warm: dict[str, list[tuple[Status, int]]] = {}  # (status, hash of the model) per grid
+    # Per grid, the warm-up's record (its model dropped once checked) and its model's hash.
+    warm: dict[str, list[SolverResult]] = {}
+    warm_models: dict[str, list[int]] = {}
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
     try:
         # 1. Warm-up: every answer checked before anything is timed.
         for name in task.solvers:
-            answers = []
+            answers, models = [], []
             who = f"{name} ({task.encoding})"
             for i, puzzle in enumerate(puzzles):
                 result = loaded[name].get(puzzle.geometry).solve(assumptions[i])
                 if result.status is Status.SAT:
                     solved[i] = _checked(puzzle, result.model, who, solved[i])
-                answers.append((result.status, hash(result.model)))
-            warm[name] = answers
+                answers.append(replace(result, model=()))
+                models.append(hash(result.model))
+            warm[name], warm_models[name] = answers, models
             if loaded[name].keeps_memory():
                 loaded[name].close()
         depths: tuple[str, ...] = ()
         if task.max_depth is not None:
             depths = _rate(task, solved, _settled_depths(task, warm))
         for name, answers in warm.items():
-            for i, (status, _) in enumerate(answers):
-                if status is Status.UNSAT and solved[i]:
+            for i, answer in enumerate(answers):
+                if answer.status is Status.UNSAT and solved[i]:
                     raise _unsat_refuted(puzzles[i], f"{name} ({task.encoding})")
         # 2. Timed pass.
         runs: list[GridRun] = []
@@ -261,10 +268,13 @@ def _run(task: ChunkTask) -> ChunkResult:
                 closure = name in CLOSURES
                 who = f"{name} ({task.encoding})"
                 for i, puzzle in enumerate(puzzles):
-                    backend = loaded[name].get(puzzle.geometry, assumptions[i])
-                    result = backend.solve(assumptions[i])
+                    if warm[name][i].timed_out:  # once is enough: keep the warm-up's
+                        result = warm[name][i]
+                    else:
+                        backend = loaded[name].get(puzzle.geometry, assumptions[i])
+                        result = backend.solve(assumptions[i])
                     if result.status is Status.SAT:
-                        if (result.status, hash(result.model)) != warm[name][i]:
+                        if hash(result.model) != warm_models[name][i]:
                             _checked(puzzle, result.model, who, solved[i])
                     elif result.status is Status.UNSAT and solved[i]:
                         raise _unsat_refuted(puzzle, who)

@@ -69,7 +69,7 @@ def plot_depth_profile(profiles: Sequence[DepthProfile], path: Path) -> bool:
     labels = [f"{p.dataset} ({p.encoding})" if several else p.dataset for p in profiles]
     max_depth = max(p.max_depth for p in profiles)
     buckets = [b for b in DEPTH_BUCKETS if not b.isdigit() or int(b) <= max_depth]
-    names = {"more": f"> {max_depth}", "unsat": "UNSAT"}
+    names = {"more": f"> {max_depth}", "unsat": "UNSAT", "timeout": "time limit"}
     colours = plt.get_cmap("viridis")
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(profiles) + 1.6))
     left = [0.0] * len(profiles)

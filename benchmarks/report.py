@@ -204,15 +204,19 @@ def depth_headers(max_depth: int) -> list[str]:
     return ["dataset", "encoding", "grids", *(f"depth {b} %" for b in shown), f"> {max_depth} %"]
 
 
-def depth_rows(profiles: Sequence[DepthProfile], with_unsat: bool) -> list[list[str]]:
+# Buckets shown only when some grid falls in them, with their column headers.
+OPTIONAL_BUCKETS = {"unsat": "unsat %", "timeout": "time limit %"}
+
+
+def depth_rows(profiles: Sequence[DepthProfile], optional: Sequence[str]) -> list[list[str]]:
+    """Return the depth table's rows; `optional`: the OPTIONAL_BUCKETS to show."""
     rows = []
     for p in profiles:
         shown = [b for b in DEPTH_BUCKETS[:4] if int(b) <= p.max_depth]
         row = [p.dataset, p.encoding, f"{p.grids:,}"]
         row += [f"{p.share(b):.2f}" for b in shown]
         row.append(f"{p.share('more'):.2f}")
-        if with_unsat:
-            row.append(f"{p.share('unsat'):.2f}")
+        row += [f"{p.share(b):.2f}" for b in optional]
         rows.append(row)
     return rows
 
@@ -234,10 +238,10 @@ def markdown(
         parts.append(table(summary_rows(mine), SUMMARY_HEADERS, text_columns=2))
     if profiles:
         depth = max(p.max_depth for p in profiles)
-        with_unsat = any(p.counts.get("unsat") for p in profiles)
-        headers = depth_headers(depth) + (["unsat %"] if with_unsat else [])
+        optional = [b for b in OPTIONAL_BUCKETS if any(p.counts.get(b) for p in profiles)]
+        headers = depth_headers(depth) + [OPTIONAL_BUCKETS[b] for b in optional]
         parts.append("### Depth profile (home-grown engine: failed-literal depth needed)")
-        parts.append(table(depth_rows(profiles, with_unsat), headers, text_columns=2))
+        parts.append(table(depth_rows(profiles, optional), headers, text_columns=2))
     return "\n\n".join(parts) + "\n"
 
 

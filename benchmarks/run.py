@@ -57,6 +57,7 @@ from executors import (
     settle_executor_flags,
 )
 from solvers.backends import REGISTRY, missing_reason
+from solvers.limits import DEFAULT_TIMEOUT
 
 PROG = "benchmarks"
 SETS = DATA / "sets"
@@ -130,9 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--timeout",
         type=positive(float),
-        default=60.0,
-        help="seconds per call of an external solver binary (default 60); in-process "
-        "solvers are not interrupted",
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds per grid for each solver and for the depth rating (default "
+        f"{DEFAULT_TIMEOUT:g}); a grid past it counts as UNKNOWN (depth: 'timeout') and "
+        "the run goes on.  PySAT's CaDiCaL cannot be stopped",
     )
     group.add_argument(
         "--fresh",
