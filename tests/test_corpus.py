@@ -62,9 +62,8 @@ def test_corpus_is_well_formed():
         assert case["command"][0] in FRONT_ENDS, case["name"]
         assert isinstance(case["exit"], int), case["name"]
         for argument in case["command"]:
-            if "{files}" in argument:
-                path = Path(argument.replace("{files}", str(FILES)).split("=", 1)[-1])
-                assert path.exists(), f"{case['name']}: missing corpus file {path.name}"
+            for name in re.findall(r"\{files\}/([^\s=]+)", argument):
+                assert (FILES / name).exists(), f"{case['name']}: missing corpus file {name}"
 
 
 def _arguments(case: dict, tmp_path: Path) -> list[str]:
