@@ -3,17 +3,51 @@
 `write_dimacs` emits `c` comment lines, the `p cnf V C` header and one clause per line.
 `read_cnf` parses a CNF strictly and names the line of the first defect (no header,
 duplicate header, a clause that is not closed by 0, a literal beyond V, a clause count
-that differs from the header, Windows line ends, a token that is not an integer).
-`read_model` accepts what solvers print: SAT-competition output (`s SATISFIABLE` then
-`v ... 0` lines), MiniSat's result file (`SAT` then the literals), or a bare list of
-literals.
+that differs from the header, a token that is not an integer).  LF, CR LF and CR line
+ends are all accepted (real solvers read them all), and a UTF-8 byte-order mark is
+skipped.  `read_model` accepts what solvers print: SAT-competition output (`s
+SATISFIABLE` then `v ... 0` lines), MiniSat's result file (`SAT` then the literals), or
+a bare list of literals; it refuses two status lines that disagree, literals with an
+UNSATISFIABLE answer and `v` lines cut short before their 0.
+
+A parsed CNF (`Cnf`) is held flat, whatever its size: the literals of all clauses in
+one int32 array and the clause boundaries in an int64 array (`offsets`), which the
+engine (`solvers.engine.Engine`) and the backends take as they are.  A Python list of
+lists costs about 36 bytes a literal; the flat form costs 4.  The clause text is read
+by numpy a megabyte at a time: a chunk of digits, signs and blanks only is converted
+by array operations; a chunk with anything else (a comment, a '%', a bad token) is read
+line by line in Python, which names the line of a defect (`_careful_tokens`); so line
+numbers are counted only for an error.  numba is not needed: a PySAT solver or a
+binary is run on a large file without the 130 MB that loading numba costs.  The
+encoder's formulas (lists of clauses) become a `Cnf` with `Cnf.from_clauses`, and a
+`Cnf` still reads as a sequence of clauses (lists of ints).
+
+What a header may promise.  The header's variable count V is a promise checked against
+the clauses (a literal beyond V is an error) and is never used to size anything:
+
+- V must be a plain decimal integer of at most MAX_VARS = 2^30 - 1 = 1,073,741,823, the
+  largest variable a 32-bit literal can name in the engine (code 2v + sign), MiniSat and
+  PySAT.  A larger V is refused in one line, before anything is allocated.
+- A solver holds arrays per variable, so V is only taken as the formula's variable
+  count when it is at most the number of literals in the clauses plus SPARE_VARS
+  (65,536): the model then lists all V variables.  Beyond that the header is `sparse`
+  (`p cnf 200000000 1` for one clause, or variables numbered far apart), and a solver
+  works on the variables the clauses use, renumbered 1..k (`Cnf.compact`); the model
+  then lists those k variables under their own numbers, and the others, which no
+  clause mentions, may take any value (MiniSat prints the same: only the variables its
+  clauses create).  Memory is then proportional to the clauses, not to the header.
+- The header's clause count must equal the number of clauses; it sizes nothing either.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import chain, pairwise
+
+import numpy as np
 
 from encoder.errors import DimacsError
 from encoder.errors import read_text as read_text_file
@@ -23,22 +57,109 @@ from encoder.status import Status
 # take '1_000' and non-ASCII digits such as '２'.
 _INTEGER = re.compile(r"[-+]?[0-9]+")
 
-
-def _literal(token: str) -> int | None:
-    """Return the integer a token spells, or None when it is not a DIMACS integer."""
-    return int(token) if _INTEGER.fullmatch(token) else None
+MAX_VARS = (1 << 30) - 1  # the largest variable of a 32-bit literal code 2v + sign
+SPARE_VARS = 1 << 16  # variables a header may declare beyond its literals (see above)
 
 
-@dataclass(frozen=True)
-class Cnf:
-    """A parsed CNF: the header's variable count and the clauses in file order."""
+@dataclass(frozen=True, eq=False)
+class Cnf(Sequence[list[int]]):
+    """A CNF held flat: clause i is literals[offsets[i]:offsets[i + 1]] (DIMACS ints,
+    int32), offsets int64 starting at 0; num_vars is the header's count (at least the
+    highest variable used).  Reads as a sequence of clauses, each a list of ints."""
 
     num_vars: int
-    clauses: list[list[int]]
+    literals: np.ndarray
+    offsets: np.ndarray
+
+    def __post_init__(self) -> None:
+        lits, offsets = self.literals, self.offsets
+        if lits.dtype != np.int32 or lits.ndim != 1 or offsets.dtype != np.int64:
+            raise TypeError("a Cnf holds int32 literals and int64 offsets")
+        if offsets.ndim != 1 or not offsets.size or offsets[0] or offsets[-1] != lits.size:
+            raise ValueError("offsets must run from 0 to the number of literals")
+
+    @classmethod
+    def from_clauses(cls, clauses: Iterable[Iterable[int]], num_vars: int | None = None) -> Cnf:
+        """Return the flat form of clauses given as lists of DIMACS ints; num_vars
+        defaults to the highest variable used.  ValueError for a literal 0 or beyond
+        num_vars (or MAX_VARS)."""
+        rows = [tuple(clause) for clause in clauses]
+        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)), out=offsets[1:])
+        try:
+            wide = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(offsets[-1]))
+        except OverflowError:
+            raise ValueError(f"a literal names a variable beyond {MAX_VARS}") from None
+        if wide.size and not wide.all():
+            raise ValueError("literal 0 inside a clause (0 only ends a clause in DIMACS)")
+        highest = int(np.abs(wide).max()) if wide.size else 0
+        if highest > MAX_VARS:
+            raise ValueError(f"variable {highest} is beyond {MAX_VARS} (32-bit literals)")
+        if num_vars is None:
+            num_vars = highest
+        elif not 0 <= num_vars <= MAX_VARS:
+            raise ValueError(f"num_vars must be in 0..{MAX_VARS}, not {num_vars}")
+        elif highest > num_vars:
+            raise ValueError(f"a clause mentions variable {highest} but num_vars is {num_vars}")
+        return cls(int(num_vars), wide.astype(np.int32), offsets)
+
+    def __len__(self) -> int:
+        return self.offsets.size - 1
+
+    def __getitem__(self, index: int) -> list[int]:  # type: ignore[override]
+        index = range(len(self))[index]
+        return self.literals[self.offsets[index] : self.offsets[index + 1]].tolist()
+
+    def __iter__(self) -> Iterator[list[int]]:
+        """Yield the clauses as lists, converting a few thousand at a time (PySAT's
+        solvers are bootstrapped from this without a list of lists of the formula)."""
+        step = 4096
+        for first in range(0, len(self), step):
+            bounds = self.offsets[first : first + step + 1]
+            lits = self.literals[bounds[0] : bounds[-1]].tolist()
+            ends = (bounds - bounds[0]).tolist()
+            for a, b in pairwise(ends):
+                yield lits[a:b]
+
+    def __repr__(self) -> str:
+        return f"Cnf(num_vars={self.num_vars}, clauses={len(self)}, literals={self.literals.size})"
+
+    @property
+    def clauses(self) -> list[list[int]]:
+        """The clauses as a list of lists (for small formulas: 36 bytes a literal)."""
+        return list(self)
+
+    @cached_property
+    def highest(self) -> int:
+        """The highest variable a clause uses (0 without literals)."""
+        lits = self.literals
+        return max(int(lits.max()), -int(lits.min())) if lits.size else 0
+
+    @property
+    def sparse(self) -> bool:
+        """True when num_vars exceeds the literal count by more than SPARE_VARS: a
+        solver should then work on `compact()` (see the module docstring)."""
+        return self.num_vars > self.literals.size + SPARE_VARS
+
+    def compact(self) -> tuple[Cnf, np.ndarray]:
+        """Return (the formula over its used variables renumbered 1..k in increasing
+        order, the original number of each: names[i - 1] for variable i)."""
+        names, index = np.unique(np.abs(self.literals), return_inverse=True)
+        renamed = (index.reshape(-1) + 1).astype(np.int32)
+        np.negative(renamed, out=renamed, where=self.literals < 0)
+        return Cnf(int(names.size), renamed, self.offsets), names
+
+
+def renamed(literals: Sequence[int], names: np.ndarray) -> list[int]:
+    """Return literals of a `Cnf.compact()` formula under the original variables."""
+    lits = np.asarray(literals, dtype=np.int64)
+    return (np.sign(lits) * names[np.abs(lits) - 1]).tolist()
 
 
 def clause_lines(clauses: Iterable[Sequence[int]]) -> str:
     """Return clauses as DIMACS lines ('1 -2 0'), each ending with a newline."""
+    if isinstance(clauses, Cnf):
+        return _formatted(clauses)
     return "".join(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
 
 
@@ -58,72 +179,229 @@ def read_text(path: str) -> tuple[str, str]:
 
 def parse_cnf(text: str, name: str = "<input>") -> Cnf:
     """Parse DIMACS CNF text; raise DimacsError(name, line) at the first defect."""
-    if not text.strip():
+    data = text.removeprefix("\ufeff").encode("utf-8", "surrogatepass")
+    if not data.strip():
         raise DimacsError("empty file: expected a 'p cnf VARS CLAUSES' header", name, 1)
-    header: tuple[int, int] | None = None
-    header_line = 0
-    clauses: list[list[int]] = []
-    current: list[int] = []
-    current_line = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        if line.endswith("\r"):
-            raise DimacsError(
-                "Windows line end (CR LF); convert the file to LF line ends", name, number
-            )
-        stripped = line.strip()
-        if not stripped or stripped.startswith("c"):
-            continue
-        if stripped.startswith("%"):
-            break  # SATLIB files end with '%' then '0'
-        if stripped.startswith("p"):
-            if header is not None:
-                raise DimacsError(
-                    f"second 'p' header (the first is on line {header_line})", name, number
-                )
-            fields = stripped.split()
-            if (
-                len(fields) != 4
-                or fields[1] != "cnf"
-                or not all(f.isascii() and f.isdigit() for f in fields[2:])
-            ):
-                raise DimacsError(
-                    f"bad header {stripped!r}: expected 'p cnf VARS CLAUSES'", name, number
-                )
-            header = (int(fields[2]), int(fields[3]))
-            header_line = number
-            continue
-        if header is None:
-            raise DimacsError("clause before the 'p cnf VARS CLAUSES' header", name, number)
-        for token in stripped.split():
-            lit = _literal(token)
-            if lit is None:
-                raise DimacsError(f"not an integer: {token!r}", name, number)
-            if lit == 0:
-                clauses.append(current)
-                current = []
-                continue
-            if abs(lit) > header[0]:
-                raise DimacsError(
-                    f"literal {lit} beyond the {header[0]} variables of the header", name, number
-                )
-            if not current:
-                current_line = number
-            current.append(lit)
-    if header is None:
+    for at, fields in _lines(data, 0, len(data)):  # the first line that is not a comment
+        if fields[0][:1] == b"p":
+            break
+        if fields[0][:1] == b"%":
+            raise DimacsError("no 'p cnf VARS CLAUSES' header", name, 1)
+        raise DimacsError("clause before the 'p cnf VARS CLAUSES' header", name, _line(data, at))
+    else:
         raise DimacsError("no 'p cnf VARS CLAUSES' header", name, 1)
-    if current:
-        raise DimacsError("last clause is not terminated by 0", name, current_line)
-    if len(clauses) != header[1]:
+    header_line = _line(data, at)
+    body = _line_end(data, at)
+    num_vars, announced = _header(data[at:body], name, header_line)
+    tokens, marks = _tokens(data, body, num_vars, name, header_line)
+    ends = np.flatnonzero(tokens == 0)  # the 0 closing each clause
+    if tokens.size and tokens[-1]:
+        first = int(ends[-1]) + 1 if ends.size else 0
         raise DimacsError(
-            f"header announces {header[1]} clauses, file has {len(clauses)}", name, header_line
+            "last clause is not terminated by 0", name, _token_line(data, marks, first)
         )
-    return Cnf(num_vars=header[0], clauses=clauses)
+    if str(ends.size) != announced:
+        raise DimacsError(
+            f"header announces {_shown(announced)} clauses, file has {ends.size}", name, header_line
+        )
+    offsets = np.zeros(ends.size + 1, dtype=np.int64)
+    offsets[1:] = ends
+    offsets[1:] -= np.arange(ends.size)  # the 0s before each end are not literals
+    return Cnf(num_vars, tokens[tokens != 0], offsets)
 
 
 def read_cnf(path: str) -> Cnf:
     """Read a DIMACS CNF file (or `-` for stdin)."""
     text, name = read_text(path)
     return parse_cnf(text, name)
+
+
+def _header(line: bytes, name: str, number: int) -> tuple[int, str]:
+    """Return (variables, the clause count as written without leading zeros) of a
+    header line, refusing a malformed one or more variables than MAX_VARS."""
+    text = line.decode("utf-8", "replace").strip()
+    fields = text.split()
+    if (
+        len(fields) != 4
+        or fields[:2] != ["p", "cnf"]
+        or not all(f.isascii() and f.isdigit() for f in fields[2:])
+    ):
+        raise DimacsError(
+            f"bad header {_shown(text)!r}: expected 'p cnf VARS CLAUSES'", name, number
+        )
+    variables, clauses = (field.lstrip("0") or "0" for field in fields[2:])
+    if len(variables) > _MAX_DIGITS or int(variables) > MAX_VARS:
+        raise DimacsError(
+            f"header declares {_shown(variables)} variables: at most {MAX_VARS} "
+            "(literals are 32-bit integers in the engine, MiniSat and PySAT)",
+            name,
+            number,
+        )
+    return int(variables), clauses
+
+
+# The fast path reads clause text a chunk of lines at a time with numpy.  A chunk made
+# of blanks, digits and signs only (no comment, no header, no '%') is converted by
+# array operations; any other chunk, and any doubtful token, goes through the careful
+# path (Python, line by line), which also names the line of an error.
+_BLANK, _DIGIT, _SIGN, _OTHER = 0, 1, 2, 3
+_CLASS = np.full(256, _OTHER, dtype=np.uint8)  # byte -> class
+_CLASS[list(b" \t\v\f\r\n")] = _BLANK
+_CLASS[list(b"0123456789")] = _DIGIT
+_CLASS[list(b"+-")] = _SIGN
+_CHUNK = 1 << 18  # bytes of clause text converted at once (a line is never cut)
+_MAX_DIGITS = len(str(MAX_VARS))
+_POWERS_OF_TEN = 10 ** np.arange(1, _MAX_DIGITS + 1, dtype=np.int64)
+_LINE = re.compile(rb"[^\r\n]*")  # LF, CR LF and CR all end a line
+_INTEGER_BYTES = re.compile(rb"[-+]?[0-9]+")
+
+
+def _tokens(
+    data: bytes, start: int, num_vars: int, name: str, header_line: int
+) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Return the integers of the clause lines from `start` (int32, the 0s included)
+    and, for locating errors later, (byte position, number of integers before it) at
+    the start of every chunk.  Raise DimacsError at a bad token or a second header."""
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    pieces: list[np.ndarray] = []
+    marks: list[tuple[int, int]] = []
+    count = 0
+    while start < len(data):
+        end = len(data) if start + _CHUNK >= len(data) else _line_end(data, start + _CHUNK)
+        marks.append((start, count))
+        piece, stopped = _fast_tokens(buffer[start:end], num_vars), False
+        if piece is None:
+            piece, stopped = _careful_tokens(data, start, end, num_vars, name, header_line)
+        pieces.append(piece)
+        count += piece.size
+        if stopped:  # the SATLIB trailer: what follows '%' is not read
+            break
+        start = end
+    return (np.concatenate(pieces) if pieces else np.empty(0, np.int32)), marks
+
+
+def _fast_tokens(chunk: np.ndarray, num_vars: int) -> np.ndarray | None:
+    """Return the integers of a chunk of blanks, digits and signs (int32), or None when
+    it holds anything else or a token the careful path must judge."""
+    kind = _CLASS[chunk]
+    if (kind == _OTHER).any():
+        return None
+    edges = np.diff((kind != _BLANK).view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    signed = kind[starts] == _SIGN
+    digits = stops - starts - signed
+    if (
+        np.count_nonzero(kind == _SIGN) != np.count_nonzero(signed)
+        or not ((digits >= 1) & (digits <= _MAX_DIGITS)).all()
+    ):
+        return None  # a sign inside a token, a lone sign, or a very long number
+    first = starts + signed
+    value = np.zeros(starts.size, dtype=np.int64)
+    for k in range(int(digits.max(initial=0))):  # digit by digit, at most 10 rounds
+        more = digits > k
+        value[more] = value[more] * 10 + (chunk[first[more] + k] - ord("0"))
+    if (value > num_vars).any():
+        return None
+    value[chunk[starts] == ord("-")] *= -1
+    return value.astype(np.int32)
+
+
+def _careful_tokens(
+    data: bytes, start: int, end: int, num_vars: int, name: str, header_line: int
+) -> tuple[np.ndarray, bool]:
+    """Return the integers of the clause lines of data[start:end] and whether a '%'
+    line ended the clauses there; raise DimacsError at the first defect."""
+    values: list[int] = []
+    for at, fields in _lines(data, start, end):
+        head = fields[0][:1]
+        if head == b"%":
+            return np.array(values, dtype=np.int32), True
+        if head == b"p":
+            raise DimacsError(
+                f"second 'p' header (the first is on line {header_line})", name, _line(data, at)
+            )
+        for token in fields:
+            if not _INTEGER_BYTES.fullmatch(token):
+                raise DimacsError(f"not an integer: {_shown(token)!r}", name, _line(data, at))
+            if len(token.lstrip(b"+-").lstrip(b"0")) > _MAX_DIGITS or abs(int(token)) > num_vars:
+                raise DimacsError(
+                    f"literal {_shown(token)} beyond the {num_vars} variables of the header",
+                    name,
+                    _line(data, at),
+                )
+            values.append(int(token))
+    return np.array(values, dtype=np.int32), False
+
+
+def _lines(data: bytes, start: int, end: int) -> Iterator[tuple[int, list[bytes]]]:
+    """Yield (start, tokens) of each line of data[start:end] that is neither blank nor
+    a comment (a line whose first token starts with 'c')."""
+    while start < end:
+        stop = _line_end(data, start)
+        fields = data[start:stop].split()
+        if fields and fields[0][:1] != b"c":
+            yield start, fields
+        start = stop + 1
+
+
+def _token_line(data: bytes, marks: list[tuple[int, int]], index: int) -> int:
+    """Return the line of the integer number `index` (0-based) of the clause text."""
+    start, count = next((m for m in reversed(marks) if m[1] <= index), marks[0])
+    for at, fields in _lines(data, start, len(data)):
+        count += len(fields)
+        if count > index:
+            return _line(data, at)
+    raise AssertionError(f"no integer number {index}")
+
+
+def _line(data: bytes, position: int) -> int:
+    """Return the 1-based line of a byte position (LF, CR LF and CR end a line)."""
+    ends = data.count(b"\n", 0, position) + data.count(b"\r", 0, position)
+    return 1 + ends - data.count(b"\r\n", 0, position)
+
+
+def _line_end(data: bytes, position: int) -> int:
+    """Return the position of the line end (LF or CR) at or after `position`, or the end."""
+    return _LINE.match(data, position).end()
+
+
+def _shown(token: str | bytes, width: int = 40) -> str:
+    """Return a token as an error message shows it: an integer normalised, and at most
+    `width` characters."""
+    if isinstance(token, bytes):
+        token = token.decode("utf-8", "replace")
+    if _INTEGER.fullmatch(token) and len(token) <= width:
+        return str(int(token))
+    return token if len(token) <= width else token[:width] + "..."
+
+
+def _formatted(cnf: Cnf) -> str:
+    """Return the clause lines of a flat CNF, written by array operations a block of
+    clauses at a time (no Python int or str per literal)."""
+    pieces = []
+    step = 1 << 16
+    for first in range(0, len(cnf), step):
+        bounds = cnf.offsets[first : first + step + 1]
+        lits = cnf.literals[bounds[0] : bounds[-1]].astype(np.int64)
+        closed = bounds[1:] - bounds[0]  # literals before the end of each clause
+        size = np.abs(lits)
+        digits = 1 + np.searchsorted(_POWERS_OF_TEN, size, side="right")
+        width = digits + (lits < 0) + 1  # sign, digits, space
+        before = np.zeros(lits.size + 1, dtype=np.int64)
+        np.cumsum(width, out=before[1:])
+        # A literal starts after the literals before it and a "0\n" per clause closed.
+        start = before[:-1] + 2 * np.searchsorted(closed, np.arange(lits.size), side="right")
+        zeros = before[closed] + 2 * np.arange(closed.size)  # where each "0\n" goes
+        out = np.full(int(before[-1]) + 2 * closed.size, ord(" "), dtype=np.uint8)
+        out[start[lits < 0]] = ord("-")
+        last = start + width - 2  # the last digit
+        for k in range(int(digits.max(initial=0))):
+            more = digits > k
+            out[last[more] - k] = ord("0") + size[more] // 10**k % 10
+        out[zeros] = ord("0")
+        out[zeros + 1] = ord("\n")
+        pieces.append(out.tobytes().decode("ascii"))
+    return "".join(pieces)
 
 
 @dataclass(frozen=True)
@@ -147,40 +425,72 @@ _STATUS_WORDS = {
 def parse_model(text: str, name: str = "<input>") -> Model:
     """Parse solver output in any of the three accepted shapes."""
     status: Status | None = None
+    status_line = 0
     literals: list[int] = []
+    first_literal_line = last_v_line = 0
     terminated = False
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, line in enumerate(lines, start=1):
         fields = line.split()
         if not fields or fields[0] == "c":
             continue
+        said = None
         if fields[0] == "s":
-            word = " ".join(fields[1:]).upper()
-            if word not in _STATUS_WORDS:
-                raise DimacsError(f"unknown status line {line.strip()!r}", name, number)
-            status = _STATUS_WORDS[word]
-            continue
-        if len(fields) == 1 and fields[0].upper() in _STATUS_WORDS and status is None:
-            status = _STATUS_WORDS[fields[0].upper()]  # MiniSat's result file
+            said = _STATUS_WORDS.get(" ".join(fields[1:]).upper())
+            if said is None:
+                raise DimacsError(f"unknown status line {_shown(line.strip(), 60)!r}", name, number)
+        elif len(fields) == 1 and fields[0].upper() in _STATUS_WORDS:
+            said = _STATUS_WORDS[fields[0].upper()]  # MiniSat's result file
+        if said is not None:
+            if status is not None and said is not status:
+                raise DimacsError(
+                    f"status {said} contradicts the status {status} of line {status_line}",
+                    name,
+                    number,
+                )
+            status, status_line = said, status_line or number
             continue
         if fields[0] == "v":
             fields = fields[1:]
+            last_v_line = number
         for token in fields:
-            lit = _literal(token)
-            if lit is None:
-                raise DimacsError(f"not a literal: {token!r}", name, number)
+            lit = _model_literal(token, name, number)
             if lit == 0:
                 terminated = True
             elif terminated:
                 raise DimacsError(f"literal {lit} after the closing 0", name, number)
             else:
                 literals.append(lit)
+                first_literal_line = first_literal_line or number
     if status is None:
         if not literals:
             raise DimacsError("no model: no status line and no literals", name, 1)
         status = Status.SAT
+    if status is Status.UNSAT and literals:
+        raise DimacsError(
+            f"model literals with the UNSATISFIABLE status of line {status_line}",
+            name,
+            first_literal_line,
+        )
     if status is not Status.SAT:
         return Model(status, ())
+    if last_v_line and not terminated:
+        raise DimacsError(
+            "the 'v' lines end without their closing 0 (cut short?)", name, last_v_line
+        )
     return Model(Status.SAT, tuple(literals))
+
+
+def _model_literal(token: str, name: str, number: int) -> int:
+    """Return the literal a model token spells, refusing a non-integer and a variable
+    beyond MAX_VARS."""
+    if not _INTEGER.fullmatch(token):
+        raise DimacsError(f"not a literal: {_shown(token)!r}", name, number)
+    if len(token) > len(str(MAX_VARS)) + 1 or abs(int(token)) > MAX_VARS:
+        raise DimacsError(
+            f"literal {_shown(token)} beyond the largest variable {MAX_VARS}", name, number
+        )
+    return int(token)
 
 
 def read_model(path: str) -> Model:

@@ -31,7 +31,7 @@ from encoder.cli_common import (
     positive,
     run_front_end,
 )
-from encoder.dimacs import read_cnf
+from encoder.dimacs import read_cnf, renamed
 from encoder.errors import DimacsError
 from executors import ExecutorError, add_executor_flags, settle_executor_flags
 from solvers.limits import DEFAULT_TIMEOUT
@@ -217,14 +217,24 @@ def run_solve(args: argparse.Namespace) -> int:
     from solvers.results import Status
 
     cnf = read_cnf(args.cnf)
+    # A header promising far more variables than the clauses use (encoder.dimacs): the
+    # solver gets the used ones, renumbered, and the model lists them.
+    formula, names = cnf.compact() if cnf.sparse else (cnf, None)
     name = args.solver if args.solver_cmd is None else "command"
     backend = make_backend(name, timeout=args.timeout, command=args.solver_cmd)
     try:
-        with backend.load(cnf.clauses, cnf.num_vars):
+        # cell_vars: the closures (up, fl) must assign every variable up to the highest
+        # one a clause uses; those above it are free.
+        with backend.load(formula, formula.num_vars, formula.highest):
             result = backend.solve()
     except MemoryError:
         where = "<stdin>" if args.cnf == "-" else args.cnf
-        raise DimacsError(f"not enough memory for {cnf.num_vars} variables", where) from None
+        raise DimacsError(f"not enough memory for {formula.num_vars} variables", where) from None
+    if names is not None:
+        print(
+            f"c the header declares {cnf.num_vars} variables, the clauses use "
+            f"{formula.num_vars}: the model lists those, the others may take any value"
+        )
     print(f"c sudoku-sat solver {result.solver}: {result.seconds:.6f} s")
     without = _YES_NO.get(result.solved_without_search, result.solved_without_search)
     print(f"c unit propagation alone fills the grid: {without}")
@@ -235,7 +245,7 @@ def run_solve(args: argparse.Namespace) -> int:
     words = {Status.SAT: "SATISFIABLE", Status.UNSAT: "UNSATISFIABLE", Status.UNKNOWN: "UNKNOWN"}
     print(f"s {words[result.status]}")
     if result.status is Status.SAT:
-        print(model_lines(result.model), end="")
+        print(model_lines(result.model if names is None else renamed(result.model, names)), end="")
     if result.failed:  # UNKNOWN because the solver broke: an error, not an answer
         where = "<stdin>" if args.cnf == "-" else args.cnf
         print(f"{PROG}: {where}: {result.solver} failed: {result.reason}", file=sys.stderr)

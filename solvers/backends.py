@@ -87,7 +87,7 @@ from functools import partial
 
 import numpy as np
 
-from encoder.dimacs import clause_lines, parse_model, write_dimacs
+from encoder.dimacs import Cnf, clause_lines, parse_model, write_dimacs
 from encoder.errors import DimacsError
 from solvers.limits import (
     TimeLimitReached,
@@ -103,15 +103,22 @@ Lit = int  # a DIMACS literal: v or -v
 Clause = list[Lit]
 
 
-def _split_units(clauses: Sequence[Sequence[Lit]]) -> tuple[list[Clause], list[Lit]]:
-    """Return (clauses of two or more distinct literals or none, unit literals)."""
-    rest, units = [], []
-    for clause in clauses:
-        if len(set(clause)) == 1:
-            units.append(clause[0])
-        else:
-            rest.append(list(clause))
-    return rest, units
+def _split_units(formula: Cnf) -> tuple[Cnf, list[Lit], np.ndarray]:
+    """Return (the clauses of two or more distinct literals or none, the unit literals,
+    which clauses are units), on the flat arrays: without units, `formula` itself."""
+    lits, offsets = formula.literals, formula.offsets
+    lengths = np.diff(offsets)
+    unit = np.zeros(lengths.size, dtype=bool)
+    filled = np.flatnonzero(lengths)
+    if filled.size:  # a clause is a unit when its smallest and largest literal are equal
+        starts = offsets[filled]
+        unit[filled] = np.minimum.reduceat(lits, starts) == np.maximum.reduceat(lits, starts)
+    if not unit.any():
+        return formula, [], unit
+    offsets_rest = np.zeros(lengths.size - np.count_nonzero(unit) + 1, dtype=np.int64)
+    np.cumsum(lengths[~unit], out=offsets_rest[1:])
+    rest = Cnf(formula.num_vars, lits[np.repeat(~unit, lengths)], offsets_rest)
+    return rest, lits[offsets[:-1][unit]].tolist(), unit
 
 
 # The two helpers below run on every call: numpy keeps them near 20 us for 9x9, where
@@ -138,13 +145,11 @@ class _ClauseCheck:
     """Vectorised "which clause does this full assignment falsify" (numpy: about 50 us
     for the 9x9 rule formula, where a Python loop over its 11,988 clauses takes 10 ms)."""
 
-    def __init__(self, clauses: Sequence[Sequence[Lit]], num_vars: int):
+    def __init__(self, clauses: Cnf, num_vars: int):
         self.num_vars = num_vars
-        lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
-        self.lits = np.fromiter((lit for c in clauses for lit in c), dtype=np.int64)
-        self.starts = np.zeros(len(clauses), dtype=np.int64)
-        np.cumsum(lengths[:-1], out=self.starts[1:])
-        self.empty = np.flatnonzero(lengths == 0)
+        self.lits = clauses.literals  # the formula's own arrays, not a copy
+        self.starts = clauses.offsets[:-1]
+        self.empty = np.flatnonzero(np.diff(clauses.offsets) == 0)
 
     def first_falsified(self, model: Sequence[Lit]) -> int:
         """Return the index of the first clause `model` leaves without a true literal, or -1."""
@@ -167,7 +172,8 @@ class Backend:
     name = "backend"
 
     def __init__(self) -> None:
-        self.clauses: list[Clause] = []
+        self.clauses = Cnf.from_clauses([])  # flat: the engine and the checker take it as is
+        self.rows: Sequence[Sequence[Lit]] = []  # the same clauses for PySAT, see `load`
         self.units: list[Lit] = []
         self.num_vars = 0
         self.cell_vars = 0
@@ -176,9 +182,19 @@ class Backend:
         self, clauses: Sequence[Sequence[Lit]], num_vars: int, cell_vars: int | None = None
     ) -> Backend:
         """Load the formula and return self; `cell_vars` (default all) are the variables
-        1..cell_vars that root-level propagation must assign for "solved without search"."""
+        1..cell_vars that root-level propagation must assign for "solved without search".
+
+        `clauses` are lists of DIMACS ints (the encoder's formulas) or an
+        `encoder.dimacs.Cnf` (a parsed file), held flat either way; no list of lists of
+        a Cnf is made: PySAT solvers are fed from the arrays a few clauses at a time,
+        while lists, small, are kept as lists for them (a fresh solver per call)."""
         self.close()
-        self.clauses, self.units = _split_units(clauses)
+        formula = clauses if isinstance(clauses, Cnf) else Cnf.from_clauses(clauses, num_vars)
+        self.clauses, self.units, unit = _split_units(formula)
+        if isinstance(clauses, Cnf):
+            self.rows = self.clauses
+        else:
+            self.rows = [list(c) for c, u in zip(clauses, unit.tolist(), strict=True) if not u]
         self.num_vars = num_vars
         self.cell_vars = num_vars if cell_vars is None else cell_vars
         self.check = _ClauseCheck(self.clauses, num_vars)
@@ -347,7 +363,7 @@ class PysatBackend(Backend):
     def _new(self):
         from pysat.solvers import Solver
 
-        return Solver(name=self.name, bootstrap_with=self.clauses)
+        return Solver(name=self.name, bootstrap_with=self.rows)
 
     def _load(self) -> None:
         self.prober = self._new()

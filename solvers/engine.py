@@ -26,7 +26,6 @@ import contextlib
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from itertools import chain
 
 import numpy as np
 
@@ -194,23 +193,22 @@ class Engine:
     it for a block of queries."""
 
     def __init__(self, clauses: Iterable[Iterable[Lit]], num_vars: int | None = None):
-        rows = [tuple(clause) for clause in clauses]
-        lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(offsets[-1]))
-        highest = int(np.abs(flat).max()) if flat.size else 0
-        if flat.size and not flat.all():
-            raise ValueError("literal 0 inside a clause (0 only ends a clause in DIMACS)")
+        """Build the engine for clauses of DIMACS ints: lists, or an `encoder.dimacs.Cnf`
+        whose flat arrays are used as they are (no copy: a large parsed formula costs
+        its arrays and the engine's own, nothing per clause in Python).  num_vars
+        defaults to the Cnf's count, or to the highest variable of lists."""
+        from encoder.dimacs import MAX_VARS, Cnf  # the one conversion to flat arrays
+
+        cnf = clauses if isinstance(clauses, Cnf) else Cnf.from_clauses(clauses, num_vars)
         if num_vars is None:
-            num_vars = highest
-        elif num_vars < 0:
-            raise ValueError(f"num_vars must be >= 0, not {num_vars}")
-        elif highest > num_vars:
-            raise ValueError(f"a clause mentions variable {highest} but num_vars is {num_vars}")
+            num_vars = cnf.num_vars
+        elif not 0 <= num_vars <= MAX_VARS:
+            raise ValueError(f"num_vars must be in 0..{MAX_VARS}, not {num_vars}")
+        elif cnf.highest > num_vars:
+            raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
-        self.num_clauses: int = len(rows)
-        *formula, units, unit_idx, first_empty = build(flat, offsets, self.num_vars)
+        self.num_clauses: int = len(cnf)
+        *formula, units, unit_idx, first_empty = build(cnf.literals, cnf.offsets, self.num_vars)
         self._F = tuple(formula)
         self._S = new_state(self.num_vars)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
@@ -229,10 +227,18 @@ class Engine:
     @classmethod
     def from_dimacs(cls, path: str) -> Engine:
         """Return an engine for a DIMACS CNF file (parse errors raise encoder's DimacsError)."""
-        from encoder.dimacs import read_cnf
+        from encoder.dimacs import SPARE_VARS, read_cnf
+        from encoder.errors import DimacsError
 
         cnf = read_cnf(path)
-        return cls(cnf.clauses, cnf.num_vars)
+        if cnf.sparse:  # the engine's arrays are per variable: refuse an empty promise
+            room = cnf.literals.size + SPARE_VARS
+            raise DimacsError(
+                f"{cnf.num_vars} variables for {cnf.literals.size} literals: more than the "
+                f"engine holds for them ({room}); `solvers solve` renumbers the used ones",
+                path,
+            )
+        return cls(cnf)
 
     @contextlib.contextmanager
     def limited(self, seconds: float | None) -> Iterator[Engine]:

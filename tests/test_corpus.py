@@ -91,12 +91,21 @@ def _in_process(case: dict, argv: list[str]) -> tuple[int, str, str]:
 
 
 # Runs a front end as `python -m` would and writes its peak resident memory (KiB) to a
-# file at exit, so that a case can bound the memory of the command alone.
+# file at exit, so that a case can bound the memory of the command alone.  Linux's
+# VmHWM belongs to the process's own address space; ru_maxrss would also count the
+# parent's resident memory at the fork (pytest's, hundreds of MB late in a run).
 _MEASURED = (
     "import atexit, resource, runpy, sys\n"
+    "path = sys.argv[1]  # before sys.argv becomes the module's\n"
+    "def peak():\n"
+    "    try:\n"
+    "        with open('/proc/self/status') as f:\n"
+    "            return next(l.split()[1] for l in f if l.startswith('VmHWM:'))\n"
+    "    except (OSError, StopIteration):\n"
+    "        return str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     "def report():\n"
-    "    with open(sys.argv[1], 'w') as f:\n"
-    "        f.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+    "    with open(path, 'w') as f:\n"
+    "        f.write(peak())\n"
     "atexit.register(report)\n"
     "module = sys.argv[2]\n"
     "sys.argv = [module, *sys.argv[3:]]\n"

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from pysat.solvers import Minisat22
 from tiny_formulas import TINY, TINY_IDS
 
+from encoder.dimacs import parse_cnf
+from encoder.errors import DimacsError
 from solvers.engine import CountResult, Engine, SolveResult, Work
 from solvers.results import Status
 
@@ -177,6 +179,30 @@ def test_from_dimacs(tmp_path):
     engine = Engine.from_dimacs(str(path))
     assert (engine.num_vars, engine.num_clauses) == (4, 3)
     assert engine.propagate([-1]) == (True, [-1, -2, 3])
+
+
+def test_from_dimacs_reads_crlf_and_refuses_an_empty_promise(tmp_path):
+    path = tmp_path / "windows.cnf"
+    path.write_bytes(b"c a comment\r\np cnf 4 3\r\n1 -2 0\r\n2 3 0\r\n-1 -3 4 0\r\n")
+    assert Engine.from_dimacs(str(path)).propagate([-1]) == (True, [-1, -2, 3])
+    path.write_text("p cnf 200000000 1\n1 0\n")  # arrays per variable: GBs for 20 bytes
+    with pytest.raises(DimacsError, match="200000000 variables for 1 literals"):
+        Engine.from_dimacs(str(path))
+
+
+def test_engine_takes_a_flat_cnf_as_it_is():
+    cnf = parse_cnf("p cnf 5 4\n1 -2 0\n2 3 0\n-1 -3 4 0\n5 0\n")
+    engine = Engine(cnf)
+    assert (engine.num_vars, engine.num_clauses) == (5, 4)
+    assert engine.propagate([-1]) == Engine(cnf.clauses, 5).propagate([-1])
+    assert engine.fixed() == [5]
+    assert Engine(cnf, 9).num_vars == 9
+    with pytest.raises(ValueError, match="mentions variable 5 but num_vars is 4"):
+        Engine(cnf, 4)
+    with pytest.raises(ValueError, match=r"num_vars must be in 0\.\.1073741823"):
+        Engine([[1]], 1 << 30)
+    with pytest.raises(ValueError, match="literal 0 inside a clause"):
+        Engine([[1, 0]])
 
 
 @st.composite
