@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from encoder.cli_common import run_front_end
 from executors import ExecutorError
+from puzzles.outputs import interrupts
 
 COMMANDS = {
     "run": ("benchmarks.run", "every solver over puzzle sets: no-search rate, depth, speed"),
@@ -50,8 +51,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"benchmarks: unknown command {argv[0]!r}\n{usage()}", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[argv[0]][0])
-    # files are written before the tables, so a reader leaving early loses nothing
-    return run_front_end("benchmarks", lambda: module.main(argv[1:]), (ExecutorError,))
+    return run_front_end("benchmarks", lambda: _command(module, argv[1:]), (ExecutorError,))
+
+
+def _command(module, argv: list[str]) -> int:
+    # Commands print their tables before writing their files, and keep writing them when
+    # the reader of stdout has gone (`puzzles.outputs`).  Compiled code (PySAT, numba)
+    # reports Ctrl-C its own ways: they become the KeyboardInterrupt that run_front_end
+    # reports (exit 130).
+    with interrupts():
+        return module.main(argv)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,80 @@ COMPARED_OPTIONS = (
 )
 
 
+# What `render` reads of a document, by kind: anything else in it is ignored.
+TEXT, COUNT, FIGURE = "a string", "a whole number", "a number or null"
+SUMMARY_FIELDS = {
+    **dict.fromkeys(KEY, TEXT),
+    "grids": COUNT,
+    **dict.fromkeys(REQUIRED[4:], FIGURE),
+}
+PROFILE_FIELDS = {"dataset": TEXT, "encoding": TEXT, "grids": COUNT, "shares_pct": "an object"}
+
+
+def _kind(value) -> str:
+    """Return the JSON name of a value's kind, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    names = {str: "a string", int: "a number", float: "a number", list: "a list", dict: "an object"}
+    return names[type(value)]
+
+
+def _fits(value, kind: str) -> bool:
+    if isinstance(value, bool):
+        return False
+    if kind == TEXT:
+        return isinstance(value, str)
+    if kind == COUNT:
+        return isinstance(value, int) and value >= 0
+    if kind == FIGURE:
+        return value is None or isinstance(value, int | float)
+    return isinstance(value, dict)
+
+
+def _check_rows(document: dict, name: str, fields: dict[str, str], required: bool) -> None:
+    """Check that document[name] is a list of objects holding `fields` of their kinds;
+    raise ValueError naming the first that is not."""
+    if name not in document:
+        if required:
+            raise ValueError(f"no {name} list")
+        return
+    rows = document[name]
+    if not isinstance(rows, list):
+        raise ValueError(f"{name} is {_kind(rows)}, not a list")
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise ValueError(f"{name}[{i}] is {_kind(row)}, not an object")
+        for field, kind in fields.items():
+            if field not in row:
+                raise ValueError(f"{name}[{i}] lacks {field}")
+            if not _fits(row[field], kind):
+                raise ValueError(f"{name}[{i}].{field} is {_kind(row[field])}, not {kind}")
+        if name == "depth_profiles":
+            for bucket, share in row["shares_pct"].items():
+                if share is None or not _fits(share, FIGURE):
+                    raise ValueError(
+                        f"{name}[{i}].shares_pct.{bucket} is {_kind(share)}, not a number"
+                    )
+
+
+def check(document) -> None:
+    """Raise ValueError saying what a results.json document lacks of what `render` reads."""
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
+        raise ValueError(f"not a results.json of `benchmarks run` (schema {SCHEMA!r})")
+    if document.get("version") != VERSION:
+        raise ValueError(f"results version {document.get('version')!r}, expected {VERSION}")
+    meta = document.get("metadata", {})
+    if not isinstance(meta, dict):
+        raise ValueError(f"metadata is {_kind(meta)}, not an object")
+    if not isinstance(meta.get("packages", {}), dict):
+        raise ValueError(f"metadata.packages is {_kind(meta['packages'])}, not an object")
+    _check_rows(document, "summaries", SUMMARY_FIELDS, required=True)
+    _check_rows(document, "datasets", {"name": TEXT}, required=False)
+    _check_rows(document, "depth_profiles", PROFILE_FIELDS, required=False)
+
+
 def load(path: str) -> dict:
     """Return a results.json document, or raise InputError saying what is wrong."""
     text = read_text(path)
@@ -50,14 +124,12 @@ def load(path: str) -> dict:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(f"not JSON: {error.msg}", path, error.lineno) from None
-    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
-        raise InputError(f"not a results.json of `benchmarks run` (schema {SCHEMA!r})", path)
-    if document.get("version") != VERSION:
-        raise InputError(f"results version {document.get('version')!r}, expected {VERSION}", path)
-    for i, row in enumerate(document.get("summaries", [])):
-        missing = [k for k in REQUIRED if k not in row]
-        if missing:
-            raise InputError(f"summary {i} lacks {', '.join(missing)}", path)
+    except RecursionError:
+        raise InputError("not a results.json: nested too deeply", path) from None
+    try:
+        check(document)
+    except ValueError as error:
+        raise InputError(str(error), path) from None
     return document
 
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
+from puzzles.outputs import reason
 from puzzlesets import (
     PuzzleSet,
     PuzzleSetError,
@@ -36,12 +37,12 @@ from puzzlesets import (
 )
 from puzzlesets.normalise import canonical
 
-PROG = "benchmarks datasets"
+PROG = "benchmarks"  # messages start `benchmarks: `, as every command's do
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog=f"python -m {PROG}",
+        prog="python -m benchmarks datasets",
         description="Public puzzle sets by name: list, fetch, locate, verify.",
     )
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -130,7 +131,8 @@ def run_fetch(names: Sequence[str], everything: bool, quiet: bool) -> int:
             failed += 1
             continue
         except OSError as error:
-            print(f"{PROG}: {entry.name}: cannot write the cache: {error}", file=sys.stderr)
+            problem = f"cannot write {entry.name} into the cache: {reason(error)}"
+            print(f"{PROG}: {cache_dir()}: {problem}", file=sys.stderr)
             failed += 1
             continue
         print(f"{entry.name}\t{path}")

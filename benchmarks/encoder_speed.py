@@ -15,13 +15,12 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks.paths import machine
+from benchmarks.speed import read_grids
 from benchmarks.timing import median, time_calls
-from encoder.cli_common import flags_namespace, resolve_named_set
+from encoder.cli_common import positive
 from encoder.emit import encode_dimacs
 from encoder.encodings import puzzle_formula, rule_formula
 from encoder.geometry import standard
-from encoder.grids import parse_cells
-from encoder.puzzle_files import read_texts
 
 DEFAULT_SET = "top95"  # a catalogued public set, or any file of 9x9 grids
 
@@ -31,13 +30,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m benchmarks encoder-speed", description=__doc__.splitlines()[0]
     )
     parser.add_argument("puzzles", nargs="?", default=DEFAULT_SET)
-    parser.add_argument("--limit", type=int, default=95)
-    parser.add_argument("--repeat", type=int, default=5, help="timed calls per grid")
+    parser.add_argument("--limit", type=positive(int), default=95, help="grids (default 95)")
+    parser.add_argument(
+        "--repeat", type=positive(int), default=5, help="timed calls per grid (default 5)"
+    )
     args = parser.parse_args(argv)
     geometry = standard(9)
-    path, _, _ = resolve_named_set(args.puzzles, flags_namespace(""))
-    texts = read_texts(path)[: args.limit]
-    grids = [parse_cells(t.cells, geometry) for t in texts]
+    grids = read_grids(args.puzzles, args.limit)
     encode_dimacs(grids[0], geometry)  # warm-up: fills the rule caches
 
     def per_grid(function) -> float:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.report import DepthProfile, Summary
+from puzzles.outputs import write_png
 from solvers.results import DEPTH_BUCKETS, NotAvailable
 
 
@@ -55,8 +56,7 @@ def plot_no_search(summaries: Sequence[Summary], path: Path) -> bool:
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=7, ncol=min(len(solvers), 4), loc="upper right")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    write_png(fig, path, dpi=110)
     return True
 
 
@@ -89,6 +89,5 @@ def plot_depth_profile(profiles: Sequence[DepthProfile], path: Path) -> bool:
     ax.set_title("Depth of failed-literal reasoning needed (home-grown engine)")
     ax.legend(fontsize=7, ncol=len(buckets), loc="lower center", bbox_to_anchor=(0.5, 1.08))
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    write_png(fig, path, dpi=110)
     return True

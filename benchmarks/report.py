@@ -34,6 +34,7 @@ from tabulate import tabulate
 from benchmarks.chunks import GridRun
 from benchmarks.paths import PROJECT, cpu_model
 from encoder.datasets import Dataset
+from puzzles.outputs import write_file, write_text
 from solvers.results import DEPTH_BUCKETS, NOT_AVAILABLE, NotAvailable, Status
 
 SCHEMA = "sudoku-sat/benchmark-results"
@@ -335,9 +336,8 @@ def results_json(
 
 
 def write_json(path: Path, document: dict) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(document, handle, indent=1, ensure_ascii=False)
-        handle.write("\n")
+    """Write the document, renamed into place when complete (`puzzles.outputs`)."""
+    write_text(path, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
 
 
 CSV_COLUMNS = (
@@ -369,7 +369,9 @@ def write_csv(path: Path, blocks) -> int:
     """Write one row per grid and solver; `blocks` yields (dataset, encoding, runs,
     depths by position) with the dataset's lines.  Return the number of rows."""
     rows = 0
-    with open(path, "w", encoding="utf-8", newline="") as handle:
+
+    def write(handle) -> None:
+        nonlocal rows
         writer = csv.writer(handle)
         writer.writerow(CSV_COLUMNS)
         for dataset, encoding, runs, depths in blocks:
@@ -392,4 +394,6 @@ def write_csv(path: Path, blocks) -> int:
                     ]
                 )
                 rows += 1
+
+    write_file(path, write)  # renamed into place when complete (`puzzles.outputs`)
     return rows

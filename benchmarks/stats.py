@@ -19,7 +19,10 @@ The samples go in chunks of CHUNK_SAMPLES (one solver built per chunk) to an exe
 `--executor dask`, with the same result.
 Outputs: a table per method on stdout, `solutions_vs_givens.csv` and
 `solutions_vs_givens.png` (mean on a log scale versus k, one curve per method; share
-of unique grids below) in --out.
+of unique grids below) in --out.  --out is checked for writing before the study; the
+tables are printed first and the files written after, each renamed into place when
+complete (`puzzles.outputs`), so a full disk loses no table and a closed stdout no
+file.  Ctrl-C keeps the chunks finished: their tables and files, and exit status 130.
 
     python -m benchmarks stats --givens 17-45 --samples 300 --seed 1 --workers 2 --out docs
         [--executor dask [--scheduler tcp://HOST:8786]]
@@ -37,7 +40,7 @@ import statistics
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from itertools import pairwise
 
 import numpy as np
@@ -47,10 +50,18 @@ from tqdm import tqdm
 from benchmarks.paths import machine
 from encoder.cli_common import add_geometry_flags, geometry_for, positive
 from encoder.geometry import Geometry
-from executors import add_executor_flags, cut, in_order, make_executor, settle_executor_flags
+from executors import add_executor_flags, completed, cut, make_executor, settle_executor_flags
 from puzzles.counting import SolutionCount
 from puzzles.fullgrid import GridSampler
 from puzzles.generate import random_placement, remove_givens
+from puzzles.outputs import (
+    Interrupted,
+    check_folder,
+    interrupts,
+    print_out,
+    write_file,
+    write_png,
+)
 
 METHODS = {"random": "(1) random placement", "remove": "(2) removal from a full grid"}
 BOOTSTRAP_RESAMPLES = 2000
@@ -298,18 +309,21 @@ def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
     bottom.legend(fontsize=8, loc="upper center", ncol=2)
     bottom.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    write_png(fig, path, dpi=120)
 
 
 def write_csv(points: Sequence[Point], path: str, comments: Sequence[str]) -> None:
-    with open(path, "w", encoding="utf-8", newline="") as handle:
+    """Write the points, renamed into place when complete (`puzzles.outputs`)."""
+
+    def write(handle) -> None:
         for line in comments:
             handle.write(f"# {line}\n")
-        writer = csv.DictWriter(handle, fieldnames=list(asdict(points[0])))
+        writer = csv.DictWriter(handle, fieldnames=[f.name for f in fields(Point)])
         writer.writeheader()
         for p in points:
             writer.writerow(asdict(p))
+
+    write_file(path, write)
 
 
 def parse_range(spec: str) -> list[int]:
@@ -358,18 +372,23 @@ def run_study(
     scheduler: str | None = None,
 ) -> list[Sample]:
     """Return every sample of the study, in task order (whatever the number of workers or
-    the executor: `local` processes, or `dask` in chunks, see `executors`)."""
+    the executor: `local` processes, or `dask` in chunks, see `executors`).  Ctrl-C
+    raises `Interrupted` holding the samples of every chunk finished, in task order."""
     tasks = [(m, k, i, seed, cap) for m in methods for k in ks for i in range(samples)]
     chunks = [
         SampleChunk(geometry, first, tuple(part)) for first, part in cut(tasks, CHUNK_SAMPLES)
     ]
     runner = make_executor(executor, max(1, min(workers, len(chunks))), scheduler)
-    results: list[Sample] = []
+    finished: dict[int, list[Sample]] = {}  # first position of a chunk -> its samples
     with tqdm(total=len(tasks), disable=not show_progress, unit="grid", file=sys.stderr) as bar:
-        for sample in in_order(runner, run_chunk, chunks):
-            results.append(sample)
-            bar.update()
-    return results
+        try:
+            with interrupts():
+                for first, part in completed(runner, run_chunk, chunks):
+                    finished[first] = part
+                    bar.update(len(part))
+        except KeyboardInterrupt:  # `completed` has stopped the executor
+            raise Interrupted([s for first in sorted(finished) for s in finished[first]]) from None
+    return [sample for first in sorted(finished) for sample in finished[first]]
 
 
 def _where(args: argparse.Namespace) -> str:
@@ -429,27 +448,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     geometry = geometry_for(args, args.size or 9)
     if max(args.givens) > geometry.num_cells:
         parser.error(f"--givens: at most {geometry.num_cells} for {geometry.describe()}")
-    try:
-        if args.out is not None:
-            os.makedirs(args.out, exist_ok=True)
-    except OSError as error:
-        print(f"benchmarks: {args.out}: cannot create: {error.strerror}", file=sys.stderr)
-        return 1
+    if args.out is not None:
+        check_folder(args.out)  # before the work: the study learns at once it cannot keep it
     command = "python -m benchmarks stats " + shlex.join(argv)
     start = time.perf_counter()
     show = not args.quiet and sys.stderr.isatty()
-    samples = run_study(
-        geometry,
-        args.givens,
-        args.samples,
-        args.seed,
-        args.cap,
-        args.workers,
-        methods,
-        show,
-        args.executor,
-        args.scheduler,
-    )
+    total = len(methods) * len(args.givens) * args.samples
+    interrupted = False
+    try:
+        samples = run_study(
+            geometry,
+            args.givens,
+            args.samples,
+            args.seed,
+            args.cap,
+            args.workers,
+            methods,
+            show,
+            args.executor,
+            args.scheduler,
+        )
+    except Interrupted as stop:  # the chunks finished are kept, reported and written
+        samples, interrupted = stop.kept, True
+        if not samples:
+            raise
     seconds = time.perf_counter() - start
     points = summarize(samples, args.seed)
     about = [
@@ -459,8 +481,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         CI_METHOD,
         f"machine: {machine()}; {_where(args)}, {seconds:.1f} s",
     ]
-    written = ""
-    if args.out is not None:  # before the tables: the files survive a closed stdout
+    if interrupted:
+        about.append(f"INTERRUPTED: {len(samples):,} of {total:,} samples (see n per point)")
+    # The tables first, then the files: a file that cannot be written loses no table,
+    # and a reader leaving early (`| head`) loses no file.
+    print_out(
+        "\n".join(about)
+        + "\n\n"
+        + tables(points, args.cap)
+        + "\n\n"
+        + "\n".join(thresholds(points))
+        + ("\n" if args.out else "\n\n(no --out DIR: the plot and the CSV were not written)\n")
+    )
+    if interrupted:
+        print(
+            f"benchmarks: interrupted: {len(samples):,} of {total:,} samples kept",
+            file=sys.stderr,
+        )
+    if args.out is not None:
         png = os.path.join(args.out, PLOT_NAME)
         table_path = os.path.join(args.out, CSV_NAME)
         n_label = f"{args.samples} grids per point"
@@ -468,18 +506,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"Random {geometry.describe()} grids: solutions versus givens "
             f"({n_label}, seed {args.seed})"
         )
-        try:
-            plot(points, png, title, args.cap)
-            write_csv(points, table_path, about)
-        except OSError as error:
-            print(f"benchmarks: {args.out}: cannot write: {error.strerror}", file=sys.stderr)
-            return 1
-        written = f"\nwrote {png} and {table_path}"
-    print("\n".join(about) + "\n")
-    print(tables(points, args.cap) + "\n")
-    print("\n".join(thresholds(points)))
-    print(written or "\n(no --out DIR: the plot and the CSV were not written)")
-    return 0
+        plot(points, png, title, args.cap)
+        write_csv(points, table_path, about)
+        print_out(f"\nwrote {png} and {table_path}\n")
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

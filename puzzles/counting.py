@@ -19,6 +19,7 @@ from pysat.solvers import Solver
 
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
+from solvers.limits import pysat_solve
 from solvers.results import SolutionCount
 
 Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
@@ -42,7 +43,7 @@ class PysatCounter:
         self._next_selector += 1
         assumptions = [*given_literals(grid, self.geometry), selector]
         found = 0
-        while found < cap and self.solver.solve(assumptions=assumptions):
+        while found < cap and pysat_solve(self.solver, assumptions):
             found += 1
             model = self.solver.get_model()
             block = [-lit for lit in model if 0 < lit <= self._cell_vars]

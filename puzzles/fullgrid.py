@@ -17,7 +17,8 @@ heavy-tailed runs on 16x16 and 25x25 grids.
 `phase_guided_grid` is the other road, for geometries where that search gets lost
 (jigsaw maps of 12x12 and more, `puzzles.jigsaw`): one call of PySAT's Minisat22
 with a random preferred value per cell (`set_phases`), which CDCL follows wherever the
-rules allow.  A seed still gives the same grid (MiniSat is deterministic).
+rules allow, within a budget of conflicts.  A seed still gives the same grid (MiniSat
+is deterministic, and a conflict budget does not depend on the machine's speed).
 
 `GridSampler` is a `GridEngine` (solvers.grid_engine: the rules loaded once, counting
 by the engine's search) with the random completion added; `puzzles.counting` holds
@@ -38,6 +39,7 @@ from encoder.geometry import Geometry
 from encoder.numbering import cell_var
 from puzzles.counting import Grid, PysatCounter
 from solvers.grid_engine import GridEngine
+from solvers.limits import pysat_interrupts, pysat_solve
 from solvers.results import SolutionCount
 
 PYSAT_FROM = 12  # sizes whose generation counts go to PySAT (GridSampler.two_or_fewer)
@@ -143,9 +145,19 @@ def random_full_grid(geometry: Geometry, rng: random.Random) -> Grid:
     return grid
 
 
-def phase_guided_grid(geometry: Geometry, rng: random.Random) -> Grid | None:
+# Conflicts Minisat22 may spend on one phase-guided grid: a budget, not a time limit,
+# so that a seed gives the same grid on any machine.  16x16 jigsaw maps take up to about
+# 40,000 (a few seconds); 25x25 maps are seldom completed (20 seconds per 100,000).
+PHASE_GUIDED_CONFLICTS = 100_000
+
+
+def phase_guided_grid(
+    geometry: Geometry, rng: random.Random, conflicts: int | None = PHASE_GUIDED_CONFLICTS
+) -> Grid | None:
     """Return a random full grid found by Minisat22 steered by random phases (one
-    preferred value per cell, drawn from `rng`), or None when the rules have none."""
+    preferred value per cell, drawn from `rng`), or None when the rules have none or
+    none was found within `conflicts` conflicts (None: no limit).  Ctrl-C raises
+    KeyboardInterrupt."""
     from pysat.solvers import Minisat22
 
     n = geometry.size
@@ -155,6 +167,10 @@ def phase_guided_grid(geometry: Geometry, rng: random.Random) -> Grid | None:
         phases += [cell_var(c, k, n) * (1 if k == chosen else -1) for k in range(1, n + 1)]
     with Minisat22(bootstrap_with=rule_formula(geometry, "centrale").clauses) as solver:
         solver.set_phases(phases)
-        if not solver.solve():
-            return None
-        return grid_from_model(solver.get_model(), geometry)
+        if conflicts is None:
+            found = pysat_solve(solver)
+        else:
+            solver.conf_budget(conflicts)
+            with pysat_interrupts():
+                found = solver.solve_limited()
+        return grid_from_model(solver.get_model(), geometry) if found else None

@@ -25,7 +25,14 @@ propagation); with `--jigsaw` every puzzle gets a fresh random region map
 (`random.Random(seed)`) drives everything in order, so a command and its seed give the
 same file; GENERATOR_VERSION changes whenever that stops being true.  Puzzles already
 produced are skipped (small grids repeat), and `--attempts` bounds the number of
-candidate puzzles tried, so a rare target (depth 2) ends with whatever was found.
+candidate puzzles tried, so a rare target (depth 2) ends with whatever was found; with
+--jigsaw a region map drawn but not completed (`puzzles.jigsaw.draw_jigsaw`: within a
+conflict budget from 12x12 on) is an attempt too.  A progress bar (puzzles found,
+attempts made) goes to stderr when it is a terminal, unless --quiet.
+
+Ctrl-C ends the run with the puzzles found so far: written as usual (the header says the
+run was interrupted), then exit status 130.  `-o FILE` is checked for writing before
+the work, and written to a temporary file renamed into place (`puzzles.outputs`).
 
     python -m benchmarks generate --method depth --depth 1 --count 100 --seed 7 -o FILE
 """
@@ -49,7 +56,8 @@ from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.status import Status
 from puzzles.fullgrid import Grid, GridSampler, sampler_for
-from puzzles.jigsaw import RegionMap, map_text, random_jigsaw
+from puzzles.jigsaw import RegionMap, draw_jigsaw, map_text
+from puzzles.outputs import check_file, interrupts, print_out, write_text
 from solvers.rating import Rater
 
 GENERATOR_VERSION = 1
@@ -115,6 +123,8 @@ class Report:
     duplicates: int
     solutions: dict[str, int] = field(default_factory=dict)  # random/remove: tally
     seconds: float = 0.0
+    maps_not_completed: int = 0  # --jigsaw: region maps drawn but not completed
+    interrupted: bool = False  # Ctrl-C: the puzzles are those found before it
 
 
 def random_placement(geometry: Geometry, k: int, rng: random.Random) -> tuple[Grid, int]:
@@ -183,6 +193,7 @@ class Generator:
         self.rng = random.Random(request.seed)
         self.placements = 0
         self.dead_ends = 0
+        self.maps_not_completed = 0
         # A fixed jigsaw map (--regions) is written on every line, so files stand alone.
         self.fixed_map: RegionMap = ()
         if "jigsaw" in geometry.extras:
@@ -192,29 +203,42 @@ class Generator:
                     owner[c] = region.index
             self.fixed_map = tuple(owner)
 
-    def _source(self) -> tuple[GridSampler, Grid, RegionMap]:
-        """Return (solver, a fresh random full grid, region map or ())."""
+    def _source(self) -> tuple[GridSampler, Grid, RegionMap] | None:
+        """Return (solver, a fresh random full grid, region map or ()), or None when the
+        region map drawn for it (--jigsaw) was not completed."""
         if self.request.jigsaw:
-            return random_jigsaw(self.geometry, self.rng)
+            return self._jigsaw()
         solver = sampler_for(self.geometry)
         full = solver.random_completion(self.rng)
         if full is None:
             raise GridError(f"{self.geometry.describe()}: no full grid exists")
         return solver, full, self.fixed_map
 
-    def candidate(self) -> tuple[GeneratedPuzzle, GridSampler]:
-        """Return the next candidate puzzle (before filters) and its geometry's solver."""
+    def _jigsaw(self) -> tuple[GridSampler, Grid, RegionMap] | None:
+        drawn = draw_jigsaw(self.geometry, self.rng)
+        self.maps_not_completed += drawn is None
+        return drawn
+
+    def candidate(self) -> tuple[GeneratedPuzzle, GridSampler] | None:
+        """Return the next candidate puzzle (before filters) and its geometry's solver,
+        or None when the region map drawn for it (--jigsaw) was not completed."""
         req = self.request
         if req.method == "random":
             if req.jigsaw:
-                solver, _, region_map = random_jigsaw(self.geometry, self.rng)
+                drawn = self._jigsaw()
+                if drawn is None:
+                    return None
+                solver, _, region_map = drawn
             else:
                 solver, region_map = sampler_for(self.geometry), self.fixed_map
             grid, dead_ends = random_placement(solver.geometry, req.givens or 0, self.rng)
             self.placements += dead_ends + 1
             self.dead_ends += dead_ends
             return GeneratedPuzzle(grid, solver.geometry, region_map), solver
-        solver, full, region_map = self._source()
+        source = self._source()
+        if source is None:
+            return None
+        solver, full, region_map = source
         if req.method == "remove":
             grid = remove_givens(full, req.givens or 0, self.rng)
         elif req.method == "full":
@@ -242,24 +266,32 @@ class Generator:
 def generate(
     request: Request, geometry: Geometry, progress: Callable[[int, int], None] | None = None
 ) -> Report:
-    """Generate the request's puzzles; `progress(accepted, attempts)` after each attempt."""
+    """Generate the request's puzzles; `progress(accepted, attempts)` after each attempt.
+    Ctrl-C ends the run with the puzzles found before it (`Report.interrupted`)."""
     start = time.perf_counter()
     generator = Generator(request, geometry)
     puzzles: list[GeneratedPuzzle] = []
     seen: set[str] = set()
     tally = {"unique": 0, "several": 0, "none": 0}
     attempts = duplicates = 0
-    while len(puzzles) < request.count and attempts < request.max_attempts:
-        attempts += 1
-        puzzle, solver = generator.candidate()
-        line = puzzle.line()
-        if line in seen:
-            duplicates += 1
-        elif generator.accept(puzzle, solver, tally):
-            seen.add(line)
-            puzzles.append(puzzle)
-        if progress is not None:
-            progress(len(puzzles), attempts)
+    interrupted = False
+    try:
+        with interrupts():  # Ctrl-C, however compiled code reports it
+            while len(puzzles) < request.count and attempts < request.max_attempts:
+                attempts += 1
+                made = generator.candidate()
+                if made is not None:  # None: a jigsaw map not completed, an attempt spent
+                    puzzle, solver = made
+                    line = puzzle.line()
+                    if line in seen:
+                        duplicates += 1
+                    elif generator.accept(puzzle, solver, tally):
+                        seen.add(line)
+                        puzzles.append(puzzle)
+                if progress is not None:
+                    progress(len(puzzles), attempts)
+    except KeyboardInterrupt:
+        interrupted = True
     return Report(
         puzzles=tuple(puzzles),
         attempts=attempts,
@@ -268,6 +300,8 @@ def generate(
         duplicates=duplicates,
         solutions=tally if request.method in ("random", "remove") else {},
         seconds=time.perf_counter() - start,
+        maps_not_completed=generator.maps_not_completed,
+        interrupted=interrupted,
     )
 
 
@@ -320,6 +354,11 @@ def header(
     ]
     if jigsaw:
         lines.append("# lines: puzzle|regions (N*N cells, then the region of each cell)")
+    if report.interrupted:
+        lines.append(
+            f"# interrupted (Ctrl-C) after {len(report.puzzles)} of {request.count} puzzles: "
+            "the command makes these first"
+        )
     return lines
 
 
@@ -331,6 +370,8 @@ def summary(request: Request, report: Report) -> str:
     ]
     if report.duplicates:
         parts.append(f"{report.duplicates} duplicates skipped")
+    if report.maps_not_completed:
+        parts.append(f"{report.maps_not_completed} jigsaw maps not completed")
     if report.solutions:
         tally = report.solutions
         parts.append(
@@ -342,7 +383,9 @@ def summary(request: Request, report: Report) -> str:
         parts.append(
             f"dead ends: {report.dead_ends} of {report.placements} placements ({share:.1%})"
         )
-    if len(report.puzzles) < request.count:
+    if report.interrupted:
+        parts.append("interrupted")
+    elif len(report.puzzles) < request.count:
         parts.append(f"stopped at --attempts {request.max_attempts}")
     return "generate: " + "; ".join(parts)
 
@@ -406,18 +449,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     geometry = geometry_for(args, args.size or 9)
     if args.givens is not None and not 0 <= args.givens <= geometry.num_cells:
         parser.error(f"--givens must be between 0 and {geometry.num_cells}")
+    if args.output:
+        check_file(args.output)  # before the work: a run learns at once it cannot keep it
     show = not args.quiet and sys.stderr.isatty()
     with tqdm(total=request.count, disable=not show, unit="puzzle", file=sys.stderr) as bar:
 
         def progress(accepted: int, attempts: int) -> None:
             bar.n = accepted
-            bar.set_postfix(attempts=attempts, refresh=False)
+            bar.set_postfix_str(f"attempts {attempts} of {request.max_attempts}", refresh=False)
             bar.update(0)
 
+        bar.set_postfix_str(f"attempts 0 of {request.max_attempts}")
         report = generate(request, geometry, progress)
+    if not args.quiet:
+        print(summary(request, report), file=sys.stderr)
     if not report.puzzles and request.count:
-        if not args.quiet:
-            print(summary(request, report), file=sys.stderr)
+        if report.interrupted:
+            raise KeyboardInterrupt  # reported by the front end: nothing to keep
         print("benchmarks: no puzzle found; nothing written", file=sys.stderr)
         return 1
     command = "python -m benchmarks generate " + shlex.join(argv)
@@ -426,16 +474,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines += [p.line() for p in report.puzzles]
     text = "\n".join(lines) + "\n"
     if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as error:
-            print(f"benchmarks: {args.output}: cannot write: {error.strerror}", file=sys.stderr)
-            return 1
+        write_text(args.output, text)  # renamed into place when complete
     else:
-        sys.stdout.write(text)
-    if not args.quiet:
-        print(summary(request, report), file=sys.stderr)
+        print_out(text)
+    if report.interrupted:
+        where = f", written to {args.output}" if args.output else ""
+        kept = f"{len(report.puzzles)} of {request.count} puzzles kept{where}"
+        print(f"benchmarks: interrupted: {kept}", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -109,22 +109,27 @@ MAX_DRAWS = 100
 SOLVER_FROM = 12  # jigsaw sizes completed by phase_guided_grid
 
 
-def random_jigsaw(base: Geometry, rng: random.Random) -> tuple[GridSampler, Grid, RegionMap]:
-    """Return (solver of the jigsaw geometry, a random full grid of it, its region map).
+def draw_jigsaw(base: Geometry, rng: random.Random) -> tuple[GridSampler, Grid, RegionMap] | None:
+    """Return (solver of the jigsaw geometry, a random full grid of it, its region map)
+    for one random map, or None when the map was not completed: its grid search
+    restarted three times, or the solver found no grid within its conflict budget
+    (`puzzles.fullgrid.PHASE_GUIDED_CONFLICTS`).  Generation counts each draw as an
+    attempt, so that --attempts bounds them."""
+    region_map = random_region_map(base.size, rng)
+    geometry = jigsaw_geometry(region_map, base)
+    if base.size >= SOLVER_FROM:
+        grid = phase_guided_grid(geometry, rng)
+        return None if grid is None else (GridSampler(geometry), grid, region_map)
+    solver = GridSampler(geometry)
+    grid = solver.random_completion(rng, max_restarts=2)
+    return None if grid is None else (solver, grid, region_map)
 
-    A map whose grid search restarts three times (or that the solver finds without a
-    solution) is replaced by a new one; after MAX_DRAWS maps GridError is raised (in
-    practice one to three draws)."""
+
+def random_jigsaw(base: Geometry, rng: random.Random) -> tuple[GridSampler, Grid, RegionMap]:
+    """Return what `draw_jigsaw` returns for the first map completed; after MAX_DRAWS
+    maps GridError is raised (in practice one to three draws up to 16x16)."""
     for _ in range(MAX_DRAWS):
-        region_map = random_region_map(base.size, rng)
-        geometry = jigsaw_geometry(region_map, base)
-        if base.size >= SOLVER_FROM:
-            grid = phase_guided_grid(geometry, rng)
-            if grid is not None:
-                return GridSampler(geometry), grid, region_map
-            continue
-        solver = GridSampler(geometry)
-        grid = solver.random_completion(rng, max_restarts=2)
-        if grid is not None:
-            return solver, grid, region_map
+        drawn = draw_jigsaw(base, rng)
+        if drawn is not None:
+            return drawn
     raise GridError(f"no random jigsaw map of size {base.size} completed in {MAX_DRAWS} draws")

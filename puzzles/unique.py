@@ -6,7 +6,9 @@ comes from one of the two counters of `puzzles.counting` (the engine's search, o
 with blocking clauses with `--counter pysat`).  A file is read as `benchmarks run`
 reads it (`encoder.datasets`): the variant from the geometry flags, else from the file's
 `# geometry: FLAGS` header (written by `generate`), else from its name (`_x`, `hyper`);
-CSV/TSV files by their puzzle column.
+CSV/TSV files by their puzzle column.  A file without a puzzle is refused (exit 1), as
+`run` refuses it; Ctrl-C ends the run with the summary of the puzzles checked so far
+and exit status 130.
 
     python -m benchmarks unique data/sets/sudoku9_minimal.txt [--minimal] [--cap C]
 """
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 
 from encoder.cli_common import add_geometry_flags, load_puzzles
 from encoder.datasets import read_dataset
+from encoder.errors import GridError
 from encoder.geometry import Geometry
 from puzzles.counting import (
     PysatCounter,
@@ -27,6 +30,7 @@ from puzzles.counting import (
     describe,
     necessary_givens,
 )
+from puzzles.outputs import interrupts
 from solvers.grid_engine import GridEngine
 
 COUNTERS = ("engine", "pysat")
@@ -78,38 +82,54 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"(flags from the {dataset.flags_from}: {dataset.flags or 'none'})",
                 file=sys.stderr,
             )
+    if not puzzles:  # as `run`, `rate` and `encoder` do: nothing checked is no success
+        raise GridError("no grid found (only blank lines or comments)", args.file)
     start = time.perf_counter()
     counters: dict[Geometry, SolutionCounter] = {}
-    not_minimal = 0
+    not_minimal = checked = 0
     tally: dict[str, int] = {"unique": 0, "no solution": 0, "several solutions": 0}
-    for puzzle in puzzles:
-        if puzzle.geometry not in counters:
-            counters[puzzle.geometry] = make_counter(puzzle.geometry, args.counter)
-        counter = counters[puzzle.geometry]
-        count = counter.count(puzzle.grid, args.cap)
-        verdict = describe(count)
-        if count.unique:
-            tally["unique"] += 1
-            if args.minimal:
-                spare = necessary_givens(counter, puzzle.grid).count(False)
-                if spare:
-                    not_minimal += 1
-                    verdict += f", not minimal ({spare} givens can go)"
+    try:
+        with interrupts():  # Ctrl-C, however compiled code reports it
+            for puzzle in puzzles:
+                if puzzle.geometry not in counters:
+                    counters[puzzle.geometry] = make_counter(puzzle.geometry, args.counter)
+                counter = counters[puzzle.geometry]
+                count = counter.count(puzzle.grid, args.cap)
+                verdict = describe(count)
+                if count.unique:
+                    if args.minimal:
+                        spare = necessary_givens(counter, puzzle.grid).count(False)
+                        if spare:
+                            not_minimal += 1
+                            verdict += f", not minimal ({spare} givens can go)"
+                        else:
+                            verdict += ", minimal"
+                    tally["unique"] += 1
                 else:
-                    verdict += ", minimal"
-        else:
-            tally["no solution" if count.solutions == 0 else "several solutions"] += 1
-        print(f"{puzzle.source}  {verdict}")
-    unique = tally["unique"]
+                    tally["no solution" if count.solutions == 0 else "several solutions"] += 1
+                checked += 1
+                print(f"{puzzle.source}  {verdict}")
+    except KeyboardInterrupt:  # the puzzles checked so far are reported
+        print_summary(tally, checked, not_minimal, args, time.perf_counter() - start)
+        done = f"{checked:,} of {len(puzzles):,} puzzles checked"
+        print(f"benchmarks: interrupted: {done}", file=sys.stderr)
+        return 130
+    finally:
+        for counter in counters.values():
+            if isinstance(counter, PysatCounter):
+                counter.close()
+    print_summary(tally, checked, not_minimal, args, time.perf_counter() - start)
+    return 0 if tally["unique"] == len(puzzles) and not not_minimal else 1
+
+
+def print_summary(
+    tally: dict[str, int], checked: int, not_minimal: int, args: argparse.Namespace, seconds: float
+) -> None:
+    """Print the last line: how many puzzles have each number of solutions."""
     summary = ", ".join(f"{v} {k}" for k, v in tally.items())
     if args.minimal:
-        summary += f"; {unique - not_minimal} of the unique ones minimal"
-    seconds = time.perf_counter() - start
-    print(f"{len(puzzles):,} puzzles: {summary} ({args.counter} counter, {seconds:.2f} s)")
-    for counter in counters.values():
-        if isinstance(counter, PysatCounter):
-            counter.close()
-    return 0 if unique == len(puzzles) and not not_minimal else 1
+        summary += f"; {tally['unique'] - not_minimal} of the unique ones minimal"
+    print(f"{checked:,} puzzles: {summary} ({args.counter} counter, {seconds:.2f} s)")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ LAUNCHER = f"""\
 import sys
 import benchmarks.__main__ as front
 import encoder.cli_common as common
+import puzzles.outputs as outputs
 
 handler = common.reader_left
 
@@ -50,7 +51,7 @@ def reader_left():
     return handler()
 
 
-for module in (common, front):
+for module in (common, front, outputs):
     if hasattr(module, "reader_left"):
         module.reader_left = reader_left
 raise SystemExit(front.main())

@@ -100,7 +100,7 @@ def test_not_available_figures_stay_na(run_a, tmp_path):
         ('{"schema": "sudoku-sat/benchmark-results", "version": 99}', "results version 99"),
         (
             '{"schema": "sudoku-sat/benchmark-results", "version": 1, "summaries": [{}]}',
-            "summary 0 lacks dataset",
+            "summaries[0] lacks dataset",
         ),
     ],
 )

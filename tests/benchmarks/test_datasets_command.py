@@ -72,7 +72,7 @@ def test_fetch_reports_a_refused_download_in_one_line(hidden):
     done = run(["benchmarks", "datasets", "fetch", "top95", "--quiet"], env)
     assert done.returncode == 1
     [line] = done.stderr.strip().splitlines()
-    assert line.startswith("benchmarks datasets: top95: http://127.0.0.1:")
+    assert line.startswith("benchmarks: top95: http://127.0.0.1:")
     assert line.endswith(f"cannot download from 127.0.0.1:{port} (connection refused)")
 
 
