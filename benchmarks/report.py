@@ -74,6 +74,11 @@ class Summary:
     conflicts_mean: Number
     seconds_median: float
     seconds_total: float
+    # Of the `unknown` grids, those stopped by the time limit and those the solver failed
+    # on (a crash, a missing program, output that is no answer): counted apart because a
+    # failure is an error of the run, not a figure of the solver.
+    timed_out: int = 0
+    failed: int = 0
 
     @property
     def without_search_pct(self) -> Number:
@@ -133,6 +138,8 @@ def summarise(dataset: str, encoding: str, solver: str, runs: Sequence[GridRun])
         *conflicts,
         statistics.median(seconds) if seconds else 0.0,
         sum(seconds),
+        sum(r.result.timed_out for r in runs),
+        sum(r.result.failed for r in runs),
     )
 
 
@@ -181,7 +188,12 @@ SUMMARY_HEADERS = (
 )
 
 
-def summary_rows(summaries: Sequence[Summary]) -> list[list[str]]:
+# Columns shown only when some solver has a grid in them: Summary field -> header.
+OPTIONAL_COUNTS = {"timed_out": "time limit", "failed": "failed"}
+
+
+def summary_rows(summaries: Sequence[Summary], optional: Sequence[str] = ()) -> list[list[str]]:
+    """Return the solver table's rows; `optional`: the OPTIONAL_COUNTS to show."""
     return [
         [
             s.encoding,
@@ -195,6 +207,7 @@ def summary_rows(summaries: Sequence[Summary]) -> list[list[str]]:
             _num(s.conflicts_mean, 2),
             f"{s.seconds_median * 1e6:,.0f}",
             _num(s.grids_per_second, 0),
+            *(f"{getattr(s, field):,}" for field in optional),
         ]
         for s in summaries
     ]
@@ -236,7 +249,9 @@ def markdown(
             continue
         flags = f", flags `{d.flags}` ({d.flags_from})" if d.flags else ""
         parts.append(f"### {d.name}: {mine[0].grids:,} of {d.total:,} grids, {d.variant}{flags}")
-        parts.append(table(summary_rows(mine), SUMMARY_HEADERS, text_columns=2))
+        optional = [f for f in OPTIONAL_COUNTS if any(getattr(s, f) for s in mine)]
+        headers = [*SUMMARY_HEADERS, *(OPTIONAL_COUNTS[f] for f in optional)]
+        parts.append(table(summary_rows(mine, optional), headers, text_columns=2))
     if profiles:
         depth = max(p.max_depth for p in profiles)
         optional = [b for b in OPTIONAL_BUCKETS if any(p.counts.get(b) for p in profiles)]

@@ -15,11 +15,16 @@ Dask cluster (`executors.dask_cluster`): a LocalCluster of `--workers` processes
 the cluster of the scheduler at `--scheduler`.  Every answer is checked in a warm-up
 pass before the timed pass (see `benchmarks.chunks`); a wrong answer stops the run
 with the grid shown and exit status 1.  Ctrl-C stops the run: the chunks already
-finished are reported and written, and the exit status is 130.
+finished are reported and written, and the exit status is 130.  Grids past `--timeout`
+and grids a solver failed on count as UNKNOWN and are counted per solver on stderr; a
+failure makes the exit status 1 once everything is reported.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
 `results.json` (with metadata), `results.csv` (one row per grid and solver) and PNG
-plots (`benchmarks.plots`).  A progress bar goes to stderr when it is a terminal.
+plots (`benchmarks.plots`), written after the tables are printed, each through a
+temporary file renamed into place (`puzzles.outputs`); a file that cannot be written is
+one line on stderr and exit status 1, the tables already out.  A progress bar goes to
+stderr when it is a terminal.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from executors import (
     make_executor,
     settle_executor_flags,
 )
+from puzzles.outputs import check_folder, print_out
 from solvers.backends import REGISTRY, missing_reason
 from solvers.limits import DEFAULT_TIMEOUT
 
@@ -283,11 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     settle_executor_flags(parser, args, local_workers=available_cores())
     started = time.perf_counter()
     out = Path(args.out) if args.out else None
-    if out is not None:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            return _fail(f"{out}: cannot create the output folder: {error.strerror}")
+    if out is not None:  # learn now, not after the run, that the results cannot be kept
+        check_folder(str(out))
     datasets = load_datasets(args)  # bad input: one line from benchmarks/__main__.py
     # Warnings, not progress: printed even with --quiet.
     for name in args.solvers:
@@ -349,18 +352,53 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"worker CPU time {meta['worker_cpu_seconds']:.1f} s, load average at the end "
         f"{meta['load_average']}{', INTERRUPTED: partial results' if interrupted else ''}._"
     )
-    if out is not None:  # first: the files survive a closed stdout (`run ... | head`)
+    # Standard output first, then the files: a disk that fills up or a folder that goes
+    # away while the plots are written loses no table, and a reader that leaves early
+    # (`run ... | head`) stops the printing, not the files.
+    if print_out(markdown(datasets, summaries, profiles, note)):
+        print_out(
+            "\n### Time per solver (timed calls summed over workers; warm-up not counted)\n\n"
+            + solver_times(summaries)
+            + "\n"
+        )
+    if out is not None:
         write_outputs(out, meta, datasets, summaries, profiles, merged, args)
-    print(markdown(datasets, summaries, profiles, note))
-    print("### Time per solver (timed calls summed over workers; warm-up not counted)\n")
-    print(solver_times(summaries), flush=True)
+    failed = report_unknowns(summaries, args.timeout)
     if interrupted:
         print(
             f"{PROG}: interrupted: {grids_done:,} of {grids_total:,} grid runs kept",
             file=sys.stderr,
         )
         return 130
-    return 0
+    return 1 if failed else 0
+
+
+def report_unknowns(summaries, timeout: float) -> int:
+    """Say on stderr, per solver, how many grids reached the time limit and how many
+    the solver failed on (their runs count as UNKNOWN in the tables); return the
+    number of failures, which make the run's exit status 1."""
+    timed_out: dict[str, int] = defaultdict(int)
+    failed: dict[str, int] = defaultdict(int)
+    grids: dict[str, int] = defaultdict(int)
+    for s in summaries:
+        timed_out[s.solver] += s.timed_out
+        failed[s.solver] += s.failed
+        grids[s.solver] += s.grids
+    for solver, count in timed_out.items():
+        if count:
+            print(
+                f"{PROG}: {solver}: {count:,} of {grids[solver]:,} grids reached the time "
+                f"limit ({timeout:g} s a grid)",
+                file=sys.stderr,
+            )
+    for solver, count in failed.items():
+        if count:
+            print(
+                f"{PROG}: {solver}: the solver failed on {count:,} of {grids[solver]:,} grids "
+                "(results.csv gives the reason per grid)",
+                file=sys.stderr,
+            )
+    return sum(failed.values())
 
 
 def write_outputs(out, meta, datasets, summaries, profiles, merged, args) -> None:

@@ -7,6 +7,8 @@ after it left: output that fits in the pipe's buffer is written in full before `
 even sees its first line, and nothing breaks.  So each run here makes sure the pipe
 breaks, and proves that it did:
 
+- `run` prints its tables before it writes its files (a full disk loses no table), and a
+  reader that leaves stops the printing, not the files.
 - `run` and `unique` are read as `head -1` reads: one line, then the pipe is closed.
   The pipe's buffer is shrunk to one page (Linux `F_SETPIPE_SZ`, checked with
   `F_GETPIPE_SZ`) and the commands are given inputs whose output is several times that
@@ -149,7 +151,7 @@ def test_stats_leaves_early(tmp_path):
     assert list(tmp_path.iterdir()) == []  # no --out: no file
 
 
-def test_run_writes_its_files_before_the_tables(tmp_path):
+def test_run_writes_its_files_when_the_reader_leaves(tmp_path):
     sets = copies_of_four(tmp_path / "sets", 10)
     argv = ["run", *sets, "--solvers", "up", "--quiet", "--out", str(tmp_path / "out")]
     code, _, stderr = leave_early(argv, cwd=tmp_path)
