@@ -13,6 +13,7 @@ Cells are numbered c = N*i + j (row-major), as in the one-line grid format.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from encoder.errors import GridError
@@ -164,7 +165,18 @@ def make_geometry(
     )
 
 
-def pieces(n: int, cells: tuple[int, ...]) -> int:
+def orthogonal_neighbours(n: int, cell: int) -> list[int]:
+    """Return the cells above, below, left and right of `cell` in an N x N grid, in that
+    order (the random jigsaw maps depend on it), those inside the grid only."""
+    i, j = divmod(cell, n)
+    return [
+        n * a + b
+        for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1))
+        if 0 <= a < n and 0 <= b < n
+    ]
+
+
+def pieces(n: int, cells: Iterable[int]) -> int:
     """Return how many orthogonally connected pieces the cells of an N x N grid form
     (1 for a connected region)."""
     left = set(cells)
@@ -173,11 +185,10 @@ def pieces(n: int, cells: tuple[int, ...]) -> int:
         count += 1
         frontier = [left.pop()]
         while frontier:
-            i, j = divmod(frontier.pop(), n)
-            for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
-                if 0 <= a < n and 0 <= b < n and n * a + b in left:
-                    left.remove(n * a + b)
-                    frontier.append(n * a + b)
+            for neighbour in orthogonal_neighbours(n, frontier.pop()):
+                if neighbour in left:
+                    left.remove(neighbour)
+                    frontier.append(neighbour)
     return count
 
 

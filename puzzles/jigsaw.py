@@ -19,37 +19,18 @@ from __future__ import annotations
 import random
 
 from encoder.errors import GridError
-from encoder.geometry import DEFAULT_BOXES, DEFAULT_SYMBOLS, Geometry, block_cells, make_geometry
+from encoder.geometry import (
+    DEFAULT_BOXES,
+    DEFAULT_SYMBOLS,
+    Geometry,
+    block_cells,
+    make_geometry,
+    orthogonal_neighbours,
+    pieces,
+)
 from puzzles.fullgrid import Grid, GridSampler, phase_guided_grid
 
 RegionMap = tuple[int, ...]  # region index 0..N-1 of every cell
-
-
-def _neighbours(n: int, c: int) -> list[int]:
-    i, j = divmod(c, n)
-    out = []
-    if i > 0:
-        out.append(c - n)
-    if i < n - 1:
-        out.append(c + n)
-    if j > 0:
-        out.append(c - 1)
-    if j < n - 1:
-        out.append(c + 1)
-    return out
-
-
-def _connected(n: int, cells: set[int]) -> bool:
-    start = next(iter(cells))
-    seen = {start}
-    todo = [start]
-    while todo:
-        c = todo.pop()
-        for d in _neighbours(n, c):
-            if d in cells and d not in seen:
-                seen.add(d)
-                todo.append(d)
-    return len(seen) == len(cells)
 
 
 def random_region_map(n: int, rng: random.Random, swaps: int | None = None) -> RegionMap:
@@ -68,21 +49,21 @@ def random_region_map(n: int, rng: random.Random, swaps: int | None = None) -> R
             break
         a = rng.randrange(n * n)
         region_a = owner[a]
-        others = [d for d in _neighbours(n, a) if owner[d] != region_a]
+        others = [d for d in orthogonal_neighbours(n, a) if owner[d] != region_a]
         if not others:
             continue
         region_b = owner[rng.choice(others)]
         touching = sorted(
             c
             for c in members[region_b]
-            if any(owner[d] == region_a and d != a for d in _neighbours(n, c))
+            if any(owner[d] == region_a and d != a for d in orthogonal_neighbours(n, c))
         )
         if not touching:
             continue
         c = rng.choice(touching)
         new_a = members[region_a] - {a} | {c}
         new_b = members[region_b] - {c} | {a}
-        if _connected(n, new_a) and _connected(n, new_b):
+        if pieces(n, new_a) == 1 and pieces(n, new_b) == 1:
             members[region_a], members[region_b] = new_a, new_b
             owner[a], owner[c] = region_b, region_a
             done += 1
