@@ -327,7 +327,10 @@ class HomeBackend(Backend):
         if not open_vars:
             return ""
         what = "unit propagation" if self.depth == 0 else f"the depth-{self.depth} closure"
-        return f"{what} leaves {open_vars} of {self.cell_vars} cell variables open"
+        # "cell variables" only when the formula has others (the augmented encoding's
+        # segment variables): a DIMACS file's variables are all that the closure must fill
+        kind = "cell variables" if self.cell_vars < self.num_vars else "variables"
+        return f"{what} leaves {open_vars} of {self.cell_vars} {kind} open"
 
 
 def _minisat_decisions(raw: int, sat: bool) -> int:
