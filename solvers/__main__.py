@@ -221,7 +221,9 @@ def run_solve(args: argparse.Namespace) -> int:
     # solver gets the used ones, renumbered, and the model lists them.
     formula, names = cnf.compact() if cnf.sparse else (cnf, None)
     name = args.solver if args.solver_cmd is None else "command"
-    backend = make_backend(name, timeout=args.timeout, command=args.solver_cmd)
+    # fresh: one call, so the solver is built inside it (its time includes loading the
+    # formula) and deleted before anything else is built: the least memory for big files
+    backend = make_backend(name, fresh=True, timeout=args.timeout, command=args.solver_cmd)
     try:
         # cell_vars: the closures (up, fl) must assign every variable up to the highest
         # one a clause uses; those above it are free.

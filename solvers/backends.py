@@ -360,7 +360,10 @@ class PysatBackend(Backend):
         self.timeout = timeout
         self.solver = None
         # Learnt clauses of earlier calls would strengthen `propagate`: "solved without
-        # search" is asked of a twin that never solves (same clauses, no learnts).
+        # search" is asked of a twin that never solves (same clauses, no learnts), built
+        # at the first call once the solving is done, so that a one-call `fresh` solver
+        # (`solvers solve`) is deleted before its twin exists: one copy of a big formula
+        # in memory at a time.
         self.prober = None
 
     def _new(self):
@@ -369,7 +372,6 @@ class PysatBackend(Backend):
         return Solver(name=self.name, bootstrap_with=self.rows)
 
     def _load(self) -> None:
-        self.prober = self._new()
         if not self.fresh:
             self.solver = self._new()
 
@@ -387,6 +389,8 @@ class PysatBackend(Backend):
             if solver is not self.solver:
                 solver.delete()
         try:
+            if self.prober is None:
+                self.prober = self._new()
             with pysat_interrupts():
                 ok, implied = self.prober.propagate(assumptions=assumptions)
             without = ok and _assigned_cells(implied, self.cell_vars) == self.cell_vars
