@@ -206,6 +206,12 @@ class Puzzle:
     grid: tuple[int, ...]
     source: str  # 'FILE:LINE'
 
+    def _repr_svg_(self) -> str:
+        """The grid's picture, shown by notebooks."""
+        from encoder.picture import grid_svg
+
+        return grid_svg(self.geometry, self.grid)
+
 
 def _parse_box(spec: str) -> tuple[int, int]:
     try:

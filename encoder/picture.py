@@ -62,35 +62,6 @@ def _box_ids(geometry: Geometry) -> list[int]:
     return ids
 
 
-def grid_svg(
-    geometry: Geometry,
-    givens: Sequence[int],
-    values: Sequence[int] | None = None,
-    candidates: Sequence[Collection[int]] | None = None,
-    shade: Iterable[int] = (),
-    focus: int | None = None,
-    marks: Mapping[int, Collection[int]] | None = None,
-    struck: Mapping[int, Collection[int]] | None = None,
-    title: str = "",
-) -> str:
-    """Return an SVG picture of a grid.
-
-    `givens` and `values` are N*N values in reading order (0: blank); a value of
-    `values` that is not a given is drawn as found (blue).  `candidates[c]` are the
-    values still open in cell c, drawn small where the cell has no value.  `shade`
-    cells are highlighted, `focus` (a cell) more strongly, and `marks[c]` are values
-    of cell c drawn in red (a candidate or a value the step is about), `struck[c]`
-    candidates of an open cell drawn faded and struck through (just ruled out).
-
-    >>> from encoder.geometry import standard
-    >>> svg = grid_svg(standard(4), (1, 0, 0, 0) + (0,) * 12, candidates=[{2, 3}] * 16)
-    >>> svg.startswith("<svg") and svg.count(">1<") == 1 and svg.count(">3<") == 15
-    True
-    """
-    parts = svg_parts(geometry, givens, values, candidates, shade, focus, marks, struck, title)
-    return parts.svg()
-
-
 @dataclass(frozen=True)
 class SvgParts:
     """A grid's SVG cut where pictures of the same grid differ: `start` (the element,
@@ -119,7 +90,20 @@ def svg_parts(
     struck: Mapping[int, Collection[int]] | None = None,
     title: str = "",
 ) -> SvgParts:
-    """Return the picture of `grid_svg` (same arguments) in its parts."""
+    """Return an SVG picture of a grid, in its parts (`grid_svg` joins them).
+
+    `givens` and `values` are N*N values in reading order (0: blank); a value of
+    `values` that is not a given is drawn as found (blue).  `candidates[c]` are the
+    values still open in cell c, drawn small where the cell has no value.  `shade`
+    cells are highlighted, `focus` (a cell) more strongly, and `marks[c]` are values
+    of cell c drawn in red (a candidate or a value the step is about), `struck[c]`
+    candidates of an open cell drawn faded and struck through (just ruled out).
+
+    >>> from encoder.geometry import standard
+    >>> svg = svg_parts(standard(4), (1, 0, 0, 0) + (0,) * 12, candidates=[{2, 3}] * 16).svg()
+    >>> svg.startswith("<svg") and svg.count(">1<") == 1 and svg.count(">3<") == 15
+    True
+    """
     n = geometry.size
     if len(givens) != n * n or (values is not None and len(values) != n * n):
         raise ValueError(f"a {n}x{n} grid needs {n * n} values")
@@ -157,7 +141,7 @@ def svg_parts(
     symbols = geometry.symbols
     big = round(px * 0.62)
     rows, columns = _keypad(n)
-    small = max(6, round(min(px / columns, px / rows) * 0.78))
+    small = max(6, round(min(px / columns * 0.82, px / rows * 0.82, big * 0.5)))
     cells = []
     for c in range(n * n):
         x, y = corner(c)
@@ -179,6 +163,11 @@ def svg_parts(
             piece.append(f'<text{css} x="{cx:.1f}" y="{cy:.1f}">{escape(symbols[k - 1])}</text>')
         cells.append(f'<g class="sg-c" font-size="{small}">{"".join(piece)}</g>' if piece else "")
     return SvgParts("".join(start), "".join(highlight), _lines(geometry, px), tuple(cells))
+
+
+def grid_svg(geometry: Geometry, givens: Sequence[int], *args, **kwargs) -> str:
+    """Return the SVG text of `svg_parts` (same arguments): a grid's picture."""
+    return svg_parts(geometry, givens, *args, **kwargs).svg()
 
 
 def _tints(geometry: Geometry) -> list[int]:

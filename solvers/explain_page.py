@@ -111,9 +111,9 @@ h1{font-size:20px;margin:0 0 4px}
 #notes{color:#52606d;font-size:14px;min-height:1em}
 #sentence-line{font-size:17px;line-height:1.4;margin:4px 0 12px;max-width:1100px}
 .boards{display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start}
-figure{margin:0;flex:0 1 auto}
+figure{margin:0;width:min(var(--board),calc(50vw - 40px));min-width:280px}
 figcaption{font-size:13px;color:#52606d;margin-bottom:4px}
-figure svg{width:100%;height:auto;max-width:var(--board)}
+figure svg{width:100%;height:auto;display:block}
 #list{margin-top:16px;max-height:240px;overflow:auto;border:1px solid #d9dee3;
   background:#fff;font-size:13px;padding:0;list-style:none}
 #list li{padding:2px 8px;cursor:pointer;white-space:nowrap}
@@ -176,7 +176,7 @@ def explain_page(grid: Grid, geometry: Geometry, steps: Sequence[Step], title: s
     data = json.dumps(
         page_data(grid, geometry, steps), ensure_ascii=False, separators=(",", ":")
     ).replace("</", "<\\/")
-    board_px = 560 if geometry.size <= 9 else 720
+    board_px = {4: 420, 6: 480}.get(geometry.size, 560 if geometry.size <= 9 else 760)
     title = title or f"Explanation of a {geometry.describe()} grid"
     return f"""<!DOCTYPE html>
 <html lang="en">
