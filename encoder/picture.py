@@ -222,6 +222,8 @@ class GridPicture:
 
     >>> from encoder.geometry import standard
     >>> picture = GridPicture(standard(4), (1, 2, 3, 4) + (0,) * 12)
+    >>> picture
+    GridPicture(4x4, 2x2 boxes, 4 givens)
     >>> picture._repr_svg_().count("sg-g")  # four givens (and the style rule)
     5
     """
@@ -230,6 +232,18 @@ class GridPicture:
     givens: tuple[int, ...]
     values: tuple[int, ...] | None = None
     candidates: tuple[frozenset[int], ...] | None = None
+    shade: tuple[int, ...] = ()
+    focus: int | None = None
+    marks: tuple[tuple[int, int], ...] = ()  # (cell, value) pairs drawn in red
+
+    def __repr__(self) -> str:
+        givens = sum(1 for v in self.givens if v)
+        return f"GridPicture({self.geometry.describe()}, {givens} givens)"
 
     def _repr_svg_(self) -> str:
-        return grid_svg(self.geometry, self.givens, self.values, self.candidates)
+        marks: dict[int, set[int]] = {}
+        for c, k in self.marks:
+            marks.setdefault(c, set()).add(k)
+        return grid_svg(
+            self.geometry, self.givens, self.values, self.candidates, self.shade, self.focus, marks
+        )
