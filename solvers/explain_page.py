@@ -177,7 +177,7 @@ def explain_page(grid: Grid, geometry: Geometry, steps: Sequence[Step], title: s
         page_data(grid, geometry, steps), ensure_ascii=False, separators=(",", ":")
     ).replace("</", "<\\/")
     board_px = {4: 420, 6: 480}.get(geometry.size, 560 if geometry.size <= 9 else 760)
-    title = title or f"Explanation of a {geometry.describe()} grid"
+    title = title or f"Step by step: a {geometry.describe()} grid"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -80,3 +80,15 @@ def test_grids_and_results_show_as_pictures():
     )  # fmt: skip
     puzzle = load_one_puzzle(four, args, None)
     assert puzzle._repr_svg_().count('class="sg-g"') == 2
+
+
+def test_the_readme_example_runs(monkeypatch):
+    """The README's "Python API" example is a doctest too: it stays true."""
+    monkeypatch.chdir(PROJECT)
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python API", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(section, {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert len(test.examples) >= 8
