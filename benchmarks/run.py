@@ -35,11 +35,14 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.chunks import CLOSURES, HOME, ChunkResult, ChunkTask, GridRun, run_chunk
 from benchmarks.paths import DATA
 from benchmarks.report import (
+    DepthProfile,
+    Summary,
     depth_profile,
     markdown,
     metadata,
@@ -274,6 +277,84 @@ def merge(results: Sequence[ChunkResult]):
     return merged
 
 
+def summarise_all(datasets: Sequence[Dataset], merged, args: argparse.Namespace):
+    """Return (summaries, depth profiles) of merged runs, in the order of the tables."""
+    summaries, profiles = [], []
+    for d in datasets:
+        for encoding in args.encodings:
+            if (d.name, encoding) not in merged:
+                continue
+            runs, depths = merged[(d.name, encoding)]
+            for solver in args.solvers:
+                if runs.get(solver):
+                    summaries.append(summarise(d.name, encoding, solver, runs[solver]))
+            if depths:
+                labels = [depths[p] for p in sorted(depths)]
+                profiles.append(depth_profile(d.name, encoding, labels, args.max_depth))
+    return summaries, profiles
+
+
+@dataclass(frozen=True)
+class BenchmarkResults:
+    """What `benchmark` returns: the records behind the tables of `run`."""
+
+    summaries: tuple[Summary, ...]  # one per set, encoding and solver
+    profiles: tuple[DepthProfile, ...]  # one per set and encoding, when rated
+    runs: dict[tuple[str, str, str], tuple[GridRun, ...]]  # (set, encoding, solver) -> runs
+
+
+def benchmark(*datasets: str, **options) -> BenchmarkResults:
+    """Run solvers over puzzle sets as `python -m benchmarks run` does, and return the
+    records instead of printing tables.  `datasets` are files or catalogue names (none:
+    data/sets/); `options` are the command's options by their Python names (`solvers`
+    and `encodings` as lists or comma-separated strings, `workers=1` by default here).
+    A usage error or bad input raises ValueError; a wrong answer, RuntimeError.
+
+    >>> from benchmarks import benchmark
+    >>> results = benchmark("data/sets/sudoku4_minimal.txt", solvers=["up", "fl"], limit=20)
+    >>> [(s.solver, s.grids, s.solved) for s in results.summaries]
+    [('up', 20, 20), ('fl', 20, 20)]
+    >>> results.profiles[0].counts["0"]
+    20
+    """
+    options.setdefault("workers", 1)
+    options["quiet"] = True
+    argv = list(datasets)
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            argv.append(flag)
+        elif value is not False and value is not None:
+            text = value if isinstance(value, str) else None
+            if text is None and isinstance(value, list | tuple):
+                text = ",".join(map(str, value))
+            argv += [flag, str(value) if text is None else text]
+    parser = build_parser()
+    parser.exit_on_error = False
+    try:
+        args = parser.parse_args(argv)
+    except (argparse.ArgumentError, SystemExit) as error:
+        raise ValueError(f"benchmark: bad options {argv}: {error}") from None
+    settle_executor_flags(parser, args, local_workers=available_cores())
+    try:
+        datasets = load_datasets(args)
+    except InputError as error:
+        raise ValueError(str(error)) from None
+    tasks = make_tasks(datasets, args)
+    results, _ = execute(tasks, args)
+    failed = [r for r in results if r.error]
+    if failed:
+        raise RuntimeError(f"{failed[0].error_source}: {failed[0].error}")
+    merged = merge(results)
+    summaries, profiles = summarise_all(datasets, merged, args)
+    runs = {
+        (dataset, encoding, solver): tuple(solver_runs)
+        for (dataset, encoding), (by_solver, _) in merged.items()
+        for solver, solver_runs in by_solver.items()
+    }
+    return BenchmarkResults(tuple(summaries), tuple(profiles), runs)
+
+
 def solver_times(summaries) -> str:
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for s in summaries:
@@ -309,18 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if failed:
         return _fail(f"{failed[0].error_source}: {failed[0].error}")
     merged = merge(results)
-    summaries, profiles = [], []
-    for d in datasets:
-        for encoding in args.encodings:
-            if (d.name, encoding) not in merged:
-                continue
-            runs, depths = merged[(d.name, encoding)]
-            for solver in args.solvers:
-                if runs.get(solver):
-                    summaries.append(summarise(d.name, encoding, solver, runs[solver]))
-            if depths:
-                labels = [depths[p] for p in sorted(depths)]
-                profiles.append(depth_profile(d.name, encoding, labels, args.max_depth))
+    summaries, profiles = summarise_all(datasets, merged, args)
     elapsed = time.perf_counter() - started
     grids_done = sum(r.count for r in results)
     grids_total = sum(len(t.puzzles) for t in tasks)

@@ -3,7 +3,7 @@
 The public vocabulary: `make_geometry` / `standard` describe a variant, `parse_grid`
 reads a grid, `rule_formula` / `puzzle_formula` build the CNF (the Centrale 2014 exam's
 formula by default), `encode_dimacs` writes it, `grid_from_model` reads a solution back
-and `is_solution` checks it independently.
+and `is_solution` checks it independently; `grid_svg` and `GridPicture` draw a grid.
 """
 
 from encoder.check import is_solution, satisfies, solution_problems
@@ -23,6 +23,7 @@ from encoder.errors import DimacsError, GridError, InputError
 from encoder.geometry import Geometry, Region, make_geometry, standard
 from encoder.grids import find_clashes, format_line, format_pretty, parse_grid
 from encoder.numbering import num_cell_vars, unvar, var
+from encoder.picture import GridPicture, grid_svg
 from encoder.version import __version__ as __version__
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "Formula",
     "Geometry",
     "GridError",
+    "GridPicture",
     "InputError",
     "Model",
     "ModelError",
@@ -44,6 +46,7 @@ __all__ = [
     "given_literals",
     "grid_from_model",
     "grid_groups",
+    "grid_svg",
     "is_solution",
     "make_geometry",
     "num_cell_vars",

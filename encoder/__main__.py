@@ -18,6 +18,7 @@ from encoder.cli_common import (
     load_one_puzzle,
     load_puzzles,
     run_front_end,
+    write_output,
 )
 from encoder.decode import grid_from_model
 from encoder.dimacs import read_model
@@ -83,22 +84,6 @@ def decode_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pretty", action="store_true", help="print the grid boxed over N lines")
     add_geometry_flags(parser)
     return parser
-
-
-def write_output(text: str, path: str | None) -> None:
-    """Write to `path` (atomically, so no half-written file is left) or to stdout."""
-    if path is None:
-        sys.stdout.write(text)
-        return
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as error:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise GridError(f"cannot write: {error.strerror}", path) from None
 
 
 def run_encode(argv: Sequence[str]) -> int:

@@ -182,6 +182,22 @@ def run_front_end(
         return reader_left()
 
 
+def write_output(text: str, path: str | None) -> None:
+    """Write to `path` (atomically, so no half-written file is left) or to stdout."""
+    if path is None:
+        sys.stdout.write(text)
+        return
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as error:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise GridError(f"cannot write: {error.strerror}", path) from None
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """A grid ready to encode: its geometry, values, and where it was read."""
@@ -189,6 +205,12 @@ class Puzzle:
     geometry: Geometry
     grid: tuple[int, ...]
     source: str  # 'FILE:LINE'
+
+    def _repr_svg_(self) -> str:
+        """The grid's picture, shown by notebooks."""
+        from encoder.picture import grid_svg
+
+        return grid_svg(self.geometry, self.grid)
 
 
 def _parse_box(spec: str) -> tuple[int, int]:

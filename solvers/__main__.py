@@ -7,7 +7,8 @@
   conflicts, seconds.
   `--workers K` or `--executor dask [--scheduler ADDRESS]` rate chunks of grids in
   other processes or on a Dask cluster (`solvers.rate_chunks`); same lines, same order.
-- `explain GRID`: the reasoning step by step, in Sudoku words.
+- `explain GRID`: the reasoning step by step, in Sudoku words; `--html PAGE` also
+  writes it as a page of pictures (`solvers.explain_page`).
 - `solve FILE.cnf --solver NAME`: SAT-competition output, exit 10/20/0.
 `--timeout S` bounds each grid (rate: default 10 s; solve: none) for every solver.
 Only argument parsing, I/O and exit codes live here: 1 for bad input (one line
@@ -30,6 +31,7 @@ from encoder.cli_common import (
     load_puzzles,
     positive,
     run_front_end,
+    write_output,
 )
 from encoder.dimacs import read_cnf, renamed
 from encoder.errors import DimacsError
@@ -135,6 +137,12 @@ def explain_parser(sub) -> None:
     p.add_argument("grid", metavar="GRID")
     p.add_argument("--index", type=int, metavar="N", help="puzzle N (0-based) of a file")
     p.add_argument("--max-depth", type=positive(int, zero=True), default=2, metavar="D")
+    p.add_argument(
+        "--html",
+        metavar="PAGE",
+        help="also write the explanation as one self-contained HTML page: the grid before "
+        "and after each step, with a control to move through the steps",
+    )
     add_geometry_flags(p)
 
 
@@ -204,11 +212,21 @@ _YES_NO = {True: "yes", False: "no"}
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from solvers.explain import explain_lines
+    from solvers.explain import Explainer
 
     puzzle = load_one_puzzle(args.grid, args, args.index, allow_conflicts=True)
-    for line in explain_lines(puzzle.grid, puzzle.geometry, args.max_depth):
-        print(line)
+    steps = []
+    for step in Explainer(puzzle.geometry).steps(puzzle.grid, args.max_depth):
+        steps.append(step)
+        for line in step.lines:
+            print(line)
+    if args.html is not None:
+        from solvers.explain_page import explain_page
+
+        named = not puzzle.source.startswith("<")  # a file's line, not <argument> or <stdin>
+        title = f"Explanation of {puzzle.source}" if named else ""
+        page = explain_page(puzzle.grid, puzzle.geometry, steps, title)
+        write_output(page, args.html)
     return 0
 
 

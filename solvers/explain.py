@@ -10,6 +10,14 @@ instead of plain propagation.  The explainer replays this with the engine's `tra
 (which reports the reason clause of every implied literal) and prints one line per
 placement, hypothesis and contradiction, up to the solution or to the point where
 deeper hypotheses or search are needed.
+
+Each of those lines comes from a `Step` record: what it says, the cell and value it is
+about, and the board (values and open candidates) before and after it.  The text
+output is the steps' lines in order; the HTML page (`solvers.explain_page`) draws the
+boards, so a change of wording or order here reaches both.  On the exam's formula
+every negative literal unit propagation derives is a value seen by a peer (K2, L2,
+C2, B2 and the variants' regions), so a board is the placed values, their peers'
+eliminations, and the hypotheses ruled out: it does not depend on the trace's order.
 """
 
 from __future__ import annotations
@@ -26,6 +34,16 @@ from solvers.grid_engine import GridEngine
 
 Grid = tuple[int, ...]
 
+STEP_KINDS = (
+    "grid",  # the givens, as the explanation starts
+    "note",  # a line of commentary: nothing changes on the board
+    "placement",  # unit propagation places a value (naked or hidden single)
+    "hypothesis",  # a failed hypothesis rules a value out of a cell
+    "contradiction",  # the givens, or what follows from them, contradict each other
+    "stuck",  # no hypothesis fails up to the depth allowed
+    "solved",  # every cell is known
+)
+
 REGION_WORDS = {"L": "row", "C": "column", "B": "box", "D": "diagonal", "W": "window"}
 
 
@@ -37,6 +55,65 @@ class ClauseInfo:
     cell: int  # the cell of a K clause, else -1
     value: int  # the value of a region clause, else 0
     region: str  # 'row 3', 'box 5', ... (Region.name) for region clauses, else ''
+    cells: tuple[int, ...] = ()  # the cells of that region
+
+
+@dataclass(frozen=True)
+class Board:
+    """Where an explanation stands: the values known (0: open) and, for each open cell,
+    the values still possible (empty for a known cell)."""
+
+    values: Grid
+    candidates: tuple[frozenset[int], ...]
+
+    @classmethod
+    def start(cls, grid: Grid, geometry: Geometry) -> Board:
+        """Return the board of the givens: every open cell keeps the values none of its
+        peers holds (what the exam's F_grille states)."""
+        everything = frozenset(range(1, geometry.size + 1))
+        candidates = tuple(
+            frozenset() if k else everything - {grid[p] for p in geometry.peers[c]}
+            for c, k in enumerate(grid)
+        )
+        return cls(tuple(grid), candidates)
+
+    def place(self, c: int, k: int, geometry: Geometry) -> Board:
+        """Return the board with value k in cell c, and k gone from its peers."""
+        values = list(self.values)
+        values[c] = k
+        candidates = list(self.candidates)
+        candidates[c] = frozenset()
+        for p in geometry.peers[c]:
+            if k in candidates[p]:
+                candidates[p] = candidates[p] - {k}
+        return Board(tuple(values), tuple(candidates))
+
+    def rule_out(self, c: int, k: int) -> Board:
+        """Return the board with value k no longer possible in cell c."""
+        candidates = list(self.candidates)
+        candidates[c] = candidates[c] - {k}
+        return Board(self.values, tuple(candidates))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of an explanation: its words, what it is about, and the board around it.
+
+    `lines` are the step as the text explanation prints it (layout included: indents,
+    blank lines, the pictures of the grid); `sentence` is the same in one line.
+    `cell` and `value` say which value a placement puts where, or which value a failed
+    hypothesis rules out of which cell (-1 and 0 for the other kinds); `region` holds
+    the cells a hidden single looks at.
+    """
+
+    kind: str  # one of STEP_KINDS
+    sentence: str
+    lines: tuple[str, ...]
+    before: Board
+    after: Board
+    cell: int = -1
+    value: int = 0
+    region: tuple[int, ...] = ()
 
 
 class Explainer:
@@ -62,11 +139,13 @@ class Explainer:
                 if name[0] == "K":
                     yield ClauseInfo(name, next(iter(cells)), 0, "")
                     continue
-                label = ""
+                region = None
                 if name[1] == "1":
                     region = region_of.get((REGION_WORDS[name[0]], cells))
-                    label = region.name() if region else ""
-                yield ClauseInfo(name, -1, value, label)
+                if region is None:
+                    yield ClauseInfo(name, -1, value, "")
+                else:
+                    yield ClauseInfo(name, -1, value, region.name(), region.cells)
 
     # --- wording -----------------------------------------------------------------
 
@@ -116,61 +195,90 @@ class Explainer:
 
     def explain(self, grid: Grid, max_depth: int = 2) -> Iterator[str]:
         """Yield the explanation of `grid`, one line per step."""
+        for step in self.steps(grid, max_depth):
+            yield from step.lines
+
+    def steps(self, grid: Grid, max_depth: int = 2) -> Iterator[Step]:
+        """Yield the explanation of `grid` as `Step` records, in order."""
         n = self.geometry.size
         facts = given_literals(grid, self.geometry)
         self._reported: set[int] = set()
-        yield f"Grid ({self.geometry.describe()}), {len(facts)} givens:"
-        yield from format_pretty(grid, self.geometry).splitlines()
-        yield ""
+        self._board = Board.start(grid, self.geometry)
+        heading = f"Grid ({self.geometry.describe()}), {len(facts)} givens"
+        lines = (f"{heading}:", *format_pretty(grid, self.geometry).splitlines(), "")
+        sentence = (
+            f"{heading}. Small digits: the values no peer of an open cell holds (the "
+            f"exam's F2 clauses rule out the others)."
+        )
+        printed = Board(tuple(grid), (frozenset(),) * (n * n))  # the grid as printed
+        yield Step("grid", sentence, lines, printed, self._board)
         clashes = find_clashes(grid, self.geometry)
         if clashes:  # say it in the givens' own terms, not as a clause found later
             clash = describe_clash(clashes[0], self.geometry)
-            yield f"Contradiction in the givens: {clash}. The grid has no solution."
+            yield self._note(
+                f"Contradiction in the givens: {clash}. The grid has no solution.",
+                kind="contradiction",
+            )
             return
-        yield "Unit propagation of the givens:"
+        yield self._note("Unit propagation of the givens:")
         ok, steps, new = yield from self._propagate(facts)
         if not ok:
             return
         if not new:
-            yield "  (no value placed)"
+            yield self._note("(no value placed)", ("  (no value placed)",))
         placed = self._placed(steps)
         announce = True  # say where we stand again only after progress
         while len(placed) < n * n:
             if announce:
-                yield ""
-                yield f"{len(placed)} of {n * n} cells known; unit propagation stalls."
+                stall = f"{len(placed)} of {n * n} cells known; unit propagation stalls."
+                yield self._note(stall, ("", stall))
             found = None
             for depth in range(1, max_depth + 1):
                 found = self._failed_literal(facts, depth)
                 if found is not None:
                     break
             if found is None:
-                yield (
+                yield self._note(
                     f"No hypothesis fails even with depth-{max_depth} reasoning: from here "
-                    f"the grid needs deeper hypotheses or search (backtracking)."
+                    f"the grid needs deeper hypotheses or search (backtracking).",
+                    kind="stuck",
                 )
                 return
             hypothesis, depth, conflict = found
             facts = [*facts, -hypothesis]
-            yield (
+            sentence = (
                 f"Suppose {self.lit_words(hypothesis)} (depth {depth}): {conflict}. "
                 f"So {self.lit_words(-hypothesis)}."
             )
+            c, k = cell_value(abs(hypothesis), n)
+            before = self._board
+            if hypothesis < 0:  # "suppose (i,j)≠k" failed: k is the cell's value
+                self._board = before.place(c, k, self.geometry)
+                self._reported.add(abs(hypothesis))
+            else:
+                self._board = before.rule_out(c, k)
+            yield Step("hypothesis", sentence, (sentence,), before, self._board, c, k)
             ok, steps, new = yield from self._propagate(facts)
             if not ok:
                 return
             placed = self._placed(steps)
             announce = new > 0
-        yield ""
-        yield "Solved:"
-        yield from format_pretty(known_values(placed, self.geometry), self.geometry).splitlines()
+        solved = known_values(placed, self.geometry)
+        yield self._note(
+            "Solved.", ("", "Solved:", *format_pretty(solved, self.geometry).splitlines()), "solved"
+        )
+
+    def _note(self, sentence: str, lines: tuple[str, ...] = (), kind: str = "note") -> Step:
+        """Return a step that changes nothing on the board."""
+        return Step(kind, sentence, lines or (sentence,), self._board, self._board)
 
     def _placed(self, steps: list[tuple[int, int]]) -> list[int]:
         n = self.geometry.size
         return [lit for lit, _ in steps if 0 < lit <= n**3]
 
     def _propagate(self, facts: list[int]):
-        """Yield the new placements UP makes from `facts`; return (ok, trail, how many)."""
+        """Yield a step per new placement UP makes from `facts`; return (ok, trail, how
+        many)."""
         ok, steps, conflict = self.engine.trace(facts)
         count = 0
         for lit, reason in steps:
@@ -178,9 +286,20 @@ class Explainer:
             if lit > 0 and reason >= 0 and lit not in self._reported:
                 self._reported.add(lit)
                 count += 1
-                yield f"  {self.lit_words(lit)}  {self.placement_reason(reason)}"
+                c, k = cell_value(lit, self.geometry.size)
+                sentence = f"{self.lit_words(lit)}  {self.placement_reason(reason)}"
+                before = self._board
+                self._board = before.place(c, k, self.geometry)
+                region = self.info[reason].cells
+                yield Step(
+                    "placement", sentence, (f"  {sentence}",), before, self._board, c, k, region
+                )
         if not ok:
-            yield f"  Contradiction: {self.conflict_words(conflict)}. The grid has no solution."
+            yield self._note(
+                f"Contradiction: {self.conflict_words(conflict)}. The grid has no solution.",
+                (f"  Contradiction: {self.conflict_words(conflict)}. The grid has no solution.",),
+                "contradiction",
+            )
         return ok, steps, count
 
     def _failed_literal(self, facts: list[int], depth: int, chain: bool = True):
@@ -236,3 +355,8 @@ class Explainer:
 def explain_lines(grid: Grid, geometry: Geometry, max_depth: int = 2) -> Iterator[str]:
     """Yield the explanation of `grid` (see `Explainer.explain`)."""
     return Explainer(geometry).explain(grid, max_depth)
+
+
+def explain_steps(grid: Grid, geometry: Geometry, max_depth: int = 2) -> list[Step]:
+    """Return the explanation of `grid` as `Step` records (see `Explainer.steps`)."""
+    return list(Explainer(geometry).steps(grid, max_depth))

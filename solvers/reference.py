@@ -38,23 +38,24 @@ candidates: the variables still in it are exactly the unassigned ones.  `deduced
 wraps this: grid in, completed copy out (0 = unknown).
 
 Sources and what is reconstructed. The statement is hosted by doc-solus.fr and
-wikiprepa.fr (MP_INFO_CENTRALE_1_2014; candidates wrote Caml or Pascal), but only its
-first pages could be read here: the stored copies of both (and of the H&K corrigé on
-doczz.fr) stop after the instructions, the three-part plan (I lists, II encoding, III
-resolution), the rules and Figure 1. No question number was read: no readable text shows
-a number beside any function or formula, so every function's question number is unknown
-and the docstrings cite the exam part only. The literal type, the function names and
-their signatures (`appartient x l`, `suppression x l`, `indice (b, r)`, `case1
-()`…`bloc2 ()`, `nouveau_lit_isole f`, `simplification l f`, `propagation t f` filling
-the grid t, `variables f`, `deduction x f` answering 1, -1 or 0) were reconstructed from
-public students' solutions to the exam and from a lycée TP that rewrites it; the facts
-gathered in docs/exam.md (clause counts, F1/F2, the worked example of part III.1, the
-box-cell (3, 6) = cell (5, 0) example, the failed-literal rule) were taken as the
-specification, and its parts (unit propagation III.1, the failed-literal rule III.2) are
-the sub-parts cited below. Reconstructed, not read: the question numbers, the names
-`f1`, `f2`, `formule_grille` and `regle`, `ajout` (one student calls it `ajoute`), the
-`None` returned by `nouveau_lit_isole` when no unit is left, the `[[]]` convention, and
-the loop structure of `propagation2`.
+wikiprepa.fr (MP_INFO_CENTRALE_1_2014; candidates wrote Caml or Pascal); the copies
+the project first read stopped after the plan (I lists, II encoding, III resolution),
+the rules and Figure 1.  The numbering of the questions was established since (the
+shared reference notes' table "where the exam asks for each function"): each docstring
+below opens with the section and question it answers, "Exam 3.1 · Q8" for
+`propagation`, questions being numbered within each subsection.  The exam's own names
+`donnees` (F1), `interdites` (F2), `lig1`, `col1` and `col2` are aliases at the end of
+this module for `f1`, `f2`, `ligne1`, `colonne1` and `colonne2`, the names used here
+before the table was known.  The signatures (`appartient x l`, `suppression x l`,
+`indice (b, r)`, `case1 ()`…`bloc2 ()`, `nouveau_lit_isole f`, `simplification l f`,
+`propagation t f` filling the grid t, `variables f`, `deduction x f` answering 1, -1
+or 0) follow public students' solutions and a lycée TP that rewrites the exam; the
+facts of docs/exam.md (clause counts, F1/F2, the worked example of 3.1, the box-cell
+(3, 6) = cell (5, 0) example, the failed-literal rule) are the specification.  Still
+reconstructed, not read: the names `formule_grille` and `regle`, `ajout` (one student
+calls it `ajoute`), the `None` returned by `nouveau_lit_isole` when no unit is left
+(the exam's answers x−1), the `[[]]` convention, and the loop structure
+of `propagation2`.
 """
 
 from __future__ import annotations
@@ -117,24 +118,24 @@ def formule_to_dimacs(f: Formule) -> list[list[int]]:
 
 
 def appartient(x, liste: list) -> bool:
-    """Exam part I: return True when x is an element of liste (Python's `in` walks it)."""
+    """Exam 1.2 · Q1: return True when x is an element of liste (Python's `in` walks it)."""
     return x in liste
 
 
 def suppression(x, liste: list) -> list:
-    """Exam part I: return a copy of liste without any occurrence of x."""
+    """Exam 1.2 · Q2: return a copy of liste without any occurrence of x."""
     return [y for y in liste if y != x]
 
 
 def ajout(x, liste: list) -> list:
-    """Exam part I: return liste with x appended at the end, or liste itself if x is in it."""
+    """Exam 1.2 · Q3: return liste with x appended, or liste itself if x is in it."""
     if appartient(x, liste):
         return liste
     return [*liste, x]
 
 
 def indice(b: int, r: int) -> tuple[int, int]:
-    """Exam part I: return (i, j), the cell numbered r inside block b (both 0..8).
+    """Exam 1.2 · Q4: return (i, j), the cell numbered r inside block b (both 0..8).
 
     Blocks and the cells of a block are numbered in reading order; block-cell (3, 6)
     is cell (5, 0), the exam's example.
@@ -146,27 +147,30 @@ def indice(b: int, r: int) -> tuple[int, int]:
 
 
 def case1() -> Formule:
-    """Exam part II (K1): every cell holds at least one value; returns 81 clauses of 9."""
+    """Exam 2.2 · Q1 (a)–(e): K1, every cell holds at least one value; 81 clauses of 9."""
     return [[X(i, j, k) for k in range(1, N + 1)] for i in range(N) for j in range(N)]
 
 
 def ligne1() -> Formule:
-    """Exam part II (L1): every row holds every value; returns 81 clauses of 9."""
+    """Exam 2.2 · Q2: L1, every row holds every value; 81 clauses of 9 (the exam's `lig1`,
+    assumed written from 2.2 · Q5 on)."""
     return [[X(i, j, k) for j in range(N)] for i in range(N) for k in range(1, N + 1)]
 
 
 def colonne1() -> Formule:
-    """Exam part II (C1): every column holds every value; returns 81 clauses of 9."""
+    """Exam 2.2 · Q3 (a): C1, every column holds every value; 81 clauses of 9 (the exam's
+    `col1`, assumed written from 2.2 · Q5 on)."""
     return [[X(i, j, k) for i in range(N)] for j in range(N) for k in range(1, N + 1)]
 
 
 def bloc1() -> Formule:
-    """Exam part II (B1): every block holds every value; returns 81 clauses of 9."""
+    """Exam 2.2 · Q3 (b): B1, every block holds every value; 81 clauses of 9."""
     return [[X(*indice(b, r), k) for r in range(N)] for b in range(N) for k in range(1, N + 1)]
 
 
 def case2() -> Formule:
-    """Exam part II (K2): no cell holds two values; returns 2916 binary clauses."""
+    """Exam 2.2 · Q5: K2, no cell holds two values; 2916 binary clauses (`case2`, assumed
+    written there)."""
     return [
         [NonX(i, j, k1), NonX(i, j, k2)]
         for i in range(N)
@@ -177,7 +181,7 @@ def case2() -> Formule:
 
 
 def ligne2() -> Formule:
-    """Exam part II (L2): no row holds a value twice; returns 2916 binary clauses."""
+    """Exam 2.2 · Q4 (a)–(d): L2, no row holds a value twice; 2916 binary clauses."""
     return [
         [NonX(i, j1, k), NonX(i, j2, k)]
         for i in range(N)
@@ -188,7 +192,8 @@ def ligne2() -> Formule:
 
 
 def colonne2() -> Formule:
-    """Exam part II (C2): no column holds a value twice; returns 2916 binary clauses."""
+    """Exam 2.2 · Q5: C2, no column holds a value twice; 2916 binary clauses (the exam's
+    `col2`, assumed written there)."""
     return [
         [NonX(i1, j, k), NonX(i2, j, k)]
         for j in range(N)
@@ -199,7 +204,8 @@ def colonne2() -> Formule:
 
 
 def bloc2() -> Formule:
-    """Exam part II (B2): no block holds a value twice; returns 2916 binary clauses."""
+    """Exam 2.2 · Q5: B2, no block holds a value twice; 2916 binary clauses (`bloc2`,
+    assumed written there)."""
     return [
         [NonX(*indice(b, r1), k), NonX(*indice(b, r2), k)]
         for b in range(N)
@@ -210,13 +216,14 @@ def bloc2() -> Formule:
 
 
 def regle() -> Formule:
-    """Exam part II: return F_regle = K1 ∧ L1 ∧ C1 ∧ B1 ∧ K2 ∧ L2 ∧ C2 ∧ B2 (11,988 clauses)."""
+    """Exam 2.2 · Q5: return F_regle = K1 ∧ L1 ∧ C1 ∧ B1 ∧ K2 ∧ L2 ∧ C2 ∧ B2 (11,988 clauses,
+    the count the question states)."""
     return case1() + ligne1() + colonne1() + bloc1() + case2() + ligne2() + colonne2() + bloc2()
 
 
 def f1(t: Grille) -> Formule:
-    """Exam part II (F1): for each given t[i][j] = k, the unit x(i,j,k) and the 8 units
-    ¬x(i,j,v), v != k."""
+    """Exam 2.3 · Q1 (the exam's `donnees`): F1, for each given t[i][j] = k, the unit
+    x(i,j,k) and the 8 units ¬x(i,j,v), v != k."""
     f: Formule = []
     for i in range(N):
         for j in range(N):
@@ -228,8 +235,10 @@ def f1(t: Grille) -> Formule:
 
 
 def f2(t: Grille) -> Formule:
-    """Exam part II (F2): for each empty cell, a unit ¬x(i,j,k) per value k seen in its
-    row, column or block, each at most once."""
+    """Exam 2.3 · Q2 (the exam's `interdites`, Q2 (c)): F2, for each empty cell, a unit
+    ¬x(i,j,k) per value k seen in its row, column or block, each at most once.  The
+    block number of the cell (Q2 (a)) and the values forbidden in one cell (Q2 (b),
+    `interdites_ij`) are worked out inline."""
     f: Formule = []
     for i in range(N):
         for j in range(N):
@@ -247,12 +256,14 @@ def f2(t: Grille) -> Formule:
 
 
 def formule_grille(t: Grille) -> Formule:
-    """Exam part II: return F_grille = F1 ∧ F2, unit clauses only (never more than 729)."""
+    """Exam 2.3 · Q3: return F_grille = F1 ∧ F2, unit clauses only; the question proves
+    it never has more than 729."""
     return f1(t) + f2(t)
 
 
 def formule_initiale(t: Grille) -> Formule:
-    """Exam part II: return F_initiale = F_grille ∧ F_regle, the grid's units first."""
+    """Exam, after 2.3 (`formule_initiale`, assumed written): return F_initiale = F_grille
+    ∧ F_regle, the grid's units first."""
     return formule_grille(t) + regle()
 
 
@@ -260,7 +271,8 @@ def formule_initiale(t: Grille) -> Formule:
 
 
 def nouveau_lit_isole(f: Formule) -> Litteral | None:
-    """Exam part III.1: return the literal of the first unit clause of f, None if there is none."""
+    """Exam 3.1 · Q6: return the literal of the first unit clause of f, None if there is
+    none (the exam's function answers x−1 then, in the shared notes' words)."""
     for c in f:
         if len(c) == 1:
             return c[0]
@@ -268,7 +280,7 @@ def nouveau_lit_isole(f: Formule) -> Litteral | None:
 
 
 def simplification(lit: Litteral, f: Formule) -> Formule:
-    """Exam part III.1: return f once lit is true: clauses holding lit dropped, ¬lit removed
+    """Exam 3.1 · Q7: return f once lit is true: clauses holding lit dropped, ¬lit removed
     from the others (a clause may become the empty clause).
 
     The exam writes this with `appartient` and `suppression`; Python's `in` stands for
@@ -280,12 +292,14 @@ def simplification(lit: Litteral, f: Formule) -> Formule:
 
 
 def propagation(f: Formule, t: Grille | None = None) -> Formule:
-    """Exam part III.1: unit propagation; return f simplified until it has no unit clause.
+    """Exam 3.1 · Q8: unit propagation; return f simplified until it has no unit clause.
 
     Repeat: take the first unit clause lit (`nouveau_lit_isole`) and apply
     `simplification(lit, f)`.  Return `CONTRADICTION` (`[[]]`) as soon as the empty clause
     appears.  If a grid t is given, each positive unit X(i, j, k) taken writes k into
-    t[i][j] (t may be partly filled when a contradiction is found).
+    t[i][j] (t may be partly filled when a contradiction is found): what t and the
+    returned formula then say is 3.1 · Q9 (t holds the values deduced; the formula's
+    variables are the candidates still open).
     """
     while True:
         if appartient([], f):
@@ -303,7 +317,7 @@ def propagation(f: Formule, t: Grille | None = None) -> Formule:
 
 
 def variables(f: Formule) -> list[Litteral]:
-    """Exam part III.2: return the variables of f (as positive literals), each once, in
+    """Exam 3.2 · Q2: return the variables of f (as positive literals), each once, in
     order of first occurrence."""
     vs: list[Litteral] = []
     for c in f:
@@ -313,8 +327,9 @@ def variables(f: Formule) -> list[Litteral]:
 
 
 def deduction(x: Litteral, f: Formule) -> int:
-    """Exam part III.2: return 1 if propagation on f ∧ ¬x gives the empty clause (so x
-    holds), else -1 if propagation on f ∧ x does (so ¬x holds), else 0."""
+    """Exam 3.2 · Q3: return 1 if propagation on f ∧ ¬x gives the empty clause (so x
+    holds, the fact 3.2 · Q1 proves), else -1 if propagation on f ∧ x does (so ¬x
+    holds), else 0."""
     if is_contradiction(propagation([[non(x)], *f])):
         return 1
     if is_contradiction(propagation([[x], *f])):
@@ -323,7 +338,7 @@ def deduction(x: Litteral, f: Formule) -> int:
 
 
 def propagation2(f: Formule, t: Grille | None = None) -> Formule:
-    """Exam part III.2: alternate `propagation` and the failed-literal rule until neither
+    """Exam 3.2 · Q4: alternate `propagation` and the failed-literal rule until neither
     adds anything; return the simplified formula, or `[[]]` on a contradiction.
 
     Each variable of the current formula is tried with `deduction`; a deduced literal is
@@ -361,3 +376,12 @@ def deduced_grid(
     if is_contradiction(rule(formule_initiale(g), g)):
         raise Contradiction("the grid's formula reduces to the empty clause")
     return g
+
+
+# --- the exam's own names -----------------------------------------------------------
+
+donnees = f1  # 2.3 · Q1
+interdites = f2  # 2.3 · Q2 (c)
+lig1 = ligne1  # 2.2 · Q2, assumed written from Q5 on
+col1 = colonne1  # 2.2 · Q3 (a), assumed written from Q5 on
+col2 = colonne2  # 2.2 · Q5, assumed written there

@@ -482,3 +482,56 @@ def test_contradictory_grid_is_reported(minisat, engine):
     assert not minisat.propagate(assumptions=assumptions)[0]
     assert engine.propagate(assumptions) == (False, [])
     assert engine.probe(assumptions, depth=1) == (False, [])
+
+
+# Where the exam asks for each function: section · question, questions numbered within
+# each subsection (the table "where the exam asks for each function" of the shared
+# reference notes).  The docstrings must open with these citations.
+EXAM_QUESTIONS = {
+    "appartient": "1.2 · Q1",
+    "suppression": "1.2 · Q2",
+    "ajout": "1.2 · Q3",
+    "indice": "1.2 · Q4",
+    "case1": "2.2 · Q1",
+    "ligne1": "2.2 · Q2",
+    "colonne1": "2.2 · Q3 (a)",
+    "bloc1": "2.2 · Q3 (b)",
+    "ligne2": "2.2 · Q4",
+    "case2": "2.2 · Q5",
+    "colonne2": "2.2 · Q5",
+    "bloc2": "2.2 · Q5",
+    "regle": "2.2 · Q5",
+    "f1": "2.3 · Q1",
+    "f2": "2.3 · Q2",
+    "formule_grille": "2.3 · Q3",
+    "formule_initiale": "after 2.3",
+    "nouveau_lit_isole": "3.1 · Q6",
+    "simplification": "3.1 · Q7",
+    "propagation": "3.1 · Q8",
+    "variables": "3.2 · Q2",
+    "deduction": "3.2 · Q3",
+    "propagation2": "3.2 · Q4",
+}
+NOT_IN_THE_EXAM = {"X", "NonX", "non", "to_dimacs", "from_dimacs", "formule_to_dimacs",
+                   "is_contradiction", "deduced_grid"}  # fmt: skip
+
+
+def test_every_exam_function_cites_its_question():
+    import inspect
+
+    from solvers import reference
+
+    functions = {
+        name
+        for name, value in vars(reference).items()
+        if inspect.isfunction(value)
+        and value.__module__ == reference.__name__
+        and value.__name__ == name  # an alias (the exam's own name) is checked below
+    }
+    assert functions - NOT_IN_THE_EXAM == set(EXAM_QUESTIONS)
+    for name, citation in EXAM_QUESTIONS.items():
+        doc = getattr(reference, name).__doc__
+        assert doc.replace("Exam, after", "Exam after").startswith(f"Exam {citation}"), name
+    # the exam's own names are the same functions
+    assert reference.donnees is reference.f1 and reference.interdites is reference.f2
+    assert reference.lig1 is reference.ligne1 and reference.col2 is reference.colonne2

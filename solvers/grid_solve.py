@@ -1,0 +1,92 @@
+"""One grid, one solver of the registry: its answer as a grid, for the Python API.
+
+`solve(grid)` is what a notebook calls: the grid (text or values), its geometry (by
+default classic Sudoku of the grid's size), a registry name; back comes a `GridResult`
+holding the solver's own `SolverResult` and the solution read from its model, checked
+by the independent checker.  A notebook shows the result as a picture (`_repr_svg_`):
+the givens dark, the values found blue.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from encoder.check import is_solution
+from encoder.decode import grid_from_model
+from encoder.encodings import given_literals, rule_formula
+from encoder.geometry import Geometry, make_geometry
+from encoder.grids import format_line, parse_grid
+from encoder.picture import grid_svg
+from encoder.status import Status
+from solvers.results import SolverResult
+
+Grid = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GridResult:
+    """A solver's answer on a grid: its record, and the solution (() when none)."""
+
+    geometry: Geometry
+    givens: Grid
+    result: SolverResult
+    solution: Grid = ()
+
+    @property
+    def status(self) -> Status:
+        return self.result.status
+
+    def __str__(self) -> str:
+        shown = self.solution or self.givens
+        return f"{self.result.solver} {self.status.name}: {format_line(shown, self.geometry)}"
+
+    def _repr_svg_(self) -> str:
+        return grid_svg(self.geometry, self.givens, self.solution or None)
+
+
+def read_grid(grid: str | Sequence[int], geometry: Geometry | None = None) -> tuple[Grid, Geometry]:
+    """Return (values, geometry) of a grid given as text or as N*N values; without a
+    geometry, classic Sudoku of the grid's size."""
+    if geometry is None:
+        cells = len(grid) if not isinstance(grid, str) else len("".join(grid.split()))
+        geometry = make_geometry(math.isqrt(cells))
+    if isinstance(grid, str):
+        return parse_grid(grid, geometry), geometry
+    return tuple(grid), geometry
+
+
+def solve(
+    grid: str | Sequence[int],
+    geometry: Geometry | None = None,
+    solver: str = "dpll",
+    encoding: str = "centrale",
+    timeout: float | None = None,
+) -> GridResult:
+    """Return what `solver` (a name of `SOLVERS`) answers on `grid`.
+
+    >>> from solvers import solve
+    >>> easter_monster = (
+    ...     "1.......2.9.4...5...6...7...5.9.3.......7......."
+    ...     "85..4.7.....6...3...9.8...2.....1"
+    ... )
+    >>> answer = solve(easter_monster)
+    >>> print(answer)
+    dpll SAT: 174385962293467158586192734451923876928674315367851249719548623635219487842736591
+    >>> solve(answer.givens, solver="fl").status  # the failed-literal rule stops short
+    <Status.UNKNOWN: 0>
+    """
+    from solvers.backends import make_backend  # PySAT and numba only when solving
+
+    values, geometry = read_grid(grid, geometry)
+    formula = rule_formula(geometry, encoding)
+    with make_backend(solver, timeout=timeout) as backend:
+        backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+        result = backend.solve(given_literals(values, geometry))
+    solution: Grid = ()
+    if result.status is Status.SAT:
+        solution = grid_from_model(result.model, geometry)
+        if not is_solution(solution, values, geometry):  # the independent check
+            raise RuntimeError(f"{solver} returned a model that is no solution of the grid")
+    return GridResult(geometry, values, result, solution)

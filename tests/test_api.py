@@ -1,0 +1,94 @@
+"""The public API of each package: the names of `__all__` import, their docstring
+examples run (doctest), and importing the packages loads no numba kernel."""
+
+from __future__ import annotations
+
+import argparse
+import doctest
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+# Modules whose docstrings carry the API's examples.
+DOCUMENTED = [
+    "encoder.picture",
+    "solvers",
+    "solvers.grid_solve",
+    "benchmarks",
+    "benchmarks.run",
+]
+
+
+@pytest.mark.parametrize("name", DOCUMENTED)
+def test_docstring_examples_run(name, monkeypatch):
+    monkeypatch.chdir(PROJECT)  # examples name files of data/ relative to the project
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0, f"{name} has no example"
+    assert result.failed == 0
+
+
+@pytest.mark.parametrize("package", ["encoder", "solvers", "benchmarks"])
+def test_every_public_name_imports(package):
+    module = importlib.import_module(package)
+    for name in module.__all__:
+        assert getattr(module, name) is not None, name
+    with pytest.raises(AttributeError):
+        module.no_such_name  # noqa: B018
+
+
+def test_the_api_of_the_issue():
+    from benchmarks import benchmark
+    from solvers import SOLVERS, Engine, Rater, Status, solve
+
+    assert callable(benchmark) and callable(solve) and callable(Engine) and callable(Rater)
+    assert {"up", "fl", "dpll", "minisat22"} <= set(SOLVERS)
+    assert Status.SAT.value == 10
+
+
+def test_importing_the_packages_is_cheap():
+    """`import solvers, benchmarks` loads neither numba nor PySAT: they come with the
+    first name that needs them."""
+    code = (
+        "import sys, solvers, benchmarks, encoder\n"
+        "print(sorted(m for m in ('numba', 'pysat', 'solvers.engine', 'matplotlib') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_grids_and_results_show_as_pictures():
+    from encoder.cli_common import load_one_puzzle
+    from solvers import solve
+
+    four = "1...........4..."  # 4x4, many solutions: dpll finds one
+    result = solve(four, solver="dpll")
+    svg = result._repr_svg_()
+    assert svg.startswith("<svg") and svg.count('class="sg-v"') == 14  # 14 values found
+    assert str(result).startswith("dpll SAT: 1")
+    args = argparse.Namespace(
+        size=None, box=None, diagonals=False, windows=False, regions=None,
+        no_boxes=False, symbols=None,
+    )  # fmt: skip
+    puzzle = load_one_puzzle(four, args, None)
+    assert puzzle._repr_svg_().count('class="sg-g"') == 2
+
+
+def test_the_readme_example_runs(monkeypatch):
+    """The README's "Python API" example is a doctest too: it stays true."""
+    monkeypatch.chdir(PROJECT)
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python API", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(section, {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert len(test.examples) >= 8
