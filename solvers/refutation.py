@@ -473,24 +473,29 @@ def solved(T, num_candidates):
     return True
 
 
-# Results of `simplest_first`.
+# Results of `simplest_first` and `failed_closure`.
 SOLVED = 0
 CONTRADICTION = 1
 STUCK = 2
+PAUSED = 3
 
 
 @njit(cache=True)
-def simplest_first(G, T, X, num_candidates, limit, lengths, queue, log):
+def simplest_first(G, T, X, num_candidates, limit, lengths, queue, log, budget):
     """Resolve the state simplest first: while it is not solved, find the shortest
     refutations of candidates (<= limit) and eliminate every candidate refuted by one of
-    that length, then propagate (singles).  Return (SOLVED | CONTRADICTION | STUCK,
-    longest step, number of steps); log[s] is the length of step s (as many as fit)."""
+    that length, then propagate (singles).  Return (status, longest step, number of
+    steps): SOLVED, CONTRADICTION (the state has no solution), STUCK (no candidate is
+    refuted) or PAUSED after `budget` steps (call again to go on); log[s] is the length
+    of step s (as many as fit)."""
     limit = min(limit, G[G_CSTART].shape[0] - 1)
     longest = 0
     steps = 0
     one = np.zeros(1, np.int32)
     empty = np.zeros(1, np.int32)
     while not solved(T, num_candidates):
+        if steps == budget:
+            return PAUSED, longest, steps
         best = candidate_lengths(G, T, X, num_candidates, limit, lengths)
         if best > limit:
             return STUCK, longest, steps
@@ -499,8 +504,30 @@ def simplest_first(G, T, X, num_candidates, limit, lengths, queue, log):
         steps += 1
         longest = max(longest, best)
         for v in range(num_candidates):
-            if lengths[v] == best and T[T_VAL][2 * v] == 0:
+            if lengths[v] == best:  # (one made true by an earlier one: a contradiction)
                 one[0] = 2 * v + 1
                 if assert_facts(G, T, one, empty, queue) != NO_CONFLICT:
                     return CONTRADICTION, longest, steps
     return SOLVED, longest, steps
+
+
+@njit(cache=True)
+def failed_closure(G, T, X, num_candidates, queue):
+    """Eliminate every candidate that unit propagation refutes, in any order, until none
+    is left (the failed-literal closure of depth 1, positive hypotheses, no cones
+    needed); return SOLVED, CONTRADICTION or STUCK."""
+    m = G[G_CSTART].shape[0] - 1
+    one = np.zeros(1, np.int32)
+    empty = np.zeros(1, np.int32)
+    changed = True
+    while changed:
+        changed = False
+        for v in range(num_candidates):
+            if T[T_VAL][2 * v] != 0:
+                continue
+            if shortest_refutation(G, T, X, 2 * v, m) <= m:
+                one[0] = 2 * v + 1
+                if assert_facts(G, T, one, empty, queue) != NO_CONFLICT:
+                    return CONTRADICTION
+                changed = True
+    return SOLVED if solved(T, num_candidates) else STUCK
