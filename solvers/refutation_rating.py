@@ -136,6 +136,20 @@ class RefutationRater:
             self.G, T, np.array([code], np.int32), np.array([row], np.int32), self._queue
         )
 
+    def add_fact(self, T: tuple, lit: int) -> bool:
+        """Make the DIMACS literal `lit` a fact of T and propagate; False on a contradiction."""
+        return self._assert(T, K.to_code(lit)) == K.NO_CONFLICT
+
+    def nested_length(self, T: tuple, lit: int, depth: int) -> int | None:
+        """Return the length of the depth-`depth` refutation of hypothesis `lit` (a
+        DIMACS literal) in state T, or None when it has none."""
+        if depth < 2:
+            K.shortest_refutation(self.G, T, self.X, K.to_code(lit), self.num_constraints)
+            found = len(self._bits(self.X[11]))
+            return found or None
+        found = self._nested(T, K.to_code(lit), depth, self.num_constraints)
+        return None if found is None else found[0]
+
     def is_solved(self, T: tuple) -> bool:
         return bool(K.solved(T, self.num_candidates))
 
