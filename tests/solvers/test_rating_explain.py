@@ -212,11 +212,10 @@ def test_explanation_of_a_contradiction(grid):
 
 
 def test_explain_zero_based_numbers_from_0(grid):
-    players = "\n".join(explain_lines(grid(GOLDEN_NUGGET), GEOMETRY, max_depth=1))
-    programmers = "\n".join(
-        explain_lines(grid(GOLDEN_NUGGET), GEOMETRY, max_depth=1, zero_based=True)
-    )
-    assert "r9c9" in players and "r0c0" not in players and "box 9" in players
+    line = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
+    players = "\n".join(explain_lines(grid(line), GEOMETRY, max_depth=1))
+    programmers = "\n".join(explain_lines(grid(line), GEOMETRY, max_depth=1, zero_based=True))
+    assert "r9c" in players and "r0c" not in players and "box 9" in players
     assert "r0c" in programmers and "r9c" not in programmers and "box 9" not in programmers
 
 
