@@ -175,11 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         x, y = [a for a, _ in pairs], [b for _, b in pairs]
         rows.append([name, len(pairs), f"{spearman(x, y):.4f}", f"{kendall_tau_b(x, y):.4f}"])
     print()
-    print(
-        tabulate(
-            rows, headers=["column", "puzzles", "Spearman", "Kendall tau-b"], tablefmt="github"
-        )
-    )
+    headers = ["column", "puzzles", "Spearman", "Kendall tau-b"]
+    print(tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True))
     if "W" in names:
         w = [published["W"][i] for i in settled]
         equal = sum(a == b for a, b in zip(ours, w, strict=True))
