@@ -11,10 +11,19 @@ the exam's encoding it is the number of CSP-variables (cells rc and row/column/b
 places rn, cn, bn) of Berthier's braids, so the rating is meant to be his B (and W,
 which differs from B on 0.3% of puzzles).
 
-Because a refutation only gets shorter as the state grows (more facts, fewer
+Because a shortest refutation only gets shorter as the state grows (more facts, fewer
 candidates to remove), the rating is also the smallest length L such that singles and
 refutations of length <= L fill the grid: any order of those steps reaches the same
-fixpoint, and simplest first never needs a longer step.
+fixpoint, and simplest first never needs a longer step.  (That holds for true minima;
+the kernel's lengths are minima up to the approximation described in
+`solvers.refutation`, so the two definitions can differ on rare grids.)
+
+Where this differs from Berthier's W: W counts whips, whose chain must be continuous
+(each CSP-variable's left-linking candidate linked to the previous right-linking one);
+a braid, and a refutation here, may link back to any earlier value, so it can be
+shorter (W and B differ on about 0.3% of puzzles, and this rating follows B there).
+The kernel can also overcount by one or two where a value has two derivations and the
+shorter union of constraints goes through the later one.
 
 Nested refutations (grids of depth 2 and 3).  When no candidate is refuted by unit
 propagation, a hypothesis z is followed by the same simplest-first resolution, one
