@@ -80,6 +80,7 @@ class ChunkResult:
     count: int
     runs: tuple[GridRun, ...]
     depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
+    lengths: tuple[str, ...] = ()  # refutation-length labels (solvers.refutation_rating)
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
     cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (warm-up included)
@@ -230,6 +231,23 @@ def _rate(
     return tuple(labels)
 
 
+def _lengths(task: ChunkTask) -> tuple[str, ...]:
+    """Return the refutation-length label of every grid (nesting 1: deeper grids '>1')."""
+    from solvers.refutation_rating import RefutationRater
+
+    raters: OrderedDict[Geometry, RefutationRater] = OrderedDict()
+    labels = []
+    for puzzle in task.puzzles:
+        rater = raters.get(puzzle.geometry)
+        if rater is None:
+            rater = RefutationRater(puzzle.geometry, task.encoding, time_limit=task.timeout)
+            raters[puzzle.geometry] = rater
+            while len(raters) > KEEP_LOADED:
+                raters.popitem(last=False)
+        labels.append(rater.rate(puzzle.grid, max_depth=1).label())
+    return tuple(labels)
+
+
 def _run(task: ChunkTask) -> ChunkResult:
     puzzles = task.puzzles
     assumptions = [given_literals(p.grid, p.geometry) for p in puzzles]
@@ -253,8 +271,10 @@ def _run(task: ChunkTask) -> ChunkResult:
             if loaded[name].keeps_memory():
                 loaded[name].close()
         depths: tuple[str, ...] = ()
+        lengths: tuple[str, ...] = ()
         if task.max_depth is not None:
             depths = _rate(task, solved, _settled_depths(task, warm))
+            lengths = _lengths(task)
         for name, answers in warm.items():
             for i, answer in enumerate(answers):
                 if answer.status is Status.UNSAT and solved[i]:
@@ -290,7 +310,9 @@ def _run(task: ChunkTask) -> ChunkResult:
     finally:
         for backends in loaded.values():
             backends.close()
-    return ChunkResult(task.dataset, task.encoding, task.first, len(puzzles), tuple(runs), depths)
+    return ChunkResult(
+        task.dataset, task.encoding, task.first, len(puzzles), tuple(runs), depths, lengths
+    )
 
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
@@ -307,4 +329,4 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         error, source = wrong.message, wrong.source
     except InputError as bad:  # e.g. the augmented encoding of a grid without boxes
         error, source = f"{task.encoding}: {bad.message}", task.puzzles[0].source
-    return ChunkResult(task.dataset, task.encoding, task.first, 0, (), (), error, source)
+    return ChunkResult(task.dataset, task.encoding, task.first, 0, (), (), (), error, source)

@@ -25,6 +25,7 @@ import os
 import platform
 import statistics
 import subprocess
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -104,6 +105,7 @@ class DepthProfile:
     grids: int
     max_depth: int
     counts: dict[str, int]  # DEPTH_BUCKETS -> grids
+    lengths: tuple[str, ...] = ()  # refutation-length label of each grid ('3', '>1', ...)
 
     def share(self, bucket: str) -> float:
         return 100.0 * self.counts.get(bucket, 0) / self.grids if self.grids else 0.0
@@ -143,11 +145,53 @@ def summarise(dataset: str, encoding: str, solver: str, runs: Sequence[GridRun])
     )
 
 
-def depth_profile(dataset: str, encoding: str, labels: Sequence[str], max_depth: int):
+def depth_profile(
+    dataset: str,
+    encoding: str,
+    labels: Sequence[str],
+    max_depth: int,
+    lengths: Sequence[str] = (),
+):
     counts = {bucket: 0 for bucket in DEPTH_BUCKETS}
     for label in labels:
         counts[label] += 1
-    return DepthProfile(dataset, encoding, len(labels), max_depth, counts)
+    return DepthProfile(dataset, encoding, len(labels), max_depth, counts, tuple(lengths))
+
+
+LENGTH_COLUMNS = 7  # lengths 0 .. 6 get a column each, longer ones share "7+"
+LENGTH_HEADERS = [
+    "dataset",
+    "encoding",
+    "grids",
+    "length med",
+    "length mean",
+    *(f"{k} %" for k in range(LENGTH_COLUMNS)),
+    f"{LENGTH_COLUMNS}+ %",
+    "not rated %",
+]
+
+
+def length_rows(profiles: Sequence[DepthProfile]) -> list[list[str]]:
+    """Return the refutation-length table's rows: the median and mean of the settled
+    lengths, the share of each, and the share left unrated (depth > 1, time limit)."""
+    rows = []
+    for p in profiles:
+        if not p.lengths:
+            continue
+        settled = [int(label) for label in p.lengths if label.isdigit()]
+        total = len(p.lengths)
+        shares = [sum(v == k for v in settled) for k in range(LENGTH_COLUMNS)]
+        shares.append(sum(v >= LENGTH_COLUMNS for v in settled))
+        shares.append(total - len(settled))
+        row = [p.dataset, p.encoding, f"{total:,}"]
+        row += (
+            [f"{statistics.median(settled):g}", f"{statistics.fmean(settled):.2f}"]
+            if settled
+            else [NA, NA]
+        )
+        row += [f"{100 * s / total:.2f}" for s in shares]
+        rows.append(row)
+    return rows
 
 
 # ---------------------------------------------------------------- formatting
@@ -258,6 +302,13 @@ def markdown(
         headers = depth_headers(depth) + [OPTIONAL_BUCKETS[b] for b in optional]
         parts.append("### Depth profile (home-grown engine: failed-literal depth needed)")
         parts.append(table(depth_rows(profiles, optional), headers, text_columns=2))
+        lengths = length_rows(profiles)
+        if lengths:
+            parts.append(
+                "### Refutation length (longest shortest refutation needed, "
+                "simplest first; depth-1 steps only)"
+            )
+            parts.append(table(lengths, LENGTH_HEADERS, text_columns=2))
     return "\n\n".join(parts) + "\n"
 
 
@@ -342,8 +393,10 @@ def results_json(
         ],
         "depth_profiles": [
             {
-                **asdict(p),
+                **{k: v for k, v in asdict(p).items() if k != "lengths"},
                 "shares_pct": {b: p.share(b) for b in DEPTH_BUCKETS},
+                # refutation-length label -> grids (solvers.refutation_rating)
+                "length_counts": dict(sorted(Counter(p.lengths).items())),
             }
             for p in profiles
         ],
@@ -368,6 +421,7 @@ CSV_COLUMNS = (
     "propagations",
     "microseconds",
     "depth",
+    "length",
     "reason",
 )
 
@@ -382,14 +436,15 @@ def _csv_value(value) -> str:
 
 def write_csv(path: Path, blocks) -> int:
     """Write one row per grid and solver; `blocks` yields (dataset, encoding, runs,
-    depths by position) with the dataset's lines.  Return the number of rows."""
+    depths by position, refutation lengths by position) with the dataset's lines.
+    Return the number of rows."""
     rows = 0
 
     def write(handle) -> None:
         nonlocal rows
         writer = csv.writer(handle)
         writer.writerow(CSV_COLUMNS)
-        for dataset, encoding, runs, depths in blocks:
+        for dataset, encoding, runs, depths, lengths in blocks:
             for r in runs:
                 writer.writerow(
                     [
@@ -405,6 +460,7 @@ def write_csv(path: Path, blocks) -> int:
                         _csv_value(r.result.propagations),
                         f"{r.result.seconds * 1e6:.1f}",
                         depths.get(r.position, ""),
+                        lengths.get(r.position, ""),
                         r.result.reason,
                     ]
                 )

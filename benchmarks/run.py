@@ -258,7 +258,8 @@ def execute(tasks: list[ChunkTask], args: argparse.Namespace) -> tuple[list[Chun
 
 
 def merge(results: Sequence[ChunkResult]):
-    """Return {(dataset, encoding): (runs by solver, depth labels by position)}."""
+    """Return {(dataset, encoding): (runs by solver, depth labels by position, refutation
+    lengths by position)}."""
     by_key: dict[tuple[str, str], list[ChunkResult]] = defaultdict(list)
     for result in results:
         by_key[(result.dataset, result.encoding)].append(result)
@@ -267,13 +268,15 @@ def merge(results: Sequence[ChunkResult]):
         chunks.sort(key=lambda c: c.first)
         runs: dict[str, list[GridRun]] = defaultdict(list)
         depths: dict[int, str] = {}
+        lengths: dict[int, str] = {}
         for chunk in chunks:
             for run in chunk.runs:
                 runs[run.result.solver].append(run)
             if chunk.depths:
                 positions = range(chunk.first, chunk.first + chunk.count)
                 depths.update(zip(positions, chunk.depths, strict=True))
-        merged[key] = (runs, depths)
+                lengths.update(zip(positions, chunk.lengths, strict=True))
+        merged[key] = (runs, depths, lengths)
     return merged
 
 
@@ -284,13 +287,14 @@ def summarise_all(datasets: Sequence[Dataset], merged, args: argparse.Namespace)
         for encoding in args.encodings:
             if (d.name, encoding) not in merged:
                 continue
-            runs, depths = merged[(d.name, encoding)]
+            runs, depths, lengths = merged[(d.name, encoding)]
             for solver in args.solvers:
                 if runs.get(solver):
                     summaries.append(summarise(d.name, encoding, solver, runs[solver]))
             if depths:
                 labels = [depths[p] for p in sorted(depths)]
-                profiles.append(depth_profile(d.name, encoding, labels, args.max_depth))
+                rated = [lengths[p] for p in sorted(lengths)]
+                profiles.append(depth_profile(d.name, encoding, labels, args.max_depth, rated))
     return summaries, profiles
 
 
@@ -349,7 +353,7 @@ def benchmark(*datasets: str, **options) -> BenchmarkResults:
     summaries, profiles = summarise_all(datasets, merged, args)
     runs = {
         (dataset, encoding, solver): tuple(solver_runs)
-        for (dataset, encoding), (by_solver, _) in merged.items()
+        for (dataset, encoding), (by_solver, _, _) in merged.items()
         for solver, solver_runs in by_solver.items()
     }
     return BenchmarkResults(tuple(summaries), tuple(profiles), runs)
@@ -479,9 +483,9 @@ def write_outputs(out, meta, datasets, summaries, profiles, merged, args) -> Non
     for d in datasets:
         for encoding in args.encodings:
             if (d.name, encoding) in merged:
-                runs, depths = merged[(d.name, encoding)]
+                runs, depths, lengths = merged[(d.name, encoding)]
                 for solver in args.solvers:
-                    blocks.append((d, encoding, runs.get(solver, ()), depths))
+                    blocks.append((d, encoding, runs.get(solver, ()), depths, lengths))
     write_csv(out / "results.csv", blocks)
     written = ["results.json", "results.csv"]
     if plot_no_search(summaries, out / "no_search.png"):

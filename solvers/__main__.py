@@ -1,6 +1,7 @@
 """Command line: `python -m solvers rate|explain|solve`.
 
-- `rate GRIDS`: one tab-separated line per grid: index, grid, depth needed, seconds.
+- `rate GRIDS`: one tab-separated line per grid: index, grid, depth needed, refutation
+  length (`solvers.refutation_rating`), seconds.
   With `--solver NAME` (any registry name) or `--solver-cmd CMD`: index, grid, status,
   whether unit propagation of the givens alone fills the grid (yes/no/n/a: the
   "without search" test of the harness for solvers that branch), decisions,
@@ -50,6 +51,14 @@ def rate_parser(sub) -> None:
         default=2,
         metavar="D",
         help="depth rating: deepest nesting tried (default 2); deeper grids print >D",
+    )
+    p.add_argument(
+        "--length-depth",
+        type=positive(int, zero=True),
+        default=1,
+        metavar="D",
+        help="refutation-length rating: deepest nesting tried (default 1; a depth-2 step "
+        "takes seconds); grids beyond it print >D in the length column",
     )
     p.add_argument(
         "--encoding", default="centrale", choices=("centrale", "minimal", "natural", "augmented")
@@ -143,6 +152,11 @@ def explain_parser(sub) -> None:
         help="also write the explanation as one self-contained HTML page: the grid before "
         "and after each step, with a control to move through the steps",
     )
+    p.add_argument(
+        "--zero-based",
+        action="store_true",
+        help="number rows, columns and regions from 0 (r0c0) instead of players' r1c1",
+    )
     add_geometry_flags(p)
 
 
@@ -164,6 +178,7 @@ def run_rate(args: argparse.Namespace) -> int:
         args.solver_cmd,
         args.fresh,
         args.timeout,
+        args.length_depth,
     )
     show_bar = not args.quiet and sys.stderr.isatty() and len(puzzles) > 1
     from tqdm import tqdm
@@ -216,7 +231,7 @@ def run_explain(args: argparse.Namespace) -> int:
 
     puzzle = load_one_puzzle(args.grid, args, args.index, allow_conflicts=True)
     steps = []
-    for step in Explainer(puzzle.geometry).steps(puzzle.grid, args.max_depth):
+    for step in Explainer(puzzle.geometry, args.zero_based).steps(puzzle.grid, args.max_depth):
         steps.append(step)
         for line in step.lines:
             print(line)

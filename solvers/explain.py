@@ -3,13 +3,18 @@
 Unit propagation on the exam's formula places values for two reasons, named by the
 clause that became unit: a K1 clause ("cell (i,j) holds some value") gives a naked
 single, an L1/C1/B1 clause ("row/column/box holds k somewhere") a hidden single.
-When propagation stalls, the failed-literal rule tries hypotheses: "suppose (i,j)=k";
-if that leads to a contradiction, the cell cannot hold k (and symmetrically for
-"suppose (i,j)≠k").  At depth d the hypothesis is followed with the depth d-1 rule
-instead of plain propagation.  The explainer replays this with the engine's `trace`
-(which reports the reason clause of every implied literal) and prints one line per
-placement, hypothesis and contradiction, up to the solution or to the point where
-deeper hypotheses or search are needed.
+When propagation stalls, the explainer follows the simplest-first resolution of
+`solvers.refutation_rating`: it eliminates the candidates whose refutation is
+shortest, each printed with its length and its chain ("r4c7≠5 (length 3): if r4c7=5,
+then r4c8=3 (the only value left in the cell), ..., then box 5 has no place left for
+3"), then the singles that follow, and so on.  When unit propagation refutes no
+candidate, it tries nested hypotheses: at depth d a hypothesis is followed with the
+depth d-1 rule; the first one that fails is printed with its nested length (finding
+the shortest nested refutation takes minutes on the hardest grids).  Singles come from
+the engine's `trace` (the reason clause of every implied literal).  Cells are named as
+players and every published tool name them, r4c7 with rows and columns from 1, boxes
+and other regions numbered from 1, values as their symbols; `zero_based` numbers rows,
+columns and regions from 0 instead, for programmers.
 
 Each of those lines comes from a `Step` record: what it says, the cell and value it is
 about, and the board (values and open candidates) before and after it.  The text
@@ -30,7 +35,9 @@ from encoder.encodings import Formula, given_literals
 from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import cell_value
+from solvers import refutation as K
 from solvers.grid_engine import GridEngine
+from solvers.refutation_rating import RefutationRater
 
 Grid = tuple[int, ...]
 
@@ -38,7 +45,8 @@ STEP_KINDS = (
     "grid",  # the givens, as the explanation starts
     "note",  # a line of commentary: nothing changes on the board
     "placement",  # unit propagation places a value (naked or hidden single)
-    "hypothesis",  # a failed hypothesis rules a value out of a cell
+    "refutation",  # a shortest refutation rules a value out of a cell (its length said)
+    "hypothesis",  # a failed nested hypothesis rules a value out of a cell
     "contradiction",  # the givens, or what follows from them, contradict each other
     "stuck",  # no hypothesis fails up to the depth allowed
     "solved",  # every cell is known
@@ -54,7 +62,7 @@ class ClauseInfo:
     group: str  # K1, L1, ..., K2, L2, ...
     cell: int  # the cell of a K clause, else -1
     value: int  # the value of a region clause, else 0
-    region: str  # 'row 3', 'box 5', ... (Region.name) for region clauses, else ''
+    region: str  # 'row 4', 'box 5', ... (numbered from 1, or 0 if zero_based), else ''
     cells: tuple[int, ...] = ()  # the cells of that region
 
 
@@ -119,8 +127,9 @@ class Step:
 class Explainer:
     """Explains grids of one geometry with the exam's (centrale) formula."""
 
-    def __init__(self, geometry: Geometry):
+    def __init__(self, geometry: Geometry, zero_based: bool = False):
         self.geometry = geometry
+        self.base = 0 if zero_based else 1  # number of the first row, column, region
         rules = GridEngine(geometry, "centrale")
         self.formula: Formula = rules.formula
         self.engine = rules.engine
@@ -145,13 +154,14 @@ class Explainer:
                 if region is None:
                     yield ClauseInfo(name, -1, value, "")
                 else:
-                    yield ClauseInfo(name, -1, value, region.name(), region.cells)
+                    label = f"{region.kind} {region.index + self.base}"
+                    yield ClauseInfo(name, -1, value, label, region.cells)
 
     # --- wording -----------------------------------------------------------------
 
     def cell_name(self, c: int) -> str:
         i, j = self.geometry.cell(c)
-        return f"({i},{j})"
+        return f"r{i + self.base}c{j + self.base}"
 
     def lit_words(self, lit: int) -> str:
         c, k = cell_value(abs(lit), self.geometry.size)
@@ -227,37 +237,43 @@ class Explainer:
         if not new:
             yield self._note("(no value placed)", ("  (no value placed)",))
         placed = self._placed(steps)
+        rater = RefutationRater(self.geometry)
+        state = rater.start(grid)
         announce = True  # say where we stand again only after progress
         while len(placed) < n * n:
             if announce:
                 stall = f"{len(placed)} of {n * n} cells known; unit propagation stalls."
                 yield self._note(stall, ("", stall))
-            found = None
-            for depth in range(1, max_depth + 1):
-                found = self._failed_literal(facts, depth)
-                if found is not None:
-                    break
-            if found is None:
-                yield self._note(
-                    f"No hypothesis fails even with depth-{max_depth} reasoning: from here "
-                    f"the grid needs deeper hypotheses or search (backtracking).",
-                    kind="stuck",
-                )
-                return
-            hypothesis, depth, conflict = found
-            facts = [*facts, -hypothesis]
-            sentence = (
-                f"Suppose {self.lit_words(hypothesis)} (depth {depth}): {conflict}. "
-                f"So {self.lit_words(-hypothesis)}."
-            )
-            c, k = cell_value(abs(hypothesis), n)
-            before = self._board
-            if hypothesis < 0:  # "suppose (i,j)≠k" failed: k is the cell's value
-                self._board = before.place(c, k, self.geometry)
-                self._reported.add(abs(hypothesis))
+            shortest = rater.shortest_step(state, max_depth=1) if max_depth >= 1 else None
+            if shortest is not None:
+                for lit, cone in zip(shortest.eliminated, shortest.cones, strict=True):
+                    sentence = self._refutation_words(rater, state, -lit, cone, shortest.length)
+                    yield self._ruled_out("refutation", -lit, sentence, (f"  {sentence}",))
+                facts = [*facts, *shortest.eliminated]
+                rater.apply(state, shortest)  # a contradiction shows in the propagation below
             else:
-                self._board = before.rule_out(c, k)
-            yield Step("hypothesis", sentence, (sentence,), before, self._board, c, k)
+                found = None
+                for depth in range(2, max_depth + 1):
+                    found = self._failed_literal(facts, depth)
+                    if found is not None:
+                        break
+                if found is None:
+                    yield self._note(
+                        f"No hypothesis fails even with depth-{max_depth} reasoning: from "
+                        f"here the grid needs deeper hypotheses or search (backtracking).",
+                        kind="stuck",
+                    )
+                    return
+                hypothesis, depth, conflict = found
+                nested = rater.nested_length(state, hypothesis, depth)
+                length = "" if nested is None else f", length {nested}"
+                facts = [*facts, -hypothesis]
+                rater.add_fact(state, -hypothesis)
+                sentence = (
+                    f"Suppose {self.lit_words(hypothesis)} (depth {depth}{length}): {conflict}. "
+                    f"So {self.lit_words(-hypothesis)}."
+                )
+                yield self._ruled_out("hypothesis", hypothesis, sentence, (sentence,))
             ok, steps, new = yield from self._propagate(facts)
             if not ok:
                 return
@@ -266,6 +282,41 @@ class Explainer:
         solved = known_values(placed, self.geometry)
         yield self._note(
             "Solved.", ("", "Solved:", *format_pretty(solved, self.geometry).splitlines()), "solved"
+        )
+
+    def _ruled_out(self, kind: str, hypothesis: int, sentence: str, lines) -> Step:
+        """Return the step of a refuted hypothesis (a DIMACS literal): 'cell = value'
+        refuted takes the value out of the cell, 'cell ≠ value' refuted places it."""
+        c, k = cell_value(abs(hypothesis), self.geometry.size)
+        before = self._board
+        if hypothesis < 0:
+            self._board = before.place(c, k, self.geometry)
+            self._reported.add(abs(hypothesis))
+        else:
+            self._board = before.rule_out(c, k)
+        return Step(kind, sentence, tuple(lines), before, self._board, c, k)
+
+    def _refutation_words(self, rater, state, hypothesis: int, cone, length: int) -> str:
+        """Say how the hypothesis (a DIMACS literal) is refuted using only the
+        constraints of `cone` (indices into rater.constraint_clause)."""
+        forced, broken = refutation_chain(rater, state, hypothesis, cone)
+        parts = []
+        for lit, c in forced:
+            info = self.info[rater.constraint_clause[c]]
+            if info.group == "K1":
+                why = "the only value left in the cell"
+            else:
+                symbol = self.geometry.symbols[info.value - 1]
+                why = f"the only place left for {symbol} in {info.region}"
+            parts.append(f"{self.lit_words(lit)} ({why})")
+        if isinstance(broken, int):
+            end = self.conflict_words(rater.constraint_clause[broken])
+        else:
+            end = f"{self.lit_words(broken[0])} and {self.lit_words(broken[1])} exclude each other"
+        chain = ", ".join(parts) + (", and " if parts else "") + end
+        return (
+            f"{self.lit_words(-hypothesis)}  (length {length}): "
+            f"if {self.lit_words(hypothesis)}, then {chain}"
         )
 
     def _note(self, sentence: str, lines: tuple[str, ...] = (), kind: str = "note") -> Step:
@@ -352,11 +403,61 @@ class Explainer:
         return f"under it, {rule} give {shown}; then {self.conflict_words(conflict)}"
 
 
-def explain_lines(grid: Grid, geometry: Geometry, max_depth: int = 2) -> Iterator[str]:
+def refutation_chain(rater, state, hypothesis: int, cone) -> tuple[list, object]:
+    """Replay a refutation: unit propagation from `hypothesis` (a DIMACS literal) over the
+    state's facts, the links and only the constraints of `cone`.  Return the values it
+    forces, in order, as (literal, constraint), and what breaks: an emptied constraint,
+    or the pair of true literals (DIMACS) that exclude each other."""
+    G, val = rater.G, state[K.T_VAL]
+    bstart, bimp = G[K.G_BSTART], G[K.G_BIMP]
+    cstart, clits = G[K.G_CSTART], G[K.G_CLITS]
+    hval: dict[int, int] = {}
+
+    def value(code: int) -> int:
+        return hval.get(code, int(val[code]))
+
+    def dimacs(code: int) -> int:
+        return -((code >> 1) + 1) if code & 1 else (code >> 1) + 1
+
+    forced: list[tuple[int, int]] = []
+    queue = [K.to_code(hypothesis)]
+    hval[queue[0]], hval[queue[0] ^ 1] = 1, -1
+    while True:
+        while queue:
+            lit = queue.pop()
+            for q in bimp[bstart[lit] : bstart[lit + 1]].tolist():
+                if value(q) == -1:
+                    return forced, (dimacs(lit), dimacs(q ^ 1))
+                if value(q) == 0:
+                    hval[q], hval[q ^ 1] = 1, -1
+                    queue.append(q)
+        progress = False
+        for c in cone:
+            lits = clits[cstart[c] : cstart[c + 1]].tolist()
+            if any(value(x) == 1 for x in lits):
+                continue
+            left = [x for x in lits if value(x) == 0]
+            if not left:
+                return forced, c
+            if len(left) == 1:
+                hval[left[0]], hval[left[0] ^ 1] = 1, -1
+                forced.append((dimacs(left[0]), c))
+                queue.append(left[0])
+                progress = True
+                break  # links first, as the kernel propagates
+        if not progress:  # cannot happen: the cone refutes the hypothesis
+            raise AssertionError("the refutation's constraints do not refute it")
+
+
+def explain_lines(
+    grid: Grid, geometry: Geometry, max_depth: int = 2, zero_based: bool = False
+) -> Iterator[str]:
     """Yield the explanation of `grid` (see `Explainer.explain`)."""
-    return Explainer(geometry).explain(grid, max_depth)
+    return Explainer(geometry, zero_based).explain(grid, max_depth)
 
 
-def explain_steps(grid: Grid, geometry: Geometry, max_depth: int = 2) -> list[Step]:
+def explain_steps(
+    grid: Grid, geometry: Geometry, max_depth: int = 2, zero_based: bool = False
+) -> list[Step]:
     """Return the explanation of `grid` as `Step` records (see `Explainer.steps`)."""
-    return list(Explainer(geometry).steps(grid, max_depth))
+    return list(Explainer(geometry, zero_based).steps(grid, max_depth))

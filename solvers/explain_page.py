@@ -27,6 +27,7 @@ Grid = tuple[int, ...]
 KIND_WORDS = {
     "grid": "the givens",
     "placement": "placement",
+    "refutation": "shortest refutation",
     "hypothesis": "failed hypothesis",
     "contradiction": "contradiction",
     "stuck": "stuck",
@@ -48,7 +49,7 @@ class _Pictures:
         the page puts the SVG back together from the pieces' numbers."""
         focus = step.cell if step.cell >= 0 else None
         marked = step.cell >= 0 and (not after or step.kind == "placement")
-        gone = after and step.kind == "hypothesis" and board.values[step.cell] == 0
+        gone = after and step.kind in ("refutation", "hypothesis") and board.values[step.cell] == 0
         parts = svg_parts(
             self.geometry,
             self.grid,
@@ -106,7 +107,7 @@ h1{font-size:20px;margin:0 0 4px}
 #counter{font-variant-numeric:tabular-nums;min-width:120px}
 #kind{display:inline-block;font-size:12px;text-transform:uppercase;letter-spacing:.05em;
   color:#fff;background:#52606d;border-radius:3px;padding:2px 6px;margin-right:6px}
-#kind.placement{background:#1d5fbf}#kind.hypothesis{background:#d0312d}
+#kind.placement{background:#1d5fbf}#kind.refutation,#kind.hypothesis{background:#d0312d}
 #kind.solved{background:#2f8132}#kind.contradiction,#kind.stuck{background:#8a4b08}
 #notes{color:#52606d;font-size:14px;min-height:1em}
 #sentence-line{font-size:17px;line-height:1.4;margin:4px 0 12px;max-width:1100px}

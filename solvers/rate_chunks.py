@@ -37,6 +37,7 @@ class RateOptions:
     solver_cmd: str | None = None  # a DIMACS solver command instead of a registry name
     fresh: bool = False  # PySAT: a new solver per grid
     timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid (None: no limit)
+    length_depth: int = 1  # refutation-length rating: deepest nesting tried (slow beyond 1)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,8 @@ class RatedLine:
     note: str = ""
     timed_out: bool = False  # the time limit stopped this grid (counted, the run goes on)
     failed: bool = False  # the solver failed on this grid (the command exits 1)
+    length: str = ""  # the refutation-length rating's label (depth rating only)
+    length_seconds: float = 0.0  # the time it took
 
 
 @dataclass(frozen=True)
@@ -84,18 +87,21 @@ def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:
 
 def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
     from solvers.rating import Rater  # numba start-up only when needed
+    from solvers.refutation_rating import RefutationRater
 
     raters: dict = {}
     for index, puzzle in enumerate(puzzles, first):
         key = puzzle.geometry
         if key not in raters:
-            raters[key] = Rater(
-                puzzle.geometry, options.encoding, options.polarity, options.timeout
+            raters[key] = (
+                Rater(puzzle.geometry, options.encoding, options.polarity, options.timeout),
+                RefutationRater(puzzle.geometry, options.encoding, options.timeout),
             )
-        rating = raters[key].rate(puzzle.grid, options.max_depth)
+        rating = raters[key][0].rate(puzzle.grid, options.max_depth)
+        length = raters[key][1].rate(puzzle.grid, options.length_depth)
         line = (
             f"{index}\t{format_line(puzzle.grid, puzzle.geometry)}\t{rating.depth_label()}\t"
-            f"{rating.seconds:.6f}"
+            f"{length.label()}\t{rating.seconds + length.seconds:.6f}"
         )
         note = ""
         if rating.status is Status.UNSAT:
@@ -105,7 +111,7 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                 f"{puzzle.source}: time limit of {options.timeout:g} s reached at depth "
                 f"{rating.depth}; --timeout S allows more"
             )
-        yield RatedLine(index, line, note, rating.timed_out)
+        yield RatedLine(index, line, note, rating.timed_out, False, length.label(), length.seconds)
 
 
 def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:

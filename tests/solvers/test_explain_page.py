@@ -74,6 +74,10 @@ def test_steps_replay_to_the_solution(name):
         elif step.kind == "hypothesis":
             assert step.sentence.startswith("Suppose") and step.value
             assert step.value not in step.after.candidates[step.cell]
+        elif step.kind == "refutation":  # 'r4c7≠5  (length 3): if r4c7=5, then ...'
+            assert step.value in step.before.candidates[step.cell]
+            assert step.value not in step.after.candidates[step.cell]
+            assert "(length " in step.sentence and step.lines == (f"  {step.sentence}",)
         else:
             assert step.after == step.before
     final = steps[-1].after

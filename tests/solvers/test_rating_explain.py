@@ -23,6 +23,7 @@ from encoder.grids import parse_cells
 from encoder.status import Status
 from solvers.explain import explain_lines
 from solvers.rating import Rater
+from solvers.refutation_rating import RefutationRater
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 GOLDEN_NUGGET = ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7....."
@@ -110,7 +111,10 @@ def test_rate_cli_output(tmp_path, public):
     assert [row[1] for row in rows] == [*lines, EASTER_MONSTER]
     assert rows[-1][2] == ">1"
     assert all(re.fullmatch(r"[01]|>1", row[2]) for row in rows)
-    assert all(float(row[3]) >= 0 for row in rows)
+    # the length rating: a number where depth 1 suffices, >1 where it does not
+    assert all(re.fullmatch(r"\d+", row[3]) for row in rows if row[2] != ">1")
+    assert all(row[3] == ">1" for row in rows if row[2] == ">1")
+    assert all(float(row[4]) >= 0 for row in rows)
 
 
 def test_rate_cli_reports_unsat_and_goes_on(tmp_path):
@@ -151,8 +155,8 @@ def final_grid(lines: list[str]) -> tuple[int, ...]:
 
 def placements(lines: list[str]) -> list[tuple[int, int, int]]:
     return [
-        (int(m[1]), int(m[2]), int(m[3]))
-        for m in (re.match(r"\s+\((\d+),(\d+)\)=(\d)\s", line) for line in lines)
+        (int(m[1]) - 1, int(m[2]) - 1, int(m[3]))  # players' r1c1 is cell (0, 0)
+        for m in (re.match(r"\s+r(\d+)c(\d+)=(\d)\s", line) for line in lines)
         if m
     ]
 
@@ -171,15 +175,20 @@ def test_explanation_replays_to_the_solution(name, grid, public, rater):
     givens = sum(1 for value in grid(line) if value)
     assert len(placed) == 81 - givens  # every empty cell placed once, with a reason
     assert all(solution[9 * i + j] == k for i, j, k in placed)
+    refuted = [x for x in lines if re.match(r"  r\dc\d≠\d  \(length \d+\): if r\dc\d=\d, then ", x)]
+    assert (len(refuted) > 0) == (name != "up")
+    lengths = [int(re.search(r"length (\d+)", x).group(1)) for x in refuted]
+    assert all(length >= 1 for length in lengths)
     hypotheses = [x for x in lines if x.startswith("Suppose")]
-    assert (len(hypotheses) > 0) == (name != "up")
     if name == "depth2":
-        deep = [x for x in hypotheses if "(depth 2)" in x]
+        deep = [x for x in hypotheses if re.search(r"\(depth 2, length \d+\)", x)]
         assert deep
         # each says what the inner depth-1 hypotheses rule out, then which clause breaks
-        chain = r"under it, failed-literal hypotheses give \(\d,\d\)≠\d.*; then .+\. So "
+        chain = r"under it, failed-literal hypotheses give r\dc\d≠\d.*; then .+\. So "
         assert all(re.search(chain, x) for x in deep), deep[0]
-    assert all(re.search(r"So \(\d,\d\)≠\d\.$", x) for x in hypotheses)
+    else:
+        assert not hypotheses
+    assert all(re.search(r"So r\dc\d≠\d\.$", x) for x in hypotheses)
 
 
 def test_explanation_names_single_kinds(grid, public):
@@ -200,6 +209,23 @@ def test_explanation_of_a_contradiction(grid):
         "Contradiction in the givens: value 1 given twice in row 0: cells (0,0) and (0,1) "
         "(0-based row,column). The grid has no solution."
     )
+
+
+def test_explain_zero_based_numbers_from_0(grid):
+    line = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
+    players = "\n".join(explain_lines(grid(line), GEOMETRY, max_depth=1))
+    programmers = "\n".join(explain_lines(grid(line), GEOMETRY, max_depth=1, zero_based=True))
+    assert "r9c" in players and "r0c" not in players and "box 9" in players
+    assert "r0c" in programmers and "r9c" not in programmers and "box 9" not in programmers
+
+
+def test_explanation_follows_the_rating(grid, public):
+    """The longest refutation explain prints is the grid's refutation-length rating."""
+    rater = RefutationRater(GEOMETRY)
+    for line in public.puzzles("top95", 5):
+        text = "\n".join(explain_lines(grid(line), GEOMETRY, max_depth=1))
+        printed = [int(x) for x in re.findall(r"\(length (\d+)\)", text)]
+        assert max(printed) == rater.rate(grid(line), max_depth=1).length
 
 
 def test_explain_cli_on_a_variant():

@@ -1,0 +1,201 @@
+"""How well the refutation-length rating agrees with published ratings.
+
+`python -m benchmarks agreement [SET]` rates every puzzle of a rated table (a catalogued
+name such as `berthier-cb-5000`, the default, or `kaggle-3m-sample`, or any CSV/TSV
+with a puzzle column) with `solvers.refutation_rating`, streaming the grids through the
+same chunks, workers and executors as `python -m solvers rate`, and prints:
+- Spearman's rho and Kendall's tau-b between the rating and each published column
+  (every numeric column but the puzzle's id and clue count, or `--columns`);
+- with a `W` column (Berthier's whip rating), the share of puzzles rated exactly W, the
+  rating of the W = 0 puzzles, and the confusion table of rating against W;
+- the time per puzzle of the rating (median, mean, 90th percentile, worst), and the
+  wall time with the number of workers.
+
+Rank correlations are computed here with numpy (scipy is not a dependency): Spearman's
+rho is the Pearson correlation of the average ranks (ties share their mean rank),
+Kendall's tau-b counts concordant and discordant pairs with the usual tie correction.
+A puzzle the rating leaves unsettled (a time limit, a depth beyond --length-depth) is
+left out of the correlations and counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections.abc import Sequence
+
+import numpy as np
+from tabulate import tabulate
+
+from benchmarks.paths import machine
+from encoder.cli_common import (
+    add_geometry_flags,
+    load_puzzles,
+    positive,
+    resolve_named_set,
+)
+from executors import add_executor_flags, settle_executor_flags
+
+DEFAULT_SET = "berthier-cb-5000"
+NOT_RATINGS = {"puzzle", "solution", "id", "clues", "nb_clues"}  # columns that are no rating
+SMALL = 10  # the confusion table's last row and column gather the values from here on
+
+
+def average_ranks(values: np.ndarray) -> np.ndarray:
+    """Return the ranks 1..n of `values`, ties sharing their mean rank."""
+    order = np.argsort(values, kind="mergesort")
+    ranks = np.empty(len(values), dtype=float)
+    sorted_values = values[order]
+    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
+    ends = np.r_[starts[1:], len(values)]
+    for a, b in zip(starts, ends, strict=True):
+        ranks[order[a:b]] = (a + b + 1) / 2  # mean of the ranks a+1 .. b
+    return ranks
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Return Spearman's rank correlation (nan when a side is constant)."""
+    rx, ry = average_ranks(np.asarray(x, float)), average_ranks(np.asarray(y, float))
+    if rx.std() == 0 or ry.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
+    """Return Kendall's tau-b (nan when a side is constant): (concordant - discordant)
+    over the square root of the pairs untied in x times the pairs untied in y."""
+    xs, ys = np.asarray(x, float), np.asarray(y, float)
+    n = len(xs)
+    score = untied_x = untied_y = 0
+    for i in range(n - 1):
+        dx = np.sign(xs[i + 1 :] - xs[i])
+        dy = np.sign(ys[i + 1 :] - ys[i])
+        score += int((dx * dy).sum())
+        untied_x += int(np.count_nonzero(dx))
+        untied_y += int(np.count_nonzero(dy))
+    if untied_x == 0 or untied_y == 0:
+        return float("nan")
+    return score / float(np.sqrt(untied_x) * np.sqrt(untied_y))
+
+
+def rating_columns(path: str, wanted: list[str] | None) -> tuple[list[str], dict[str, list]]:
+    """Return the rating columns of a table and their values (floats, None if blank)."""
+    delimiter = "\t" if path.endswith((".tsv", ".tab")) else ","
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter=delimiter))
+    header = list(rows[0]) if rows else []
+    if wanted is None:
+        wanted = [name for name in header if name.lower() not in NOT_RATINGS]
+    missing = [name for name in wanted if name not in header]
+    if missing:
+        raise SystemExit(f"benchmarks agreement: {path}: no column {', '.join(missing)}")
+
+    def number(text: str) -> float | None:
+        try:
+            return float(text)
+        except ValueError:
+            return None
+
+    values = {name: [number(row[name]) for row in rows] for name in wanted}
+    numeric = [name for name in wanted if any(v is not None for v in values[name])]
+    return numeric, values
+
+
+def confusion(ours: list[int], published: list[float]) -> str:
+    """Return the table of our rating (columns) against a published integer rating (rows)."""
+    top = SMALL
+    counts = np.zeros((top + 1, top + 1), dtype=int)
+    for a, b in zip(published, ours, strict=True):
+        counts[min(int(a), top), min(b, top)] += 1
+    label = [str(v) for v in range(top)] + [f"{top}+"]
+    used = [v for v in range(top + 1) if counts[v].any() or counts[:, v].any()]
+    rows = [[f"W={label[w]}", *(counts[w, v] for v in used), counts[w].sum()] for w in used]
+    return tabulate(rows, headers=["", *(label[v] for v in used), "total"], tablefmt="github")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks agreement", description=__doc__.splitlines()[0]
+    )
+    p.add_argument("table", nargs="?", default=DEFAULT_SET, metavar="SET")
+    p.add_argument("--columns", help="published ratings to compare, comma-separated")
+    p.add_argument("--limit", type=positive(int), metavar="N", help="the first N puzzles")
+    p.add_argument(
+        "--length-depth", type=positive(int, zero=True), default=1, metavar="D",
+        help="deepest nesting the rating tries (default 1)",
+    )  # fmt: skip
+    p.add_argument("--timeout", type=positive(float), default=10.0, metavar="S")
+    p.add_argument("--workers", type=positive(int), metavar="K")
+    p.add_argument("--chunk-size", type=positive(int), default=250, metavar="N")
+    add_executor_flags(p)
+    add_geometry_flags(p)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from executors import cut, in_order, make_executor
+    from solvers.rate_chunks import RateChunk, RateOptions, rate_chunk
+
+    p = parser()
+    args = p.parse_args(argv)
+    settle_executor_flags(p, args)
+    path, _, _ = resolve_named_set(args.table, args)
+    wanted = args.columns.split(",") if args.columns else None
+    names, published = rating_columns(path, wanted)
+    puzzles = load_puzzles(args.table, args)
+    if len(puzzles) != len(next(iter(published.values()), puzzles)):
+        raise SystemExit(f"benchmarks agreement: {path}: puzzles and rating rows differ")
+    if args.limit:
+        puzzles = puzzles[: args.limit]
+    options = RateOptions(max_depth=0, timeout=args.timeout, length_depth=args.length_depth)
+    chunks = [
+        RateChunk(first, tuple(part), options) for first, part in cut(puzzles, args.chunk_size)
+    ]
+    wall = time.perf_counter()
+    executor = make_executor(args.executor, max(1, min(args.workers, len(chunks))), args.scheduler)
+    labels: list[str] = []
+    seconds: list[float] = []
+    for rated in in_order(executor, rate_chunk, chunks):
+        labels.append(rated.length)
+        seconds.append(rated.length_seconds)
+    wall = time.perf_counter() - wall
+    settled = [i for i, label in enumerate(labels) if label.isdigit()]
+    ours = [int(labels[i]) for i in settled]
+    print(f"machine: {machine()}")
+    print(
+        f"{len(puzzles)} puzzles of {args.table}; rated {len(settled)} "
+        f"({len(puzzles) - len(settled)} unsettled: time limit or depth > {args.length_depth})"
+    )
+    rows = []
+    for name in names:
+        pairs = [(ours[k], published[name][i]) for k, i in enumerate(settled)]
+        pairs = [(a, b) for a, b in pairs if b is not None]
+        x, y = [a for a, _ in pairs], [b for _, b in pairs]
+        rows.append([name, len(pairs), f"{spearman(x, y):.4f}", f"{kendall_tau_b(x, y):.4f}"])
+    print()
+    headers = ["column", "puzzles", "Spearman", "Kendall tau-b"]
+    print(tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True))
+    if "W" in names:
+        w = [published["W"][i] for i in settled]
+        equal = sum(a == b for a, b in zip(ours, w, strict=True))
+        zero = [a for a, b in zip(ours, w, strict=True) if b == 0]
+        print()
+        print(f"rating == W: {equal} of {len(ours)} ({100 * equal / max(1, len(ours)):.2f}%)")
+        print(f"W = 0: {len(zero)} puzzles, {sum(a == 0 for a in zero)} rated 0")
+        print()
+        print("rating (columns) against W (rows):")
+        print(confusion(ours, w))
+    times = np.array(seconds) * 1e3
+    print()
+    print(
+        f"time per puzzle (rating only): median {np.median(times):.2f} ms, mean "
+        f"{times.mean():.2f} ms, 90% {np.percentile(times, 90):.2f} ms, worst {times.max():.1f} ms"
+    )
+    print(f"wall time {wall:.1f} s with {args.workers} worker(s) ({args.executor})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

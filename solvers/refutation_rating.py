@@ -1,0 +1,348 @@
+"""The refutation-length rating: the longest of the shortest refutations a grid needs.
+
+Resolution, simplest first (as Sudoku Explainer and Berthier's SudoRules proceed): at
+each state unit propagation places the singles; then, among the candidates (cell =
+value) a refutation eliminates, those whose shortest refutation is shortest are all
+eliminated at once, and so on until the grid is filled.  The rating is the longest
+step this needed; a grid that singles fill rates 0.  How a refutation's length is
+counted (the constraints of the implication graph that leads to the contradiction,
+links free, the target's own constraints not counted) is in `solvers.refutation`; on
+the exam's encoding it is the number of CSP-variables (cells rc and row/column/box
+places rn, cn, bn) of Berthier's braids, so the rating is meant to be his B (and W,
+which differs from B on 0.3% of puzzles).
+
+Because a shortest refutation only gets shorter as the state grows (more facts, fewer
+candidates to remove), the rating is also the smallest length L such that singles and
+refutations of length <= L fill the grid: any order of those steps reaches the same
+fixpoint, and simplest first never needs a longer step.  (That holds for true minima;
+the kernel's lengths are minima up to the approximation described in
+`solvers.refutation`, so the two definitions can differ on rare grids.)
+
+Where this differs from Berthier's W: W counts whips, whose chain must be continuous
+(each CSP-variable's left-linking candidate linked to the previous right-linking one);
+a braid, and a refutation here, may link back to any earlier value, so it can be
+shorter (W and B differ on about 0.3% of puzzles, and this rating follows B there).
+The kernel can also overcount by one or two where a value has two derivations and the
+shorter union of constraints goes through the later one.
+
+Nested refutations (grids of depth 2 and 3).  When no candidate is refuted by unit
+propagation, a hypothesis z is followed by the same simplest-first resolution, one
+level down, in which every fact carries its cone: a candidate eliminated under z
+carries the constraints of its own refutation, and a value forced by a constraint
+carries that constraint and the cones of the candidates it lost.  The contradiction
+the inner resolution reaches has a cone too, and the nested refutation's length is
+its size: the number of distinct constraints the whole proof uses, inner refutations
+included.  At depth d the inner resolution may itself use depth d-1 steps.  So a
+depth-2 step is longer than the depth-1 refutations it contains, and the rating of a
+depth-2 grid is usually above those of depth-1 grids.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from encoder.dimacs import Cnf
+from encoder.encodings import given_literals, rule_formula
+from encoder.geometry import Geometry
+from encoder.status import Status
+from solvers import refutation as K
+from solvers.limits import TimeLimitReached, deadline_after
+
+Grid = tuple[int, ...]
+STEPS_PER_CALL = 8  # simplest-first steps per kernel call: Python checks the clock between
+
+
+@dataclass(frozen=True)
+class RefutationRating:
+    """A grid's refutation-length rating: `length` is the longest step (None when the
+    resolution stopped short), `depth` the deepest nesting a step needed, `status` SAT
+    when the resolution filled the grid, UNSAT when it reached a contradiction, UNKNOWN
+    when no refutation of depth <= max_depth was left or the time limit (`timed_out`)
+    stopped it."""
+
+    length: int | None
+    depth: int | None
+    status: Status
+    steps: int
+    seconds: float
+    timed_out: bool = False
+
+    def label(self) -> str:
+        """Return the length as `rate` prints it: '4', 'unsat', '>D' or 'timeout'."""
+        if self.timed_out:
+            return "timeout"
+        if self.status is Status.UNSAT:
+            return "unsat"
+        if self.status is Status.UNKNOWN:
+            return f">{self.depth}"
+        return str(self.length)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the resolution: the candidates (DIMACS literals) eliminated, each by a
+    refutation of `length` and nesting `depth`, and for each its cone (indices of the
+    constraints, in `RefutationRater.constraint_clause` order)."""
+
+    depth: int
+    length: int
+    eliminated: tuple[int, ...]
+    cones: tuple[tuple[int, ...], ...]
+
+
+class RefutationRater:
+    """Rates grids of one geometry and encoding; `time_limit` (seconds, None: none)
+    bounds each grid."""
+
+    def __init__(
+        self, geometry: Geometry, encoding: str = "centrale", time_limit: float | None = None
+    ):
+        self.geometry = geometry
+        self.time_limit = time_limit
+        formula = rule_formula(geometry, encoding)
+        cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
+        self.num_vars = formula.num_vars
+        self.num_candidates = geometry.size**3
+        self.G = K.build_links(
+            cnf.literals.astype(np.int64), cnf.offsets.astype(np.int64), self.num_vars
+        )
+        self.num_constraints = self.G[K.G_CSTART].shape[0] - 1
+        # Input index of each constraint's clause, for explanations.
+        self.constraint_clause = tuple(
+            i for i, clause in enumerate(formula.clauses) if len(clause) >= 3
+        )
+        self._units = [clause[0] for clause in formula.clauses if len(clause) == 1]
+        self.X = K.new_scratch(self.G, self.num_vars)
+        self._queue = np.zeros(2 * self.num_vars, np.int32)
+        self._lengths = np.zeros(self.num_candidates, np.int64)
+        self._log = np.zeros(0, np.int64)
+        self._deadline: float | None = None
+        self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
+
+    # --- states --------------------------------------------------------------------
+
+    def start(self, grid: Grid) -> tuple | None:
+        """Return the state after unit propagation of the givens, or None on a
+        contradiction."""
+        T = K.new_state(self.G, self.num_vars, False)
+        lits = [*self._units, *given_literals(grid, self.geometry)]
+        codes = np.array([K.to_code(lit) for lit in lits], np.int32)
+        ok = K.assert_facts(self.G, T, codes, np.zeros(codes.size, np.int32), self._queue)
+        return T if ok == K.NO_CONFLICT else None
+
+    def _assert(self, T: tuple, code: int, cone: np.ndarray | None = None) -> int:
+        """Make literal `code` a fact of T with `cone` (None: empty); return the
+        contradiction's pool row or NO_CONFLICT."""
+        row = K.EMPTY
+        if cone is not None and T[K.T_ST][K.TRACK]:
+            row = int(T[K.T_ST][K.POOL_SIZE])
+            T[K.T_ST][K.POOL_SIZE] += 1
+            T[K.T_POOL][row] = cone
+        return K.assert_facts(
+            self.G, T, np.array([code], np.int32), np.array([row], np.int32), self._queue
+        )
+
+    def add_fact(self, T: tuple, lit: int) -> bool:
+        """Make the DIMACS literal `lit` a fact of T and propagate; False on a contradiction."""
+        return self._assert(T, K.to_code(lit)) == K.NO_CONFLICT
+
+    def nested_length(self, T: tuple, lit: int, depth: int) -> int | None:
+        """Return the length of the depth-`depth` refutation of hypothesis `lit` (a
+        DIMACS literal) in state T, or None when it has none."""
+        if depth < 2:
+            K.shortest_refutation(self.G, T, self.X, K.to_code(lit), self.num_constraints)
+            found = len(self._bits(self.X[11]))
+            return found or None
+        found = self._nested(T, K.to_code(lit), depth, self.num_constraints)
+        return None if found is None else found[0]
+
+    def is_solved(self, T: tuple) -> bool:
+        return bool(K.solved(T, self.num_candidates))
+
+    def values(self, T: tuple) -> Grid:
+        """Return the grid of the values the state has placed (0 where open)."""
+        n = self.geometry.size
+        true = T[K.T_VAL][0 : 2 * self.num_candidates : 2].reshape(n * n, n) == 1
+        return tuple(int(row.argmax()) + 1 if row.any() else 0 for row in true)
+
+    def _open(self, T: tuple) -> list[int]:
+        val = T[K.T_VAL]
+        return [2 * v for v in range(self.num_candidates) if val[2 * v] == 0]
+
+    def _tick(self) -> None:
+        if self._deadline is not None and time.monotonic() >= self._deadline:
+            raise TimeLimitReached(self.time_limit)
+
+    # --- the rating -----------------------------------------------------------------
+
+    def rate(self, grid: Grid, max_depth: int = 2) -> RefutationRating:
+        """Return the grid's rating (see the module docstring)."""
+        begin = time.perf_counter()
+        self._deadline = deadline_after(self.time_limit)
+        self._previous = {}
+        longest, depth, steps = 0, 0, 0
+
+        def done(status: Status, timed_out: bool = False) -> RefutationRating:
+            seconds = time.perf_counter() - begin
+            length = longest if status is Status.SAT else None
+            shown = depth if status is not Status.UNKNOWN or timed_out else max_depth
+            return RefutationRating(length, shown, status, steps, seconds, timed_out)
+
+        T = self.start(grid)
+        if T is None:
+            return done(Status.UNSAT)
+        try:
+            while True:
+                status, step_longest, count = K.simplest_first(
+                    self.G, T, self.X, self.num_candidates, self.num_constraints,
+                    self._lengths, self._queue, self._log, STEPS_PER_CALL,
+                )  # fmt: skip
+                if count:
+                    longest, depth, steps = max(longest, step_longest), max(depth, 1), steps + count
+                if status == K.SOLVED:
+                    return done(Status.SAT)
+                if status == K.CONTRADICTION:
+                    return done(Status.UNSAT)
+                self._tick()
+                if status == K.PAUSED:
+                    continue
+                step = self.nested_step(T, max_depth)
+                if step is None:
+                    return done(Status.UNKNOWN)
+                longest, depth, steps = max(longest, step.length), max(depth, step.depth), steps + 1
+                for lit in step.eliminated:
+                    if self._assert(T, K.to_code(lit)) != K.NO_CONFLICT:
+                        return done(Status.UNSAT)
+        except TimeLimitReached:
+            return done(Status.UNKNOWN, timed_out=True)
+
+    # --- one step, for explanations and nesting --------------------------------------
+
+    def shortest_step(self, T: tuple, max_depth: int = 2) -> Step | None:
+        """Return the next step of the simplest-first resolution of state T (not
+        applied), or None when no refutation of depth <= max_depth is left."""
+        best = K.candidate_lengths(
+            self.G, T, self.X, self.num_candidates, self.num_constraints, self._lengths
+        )
+        if best > self.num_constraints:
+            return self.nested_step(T, max_depth)
+        chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
+        cones = []
+        for v in chosen:
+            K.shortest_refutation(self.G, T, self.X, 2 * v, best)
+            cones.append(self._bits(self.X[11]))
+        return Step(1, int(best), tuple(-(v + 1) for v in chosen), tuple(cones))
+
+    def apply(self, T: tuple, step: Step) -> bool:
+        """Apply a step's eliminations and propagate; return False on a contradiction."""
+        return all(self._assert(T, K.to_code(lit)) == K.NO_CONFLICT for lit in step.eliminated)
+
+    def nested_step(self, T: tuple, max_depth: int) -> Step | None:
+        """Return the step of the shortest nested refutations (depth 2 up to max_depth)
+        of an untracked state T that no unit-propagation refutation changes."""
+        for depth in range(2, max_depth + 1):
+            found: list[tuple[int, int, tuple[int, ...]]] = []
+            bound = self.num_constraints
+            # The lengths of the last nested step first: a short one found early bounds
+            # the others (lengths only shrink as the state grows).
+            order = sorted(self._open(T), key=lambda z: self._previous.get(z, bound + 1))
+            for z in order:
+                self._tick()
+                if not self._fails(T, z, depth):
+                    continue
+                result = self._nested(T, z, depth, bound)
+                if result is not None:
+                    found.append((result[0], z, result[1]))
+                    bound = min(bound, result[0])
+                    self._previous[z] = result[0]
+            if found:
+                best = min(length for length, _, _ in found)
+                chosen = [(z, cone) for length, z, cone in found if length == best]
+                return Step(
+                    depth,
+                    best,
+                    tuple(-((z >> 1) + 1) for z, _ in chosen),
+                    tuple(cone for _, cone in chosen),
+                )
+        return None
+
+    def _fails(self, T: tuple, z: int, depth: int) -> bool:
+        """Return True when hypothesis z leads to a contradiction under the closure of
+        depth depth-1 (no cones: the cheap test before the nested length is counted)."""
+        U = K.copy_state(T)
+        U[K.T_ST][K.TRACK] = 0
+        if self._assert(U, z) != K.NO_CONFLICT:
+            return True
+        while True:
+            status = K.failed_closure(self.G, U, self.X, self.num_candidates, self._queue)
+            if status == K.CONTRADICTION:
+                return True
+            if status == K.SOLVED or depth - 1 < 2:
+                return False
+            for y in self._open(U):
+                self._tick()
+                if self._fails(U, y, depth - 1):
+                    if self._assert(U, y ^ 1) != K.NO_CONFLICT:
+                        return True
+                    break
+            else:
+                return False
+
+    def _nested(
+        self, T: tuple, z: int, depth: int, bound: int
+    ) -> tuple[int, tuple[int, ...]] | None:
+        """Return (length, cone) of the depth-`depth` refutation of hypothesis z: the
+        simplest-first resolution under z, facts carrying cones, to its contradiction;
+        None when there is none of length <= bound.  (A contradiction's cone contains
+        the cone of the elimination that triggers it, and eliminations come in order of
+        cone size, so the resolution stops once its steps are longer than `bound`.)"""
+        U = K.copy_state(T)
+        U[K.T_ST][K.TRACK] = 1
+        conflict = self._assert(U, z)
+        while conflict == K.NO_CONFLICT:
+            self._tick()
+            if self.is_solved(U):
+                return None
+            best = K.candidate_lengths(self.G, U, self.X, self.num_candidates, bound, self._lengths)
+            if best <= bound:
+                chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
+                cones = []
+                for v in chosen:
+                    K.shortest_refutation(self.G, U, self.X, 2 * v, best)
+                    cones.append(self.X[11].copy())
+                for v, cone in zip(chosen, cones, strict=True):
+                    conflict = self._assert(U, 2 * v + 1, cone)
+                    if conflict != K.NO_CONFLICT:
+                        break
+                continue
+            if depth - 1 < 2:
+                return None
+            inner = []
+            for y in self._open(U):
+                if self._fails(U, y, depth - 1):
+                    found = self._nested(U, y, depth - 1, bound)
+                    if found is not None:
+                        inner.append((found[0], y, found[1]))
+            if not inner:
+                return None
+            low = min(length for length, _, _ in inner)
+            for length, y, cone in inner:
+                if length == low:
+                    conflict = self._assert(U, y ^ 1, self._words(cone))
+                    if conflict != K.NO_CONFLICT:
+                        break
+        cone = self._bits(U[K.T_POOL][conflict])
+        return (len(cone), cone) if len(cone) <= bound else None
+
+    def _bits(self, words: np.ndarray) -> tuple[int, ...]:
+        bits = np.unpackbits(words.view(np.uint8), bitorder="little")
+        return tuple(int(i) for i in np.flatnonzero(bits) if i < self.num_constraints)
+
+    def _words(self, cone: tuple[int, ...]) -> np.ndarray:
+        words = np.zeros(K.num_words(self.G), np.uint64)
+        for c in cone:
+            words[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+        return words

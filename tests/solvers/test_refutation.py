@@ -1,0 +1,141 @@
+"""The refutation-length rating: the kernel's counting on small formulas whose shortest
+refutations are known by hand, then the rating on grids against facts that do not
+come from it (singles alone rate 0, Berthier's published W on his unbiased puzzles, a
+refutation's chain replays with exactly its length of constraints)."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+from encoder.check import is_solution
+from encoder.dimacs import Cnf
+from encoder.geometry import make_geometry, standard
+from encoder.grids import parse_grid
+from encoder.status import Status
+from solvers import refutation as K
+from solvers.explain import refutation_chain
+from solvers.rating import Rater
+from solvers.refutation_rating import RefutationRater
+
+GEOMETRY = standard(9)
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+BERTHIER_W2 = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
+
+
+def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] = ()) -> int:
+    """Return the kernel's shortest refutation length of `hypothesis` (0: none)."""
+    cnf = Cnf.from_clauses(clauses)
+    G = K.build_links(cnf.literals.astype(np.int64), cnf.offsets.astype(np.int64), cnf.num_vars)
+    T = K.new_state(G, cnf.num_vars, False)
+    codes = np.array([K.to_code(lit) for lit in facts], np.int32)
+    queue = np.zeros(2 * cnf.num_vars, np.int32)
+    assert K.assert_facts(G, T, codes, np.zeros(codes.size, np.int32), queue) == K.NO_CONFLICT
+    X = K.new_scratch(G, cnf.num_vars)
+    m = G[K.G_CSTART].shape[0] - 1
+    length = K.shortest_refutation(G, T, X, K.to_code(hypothesis), m)
+    return 0 if length > m else int(length)
+
+
+def test_one_constraint_emptied_by_links_is_length_1():
+    # z excludes a, b and c, and a or b or c must hold: a whip[1].
+    assert shortest([[1, 2, 3], [-4, -1], [-4, -2], [-4, -3]], 4) == 1
+
+
+def test_a_forced_value_counts_its_constraint():
+    # z removes a and b, so x is forced by (a b x); x and z remove p, q, r of (p q r).
+    chain = [[1, 2, 5], [-9, -1], [-9, -2], [6, 7, 8], [-5, -6], [-5, -7], [-9, -8]]
+    assert shortest(chain, 9) == 2
+
+
+def test_the_shortest_of_two_refutations_is_found():
+    # z forces c by (a b c), then f by (d e f), then (g h k) has no candidate: length 3 ...
+    long_way = [[1, 2, 3], [-9, -1], [-9, -2], [4, 5, 6], [-3, -4], [-9, -5]]
+    long_way += [[7, 8, 10], [-6, -7], [-9, -8], [-3, -10]]
+    assert shortest(long_way, 9) == 3
+    assert shortest(long_way[:-1], 9) == 0  # (without the last link, no contradiction)
+    # ... and one constraint alone also does it: the shortest counts.
+    assert shortest([*long_way, [13, 14, 15], [-9, -13], [-9, -14], [-9, -15]], 9) == 1
+
+
+def test_links_and_facts_are_free():
+    # The same whip[1] when one of the constraint's candidates is already a fact's loss.
+    assert shortest([[1, 2, 3], [-4, -1], [-4, -2]], 4, facts=(-3,)) == 1
+    # Two true literals excluding each other through links only need the constraint
+    # that forced one of them.
+    assert shortest([[1, 2, 3], [-4, -1], [-4, -2], [-3, -4]], 4) == 1
+
+
+def test_a_satisfied_constraint_is_never_used():
+    # The hypothesis satisfies (z a b), so removing a and b breaks nothing.
+    assert shortest([[4, 1, 2], [-4, -1], [-4, -2]], 4) == 0
+
+
+@pytest.fixture(scope="module")
+def rater():
+    return RefutationRater(GEOMETRY)
+
+
+def test_singles_rate_0_and_depth_1_grids_get_a_length(rater, public):
+    depth = Rater(GEOMETRY)
+    for line in public.puzzles("royle17", 60):
+        grid = parse_grid(line, GEOMETRY)
+        rating = rater.rate(grid)
+        assert rating.status is Status.SAT
+        assert (rating.length == 0) == (depth.rate(grid).depth == 0), line
+        assert rating.depth == depth.rate(grid).depth
+
+
+def test_agrees_with_berthier_w_on_his_unbiased_puzzles(rater, public):
+    path = public.set("berthier-cb-5000")
+    with open(path, encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))[:150]
+    ours = [rater.rate(parse_grid(row["puzzle"], GEOMETRY)).length for row in rows]
+    w = [int(row["W"]) for row in rows]
+    assert all(a == 0 for a, b in zip(ours, w, strict=True) if b == 0)
+    assert sum(a == b for a, b in zip(ours, w, strict=True)) >= 0.9 * len(rows)
+
+
+def test_a_refutation_replays_with_exactly_its_constraints(rater):
+    state = rater.start(parse_grid(BERTHIER_W2, GEOMETRY))
+    seen = set()
+    while not rater.is_solved(state):
+        step = rater.shortest_step(state, max_depth=1)
+        assert step is not None and step.depth == 1
+        seen.add(step.length)
+        for lit, cone in zip(step.eliminated, step.cones, strict=True):
+            assert len(cone) == step.length
+            forced, broken = refutation_chain(rater, state, -lit, cone)
+            used = {c for _, c in forced} | ({broken} if isinstance(broken, int) else set())
+            assert used == set(cone)
+        assert rater.apply(state, step)
+    assert max(seen) == rater.rate(parse_grid(BERTHIER_W2, GEOMETRY)).length == 2
+    assert is_solution(rater.values(state), parse_grid(BERTHIER_W2, GEOMETRY), GEOMETRY)
+
+
+def test_variants_and_sizes_are_rated():
+    four = make_geometry(4)
+    grid = parse_grid("1...." + "." * 10 + "2", four)
+    rating = RefutationRater(four).rate(grid)
+    assert rating.status is Status.UNKNOWN and rating.label() == ">2"  # many solutions
+    x = make_geometry(9, diagonals=True)
+    empty = (0,) * 81
+    assert RefutationRater(x).rate(empty, max_depth=1).label() == ">1"
+
+
+def test_depth_2_grids_need_a_nested_refutation(rater):
+    grid = parse_grid(EASTER_MONSTER, GEOMETRY)
+    assert rater.rate(grid, max_depth=1).label() == ">1"
+    state = rater.start(grid)
+    K.simplest_first(rater.G, state, rater.X, 729, 324, rater._lengths, rater._queue,
+                     rater._log, 1000)  # fmt: skip
+    z = next(z for z in rater._open(state) if rater._fails(state, z, 2))
+    length = rater.nested_length(state, (z >> 1) + 1, 2)
+    assert length is not None and length > 1
+
+
+def test_time_limit_stops_the_nested_rating():
+    rating = RefutationRater(GEOMETRY, time_limit=0.2).rate(parse_grid(EASTER_MONSTER, GEOMETRY))
+    assert rating.timed_out and rating.label() == "timeout" and rating.seconds < 2
