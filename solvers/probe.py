@@ -32,7 +32,9 @@ must not wait for it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from solvers.propagate import (
     BAD_LITERAL,
@@ -191,3 +193,143 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, resume):
     out = trail_dimacs(S, S[S_TRAIL_LIM][0])
     cancel_until(S, 0)
     return NO_CONFLICT, out
+
+
+@intrinsic
+def cycle_counter(typingctx):
+    """Return the processor's cycle counter (LLVM's readcyclecounter: rdtsc on x86), a
+    clock read in a few nanoseconds from compiled code; `solvers.engine` converts it to
+    seconds."""
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty)
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
+
+
+@njit(cache=True)
+def read_cycles():
+    """Return the cycle counter (for Python, to calibrate it against perf_counter)."""
+    return cycle_counter()
+
+
+# Columns of the ladder's cursor, an array the caller owns so that a paused ladder
+# resumes where it stopped.
+CUR_GRID = 0  # the grid being rated (the next one between grids)
+CUR_DEPTH = 1  # the depth of the closure paused inside, -1 when paused between grids
+CUR_START = 2  # cycle counter when that grid started
+CUR_END = 3  # the ladder stops before this grid
+NUM_CURSOR = 4
+
+# A grid's outcome in the ladder.
+LADDER_OPEN = 0  # no depth up to max_depth fills it
+LADDER_SAT = 1  # the closure of its depth fills the grid
+LADDER_UNSAT = 2  # the closure of its depth is contradictory
+LADDER_BAD = 3  # a value outside 1..n (no literal to assume)
+LADDER_TIMEOUT = 4  # set by the caller: the time limit stopped its depth
+
+
+@njit(cache=True)
+def filled_cells(S, n, out):
+    """Write into `out` the value each cell's true literal above the root level gives (0
+    for none; the last one on the trail when several) and return True when no cell is
+    left at 0: the grid `encoder.decode.filled_grid` would read from the literals that
+    propagate_kernel (level 0) or closure_kernel (level >= 1) returns."""
+    trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    start = trail_lim[0] if st[DLEVEL] > 0 else st[TRAIL_SIZE]
+    cell_vars = n * n * n
+    out[:] = 0
+    for i in range(start, st[TRAIL_SIZE]):
+        code = trail[i]
+        if not code & 1 and (code >> 1) < cell_vars:
+            v = code >> 1
+            out[v // n] = v % n + 1
+    open_cells = 0
+    for c in range(n * n):
+        open_cells += out[c] == 0
+    return open_cells == 0
+
+
+@njit(cache=True)
+def ladder_kernel(
+    F, S, grids, n, max_depth, positive_only, passed, frames, cursor, status, depths, solutions,
+    cycles, resume
+):  # fmt: skip
+    """Rate grids cursor[CUR_GRID] .. cursor[CUR_END]-1 of `grids` (rows of N*N values, 0
+    for a blank, on a formula whose variable N*c + k says cell c holds k): the depth
+    rating of `solvers.rating` for many grids in one call.
+
+    Each grid's givens are assumed as by propagate_kernel; if unit propagation does not
+    fill the grid, the closures of depth 1, 2, ... max_depth are run one on top of the
+    other at one base level: the depth-d closure starts from the depth-(d-1) facts,
+    which are in it anyway (the fixpoint is unique and grows with the depth), so each
+    depth only adds its own work.  Per grid: status (LADDER_*), depth, the filled grid
+    when SAT, and the cycles it took.  Return NO_CONFLICT when every grid is rated, or
+    PAUSED (between two grids, or inside a closure: cursor says where) when the slice
+    ran out; call again with resume=(cursor[CUR_DEPTH] >= 0).  The state is at level 0
+    whenever it returns NO_CONFLICT or pauses between grids."""
+    st = S[S_ST]
+    num_vars = S[S_LEVEL].shape[0]
+    cells = n * n
+    codes = np.empty(cells, np.int32)
+    rated = 0
+    g = cursor[CUR_GRID]
+    while g < cursor[CUR_END]:
+        if resume:
+            d = cursor[CUR_DEPTH]
+            confl = closure(F, S, d, positive_only, passed, frames, True)
+            resume = False
+        else:
+            if rated > 0 and st[PROPAGATIONS] >= st[PAUSE_AT]:
+                cursor[CUR_GRID] = g
+                cursor[CUR_DEPTH] = -1
+                return PAUSED
+            cursor[CUR_START] = cycle_counter()
+            m = 0
+            bad = False
+            for c in range(cells):
+                k = grids[g, c]
+                if k != 0:
+                    var = n * c + k - 1
+                    if k < 0 or k > n or var >= num_vars:
+                        bad = True
+                        break
+                    codes[m] = 2 * var
+                    m += 1
+            if bad:
+                status[g] = LADDER_BAD
+                depths[g] = 0
+                cycles[g] = cycle_counter() - cursor[CUR_START]
+                g += 1
+                rated += 1
+                continue
+            d = 0
+            confl = assume(F, S, codes[:m])
+        while True:
+            if confl == PAUSED:
+                cursor[CUR_GRID] = g
+                cursor[CUR_DEPTH] = d
+                return PAUSED
+            if confl != NO_CONFLICT:
+                status[g] = LADDER_UNSAT
+                break
+            if filled_cells(S, n, solutions[g]):
+                status[g] = LADDER_SAT
+                break
+            if d >= max_depth:
+                status[g] = LADDER_OPEN
+                break
+            if d == 0:
+                new_decision_level(S)  # the base level of the derived facts
+            d += 1
+            confl = closure(F, S, d, positive_only, passed, frames, False)
+        depths[g] = d
+        cancel_until(S, 0)
+        cycles[g] = cycle_counter() - cursor[CUR_START]
+        g += 1
+        rated += 1
+    cursor[CUR_GRID] = g
+    cursor[CUR_DEPTH] = -1
+    return NO_CONFLICT
