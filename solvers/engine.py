@@ -61,6 +61,7 @@ from solvers.propagate import (
     cancel_until,
     model_dimacs,
     new_state,
+    propagate_batch_kernel,
     propagate_kernel,
     setup_root,
     trace_kernel,
@@ -325,6 +326,35 @@ class Engine:
             self._check(status, lits)
             return False, []
         return True, out.tolist()
+
+    def propagate_batch(
+        self, assumptions: np.ndarray, offsets: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Propagate many assumption sets in one compiled call: `propagate` for each.
+
+        Set i is assumptions[offsets[i]:offsets[i + 1]] (DIMACS ints).  Return (ok,
+        literals, starts): ok[i] is False on a conflict, and the literals set i assigns
+        above the root level (none on a conflict) are literals[starts[i]:starts[i + 1]]."""
+        flat = np.ascontiguousarray(assumptions, dtype=np.int64)
+        offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+        count = offsets.shape[0] - 1
+        if count < 0 or offsets[0] != 0 or offsets[-1] != flat.shape[0]:
+            raise ValueError("offsets must run from 0 to the number of assumptions")
+        if np.any(np.diff(offsets) < 0):
+            raise ValueError("offsets must not decrease")
+        status = np.full(count, NO_CONFLICT, np.int64)
+        found = np.empty(count * self.num_vars if self.ok else 0, np.int64)
+        starts = np.zeros(count + 1, np.int64)
+        if not self.ok:
+            return np.zeros(count, bool), found, starts
+        total = _call(
+            propagate_batch_kernel, self._F, self._S, flat, offsets, status, found, starts
+        )
+        bad = np.flatnonzero(status == BAD_LITERAL)
+        if bad.size:
+            first = flat[offsets[bad[0]] : offsets[bad[0] + 1]]
+            self._check(BAD_LITERAL, first)
+        return status == NO_CONFLICT, found[:total].copy(), starts
 
     def probe(
         self, assumptions: Sequence[Lit] = (), depth: int = 1, polarity: str = "both"
