@@ -12,8 +12,8 @@ runs the chunks (`benchmarks.chunks.run_chunk`) on `--workers` processes, and th
 per-grid results are merged back in run order, so the figures do not depend on the
 number of workers (times do, a little).  `--executor dask` runs the same chunks on a
 Dask cluster (`executors.dask_cluster`): a LocalCluster of `--workers` processes, or
-the cluster of the scheduler at `--scheduler`.  Every answer is checked in a warm-up
-pass before the timed pass (see `benchmarks.chunks`); a wrong answer stops the run
+the cluster of the scheduler at `--scheduler`.  Every answer is checked after its timed call
+(see `benchmarks.chunks`); a wrong answer stops the run
 with the grid shown and exit status 1.  Ctrl-C stops the run: the chunks already
 finished are reported and written, and the exit status is 130.
 
@@ -352,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if out is not None:  # first: the files survive a closed stdout (`run ... | head`)
         write_outputs(out, meta, datasets, summaries, profiles, merged, args)
     print(markdown(datasets, summaries, profiles, note))
-    print("### Time per solver (timed calls summed over workers; warm-up not counted)\n")
+    print("### Time per solver (timed calls summed over workers; checks not counted)\n")
     print(solver_times(summaries), flush=True)
     if interrupted:
         print(
