@@ -36,10 +36,12 @@ from solvers.probe import (
     CUR_START,
     LADDER_TIMEOUT,
     LADDER_UNSAT,
+    MARK,
     NO_MEMORY,
     NUM_COLUMNS,
     closure_kernel,
     ladder_kernel,
+    mark_rows,
     read_cycles,
 )
 from solvers.propagate import (
@@ -258,7 +260,7 @@ class Engine:
         self._F = tuple(formula)
         self._S = new_state(self.num_vars)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
-        self._passed = np.zeros((1, 2 * self.num_vars), dtype=np.int64)  # probe marks
+        self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
         self.deadline: float | None = None
         self.time_limit: float | None = None  # the seconds behind `deadline`, for messages
@@ -299,8 +301,13 @@ class Engine:
     def _room(self, depth: int) -> None:
         """Grow the probing marks and frames to `depth` rows."""
         if self._passed.shape[0] < depth:
-            self._passed = np.zeros((depth, 2 * self.num_vars), dtype=np.int64)
+            self._passed = self._marks(depth)
             self._frames = np.zeros((depth, NUM_COLUMNS), dtype=np.int64)
+
+    def _marks(self, depth: int) -> np.ndarray:
+        """Return an empty mark table for `depth` probing frames (see probe.py)."""
+        rows = mark_rows(2 * self.num_vars)
+        return np.zeros((depth, rows, 2 * self.num_vars), dtype=np.int64)
 
     def __repr__(self) -> str:
         return f"Engine(num_vars={self.num_vars}, num_clauses={self.num_clauses}, ok={self.ok})"
@@ -545,7 +552,7 @@ class Engine:
         self._check(status, lits)
         if status != NO_CONFLICT:
             return
-        passed = np.zeros((1, 0), dtype=np.int64)  # no probing while enumerating
+        passed = np.zeros((1, MARK + 1, 0), dtype=np.int64)  # no probing while enumerating
         frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)
         slots = list(_STAT_SLOTS.values())
         found = 0

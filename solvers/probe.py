@@ -11,8 +11,15 @@ in which hypotheses are tried:
 - A hypothesis that passes marks every literal of its closure with the frame's current
   stamp; a marked literal is skipped, because if a passes and a implies b then b passes
   (the closure of b is inside the closure of a).  Learning a fact changes the formula,
-  so the frame takes a new stamp and the old marks stop counting.  Stamps grow for
-  ever (st[STAMP]), so the mark table is never cleared.
+  so a mark only keeps counting if its witness a (the hypothesis whose closure C showed
+  it) still passes: when every new fact is already in C, the closure of a under the
+  new facts is C itself (closures are monotone and idempotent), so a and all of C
+  still pass and need no new test; the others are unmarked.  For that the table keeps
+  each witness's closure as a bitset, in the frames whose hypotheses are tested with a
+  closure (depth >= 1) of a formula of up to WITNESS_LITERALS literals.  Elsewhere the
+  test is a single propagation, cheaper than the bookkeeping: learning a fact gives the
+  frame a new stamp and every mark stops counting.
+  Stamps grow for ever (st[STAMP]), so the mark table is never cleared.
 - Candidates are visited round-robin and a frame stops after a full round in which
   nothing was learnt, instead of restarting from the first variable after each fact.
 
@@ -73,6 +80,22 @@ FSTAMP = 3  # the frame's current stamp for the passed marks
 HYP = 4  # the hypothesis being tested one level up
 NUM_COLUMNS = 5
 
+# Rows of the mark table `passed` (one such table per frame): per literal, the stamp of
+# its pass, the hypothesis whose closure showed it passes (its witness), and, as a
+# hypothesis, its closure as a bitset (64 literals a word), when the table has them.
+MARK = 0
+OWNER = 1
+CLOSURE = 2
+WITNESS_LITERALS = 8192  # formulas of more literals keep no closures (memory: n^2 bits)
+
+
+def mark_rows(num_literals):
+    """Return the rows of the mark table for a formula of `num_literals` literals."""
+    if num_literals > WITNESS_LITERALS:
+        return CLOSURE
+    return CLOSURE + (num_literals + 63) // 64
+
+
 CONFLICT_CLOSURE = -4  # closure: the closure (not one clause) is contradictory
 NO_MEMORY = -5  # closure_kernel: the mark table or the frames have fewer rows than depth
 
@@ -87,6 +110,21 @@ def _open_frame(frames, d, st):
 
 
 @njit(cache=True)
+def _keep_witnessed(marks, stamp, trail, start, stop):
+    """After facts trail[start:stop] were learnt, unmark every literal whose witness's
+    closure lacks one of them (see the module docstring); the others still pass."""
+    for lit in range(marks.shape[1]):
+        if marks[MARK, lit] != stamp:
+            continue
+        owner = marks[OWNER, lit]
+        for i in range(start, stop):
+            fact = trail[i]
+            if not (marks[CLOSURE + (fact >> 6), owner] >> (fact & 63)) & 1:
+                marks[MARK, lit] = 0
+                break
+
+
+@njit(cache=True)
 def closure(F, S, depth, positive_only, passed, frames, resume):
     """Close the current level under the failed-literal rule of the given depth.
 
@@ -98,6 +136,7 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
     are every literal, or the positive ones only if positive_only.  `passed` needs at
     least `depth` rows of 2*num_vars stamps, `frames` `depth` rows of NUM_COLUMNS."""
     value, trail, trail_lim, st = S[S_VALUE], S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    keeps_closures = passed.shape[1] > CLOSURE
     if resume:
         top = st[CLOSURE_TOP]
     else:
@@ -122,7 +161,7 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
             frames[top, POS] = c + 1 if c + 1 < ncand else 0
             frames[top, QUIET] += 1
             code = c * step
-            if value[code] == 0 and passed[top, code] != frames[top, FSTAMP]:
+            if value[code] == 0 and passed[top, MARK, code] != frames[top, FSTAMP]:
                 lit = code
                 break
         if lit < 0:  # a full round learnt nothing: this frame is at its fixpoint
@@ -149,16 +188,29 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
             base = frames[top, LEVEL]
             if ok:
                 stamp = frames[top, FSTAMP]
+                hyp = frames[top, HYP]
+                witnesses = keeps_closures and top + 1 < depth
+                if witnesses:
+                    for w in range(passed.shape[1] - CLOSURE):
+                        passed[top, CLOSURE + w, hyp] = 0
                 for i in range(trail_lim[base], st[TRAIL_SIZE]):
-                    passed[top, trail[i]] = stamp
+                    lit = trail[i]
+                    passed[top, MARK, lit] = stamp
+                    if witnesses:
+                        passed[top, OWNER, lit] = hyp
+                        passed[top, CLOSURE + (lit >> 6), hyp] |= np.int64(1) << (lit & 63)
                 cancel_until(S, base)
                 break
             cancel_until(S, base)
+            learnt = st[TRAIL_SIZE]
             enqueue(S, frames[top, HYP] ^ 1, REASON_PROBE)
-            st[STAMP] += 1  # the formula grew: earlier passes no longer prove anything
-            frames[top, FSTAMP] = st[STAMP]
             frames[top, QUIET] = 0
             if propagate(F, S) == NO_CONFLICT:
+                if keeps_closures and top + 1 < depth:
+                    _keep_witnessed(passed[top], frames[top, FSTAMP], trail, learnt, st[TRAIL_SIZE])
+                else:
+                    st[STAMP] += 1  # the formula grew: earlier passes no longer prove anything
+                    frames[top, FSTAMP] = st[STAMP]
                 break
             st[CONFLICTS] += 1  # the frame itself is contradictory
             if top == 0:
