@@ -11,7 +11,9 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    the same closure driven from Python through `Minisat22.propagate` calls, the natural
    way to build it on PySAT (target: at least 10 times faster where UP leaves the grid open).
 3. Deeper closures: the depth-2 median on the forum's hardest list (target <= 1 ms) and
-   the depth-3 median on mith's sample of T&E(3) grids (target <= 15 ms).
+   the depth-3 median on mith's sample of T&E(3) grids (target <= 15 ms), for the closure
+   of that depth alone (`Engine.probe`) and for the depth rating that reaches it (the
+   closures of depth 0, 1, ... each on top of the one below, `Rater.ladder`).
 4. The commands at the speed of their kernels, one worker: `solvers rate --max-depth 1`
    over the 17-clue list, its wall time less start-up against the summed kernel time it
    prints (target <= 1.5x); `benchmarks run --solvers up,fl,minisat22`, its wall time less
@@ -34,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -51,6 +54,7 @@ from encoder.grids import parse_cells
 from encoder.puzzle_files import read_texts
 from puzzlesets.store import mirror_dirs
 from solvers.grid_engine import GridEngine
+from solvers.rating import Rater, ladder_labels
 
 GEOMETRY = standard(9)
 CELLS = GEOMETRY.size**2
@@ -240,15 +244,29 @@ def depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet: bool
 
 
 def deeper(engine, grids, depth: int, source: str, target_ms: float, number: str, quiet: bool):
-    """Question 3: the median time of the depth-`depth` closure per grid."""
+    """Question 3: the median time per grid of the depth-`depth` closure, and of the
+    depth rating (closures of depth 0, 1, ... until one fills the grid) up to it."""
     times, answers = per_grid(
         f"depth {depth} engine", grids, lambda g: engine.probe(g, depth), quiet
     )
     done = sum(ok and solved(lits) for ok, lits in answers)
+    rater = Rater(GEOMETRY)
+    values = np.zeros((len(grids), CELLS), dtype=np.int8)
+    for row, givens in zip(values, grids, strict=True):
+        lits = np.asarray(givens) - 1
+        row[lits // GEOMETRY.size] = lits % GEOMETRY.size + 1
+    rater.ladder(values[:1], depth)  # compiled or loaded before anything is timed
+    ratings = rater.ladder(values, depth)
+    rated = Counter(ladder_labels(ratings, depth))
     print(f"\n{number} depth-{depth} closure, {len(grids)} grids of {source}")
     print(f"   engine.probe(depth={depth})  median {ms(median(times))}, worst {ms(max(times))}; "
           f"solved by depth {depth}: {done}/{len(grids)}")  # fmt: skip
-    print(target_line(f"depth-{depth} median", median(times) * 1e3, target_ms, "ms"))
+    print(f"   depth rating up to {depth} (Rater.ladder)  median "
+          f"{ms(float(np.median(ratings.seconds)))}, worst {ms(float(ratings.seconds.max()))}; "
+          f"depths {dict(sorted(rated.items()))}")  # fmt: skip
+    print(target_line(f"depth-{depth} closure median", median(times) * 1e3, target_ms, "ms"))
+    rating_ms = float(np.median(ratings.seconds)) * 1e3
+    print(target_line(f"depth rating up to {depth}, median", rating_ms, target_ms, "ms"))
 
 
 def run_command(argv: list[str], stdout) -> tuple[float, float]:
