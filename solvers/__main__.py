@@ -193,8 +193,9 @@ def run_rate(args: argparse.Namespace) -> int:
 
 
 def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
-    """Yield the lines of every grid in input order, rated in chunks by an executor; the
-    chunks are cut as the executor asks for them, so the file is never held whole."""
+    """Yield the lines of every grid in input order, rated in chunks by an executor; on
+    this machine the chunks are cut as the executor asks for them, so the file is never
+    held whole."""
     from executors import in_order, make_executor
     from solvers.rate_chunks import RateChunk, rate_chunk
 
@@ -205,7 +206,10 @@ def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
             first += len(part)
 
     executor = make_executor(args.executor, max(1, args.workers), args.scheduler)
-    yield from in_order(executor, rate_chunk, chunks())
+    # A local pool takes the chunks as its workers free up; a Dask cluster is given them
+    # all (its executor counts them).
+    tasks = chunks() if args.executor == "local" else list(chunks())
+    yield from in_order(executor, rate_chunk, tasks)
 
 
 _YES_NO = {True: "yes", False: "no"}
