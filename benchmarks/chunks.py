@@ -111,14 +111,18 @@ class _Loaded:
         self.name, self.encoding = name, encoding
         self.fresh, self.timeout = fresh, timeout
         self.backends: OrderedDict[Geometry, Backend] = OrderedDict()
+        self.last: tuple[Geometry, Backend] | None = None  # the last backend returned
 
     def get(self, geometry: Geometry, first_call: Sequence[int] | None = None) -> Backend:
         """Return the backend of `geometry`, loading it if needed.  A new backend that
         keeps no memory between calls is first called once with `first_call`, untimed,
         so that no timed call pays a first call's set-up (jigsaw: one backend per grid)."""
+        if self.last is not None and self.last[0] is geometry:  # no hashing of its regions
+            return self.last[1]
         backend = self.backends.get(geometry)
         if backend is not None:
             self.backends.move_to_end(geometry)
+            self.last = geometry, backend
             return backend
         formula = rule_formula(geometry, self.encoding)
         backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
@@ -126,6 +130,7 @@ class _Loaded:
         self.backends[geometry] = backend
         while len(self.backends) > KEEP_LOADED:
             self.backends.popitem(last=False)[1].close()
+        self.last = geometry, backend
         if first_call is not None and not _remembers(backend):
             backend.solve(first_call)
         return backend
@@ -138,6 +143,7 @@ class _Loaded:
         for backend in self.backends.values():
             backend.close()
         self.backends.clear()
+        self.last = None
 
 
 def _checked(
@@ -240,9 +246,11 @@ def _run(task: ChunkTask) -> ChunkResult:
     loaded = {name: _Loaded(name, task.encoding, task.fresh, task.timeout) for name in task.solvers}
     answers: dict[str, list[SolverResult]] = {}  # per solver, per grid (models dropped)
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
+    checked: list[tuple[int, ...]] = [()] * len(puzzles)  # the model it was read from
     try:
-        # One pass: each call timed, then its answer checked (outside the timing).
-        gc.collect()
+        # One pass: each call timed, then its answer checked (outside the timing).  The
+        # collector is off, so that no collection lands inside a timed call (and no full
+        # collection of a worker's whole heap runs per chunk).
         gc.disable()
         try:
             for name in task.solvers:
@@ -251,8 +259,10 @@ def _run(task: ChunkTask) -> ChunkResult:
                 for i, puzzle in enumerate(puzzles):
                     backend = loaded[name].get(puzzle.geometry, assumptions[i])
                     result = backend.solve(assumptions[i])
-                    if result.status is Status.SAT:
+                    # A model equal to one checked before is the same answer.
+                    if result.status is Status.SAT and result.model != checked[i]:
                         solved[i] = _checked(puzzle, result.model, who, solved[i])
+                        checked[i] = result.model
                     records.append(replace(result, solver=name, model=()))
                 answers[name] = records
                 loaded[name].close()

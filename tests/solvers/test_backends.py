@@ -1010,3 +1010,22 @@ def test_shared_sample_up_solves_what_minisat_propagation_completes(name, public
         rigs.close()
     if name == "royle17":  # UP solves 44.56 % of the whole 17-clue list (docs/results.md)
         assert 25 <= marked <= 65
+
+
+def test_compiled_clause_check_finds_the_first_falsified_clause(random_cnf):
+    """The backends' compiled model check against the plain-Python oracle."""
+    import numpy as np
+
+    from encoder.check import unsatisfied_clause
+    from encoder.dimacs import Cnf
+    from solvers.clause_check import first_falsified
+
+    rng = random.Random(5)
+    for _ in range(200):
+        num_vars = rng.randint(3, 20)
+        clauses = random_cnf(rng, num_vars, rng.randint(1, 4 * num_vars))
+        model = [v if rng.random() < 0.5 else -v for v in range(1, num_vars + 1)]
+        cnf = Cnf.from_clauses(clauses, num_vars)
+        found = first_falsified(cnf.literals, cnf.offsets, np.array(model), num_vars)
+        expected = unsatisfied_clause(model, clauses)
+        assert found == (-1 if expected is None else clauses.index(expected))
