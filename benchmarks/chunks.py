@@ -3,15 +3,19 @@
 `run_chunk` is what an executor runs in a worker.  It builds each solver once per
 geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
 
-1. warm-up: every solver answers every grid of the chunk and every answer is checked
-   before anything is timed: a model must decode to a grid that keeps the givens and
-   obeys every region (`encoder.check`, which shares no code with the encoders), and
-   no solver may answer UNSAT for a grid that has a checked solution.  With the
-   home-grown engine in the list, each grid is also rated (depth 0, 1, 2, ...).
-2. timed pass: the same calls again, on solvers in the state the warm-up found them
-   (PySAT solvers are rebuilt: their learnt clauses would otherwise make the timed
-   pass easier); the figures and times of this pass are the ones reported.  A
-   timed answer that differs from its warm-up answer is checked again.
+1. one timed pass, solver after solver: every call is timed (a backend that keeps no
+   memory between calls is first called once untimed, so that no timed call pays the
+   compilation or a cold cache; an incremental PySAT solver starts afresh with the
+   chunk and learns from its earlier grids), and every answer is checked after its
+   call: a model must decode to a grid that keeps the givens and obeys every region
+   (`encoder.check`, which shares no code with the encoders).
+2. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
+   settle it, else from `solvers.rating` (its solutions checked too); and no solver
+   may answer UNSAT for a grid that has a checked solution.
+
+Road not taken: a warm-up pass that answered and checked every grid before a second,
+timed pass; it doubled the harness's time for no other figure (the timed pass found the
+same answers), and the untimed first call and the checks after the timing keep its role.
 
 A wrong answer ends the chunk with `ChunkResult.error` set (the grid drawn in it):
 the harness stops the run.  Results are per grid, in chunk order; since the chunks
@@ -61,7 +65,7 @@ class ChunkTask:
 @dataclass(frozen=True, slots=True)
 class GridRun:
     """One solver on one grid, from the timed pass: the solver's own record (its model
-    dropped: the warm-up pass checked it) and what the harness counts as solved without
+    dropped once checked) and what the harness counts as solved without
     search, which for the closures `up`, `fl`, ... is solving the grid at all (they never
     branch), and for every other solver its root-level propagation filling the grid."""
 
@@ -83,7 +87,7 @@ class ChunkResult:
     lengths: tuple[str, ...] = ()  # refutation-length labels (solvers.refutation_rating)
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
-    cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (warm-up included)
+    cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (checks included)
     wall_seconds: float = 0.0
 
 
@@ -108,14 +112,18 @@ class _Loaded:
         self.name, self.encoding = name, encoding
         self.fresh, self.timeout = fresh, timeout
         self.backends: OrderedDict[Geometry, Backend] = OrderedDict()
+        self.last: tuple[Geometry, Backend] | None = None  # the last backend returned
 
     def get(self, geometry: Geometry, first_call: Sequence[int] | None = None) -> Backend:
         """Return the backend of `geometry`, loading it if needed.  A new backend that
         keeps no memory between calls is first called once with `first_call`, untimed,
         so that no timed call pays a first call's set-up (jigsaw: one backend per grid)."""
+        if self.last is not None and self.last[0] is geometry:  # no hashing of its regions
+            return self.last[1]
         backend = self.backends.get(geometry)
         if backend is not None:
             self.backends.move_to_end(geometry)
+            self.last = geometry, backend
             return backend
         formula = rule_formula(geometry, self.encoding)
         backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
@@ -123,6 +131,7 @@ class _Loaded:
         self.backends[geometry] = backend
         while len(self.backends) > KEEP_LOADED:
             self.backends.popitem(last=False)[1].close()
+        self.last = geometry, backend
         if first_call is not None and not _remembers(backend):
             backend.solve(first_call)
         return backend
@@ -135,6 +144,7 @@ class _Loaded:
         for backend in self.backends.values():
             backend.close()
         self.backends.clear()
+        self.last = None
 
 
 def _checked(
@@ -176,7 +186,7 @@ def _unsat_refuted(puzzle: Puzzle, who: str) -> WrongAnswer:
     )
 
 
-def _settled_depths(task: ChunkTask, warm: dict[str, list[SolverResult]]) -> list:
+def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> list:
     """Return the depth bucket the run's own closures settle for each grid, else None.
 
     With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
@@ -187,9 +197,9 @@ def _settled_depths(task: ChunkTask, warm: dict[str, list[SolverResult]]) -> lis
     ladder = []
     by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
     for depth in range(task.max_depth + 1):
-        if by_depth.get(depth) not in warm:
+        if by_depth.get(depth) not in answers:
             break
-        ladder.append(warm[by_depth[depth]])
+        ladder.append(answers[by_depth[depth]])
     settled: list[str | None] = []
     for i in range(len(task.puzzles)):
         label = None
@@ -252,61 +262,44 @@ def _run(task: ChunkTask) -> ChunkResult:
     puzzles = task.puzzles
     assumptions = [given_literals(p.grid, p.geometry) for p in puzzles]
     loaded = {name: _Loaded(name, task.encoding, task.fresh, task.timeout) for name in task.solvers}
-    # Per grid, the warm-up's record (its model dropped once checked) and its model's hash.
-    warm: dict[str, list[SolverResult]] = {}
-    warm_models: dict[str, list[int]] = {}
+    answers: dict[str, list[SolverResult]] = {}  # per solver, per grid (models dropped)
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
+    checked: list[tuple[int, ...]] = [()] * len(puzzles)  # the model it was read from
     try:
-        # 1. Warm-up: every answer checked before anything is timed.
-        for name in task.solvers:
-            answers, models = [], []
-            who = f"{name} ({task.encoding})"
-            for i, puzzle in enumerate(puzzles):
-                result = loaded[name].get(puzzle.geometry).solve(assumptions[i])
-                if result.status is Status.SAT:
-                    solved[i] = _checked(puzzle, result.model, who, solved[i])
-                answers.append(replace(result, model=()))
-                models.append(hash(result.model))
-            warm[name], warm_models[name] = answers, models
-            if loaded[name].keeps_memory():
-                loaded[name].close()
-        depths: tuple[str, ...] = ()
-        lengths: tuple[str, ...] = ()
-        if task.max_depth is not None:
-            depths = _rate(task, solved, _settled_depths(task, warm))
-            lengths = _lengths(task)
-        for name, answers in warm.items():
-            for i, answer in enumerate(answers):
-                if answer.status is Status.UNSAT and solved[i]:
-                    raise _unsat_refuted(puzzles[i], f"{name} ({task.encoding})")
-        # 2. Timed pass.
-        runs: list[GridRun] = []
-        gc.collect()
+        # One pass: each call timed, then its answer checked (outside the timing).  The
+        # collector is off, so that no collection lands inside a timed call (and no full
+        # collection of a worker's whole heap runs per chunk).
         gc.disable()
         try:
             for name in task.solvers:
-                closure = name in CLOSURES
+                records = []
                 who = f"{name} ({task.encoding})"
                 for i, puzzle in enumerate(puzzles):
-                    if warm[name][i].timed_out:  # once is enough: keep the warm-up's
-                        result = warm[name][i]
-                    else:
-                        backend = loaded[name].get(puzzle.geometry, assumptions[i])
-                        result = backend.solve(assumptions[i])
-                    if result.status is Status.SAT:
-                        if hash(result.model) != warm_models[name][i]:
-                            _checked(puzzle, result.model, who, solved[i])
-                    elif result.status is Status.UNSAT and solved[i]:
-                        raise _unsat_refuted(puzzle, who)
-                    if closure:  # a closure never branches: solving is solving without search
-                        without = result.status is Status.SAT
-                    else:
-                        without = result.solved_without_search
-                    record = replace(result, solver=name, model=())
-                    runs.append(GridRun(task.first + i, record, without))
+                    backend = loaded[name].get(puzzle.geometry, assumptions[i])
+                    result = backend.solve(assumptions[i])
+                    # A model equal to one checked before is the same answer.
+                    if result.status is Status.SAT and result.model != checked[i]:
+                        solved[i] = _checked(puzzle, result.model, who, solved[i])
+                        checked[i] = result.model
+                    records.append(replace(result, solver=name, model=()))
+                answers[name] = records
                 loaded[name].close()
         finally:
             gc.enable()
+        depths: tuple[str, ...] = ()
+        lengths: tuple[str, ...] = ()
+        if task.max_depth is not None:
+            depths = _rate(task, solved, _settled_depths(task, answers))
+            lengths = _lengths(task)
+        runs: list[GridRun] = []
+        for name, records in answers.items():
+            closure = name in CLOSURES
+            for i, result in enumerate(records):
+                if result.status is Status.UNSAT and solved[i]:
+                    raise _unsat_refuted(puzzles[i], f"{name} ({task.encoding})")
+                # A closure never branches: solving is solving without search.
+                without = result.status is Status.SAT if closure else result.solved_without_search
+                runs.append(GridRun(task.first + i, result, without))
     finally:
         for backends in loaded.values():
             backends.close()

@@ -12,8 +12,8 @@ runs the chunks (`benchmarks.chunks.run_chunk`) on `--workers` processes, and th
 per-grid results are merged back in run order, so the figures do not depend on the
 number of workers (times do, a little).  `--executor dask` runs the same chunks on a
 Dask cluster (`executors.dask_cluster`): a LocalCluster of `--workers` processes, or
-the cluster of the scheduler at `--scheduler`.  Every answer is checked in a warm-up
-pass before the timed pass (see `benchmarks.chunks`); a wrong answer stops the run
+the cluster of the scheduler at `--scheduler`.  Every answer is checked after its timed call
+(see `benchmarks.chunks`); a wrong answer stops the run
 with the grid shown and exit status 1.  Ctrl-C stops the run: the chunks already
 finished are reported and written, and the exit status is 130.  Grids past `--timeout`
 and grids a solver failed on count as UNKNOWN and are counted per solver on stderr; a
@@ -431,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (`run ... | head`) stops the printing, not the files.
     if print_out(markdown(datasets, summaries, profiles, note)):
         print_out(
-            "\n### Time per solver (timed calls summed over workers; warm-up not counted)\n\n"
+            "\n### Time per solver (timed calls summed over workers; checks not counted)\n\n"
             + solver_times(summaries)
             + "\n"
         )

@@ -1,15 +1,26 @@
-"""Speed of the home-grown engine against PySAT's Minisat22, measured in the same run.
+"""Speed of the home-grown engine and of the commands, each figure measured against a
+named baseline in the same run and printed beside its target, "met" or "not met".
 
-Three questions, each answered on the exam's 9x9 formula (11,988 rule clauses) with the
+Every question is answered on the exam's 9x9 formula (11,988 rule clauses) with the
 givens passed as assumptions, so both sides do exactly the same logical work:
 
-1. Unit propagation of the givens: `Engine.propagate` against `Minisat22.propagate`
-   (median microseconds per grid, ratio engine / Minisat; target <= 1.0).
-2. The exam's failed-literal closure (depth 1) on the 17-clue list: `Engine.probe`
-   against the same closure driven from Python through `Minisat22.propagate` calls,
-   the natural way to build it on PySAT (target: at least 10 times faster), and the
-   share of grids the closure solves (target: 100%).
-3. Depth 2 on the forum's hardest list: median and worst seconds per grid.
+1. Unit propagation of the givens: `Engine.propagate` against `Minisat22.propagate`, per
+   call from Python (medians), and `Engine.propagate_batch` (many grids a call, results as
+   arrays) per grid against Minisat22 per call (means); target: at most 0.5x for both.
+2. The exam's failed-literal closure (depth 1) on the 17-clue list: `Engine.probe` against
+   the same closure driven from Python through `Minisat22.propagate` calls, the natural
+   way to build it on PySAT (target: at least 10 times faster where UP leaves the grid open).
+3. Deeper closures: the depth-2 median on the forum's hardest list (target <= 1 ms) and
+   the depth-3 median on mith's sample of T&E(3) grids (target <= 15 ms), for the closure
+   of that depth alone (`Engine.probe`) and for the depth rating that reaches it (the
+   closures of depth 0, 1, ... each on top of the one below, `Rater.ladder`).
+4. The commands at the speed of their kernels, one worker: `solvers rate --max-depth 1`
+   over the 17-clue list, its wall time less start-up against the summed kernel time it
+   prints (target <= 1.5x); `benchmarks run --solvers up,fl,minisat22`, its wall time less
+   start-up against the summed time of the solver calls it reports (target <= 1.5x).
+   Start-up is the same command on the list's first grid.
+5. With `--scale N,...`: grids/s and peak memory (RSS) of `rate` and `run` over N grids,
+   the 17-clue list repeated into a temporary file.
 
 Each timed call is preceded by one untimed call on the same grid, so compilation and
 cold caches are not counted.  The baseline closure is slow, so it runs on a sample.
@@ -19,10 +30,17 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
+import numpy as np
 from pysat.solvers import Minisat22
 from tqdm import tqdm
 
@@ -34,7 +52,9 @@ from encoder.errors import GridError
 from encoder.geometry import standard
 from encoder.grids import parse_cells
 from encoder.puzzle_files import read_texts
+from puzzlesets.store import mirror_dirs
 from solvers.grid_engine import GridEngine
+from solvers.rating import Rater, ladder_labels
 
 GEOMETRY = standard(9)
 CELLS = GEOMETRY.size**2
@@ -117,64 +137,85 @@ def per_grid(label: str, grids: list[list[int]], call, quiet: bool) -> tuple[lis
     return seconds, answers
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks speed", description=__doc__.splitlines()[0]
-    )
-    parser.add_argument(
-        "--seventeen", default="royle17", help="17-clue grids: a file or set name (royle17)"
-    )
-    parser.add_argument(
-        "--hardest",
-        default="forum-hardest-1106",
-        help="grids for depth 2: a file or set name (forum-hardest-1106)",
-    )
-    parser.add_argument(
-        "--limit", type=positive(int, zero=True), default=0, help="grids per set (0 = all)"
-    )
-    parser.add_argument(
-        "--baseline-limit",
-        type=positive(int),
-        default=200,
-        help="grids for the slow Python baseline",
-    )
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    args = parser.parse_args(argv)
-    quiet = args.quiet or not sys.stderr.isatty()
+BATCH = 1000  # grids per Engine.propagate_batch call
+PROG = "benchmarks speed"
+DEEPER_FILE = "mith_te3_sample1000.txt"  # in the mirror folder (see puzzlesets.store)
 
-    seventeen = read_givens(args.seventeen, args.limit or None)  # bad input first
-    hardest = read_givens(args.hardest, args.limit or None)
-    rules = GridEngine(GEOMETRY)
-    formula, engine = rules.formula, rules.engine
-    minisat = Minisat22(bootstrap_with=formula.clauses)
-    sample = seventeen[: args.baseline_limit]
-    print(f"machine: {machine()}")
-    print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
 
+def target_line(label: str, value: float, target: float, unit: str = "x", at_most=True) -> str:
+    """Return '   label: value (target <= t: met|not met)'."""
+    met = value <= target if at_most else value >= target
+    sign = "<=" if at_most else ">="
+    shown = f"{value:.2f}{unit}" if unit == "x" else f"{value:.3f} {unit}"
+    wanted = f"{target:g}{unit}" if unit == "x" else f"{target:g} {unit}"
+    return f"   {label}: {shown} (target {sign} {wanted}: {'met' if met else 'not met'})"
+
+
+def batch_arrays(grids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Return the givens of many grids as one flat array and its offsets."""
+    offsets = np.zeros(len(grids) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(g) for g in grids])
+    flat = np.fromiter((lit for g in grids for lit in g), dtype=np.int64, count=int(offsets[-1]))
+    return flat, offsets
+
+
+def fingerprint(ok: bool, literals: Sequence[int]) -> tuple:
+    """Return a cheap summary of an answer: ok, count, sum and sum of squares."""
+    return ok, len(literals), sum(literals), sum(lit * lit for lit in literals)
+
+
+def unit_propagation(engine, minisat, seventeen, source: str, quiet: bool) -> list:
+    """Question 1; return the engine's answers (ok, literals) per grid."""
+    up_engine, up_minisat, answers = [], [], []
     # Grid by grid, one side then the other, so a change of machine load hits both.
-    up_engine, up_minisat, up_answers = [], [], []
     for givens in tqdm(seventeen, desc="UP", disable=quiet, leave=False, file=sys.stderr):
         elapsed, answer = timed(lambda g=givens: engine.propagate(g))
         up_engine.append(elapsed)
-        up_answers.append(answer)
-        up_minisat.append(timed(lambda g=givens: minisat.propagate(assumptions=g))[0])
-    up_solved = sum(solved(lits) for _, lits in up_answers)
-    print(f"\n1. unit propagation of the givens, {len(seventeen)} grids of {args.seventeen}")
-    print(f"   engine.propagate     median {median(up_engine) * 1e6:8.1f} us")
-    print(f"   Minisat22.propagate  median {median(up_minisat) * 1e6:8.1f} us  (baseline)")
-    ratio = median(up_engine) / median(up_minisat)
-    verdict = "met" if ratio <= 1.0 else "NOT met"
-    print(f"   ratio engine / Minisat22: {ratio:.2f} (target <= 1.0: {verdict})")
+        answers.append(answer)
+        elapsed, (ok, lits) = timed(lambda g=givens: minisat.propagate(assumptions=g))
+        up_minisat.append(elapsed)
+        if (ok, set(lits)) != (answer[0], set(answer[1])):
+            raise SystemExit(f"{PROG}: engine and Minisat22 propagations differ on {givens}")
+    flat, offsets = batch_arrays(seventeen)
+    batch_seconds = 0.0
+    for start in range(0, len(seventeen), BATCH):
+        stop = min(start + BATCH, len(seventeen))
+        part = offsets[start : stop + 1]
+        args = (flat[part[0] : part[-1]], part - part[0])
+        elapsed, (ok, lits, at) = timed(lambda a=args: engine.propagate_batch(*a))
+        batch_seconds += elapsed
+        for i in range(stop - start):  # the answers of one call per grid
+            single = answers[start + i]
+            if fingerprint(bool(ok[i]), lits[at[i] : at[i + 1]].tolist()) != fingerprint(*single):
+                raise SystemExit(f"{PROG}: batch and single propagations differ on grid {i}")
+    up_solved = sum(ok and solved(lits) for ok, lits in answers)
+    per_grid = batch_seconds / len(seventeen)
+    minisat_mean = sum(up_minisat) / len(up_minisat)
+    print(f"\n1. unit propagation of the givens, {len(seventeen)} grids of {source}")
+    print(f"   engine.propagate        median {median(up_engine) * 1e6:7.1f} us per call")
+    print(f"   engine.propagate_batch  mean   {per_grid * 1e6:7.1f} us per grid "
+          f"({BATCH} grids a call, answers as arrays)")  # fmt: skip
+    print(f"   Minisat22.propagate     median {median(up_minisat) * 1e6:7.1f} us per call, "
+          f"mean {minisat_mean * 1e6:.1f} us  (baseline)")  # fmt: skip
+    per_call = median(up_engine) / median(up_minisat)
+    print(target_line("per call, engine / Minisat22 (medians)", per_call, 0.5))
+    print(
+        target_line("per grid in batch, engine / Minisat22 (means)", per_grid / minisat_mean, 0.5)
+    )
     print(f"   solved by UP alone: {up_solved}/{len(seventeen)} = {up_solved / len(seventeen):.2%}")
+    return answers
 
+
+def depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet: bool) -> None:
+    """Question 2: the depth-1 closure against the same closure over Minisat22.propagate."""
+    sample = seventeen[: args.baseline_limit]
     fl_engine, fl_answers = per_grid("depth 1 engine", seventeen, engine.probe, quiet)
     fl_baseline, base_answers = per_grid(
         "depth 1 Minisat22", sample, lambda g: minisat_closure(minisat, g, formula.num_vars), quiet
     )
     for (ok, lits), (base_ok, base_lits) in zip(fl_answers, base_answers, strict=False):
         if (ok, set(lits)) != (base_ok, set(base_lits)):
-            print("benchmarks: engine and baseline closures differ", file=sys.stderr)
-            return 1
+            raise SystemExit(f"{PROG}: engine and baseline closures differ")
     fl_solved = sum(ok and solved(lits) for ok, lits in fl_answers)
     # Half of the 17-clue grids are solved by UP, where both sides do the same single
     # propagation; the closure's own work is on the others, so report them apart.
@@ -194,20 +235,219 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"     {label}: engine median {ms(median(engine_times))}, "
               f"Python + Minisat22.propagate median {ms(median(baseline_times))}; "
               f"speed-up {speedup:.1f}x on medians, {total:.1f}x on total time")  # fmt: skip
-    verdict = "met" if median(engine_open) * 10 <= median(baseline_open) else "NOT met"
-    if not open_rows:
-        verdict = "not measured (UP solves every grid of the sample)"
-    print(f"   target >= 10x where the closure works (open grids, medians): {verdict}")
+    if open_rows:
+        speedup = median(baseline_open) / median(engine_open)
+        print(target_line("speed-up where the closure works (open grids, medians)", speedup, 10,
+                          at_most=False))  # fmt: skip
+    else:
+        print("   target >= 10x on open grids: not measured (UP solves every grid of the sample)")
 
-    d2_engine, d2_answers = per_grid("depth 2 engine", hardest, lambda g: engine.probe(g, 2), quiet)
-    d2_solved = sum(ok and solved(lits) for ok, lits in d2_answers)
-    print(f"\n3. depth-2 closure, {len(hardest)} grids of {args.hardest}")
-    print(
-        f"   engine.probe(depth=2)  median {median(d2_engine):.4f} s, worst {max(d2_engine):.4f} s"
+
+def deeper(engine, grids, depth: int, source: str, target_ms: float, number: str, quiet: bool):
+    """Question 3: the median time per grid of the depth-`depth` closure, and of the
+    depth rating (closures of depth 0, 1, ... until one fills the grid) up to it."""
+    times, answers = per_grid(
+        f"depth {depth} engine", grids, lambda g: engine.probe(g, depth), quiet
     )
-    print(f"   aim: median < 1 s; solved by depth 2: {d2_solved}/{len(hardest)}")
+    done = sum(ok and solved(lits) for ok, lits in answers)
+    rater = Rater(GEOMETRY)
+    values = np.zeros((len(grids), CELLS), dtype=np.int8)
+    for row, givens in zip(values, grids, strict=True):
+        lits = np.asarray(givens) - 1
+        row[lits // GEOMETRY.size] = lits % GEOMETRY.size + 1
+    rater.ladder(values[:1], depth)  # compiled or loaded before anything is timed
+    ratings = rater.ladder(values, depth)
+    rated = Counter(ladder_labels(ratings, depth))
+    print(f"\n{number} depth-{depth} closure, {len(grids)} grids of {source}")
+    print(f"   engine.probe(depth={depth})  median {ms(median(times))}, worst {ms(max(times))}; "
+          f"solved by depth {depth}: {done}/{len(grids)}")  # fmt: skip
+    print(f"   depth rating up to {depth} (Rater.ladder)  median "
+          f"{ms(float(np.median(ratings.seconds)))}, worst {ms(float(ratings.seconds.max()))}; "
+          f"depths {dict(sorted(rated.items()))}")  # fmt: skip
+    print(target_line(f"depth-{depth} closure median", median(times) * 1e3, target_ms, "ms"))
+    rating_ms = float(np.median(ratings.seconds)) * 1e3
+    print(target_line(f"depth rating up to {depth}, median", rating_ms, target_ms, "ms"))
+
+
+def run_command(argv: list[str], stdout) -> tuple[float, float]:
+    """Run a command of this project; return (wall seconds, peak RSS in MiB)."""
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", *argv], stdout=stdout, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    errors = child.stderr.read().decode(errors="replace") if child.stderr else ""
+    if child.returncode != 0:
+        raise SystemExit(f"{PROG}: {' '.join(argv)} failed ({child.returncode}): {errors[-500:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def rate_run(path: Path, folder: Path, workers: int = 1) -> tuple[float, float, float, int]:
+    """Run `solvers rate --max-depth 1` on a file: (wall, peak MiB, summed kernel s, grids)."""
+    out = folder / "rate.out"
+    with open(out, "wb") as handle:
+        argv = ["solvers", "rate", str(path), "--max-depth", "1", "--quiet"]
+        wall, peak = run_command([*argv, "--workers", str(workers)], handle)
+    kernel, grids = 0.0, 0
+    with open(out, encoding="utf-8") as handle:
+        for line in handle:
+            kernel += float(line.rsplit("\t", 1)[1])
+            grids += 1
+    return wall, peak, kernel, grids
+
+
+def harness_run(path: Path, folder: Path, workers: int = 1) -> tuple[float, float, float, int]:
+    """Run `benchmarks run` with up, fl, minisat22 on a file: (wall, peak MiB, summed
+    solver-call seconds, grids)."""
+    out = folder / "run"
+    argv = ["benchmarks", "run", str(path), "--solvers", "up,fl,minisat22", "--quiet"]
+    wall, peak = run_command(
+        [*argv, "--workers", str(workers), "--out", str(out)], subprocess.DEVNULL
+    )
+    summaries = json.loads((out / "results.json").read_text(encoding="utf-8"))["summaries"]
+    calls = sum(s["seconds_total"] for s in summaries)
+    return wall, peak, calls, max(s["grids"] for s in summaries)
+
+
+def commands(source_path: str, count: int, folder: Path) -> None:
+    """Question 4: the commands' wall time against their kernels' (one worker)."""
+    grids = folder / "grids.txt"
+    one = folder / "one.txt"
+    with open(source_path, encoding="utf-8") as src, open(grids, "w", encoding="utf-8") as dst:
+        lines = [line for line in src if line.strip() and not line.startswith("#")][:count]
+        dst.writelines(lines)
+    one.write_text(lines[0], encoding="utf-8")
+    print(
+        f"\n4. the commands against their kernels, one worker, {len(lines)} grids of {source_path}"
+    )
+    start_up, _, _, _ = rate_run(one, folder)
+    wall, _, kernel, rated = rate_run(grids, folder)
+    speed = rated / max(wall - start_up, 1e-9)
+    print(f"   solvers rate --max-depth 1: wall {wall:.2f} s, start-up {start_up:.2f} s, "
+          f"summed kernel time {kernel:.2f} s ({speed:,.0f} grids/s)")  # fmt: skip
+    print(target_line("(wall - start-up) / kernel time", (wall - start_up) / kernel, 1.5))
+    start_up, _, _, _ = harness_run(one, folder)
+    wall, _, calls, ran = harness_run(grids, folder)
+    print(f"   benchmarks run --solvers up,fl,minisat22: wall {wall:.2f} s, start-up "
+          f"{start_up:.2f} s, summed solver calls {calls:.2f} s ({ran} grids)")  # fmt: skip
+    print(target_line("(wall - start-up) / solver-call time", (wall - start_up) / calls, 1.5))
+
+
+def at_scale(source_path: str, sizes: list[int], folder: Path, workers: int) -> None:
+    """Question 5: grids/s and peak memory of rate and run over large files."""
+    with open(source_path, encoding="utf-8") as src:
+        lines = [line for line in src if line.strip() and not line.startswith("#")]
+    print(f"\n5. at scale: the grids of {source_path} repeated, {workers} worker(s)")
+    for size in sizes:
+        path = folder / f"scale_{size}.txt"
+        with open(path, "w", encoding="utf-8") as dst:
+            for start in range(0, size, len(lines)):
+                dst.writelines(lines[: min(len(lines), size - start)])
+        wall, peak, _, rated = rate_run(path, folder, workers)
+        print(f"   solvers rate --max-depth 1, {size:,} grids: {rated / wall:,.0f} grids/s "
+              f"({wall:.1f} s), peak RSS {peak:,.0f} MiB")  # fmt: skip
+        wall, peak, _, ran = harness_run(path, folder, workers)
+        print(f"   benchmarks run up,fl,minisat22, {size:,} grids: {ran / wall:,.0f} grids/s "
+              f"({wall:.1f} s), peak RSS {peak:,.0f} MiB")  # fmt: skip
+        path.unlink()
+
+
+def find_deeper(source: str | None) -> str | None:
+    """Return the depth-3 grids: the file given, or mith's sample in a mirror folder."""
+    if source:
+        return source
+    for folder in mirror_dirs():
+        if (folder / DEEPER_FILE).is_file():
+            return str(folder / DEEPER_FILE)
+    return None
+
+
+def sizes(text: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected sizes such as 100000,1000000: {text!r}"
+        ) from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive sizes: {text!r}")
+    return values
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks speed", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--seventeen", default="royle17", help="17-clue grids: a file or set name (royle17)"
+    )
+    parser.add_argument(
+        "--hardest",
+        default="forum-hardest-1106",
+        help="grids for depth 2: a file or set name (forum-hardest-1106)",
+    )
+    parser.add_argument(
+        "--deeper",
+        help=f"grids for depth 3: a file or set name (default: {DEEPER_FILE} in the mirror "
+        "folder, ../shared/data; skipped when absent)",
+    )
+    parser.add_argument(
+        "--limit", type=positive(int, zero=True), default=0, help="grids per set (0 = all)"
+    )
+    parser.add_argument(
+        "--baseline-limit",
+        type=positive(int),
+        default=200,
+        help="grids for the slow Python baseline",
+    )
+    parser.add_argument(
+        "--skip-commands", action="store_true", help="skip question 4 (the commands)"
+    )
+    parser.add_argument(
+        "--scale",
+        type=sizes,
+        default=[],
+        metavar="N,...",
+        help="question 5: rate and run over N grids each (e.g. 100000,1000000)",
+    )
+    parser.add_argument(
+        "--workers", type=positive(int), default=2, help="workers of question 5 (default 2)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    args = parser.parse_args(argv)
+    quiet = args.quiet or not sys.stderr.isatty()
+
+    seventeen = read_givens(args.seventeen, args.limit or None)  # bad input first
+    hardest = read_givens(args.hardest, args.limit or None)
+    deeper_source = find_deeper(args.deeper)
+    deepest = read_givens(deeper_source, args.limit or None) if deeper_source else []
+    rules = GridEngine(GEOMETRY)
+    formula, engine = rules.formula, rules.engine
+    minisat = Minisat22(bootstrap_with=formula.clauses)
+    print(f"machine: {machine()}; load average at the start {load()}")
+    print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
+    started = time.perf_counter()
+
+    up_answers = unit_propagation(engine, minisat, seventeen, args.seventeen, quiet)
+    depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet)
     minisat.delete()
+    deeper(engine, hardest, 2, args.hardest, 1.0, "3a.", quiet)
+    if deepest:
+        deeper(engine, deepest, 3, deeper_source, 15.0, "3b.", quiet)
+    else:
+        print(f"\n3b. depth-3 closure: not measured ({DEEPER_FILE} not found; --deeper FILE)")
+    path, _, _ = resolve_named_set(args.seventeen, flags_namespace(""))
+    with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
+        if not args.skip_commands:
+            commands(path, args.limit or len(seventeen), Path(tmp))
+        if args.scale:
+            at_scale(path, args.scale, Path(tmp), args.workers)
+    print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -9,11 +9,12 @@ size from the first puzzle and reading jigsaw maps from `puzzle|regions` lines.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shlex
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 from encoder.errors import GridError, InputError, read_text
 from encoder.geometry import SUPPORTED_SIZES, Geometry, disconnected_regions, make_geometry
@@ -401,6 +402,47 @@ def load_puzzles(
     """Return the puzzles of a GRID argument (all, or those at `indices`)."""
     texts, args = read_puzzle_texts(source, args)
     return [to_puzzle(t, args, allow_conflicts) for t in select(texts, indices)]
+
+
+STREAM_LINES = 1 << 16  # lines of a file of grids read at a time by iter_puzzles
+
+
+def iter_puzzles(
+    source: str, args: argparse.Namespace, allow_conflicts: bool = False
+) -> Iterator[Puzzle]:
+    """Yield the puzzles of a GRID argument, as `load_puzzles` returns them, reading a file
+    STREAM_LINES lines at a time so that memory stays flat however long the file is.
+
+    A problem is raised when its block is read: in a file of more than STREAM_LINES
+    lines, after the puzzles of the blocks before it.  A table, stdin or a grid given on
+    the command line is read whole."""
+    path, flags, _ = resolve_named_set(source, args)
+    if path == "-" or is_table(path) or not os.path.isfile(path):
+        yield from load_puzzles(source, args, allow_conflicts)
+        return
+    seen = False
+    done = 0  # lines of the file read before the block
+    with open(path, encoding="utf-8-sig") as handle:
+        while True:
+            try:
+                lines = list(itertools.islice(handle, STREAM_LINES))
+            except (OSError, UnicodeDecodeError):
+                read_text(path, GridError)  # raises the problem worded as for every file
+                raise
+            if not lines:
+                break
+            if any(line.split("#", 1)[0].strip() for line in lines):
+                seen = True
+                try:
+                    texts = split_puzzles("".join(lines), path, flags.size)
+                except GridError as error:
+                    line = error.line + done if error.line is not None else None
+                    raise GridError(error.message, error.path, line) from None
+                for text in texts:
+                    yield to_puzzle(replace(text, line=text.line + done), flags, allow_conflicts)
+            done += len(lines)
+    if not seen:
+        raise GridError("no grid found (only blank lines or comments)", path)
 
 
 def load_one_puzzle(

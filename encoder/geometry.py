@@ -13,6 +13,7 @@ Cells are numbered c = N*i + j (row-major), as in the one-line grid format.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -104,6 +105,26 @@ def make_geometry(
     jigsaw: tuple[int, ...] | None = None,
     boxes: bool = True,
     symbols: str | None = None,
+) -> Geometry:
+    """Build a geometry from the command-line presets (see `_make_geometry`).
+
+    Geometries are immutable and a file of grids asks for the same one per line:
+    building it (regions, peers) costs more than rating a 17-clue grid, so the last
+    few built are kept."""
+    if jigsaw is not None:
+        jigsaw = tuple(jigsaw)
+    return _make_geometry(size, box, diagonals, windows, jigsaw, boxes, symbols)
+
+
+@functools.lru_cache(maxsize=64)
+def _make_geometry(
+    size: int,
+    box: tuple[int, int] | None,
+    diagonals: bool,
+    windows: bool,
+    jigsaw: tuple[int, ...] | None,
+    boxes: bool,
+    symbols: str | None,
 ) -> Geometry:
     """Build a geometry from the command-line presets.
 

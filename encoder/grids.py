@@ -12,6 +12,7 @@ Sizes 4, 6, 9, 12, 16, 25 are recognised from the length; symbols are `1-9` then
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -67,8 +68,11 @@ def expand_symbols(spec: str) -> str:
     return alphabet
 
 
+_NO_SEPARATORS = str.maketrans("", "", SEPARATORS)
+
+
 def _strip(line: str) -> str:
-    return "".join(ch for ch in line if ch not in SEPARATORS)
+    return line.translate(_NO_SEPARATORS)
 
 
 def _size_of(length: int) -> int | None:
@@ -201,6 +205,9 @@ def parse_cells(
     n = geometry.size
     if len(cells) != n * n:
         raise GridError(f"grid has {len(cells)} cells, expected {n * n}", path, line)
+    allowed, to_values, _ = _tables(geometry.symbols)
+    if allowed.issuperset(cells):  # the common case, at C speed: one byte per value
+        return tuple(cells.translate(to_values).encode("latin-1"))
     value_of = {s: k for k, s in enumerate(geometry.symbols, start=1)}
     grid = []
     for c, ch in enumerate(cells):
@@ -228,7 +235,22 @@ def parse_grid(text: str, geometry: Geometry) -> Grid:
 
 def format_line(grid: Grid, geometry: Geometry, blank: str = ".") -> str:
     """Return the grid as one line of N*N symbols."""
+    n = len(geometry.symbols)
+    if blank == "." and isinstance(grid, tuple) and grid and 0 <= min(grid) <= max(grid) <= n:
+        return bytes(grid).decode("latin-1").translate(_tables(geometry.symbols)[2])
     return "".join(geometry.symbols[k - 1] if k else blank for k in grid)
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(symbols: str) -> tuple[frozenset[str], dict[int, str], dict[int, str]]:
+    """Return, for an alphabet, the characters a grid may hold (its symbols and the blanks
+    that are not symbols), and the translation tables from them to chr(value) (0 for a
+    blank) and back (a blank written '.'), for parse_cells and format_line."""
+    blanks = [ch for ch in BLANKS if ch not in symbols]
+    to_values = {ord(ch): chr(0) for ch in blanks}
+    to_values.update({ord(ch): chr(k) for k, ch in enumerate(symbols, start=1)})
+    to_symbols = {0: "."} | {k: ch for k, ch in enumerate(symbols, start=1)}
+    return frozenset(symbols) | frozenset(blanks), to_values, to_symbols
 
 
 def format_pretty(grid: Grid, geometry: Geometry) -> str:

@@ -38,7 +38,10 @@ class LocalExecutor:
 
     def results(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
         context = multiprocessing.get_context("spawn")
-        processes = max(1, min(self.workers, len(tasks)))
+        # `tasks` may be a generator (a command reading its input as it goes): the pool
+        # then takes them as workers become free.
+        known = len(tasks) if hasattr(tasks, "__len__") else self.workers
+        processes = max(1, min(self.workers, known))
         self.pool = context.Pool(processes, initializer=_ignore_sigint)
         try:
             yield from self.pool.imap_unordered(function, tasks, chunksize=1)

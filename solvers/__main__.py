@@ -21,15 +21,16 @@ errors, 130 for Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from encoder.cli_common import (
     Puzzle,
     add_geometry_flags,
     command_line,
+    iter_puzzles,
     load_one_puzzle,
-    load_puzzles,
     positive,
     run_front_end,
     write_output,
@@ -59,6 +60,12 @@ def rate_parser(sub) -> None:
         metavar="D",
         help="refutation-length rating: deepest nesting tried (default 1; a depth-2 step "
         "takes seconds); grids beyond it print >D in the length column",
+    )
+    p.add_argument(
+        "--no-length",
+        action="store_true",
+        help="skip the refutation-length rating (its column prints '-'): the depth alone "
+        "is tens of times faster",
     )
     p.add_argument(
         "--encoding", default="centrale", choices=("centrale", "minimal", "natural", "augmented")
@@ -169,7 +176,11 @@ def solve_parser(sub) -> None:
 def run_rate(args: argparse.Namespace) -> int:
     from solvers.rate_chunks import RateOptions, rate_lines
 
-    puzzles = load_puzzles(args.grids, args, allow_conflicts=True)
+    # Read as rated, so that memory stays flat however long the file: the first grid is
+    # read before anything else happens, so that a bad file fails at once.
+    puzzles = iter_puzzles(args.grids, args, allow_conflicts=True)
+    first = next(puzzles)
+    puzzles = itertools.chain([first], puzzles)
     options = RateOptions(
         args.encoding,
         args.polarity,
@@ -178,49 +189,56 @@ def run_rate(args: argparse.Namespace) -> int:
         args.solver_cmd,
         args.fresh,
         args.timeout,
-        args.length_depth,
+        None if args.no_length else args.length_depth,
     )
-    show_bar = not args.quiet and sys.stderr.isatty() and len(puzzles) > 1
+    show_bar = not args.quiet and sys.stderr.isatty()
     from tqdm import tqdm
 
-    bar = tqdm(total=len(puzzles), disable=not show_bar, unit="grid", file=sys.stderr)
+    bar = tqdm(disable=not show_bar, unit="grid", file=sys.stderr)
     if args.executor == "local" and args.workers <= 1:
         lines = rate_lines(puzzles, options)
     else:
         lines = _rate_chunks(puzzles, options, args)
-    flush = len(puzzles) < 1000
-    timed_out = failed = 0
+    flush = sys.stdout.isatty()
+    timed_out = failed = rated = 0
     with bar:
         try:
-            for rated in lines:
-                print(rated.line, flush=flush)
-                if rated.note:
-                    print(f"{PROG}: {rated.note}", file=sys.stderr)
-                timed_out += rated.timed_out
-                failed += rated.failed
+            for rated_line in lines:
+                print(rated_line.line, flush=flush)
+                if rated_line.note:
+                    print(f"{PROG}: {rated_line.note}", file=sys.stderr)
+                timed_out += rated_line.timed_out
+                failed += rated_line.failed
+                rated += 1
                 bar.update()
         finally:
             lines.close()  # Ctrl-C: stop the executor, close the solvers
     if timed_out:
-        print(
-            f"{PROG}: {timed_out} of {len(puzzles)} grids reached the time limit", file=sys.stderr
-        )
+        print(f"{PROG}: {timed_out} of {rated} grids reached the time limit", file=sys.stderr)
     if failed:
-        print(f"{PROG}: the solver failed on {failed} of {len(puzzles)} grids", file=sys.stderr)
+        print(f"{PROG}: the solver failed on {failed} of {rated} grids", file=sys.stderr)
         return 1
     return 0
 
 
-def _rate_chunks(puzzles: Sequence[Puzzle], options, args: argparse.Namespace):
-    """Yield the lines of every grid in input order, rated in chunks by an executor."""
-    from executors import cut, in_order, make_executor
+def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
+    """Yield the lines of every grid in input order, rated in chunks by an executor; on
+    this machine the chunks are cut as the executor asks for them, so the file is never
+    held whole."""
+    from executors import in_order, make_executor
     from solvers.rate_chunks import RateChunk, rate_chunk
 
-    chunks = [
-        RateChunk(first, tuple(part), options) for first, part in cut(puzzles, args.chunk_size)
-    ]
-    executor = make_executor(args.executor, max(1, min(args.workers, len(chunks))), args.scheduler)
-    yield from in_order(executor, rate_chunk, chunks)
+    def chunks():
+        first = 0
+        while part := tuple(itertools.islice(puzzles, args.chunk_size)):
+            yield RateChunk(first, part, options)
+            first += len(part)
+
+    executor = make_executor(args.executor, max(1, args.workers), args.scheduler)
+    # A local pool takes the chunks as its workers free up; a Dask cluster is given them
+    # all (its executor counts them).
+    tasks = chunks() if args.executor == "local" else list(chunks())
+    yield from in_order(executor, rate_chunk, tasks)
 
 
 _YES_NO = {True: "yes", False: "no"}

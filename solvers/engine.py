@@ -30,7 +30,20 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from solvers.limits import TimeLimitReached, deadline_after, next_slice
-from solvers.probe import NO_MEMORY, NUM_COLUMNS, closure_kernel
+from solvers.probe import (
+    CUR_DEPTH,
+    CUR_GRID,
+    CUR_START,
+    LADDER_TIMEOUT,
+    LADDER_UNSAT,
+    MARK,
+    NO_MEMORY,
+    NUM_COLUMNS,
+    closure_kernel,
+    ladder_kernel,
+    mark_rows,
+    read_cycles,
+)
 from solvers.propagate import (
     BACKTRACKS,
     BAD_LITERAL,
@@ -50,6 +63,7 @@ from solvers.propagate import (
     cancel_until,
     model_dimacs,
     new_state,
+    propagate_batch_kernel,
     propagate_kernel,
     setup_root,
     trace_kernel,
@@ -148,6 +162,47 @@ def _call(kernel, *args):
 FIRST_SLICE = 1 << 16  # propagations before the first pause (a few milliseconds)
 
 
+def _slice(kernel, args: tuple):
+    """Call a kernel for one slice; Ctrl-C landing while numba boxes the result surfaces
+    as "returned a result with an exception set": it is the interrupt, not a fault."""
+    try:
+        return _call(kernel, *args)
+    except SystemError as error:
+        if isinstance(error.__cause__ or error.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise
+
+
+_CLOCK: list[float] = []  # cycles per second of the cycle counter, measured once
+
+
+def cycles_per_second() -> float:
+    """Return the rate of the kernels' cycle counter, measured once against perf_counter
+    over a few milliseconds."""
+    if not _CLOCK:
+        _call(read_cycles)  # compiled or loaded before anything is measured
+        t0, c0 = time.perf_counter(), _call(read_cycles)
+        while time.perf_counter() - t0 < 0.005:
+            pass
+        t1, c1 = time.perf_counter(), _call(read_cycles)
+        _CLOCK.append((c1 - c0) / (t1 - t0) if c1 > c0 else 0.0)
+    return _CLOCK[0]
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The depth rating of many grids (`Engine.ladder`), one entry per grid: `status`
+    (probe.LADDER_*: open, SAT, UNSAT, bad value, time limit), `depth` (the depth that
+    settled it, the last one tried when open, the one stopped by the time limit),
+    `solutions` (the filled grid, rows of N*N values, when SAT) and `seconds` (the
+    kernel's time on the grid)."""
+
+    status: np.ndarray
+    depth: np.ndarray
+    solutions: np.ndarray
+    seconds: np.ndarray
+
+
 def _sliced(
     kernel, args: tuple, S: tuple, paused: Callable[[tuple], bool], engine: Engine
 ) -> tuple:
@@ -162,14 +217,7 @@ def _sliced(
         while True:
             st[PAUSE_AT] = st[PROPAGATIONS] + engine.slice_size
             began = time.monotonic()
-            try:
-                out = _call(kernel, *args, resume)
-            except SystemError as error:
-                # A signal that lands while numba boxes the result surfaces as "returned
-                # a result with an exception set": it is the interrupt, not a fault.
-                if isinstance(error.__cause__ or error.__context__, KeyboardInterrupt):
-                    raise KeyboardInterrupt from None
-                raise
+            out = _slice(kernel, (*args, resume))
             if not paused(out):
                 return out
             resume = True
@@ -212,7 +260,7 @@ class Engine:
         self._F = tuple(formula)
         self._S = new_state(self.num_vars)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
-        self._passed = np.zeros((1, 2 * self.num_vars), dtype=np.int64)  # probe marks
+        self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
         self.deadline: float | None = None
         self.time_limit: float | None = None  # the seconds behind `deadline`, for messages
@@ -253,8 +301,13 @@ class Engine:
     def _room(self, depth: int) -> None:
         """Grow the probing marks and frames to `depth` rows."""
         if self._passed.shape[0] < depth:
-            self._passed = np.zeros((depth, 2 * self.num_vars), dtype=np.int64)
+            self._passed = self._marks(depth)
             self._frames = np.zeros((depth, NUM_COLUMNS), dtype=np.int64)
+
+    def _marks(self, depth: int) -> np.ndarray:
+        """Return an empty mark table for `depth` probing frames (see probe.py)."""
+        rows = mark_rows(2 * self.num_vars)
+        return np.zeros((depth, rows, 2 * self.num_vars), dtype=np.int64)
 
     def __repr__(self) -> str:
         return f"Engine(num_vars={self.num_vars}, num_clauses={self.num_clauses}, ok={self.ok})"
@@ -281,6 +334,35 @@ class Engine:
             return False, []
         return True, out.tolist()
 
+    def propagate_batch(
+        self, assumptions: np.ndarray, offsets: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Propagate many assumption sets in one compiled call: `propagate` for each.
+
+        Set i is assumptions[offsets[i]:offsets[i + 1]] (DIMACS ints).  Return (ok,
+        literals, starts): ok[i] is False on a conflict, and the literals set i assigns
+        above the root level (none on a conflict) are literals[starts[i]:starts[i + 1]]."""
+        flat = np.ascontiguousarray(assumptions, dtype=np.int64)
+        offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+        count = offsets.shape[0] - 1
+        if count < 0 or offsets[0] != 0 or offsets[-1] != flat.shape[0]:
+            raise ValueError("offsets must run from 0 to the number of assumptions")
+        if np.any(np.diff(offsets) < 0):
+            raise ValueError("offsets must not decrease")
+        status = np.full(count, NO_CONFLICT, np.int64)
+        found = np.empty(count * self.num_vars if self.ok else 0, np.int64)
+        starts = np.zeros(count + 1, np.int64)
+        if not self.ok:
+            return np.zeros(count, bool), found, starts
+        total = _call(
+            propagate_batch_kernel, self._F, self._S, flat, offsets, status, found, starts
+        )
+        bad = np.flatnonzero(status == BAD_LITERAL)
+        if bad.size:
+            first = flat[offsets[bad[0]] : offsets[bad[0] + 1]]
+            self._check(BAD_LITERAL, first)
+        return status == NO_CONFLICT, found[:total].copy(), starts
+
     def probe(
         self, assumptions: Sequence[Lit] = (), depth: int = 1, polarity: str = "both"
     ) -> tuple[bool, list[Lit]]:
@@ -306,6 +388,65 @@ class Engine:
             self._check(status, lits)
             return False, []
         return True, out.tolist()
+
+    def ladder(
+        self,
+        grids: np.ndarray,
+        size: int,
+        max_depth: int,
+        polarity: str = "both",
+        time_limit: float | None = None,
+    ) -> Ladder:
+        """Rate many grids in one compiled loop (see probe.ladder_kernel): `grids` holds
+        rows of N*N values (0 for a blank) of a formula whose variable N*c + k says that
+        cell c holds k.  Each grid counts as rated at the first depth whose closure fills
+        it (SAT) or is contradictory (UNSAT), as `solvers.rating` does one grid at a time;
+        `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses about
+        every tenth of a second (Ctrl-C, the time limit), as every long query does."""
+        if polarity not in POLARITIES:
+            raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
+        if max_depth < 0:
+            raise ValueError(f"max_depth must be >= 0, not {max_depth}")
+        grids = np.ascontiguousarray(grids, dtype=np.int8)
+        count = grids.shape[0]
+        status = np.zeros(count, np.int8)
+        depth = np.zeros(count, np.int16)
+        solutions = np.zeros((count, size * size), np.int8)
+        cycles = np.zeros(count, np.int64)
+        rate = cycles_per_second()
+        if not self.ok:  # the rules alone are contradictory: every grid at depth 0
+            status[:] = LADDER_UNSAT
+            return Ladder(status, depth, solutions, cycles / rate)
+        self._room(max(max_depth, 1))
+        cursor = np.array([0, -1, 0, count], np.int64)
+        st = self._S[S_ST]
+        limit = None if time_limit is None else time_limit * rate
+        resume = False
+        try:
+            while True:
+                st[PAUSE_AT] = st[PROPAGATIONS] + self.slice_size
+                began = time.monotonic()
+                args = (self._F, self._S, grids, size, max_depth, polarity == "positive")
+                args += (self._passed, self._frames, cursor, status, depth, solutions, cycles)
+                if _slice(ladder_kernel, (*args, resume)) != PAUSED:
+                    break
+                self.slice_size = next_slice(self.slice_size, time.monotonic() - began)
+                resume = cursor[CUR_DEPTH] >= 0
+                if resume and limit is not None:
+                    spent = _call(read_cycles) - cursor[CUR_START]
+                    if spent >= limit:  # this grid is over its time: the next one
+                        _call(cancel_until, self._S, 0)
+                        g = cursor[CUR_GRID]
+                        status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
+                        cursor[CUR_GRID] += 1
+                        cursor[CUR_DEPTH] = -1
+                        resume = False
+        except BaseException:
+            _call(cancel_until, self._S, 0)  # paused inside a closure, or not: level 0
+            raise
+        finally:
+            st[PAUSE_AT] = NEVER
+        return Ladder(status, depth, solutions, cycles / rate)
 
     def fixed(self) -> list[Lit]:
         """Return the literals fixed at the root level (units and what they propagate).
@@ -411,7 +552,7 @@ class Engine:
         self._check(status, lits)
         if status != NO_CONFLICT:
             return
-        passed = np.zeros((1, 0), dtype=np.int64)  # no probing while enumerating
+        passed = np.zeros((1, MARK + 1, 0), dtype=np.int64)  # no probing while enumerating
         frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)
         slots = list(_STAT_SLOTS.values())
         found = 0

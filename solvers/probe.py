@@ -11,8 +11,15 @@ in which hypotheses are tried:
 - A hypothesis that passes marks every literal of its closure with the frame's current
   stamp; a marked literal is skipped, because if a passes and a implies b then b passes
   (the closure of b is inside the closure of a).  Learning a fact changes the formula,
-  so the frame takes a new stamp and the old marks stop counting.  Stamps grow for
-  ever (st[STAMP]), so the mark table is never cleared.
+  so a mark only keeps counting if its witness a (the hypothesis whose closure C showed
+  it) still passes: when every new fact is already in C, the closure of a under the
+  new facts is C itself (closures are monotone and idempotent), so a and all of C
+  still pass and need no new test; the others are unmarked.  For that the table keeps
+  each witness's closure as a bitset, in the frames whose hypotheses are tested with a
+  closure (depth >= 1) of a formula of up to WITNESS_LITERALS literals.  Elsewhere the
+  test is a single propagation, cheaper than the bookkeeping: learning a fact gives the
+  frame a new stamp and every mark stops counting.
+  Stamps grow for ever (st[STAMP]), so the mark table is never cleared.
 - Candidates are visited round-robin and a frame stops after a full round in which
   nothing was learnt, instead of restarting from the first variable after each fact.
 
@@ -32,7 +39,9 @@ must not wait for it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from solvers.propagate import (
     BAD_LITERAL,
@@ -71,6 +80,22 @@ FSTAMP = 3  # the frame's current stamp for the passed marks
 HYP = 4  # the hypothesis being tested one level up
 NUM_COLUMNS = 5
 
+# Rows of the mark table `passed` (one such table per frame): per literal, the stamp of
+# its pass, the hypothesis whose closure showed it passes (its witness), and, as a
+# hypothesis, its closure as a bitset (64 literals a word), when the table has them.
+MARK = 0
+OWNER = 1
+CLOSURE = 2
+WITNESS_LITERALS = 8192  # formulas of more literals keep no closures (memory: n^2 bits)
+
+
+def mark_rows(num_literals):
+    """Return the rows of the mark table for a formula of `num_literals` literals."""
+    if num_literals > WITNESS_LITERALS:
+        return CLOSURE
+    return CLOSURE + (num_literals + 63) // 64
+
+
 CONFLICT_CLOSURE = -4  # closure: the closure (not one clause) is contradictory
 NO_MEMORY = -5  # closure_kernel: the mark table or the frames have fewer rows than depth
 
@@ -85,6 +110,21 @@ def _open_frame(frames, d, st):
 
 
 @njit(cache=True)
+def _keep_witnessed(marks, stamp, trail, start, stop):
+    """After facts trail[start:stop] were learnt, unmark every literal whose witness's
+    closure lacks one of them (see the module docstring); the others still pass."""
+    for lit in range(marks.shape[1]):
+        if marks[MARK, lit] != stamp:
+            continue
+        owner = marks[OWNER, lit]
+        for i in range(start, stop):
+            fact = trail[i]
+            if not (marks[CLOSURE + (fact >> 6), owner] >> (fact & 63)) & 1:
+                marks[MARK, lit] = 0
+                break
+
+
+@njit(cache=True)
 def closure(F, S, depth, positive_only, passed, frames, resume):
     """Close the current level under the failed-literal rule of the given depth.
 
@@ -96,6 +136,7 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
     are every literal, or the positive ones only if positive_only.  `passed` needs at
     least `depth` rows of 2*num_vars stamps, `frames` `depth` rows of NUM_COLUMNS."""
     value, trail, trail_lim, st = S[S_VALUE], S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    keeps_closures = passed.shape[1] > CLOSURE
     if resume:
         top = st[CLOSURE_TOP]
     else:
@@ -120,7 +161,7 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
             frames[top, POS] = c + 1 if c + 1 < ncand else 0
             frames[top, QUIET] += 1
             code = c * step
-            if value[code] == 0 and passed[top, code] != frames[top, FSTAMP]:
+            if value[code] == 0 and passed[top, MARK, code] != frames[top, FSTAMP]:
                 lit = code
                 break
         if lit < 0:  # a full round learnt nothing: this frame is at its fixpoint
@@ -147,16 +188,29 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
             base = frames[top, LEVEL]
             if ok:
                 stamp = frames[top, FSTAMP]
+                hyp = frames[top, HYP]
+                witnesses = keeps_closures and top + 1 < depth
+                if witnesses:
+                    for w in range(passed.shape[1] - CLOSURE):
+                        passed[top, CLOSURE + w, hyp] = 0
                 for i in range(trail_lim[base], st[TRAIL_SIZE]):
-                    passed[top, trail[i]] = stamp
+                    lit = trail[i]
+                    passed[top, MARK, lit] = stamp
+                    if witnesses:
+                        passed[top, OWNER, lit] = hyp
+                        passed[top, CLOSURE + (lit >> 6), hyp] |= np.int64(1) << (lit & 63)
                 cancel_until(S, base)
                 break
             cancel_until(S, base)
+            learnt = st[TRAIL_SIZE]
             enqueue(S, frames[top, HYP] ^ 1, REASON_PROBE)
-            st[STAMP] += 1  # the formula grew: earlier passes no longer prove anything
-            frames[top, FSTAMP] = st[STAMP]
             frames[top, QUIET] = 0
             if propagate(F, S) == NO_CONFLICT:
+                if keeps_closures and top + 1 < depth:
+                    _keep_witnessed(passed[top], frames[top, FSTAMP], trail, learnt, st[TRAIL_SIZE])
+                else:
+                    st[STAMP] += 1  # the formula grew: earlier passes no longer prove anything
+                    frames[top, FSTAMP] = st[STAMP]
                 break
             st[CONFLICTS] += 1  # the frame itself is contradictory
             if top == 0:
@@ -191,3 +245,143 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, resume):
     out = trail_dimacs(S, S[S_TRAIL_LIM][0])
     cancel_until(S, 0)
     return NO_CONFLICT, out
+
+
+@intrinsic
+def cycle_counter(typingctx):
+    """Return the processor's cycle counter (LLVM's readcyclecounter: rdtsc on x86), a
+    clock read in a few nanoseconds from compiled code; `solvers.engine` converts it to
+    seconds."""
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty)
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
+
+
+@njit(cache=True)
+def read_cycles():
+    """Return the cycle counter (for Python, to calibrate it against perf_counter)."""
+    return cycle_counter()
+
+
+# Columns of the ladder's cursor, an array the caller owns so that a paused ladder
+# resumes where it stopped.
+CUR_GRID = 0  # the grid being rated (the next one between grids)
+CUR_DEPTH = 1  # the depth of the closure paused inside, -1 when paused between grids
+CUR_START = 2  # cycle counter when that grid started
+CUR_END = 3  # the ladder stops before this grid
+NUM_CURSOR = 4
+
+# A grid's outcome in the ladder.
+LADDER_OPEN = 0  # no depth up to max_depth fills it
+LADDER_SAT = 1  # the closure of its depth fills the grid
+LADDER_UNSAT = 2  # the closure of its depth is contradictory
+LADDER_BAD = 3  # a value outside 1..n (no literal to assume)
+LADDER_TIMEOUT = 4  # set by the caller: the time limit stopped its depth
+
+
+@njit(cache=True)
+def filled_cells(S, n, out):
+    """Write into `out` the value each cell's true literal above the root level gives (0
+    for none; the last one on the trail when several) and return True when no cell is
+    left at 0: the grid `encoder.decode.filled_grid` would read from the literals that
+    propagate_kernel (level 0) or closure_kernel (level >= 1) returns."""
+    trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    start = trail_lim[0] if st[DLEVEL] > 0 else st[TRAIL_SIZE]
+    cell_vars = n * n * n
+    out[:] = 0
+    for i in range(start, st[TRAIL_SIZE]):
+        code = trail[i]
+        if not code & 1 and (code >> 1) < cell_vars:
+            v = code >> 1
+            out[v // n] = v % n + 1
+    open_cells = 0
+    for c in range(n * n):
+        open_cells += out[c] == 0
+    return open_cells == 0
+
+
+@njit(cache=True)
+def ladder_kernel(
+    F, S, grids, n, max_depth, positive_only, passed, frames, cursor, status, depths, solutions,
+    cycles, resume
+):  # fmt: skip
+    """Rate grids cursor[CUR_GRID] .. cursor[CUR_END]-1 of `grids` (rows of N*N values, 0
+    for a blank, on a formula whose variable N*c + k says cell c holds k): the depth
+    rating of `solvers.rating` for many grids in one call.
+
+    Each grid's givens are assumed as by propagate_kernel; if unit propagation does not
+    fill the grid, the closures of depth 1, 2, ... max_depth are run one on top of the
+    other at one base level: the depth-d closure starts from the depth-(d-1) facts,
+    which are in it anyway (the fixpoint is unique and grows with the depth), so each
+    depth only adds its own work.  Per grid: status (LADDER_*), depth, the filled grid
+    when SAT, and the cycles it took.  Return NO_CONFLICT when every grid is rated, or
+    PAUSED (between two grids, or inside a closure: cursor says where) when the slice
+    ran out; call again with resume=(cursor[CUR_DEPTH] >= 0).  The state is at level 0
+    whenever it returns NO_CONFLICT or pauses between grids."""
+    st = S[S_ST]
+    num_vars = S[S_LEVEL].shape[0]
+    cells = n * n
+    codes = np.empty(cells, np.int32)
+    rated = 0
+    g = cursor[CUR_GRID]
+    while g < cursor[CUR_END]:
+        if resume:
+            d = cursor[CUR_DEPTH]
+            confl = closure(F, S, d, positive_only, passed, frames, True)
+            resume = False
+        else:
+            if rated > 0 and st[PROPAGATIONS] >= st[PAUSE_AT]:
+                cursor[CUR_GRID] = g
+                cursor[CUR_DEPTH] = -1
+                return PAUSED
+            cursor[CUR_START] = cycle_counter()
+            m = 0
+            bad = False
+            for c in range(cells):
+                k = grids[g, c]
+                if k != 0:
+                    var = n * c + k - 1
+                    if k < 0 or k > n or var >= num_vars:
+                        bad = True
+                        break
+                    codes[m] = 2 * var
+                    m += 1
+            if bad:
+                status[g] = LADDER_BAD
+                depths[g] = 0
+                cycles[g] = cycle_counter() - cursor[CUR_START]
+                g += 1
+                rated += 1
+                continue
+            d = 0
+            confl = assume(F, S, codes[:m])
+        while True:
+            if confl == PAUSED:
+                cursor[CUR_GRID] = g
+                cursor[CUR_DEPTH] = d
+                return PAUSED
+            if confl != NO_CONFLICT:
+                status[g] = LADDER_UNSAT
+                break
+            if filled_cells(S, n, solutions[g]):
+                status[g] = LADDER_SAT
+                break
+            if d >= max_depth:
+                status[g] = LADDER_OPEN
+                break
+            if d == 0:
+                new_decision_level(S)  # the base level of the derived facts
+            d += 1
+            confl = closure(F, S, d, positive_only, passed, frames, False)
+        depths[g] = d
+        cancel_until(S, 0)
+        cycles[g] = cycle_counter() - cursor[CUR_START]
+        g += 1
+        rated += 1
+    cursor[CUR_GRID] = g
+    cursor[CUR_DEPTH] = -1
+    return NO_CONFLICT

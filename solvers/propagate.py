@@ -553,3 +553,32 @@ def model_dimacs(S):
     for v in range(n):
         out[v] = v + 1 if value[2 * v] == 1 else -(v + 1)
     return out
+
+
+@njit(cache=True)
+def propagate_batch_kernel(F, S, dimacs, offsets, status, found, found_at):
+    """Entry point of Engine.propagate_batch: propagate_kernel for many assumption sets.
+
+    Set i is dimacs[offsets[i]:offsets[i + 1]]; its status goes to status[i] and its
+    literals above the root level (none on a conflict) to found[found_at[i]:found_at[i
+    + 1]], as DIMACS ints.  `found` needs room for num_vars literals per set; `found_at`
+    has one more entry than there are sets.  The state is back at level 0 afterwards."""
+    num_vars = S[S_LEVEL].shape[0]
+    trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    k = 0
+    found_at[0] = 0
+    for i in range(offsets.shape[0] - 1):
+        lits = dimacs[offsets[i] : offsets[i + 1]]
+        if not check_literals(lits, num_vars):
+            status[i] = BAD_LITERAL
+        else:
+            confl = assume(F, S, to_codes(lits))
+            status[i] = confl
+            if confl == NO_CONFLICT:
+                start = trail_lim[0] if st[DLEVEL] > 0 else st[TRAIL_SIZE]
+                for t in range(start, st[TRAIL_SIZE]):
+                    found[k] = to_dimacs(trail[t])
+                    k += 1
+            cancel_until(S, 0)
+        found_at[i + 1] = k
+    return k

@@ -37,7 +37,8 @@ class RateOptions:
     solver_cmd: str | None = None  # a DIMACS solver command instead of a registry name
     fresh: bool = False  # PySAT: a new solver per grid
     timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid (None: no limit)
-    length_depth: int = 1  # refutation-length rating: deepest nesting tried (slow beyond 1)
+    # refutation-length rating: deepest nesting tried (slow beyond 1); None: not rated
+    length_depth: int | None = 1
 
 
 @dataclass(frozen=True)
@@ -86,32 +87,65 @@ def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:
 
 
 def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
-    from solvers.rating import Rater  # numba start-up only when needed
+    """Rate runs of consecutive grids of one geometry together, BATCH at most at a time,
+    in one compiled call each (`Rater.ladder`): no Python work per grid but its line and,
+    unless it is turned off, its refutation-length rating (`solvers.refutation_rating`),
+    which costs far more than the depth (milliseconds a grid against tens of µs)."""
+    from solvers.rating import Rater, ladder_labels  # numba start-up only when needed
     from solvers.refutation_rating import RefutationRater
 
     raters: dict = {}
-    for index, puzzle in enumerate(puzzles, first):
-        key = puzzle.geometry
-        if key not in raters:
-            raters[key] = (
-                Rater(puzzle.geometry, options.encoding, options.polarity, options.timeout),
-                RefutationRater(puzzle.geometry, options.encoding, options.timeout),
+    index = first
+    for batch in _batches(puzzles):
+        geometry = batch[0].geometry
+        if geometry not in raters:
+            if len(raters) >= MAX_LOADED:
+                raters.pop(next(iter(raters)))
+            raters[geometry] = (
+                Rater(geometry, options.encoding, options.polarity, options.timeout),
+                RefutationRater(geometry, options.encoding, options.timeout),
             )
-        rating = raters[key][0].rate(puzzle.grid, options.max_depth)
-        length = raters[key][1].rate(puzzle.grid, options.length_depth)
-        line = (
-            f"{index}\t{format_line(puzzle.grid, puzzle.geometry)}\t{rating.depth_label()}\t"
-            f"{length.label()}\t{rating.seconds + length.seconds:.6f}"
-        )
-        note = ""
-        if rating.status is Status.UNSAT:
-            note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
-        elif rating.timed_out:
-            note = (
-                f"{puzzle.source}: time limit of {options.timeout:g} s reached at depth "
-                f"{rating.depth}; --timeout S allows more"
+        depth_rater, length_rater = raters[geometry]
+        out = depth_rater.ladder([p.grid for p in batch], options.max_depth)
+        labels = ladder_labels(out, options.max_depth)
+        for puzzle, label, depth, seconds in zip(
+            batch, labels, out.depth.tolist(), out.seconds.tolist(), strict=True
+        ):
+            length, length_seconds = NO_LENGTH, 0.0
+            if options.length_depth is not None:
+                rated = length_rater.rate(puzzle.grid, options.length_depth)
+                length, length_seconds = rated.label(), rated.seconds
+            line = (
+                f"{index}\t{format_line(puzzle.grid, geometry)}\t{label}\t{length}\t"
+                f"{seconds + length_seconds:.6f}"
             )
-        yield RatedLine(index, line, note, rating.timed_out, False, length.label(), length.seconds)
+            note = ""
+            timed_out = label.startswith("timeout")
+            if label.startswith("unsat"):
+                note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
+            elif timed_out:
+                note = (
+                    f"{puzzle.source}: time limit of {options.timeout:g} s reached at depth "
+                    f"{depth}; --timeout S allows more"
+                )
+            yield RatedLine(index, line, note, timed_out, False, length, length_seconds)
+            index += 1
+
+
+BATCH = 256  # grids per compiled call: a few milliseconds of work on 9x9 grids
+NO_LENGTH = "-"  # the length column with --no-length
+
+
+def _batches(puzzles: Iterable[Puzzle]) -> Iterator[list[Puzzle]]:
+    """Yield runs of at most BATCH consecutive puzzles of one geometry."""
+    batch: list[Puzzle] = []
+    for puzzle in puzzles:
+        if batch and (len(batch) >= BATCH or puzzle.geometry != batch[0].geometry):
+            yield batch
+            batch = []
+        batch.append(puzzle)
+    if batch:
+        yield batch
 
 
 def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:

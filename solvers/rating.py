@@ -11,15 +11,16 @@ a file of grids builds one engine.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from encoder.decode import filled_grid
-from encoder.encodings import given_literals
+import numpy as np
+
 from encoder.geometry import Geometry
 from encoder.status import Status
-from solvers.engine import Engine
+from solvers.engine import Engine, Ladder
 from solvers.grid_engine import GridEngine
-from solvers.limits import TimeLimitReached
+from solvers.probe import LADDER_BAD, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT, LADDER_UNSAT
 from solvers.results import depth_bucket
 
 Grid = tuple[int, ...]
@@ -41,13 +42,7 @@ class Rating:
 
     def depth_label(self) -> str:
         """Return '0', '1', ... , 'unsat@d', '>D' or 'timeout@d' as printed by `rate`."""
-        if self.timed_out:
-            return f"timeout@{self.depth}"
-        if self.status is Status.UNKNOWN:
-            return f">{self.max_depth}"
-        if self.status is Status.UNSAT:
-            return f"unsat@{self.depth}"
-        return str(self.depth)
+        return depth_label(self.status, self.depth, self.max_depth, self.timed_out)
 
     def bucket(self) -> str:
         """Return the harness's depth bucket (see DEPTH_BUCKETS)."""
@@ -61,6 +56,33 @@ def closure(
     if depth == 0:
         return engine.propagate(assumptions)
     return engine.probe(assumptions, depth=depth, polarity=polarity)
+
+
+def depth_label(status: Status, depth: int | None, max_depth: int, timed_out: bool) -> str:
+    """Return '0', '1', ... , 'unsat@d', '>D' or 'timeout@d' as printed by `rate`."""
+    if timed_out:
+        return f"timeout@{depth}"
+    if status is Status.UNKNOWN:
+        return f">{max_depth}"
+    if status is Status.UNSAT:
+        return f"unsat@{depth}"
+    return str(depth)
+
+
+def ladder_labels(out: Ladder, max_depth: int) -> list[str]:
+    """Return the depth label of each grid of a ladder (see `depth_label`)."""
+    return [
+        depth_label(_LADDER_STATUS[code], depth, max_depth, code == LADDER_TIMEOUT)
+        for code, depth in zip(out.status.tolist(), out.depth.tolist(), strict=True)
+    ]
+
+
+_LADDER_STATUS = {
+    LADDER_OPEN: Status.UNKNOWN,
+    LADDER_SAT: Status.SAT,
+    LADDER_UNSAT: Status.UNSAT,
+    LADDER_TIMEOUT: Status.UNKNOWN,
+}
 
 
 class Rater:
@@ -80,21 +102,32 @@ class Rater:
         self.engine = GridEngine(geometry, encoding).engine
 
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
+        """Return the rating of one grid; `seconds` is the wall time of this call."""
         start = time.perf_counter()
-        assumptions = given_literals(grid, self.geometry)
-        depth = 0
-        try:
-            with self.engine.limited(self.time_limit):
-                for depth in range(max_depth + 1):
-                    ok, literals = closure(self.engine, assumptions, depth, self.polarity)
-                    if not ok:
-                        seconds = time.perf_counter() - start
-                        return Rating(depth, Status.UNSAT, max_depth, seconds)
-                    solution = filled_grid(literals, self.geometry)
-                    if solution is not None:
-                        seconds = time.perf_counter() - start
-                        return Rating(depth, Status.SAT, max_depth, seconds, solution)
-        except TimeLimitReached:
-            seconds = time.perf_counter() - start
-            return Rating(depth, Status.UNKNOWN, max_depth, seconds, timed_out=True)
-        return Rating(None, Status.UNKNOWN, max_depth, time.perf_counter() - start)
+        [rating] = self.rate_many([grid], max_depth)
+        return replace(rating, seconds=time.perf_counter() - start)
+
+    def ladder(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> Ladder:
+        """Return the ratings of many grids as arrays (`solvers.engine.Ladder`), rated in
+        one compiled loop."""
+        n = self.geometry.size
+        values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
+        return self.engine.ladder(values, n, max_depth, self.polarity, self.time_limit)
+
+    def rate_many(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> list[Rating]:
+        """Return the rating of each grid; `seconds` is the kernel's time on the grid."""
+        out = self.ladder(grids, max_depth)
+        ratings = []
+        for i, (code, depth, seconds) in enumerate(
+            zip(out.status.tolist(), out.depth.tolist(), out.seconds.tolist(), strict=True)
+        ):
+            if code == LADDER_BAD:
+                raise ValueError(f"grid {i}: values must be in 0..{self.geometry.size}")
+            status = _LADDER_STATUS[code]
+            solution = tuple(out.solutions[i].tolist()) if status is Status.SAT else ()
+            timed_out = code == LADDER_TIMEOUT
+            settled = status is not Status.UNKNOWN or timed_out
+            ratings.append(
+                Rating(depth if settled else None, status, max_depth, seconds, solution, timed_out)
+            )
+        return ratings

@@ -862,15 +862,23 @@ def oracle_depth(case: Golden, rig: Rig) -> str:
 
 
 def test_rate_default_output_is_unchanged(tmp_path, capsys, rigs):
-    """Without --solver, `rate` prints the depth rating, four columns as before."""
+    """Without --solver, `rate` prints the depth rating and the refutation length: index,
+    grid, depth, length, seconds; `--no-length` keeps the column, with '-' in it."""
     nine, rows = rate_rows(tmp_path, capsys)
-    assert [len(row) for row in rows] == [4] * len(nine)
+    assert [len(row) for row in rows] == [5] * len(nine)
     rig = rigs(nine[0].puzzle.geometry)
     depths = [oracle_depth(case, rig) for case in nine]
     assert [row[2] for row in rows] == depths
     assert {"0", "1", "2", "unsat@0"} <= set(depths)  # the grids cover every depth
-    for row in rows:
-        assert re.fullmatch(r"\d+\.\d{6}", row[3]), row[3]  # seconds
+    for row, depth in zip(rows, depths, strict=True):
+        assert re.fullmatch(r"\d+\.\d{6}", row[4]), row[4]  # seconds
+        if depth == "0":
+            assert row[3] == "0"  # singles alone
+        elif depth == "1":
+            assert re.fullmatch(r"[1-9]\d*", row[3]), row[3]
+    _, unrated = rate_rows(tmp_path, capsys, "--no-length")
+    assert [row[:3] for row in unrated] == [row[:3] for row in rows]
+    assert {row[3] for row in unrated} == {"-"}
 
 
 @pytest.mark.parametrize("name", ["minisat22", "up", "picosat"])
@@ -1010,3 +1018,22 @@ def test_shared_sample_up_solves_what_minisat_propagation_completes(name, public
         rigs.close()
     if name == "royle17":  # UP solves 44.56 % of the whole 17-clue list (docs/results.md)
         assert 25 <= marked <= 65
+
+
+def test_compiled_clause_check_finds_the_first_falsified_clause(random_cnf):
+    """The backends' compiled model check against the plain-Python oracle."""
+    import numpy as np
+
+    from encoder.check import unsatisfied_clause
+    from encoder.dimacs import Cnf
+    from solvers.clause_check import first_falsified
+
+    rng = random.Random(5)
+    for _ in range(200):
+        num_vars = rng.randint(3, 20)
+        clauses = random_cnf(rng, num_vars, rng.randint(1, 4 * num_vars))
+        model = [v if rng.random() < 0.5 else -v for v in range(1, num_vars + 1)]
+        cnf = Cnf.from_clauses(clauses, num_vars)
+        found = first_falsified(cnf.literals, cnf.offsets, np.array(model), num_vars)
+        expected = unsatisfied_clause(model, clauses)
+        assert found == (-1 if expected is None else clauses.index(expected))

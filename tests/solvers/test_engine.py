@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -251,6 +252,29 @@ def test_propagate_matches_minisat_on_sudoku(sudoku_engine, sudoku_minisat):
             assumptions.append(-rng.randint(1, 729))
         ok, literals = sudoku_engine.propagate(assumptions)
         assert (ok, set(literals)) == pysat_propagate(sudoku_minisat, assumptions)
+
+
+def test_propagate_batch_answers_as_minisat_does(sudoku_engine, sudoku_minisat):
+    """Many assumption sets in one call: each answer is Minisat22's (as sets)."""
+    rng = random.Random(14)
+    sets = []
+    for _ in range(300):  # random partial grids, many of them contradictory, one empty
+        cells = rng.sample(range(81), rng.randint(0, 30))
+        sets.append([9 * c + rng.randint(1, 9) for c in cells])
+        if rng.random() < 0.3:
+            sets[-1].append(-rng.randint(1, 729))
+    offsets = np.cumsum([0] + [len(s) for s in sets])
+    flat = np.array([lit for s in sets for lit in s], dtype=np.int64)
+    ok, literals, starts = sudoku_engine.propagate_batch(flat, offsets)
+    assert not ok.all() and ok.any()
+    for i, assumptions in enumerate(sets):
+        answer = (bool(ok[i]), set(literals[starts[i] : starts[i + 1]].tolist()))
+        assert answer == pysat_propagate(sudoku_minisat, assumptions)
+    assert sudoku_engine.fixed() == []  # back at level 0
+    with pytest.raises(ValueError, match="assumptions must be nonzero"):
+        sudoku_engine.propagate_batch(np.array([1, 0]), np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match="offsets"):
+        sudoku_engine.propagate_batch(np.array([1, 2]), np.array([0, 3]))
 
 
 def test_unit_propagation_on_royle17(sudoku_engine, sudoku_minisat, givens, public, solved_cells):

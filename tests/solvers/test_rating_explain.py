@@ -18,6 +18,8 @@ import pytest
 from pysat.solvers import Minisat22
 
 from encoder.check import is_solution
+from encoder.decode import filled_grid
+from encoder.encodings import given_literals
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
 from encoder.status import Status
@@ -244,3 +246,37 @@ def test_explain_cli_file_needs_index(tmp_path):
     assert done.returncode == 1 and "--index" in done.stderr
     done = run_solvers("explain", str(path), "--index", "1", "--max-depth", "1")
     assert done.returncode == 0 and "search" in done.stdout.splitlines()[-1]
+
+
+def _rating_depth_by_depth(engine, grid_values, max_depth):
+    """The rating computed the plain way: each depth's closure from scratch."""
+    assumptions = given_literals(grid_values, GEOMETRY)
+    for depth in range(max_depth + 1):
+        if depth == 0:
+            ok, literals = engine.propagate(assumptions)
+        else:
+            ok, literals = engine.probe(assumptions, depth=depth)
+        if not ok:
+            return f"unsat@{depth}", ()
+        solution = filled_grid(literals, GEOMETRY)
+        if solution is not None:
+            return str(depth), solution
+    return f">{max_depth}", ()
+
+
+@pytest.mark.parametrize(
+    ("name", "count", "max_depth"),
+    [("royle17", 300, 1), ("top1465", 150, 2), ("forum-hardest-1106", 10, 2)],
+)
+def test_the_ladder_gives_the_depth_of_the_closures_run_one_by_one(
+    rater, grid, public, name, count, max_depth
+):
+    """Many grids in one compiled call, each depth built on the one below, rate every grid
+    as the closures of each depth computed from scratch do (same depth, same grid)."""
+    lines = public.puzzles(name, count)
+    ratings = rater.rate_many([grid(line) for line in lines], max_depth)
+    for line, rating in zip(lines, ratings, strict=True):
+        expected = _rating_depth_by_depth(rater.engine, grid(line), max_depth)
+        assert (rating.depth_label(), rating.solution) == expected, line
+        if rating.solution:
+            assert is_solution(rating.solution, grid(line), GEOMETRY)

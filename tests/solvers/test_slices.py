@@ -1,6 +1,7 @@
 """The engine's slices: a query paused and resumed at every possible point gives the same
 answer and the same counters as one uninterrupted call; a query stopped by Ctrl-C or by
-its deadline leaves the engine ready for the next one.
+its deadline leaves the engine ready for the next one.  The same for the ladder that
+rates many grids in one call (`Engine.ladder`), whose time limit is per grid.
 
 `next_slice` is patched so that the kernels pause at every place they may (each
 hypothesis of a closure, each node of a search): the hardest test of resumption.
@@ -10,11 +11,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import solvers.engine as engine_module
 from solvers.engine import Engine
 from solvers.limits import TimeLimitReached
+from solvers.probe import LADDER_SAT, LADDER_TIMEOUT
 
 # Grids of different depths (0, 1, 2) from the exam's and Norvig's examples.
 GRIDS = [
@@ -139,3 +142,53 @@ def test_time_limit_counts_for_every_query_of_a_block(sudoku_formula):
             engine.count(limit=10**9)
         with pytest.raises(TimeLimitReached):
             engine.solve(probe_depth=2)
+
+
+def _ladder_answers(engine: Engine, lines, max_depth, polarity="both", time_limit=None):
+    grids = np.array([[0 if ch == "." else int(ch) for ch in line] for line in lines])
+    out = engine.ladder(grids, 9, max_depth, polarity, time_limit)
+    return out.status.tolist(), out.depth.tolist(), out.solutions.tolist()
+
+
+@pytest.mark.parametrize("polarity", ["both", "positive"])
+def test_pausing_a_ladder_at_every_point_changes_nothing(
+    sudoku_formula, polarity, pause_everywhere
+):
+    whole_engine = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    whole_engine.slice_size = 1 << 60  # one slice: no pause
+    whole = _ladder_answers(whole_engine, GRIDS, 2, polarity)
+    assert not pause_everywhere
+    sliced_engine = _sliced_engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    sliced = _ladder_answers(sliced_engine, GRIDS, 2, polarity)
+    assert pause_everywhere
+    assert sliced == whole
+    assert whole[0] == [LADDER_SAT] * 3 and whole[1] == [0, 1, 2]
+    assert sliced_engine.fixed() == []  # back at level 0
+
+
+def test_a_ladder_interrupted_by_ctrl_c_leaves_the_engine_ready(sudoku_formula, monkeypatch):
+    engine = _sliced_engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    calls = []
+
+    def interrupt(size, elapsed, smallest=1):
+        calls.append(size)
+        if len(calls) == 7:
+            raise KeyboardInterrupt
+        return 1
+
+    monkeypatch.setattr(engine_module, "next_slice", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        _ladder_answers(engine, GRIDS, 2)
+    assert engine.fixed() == []
+    fresh = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    monkeypatch.setattr(engine_module, "next_slice", lambda size, elapsed, smallest=1: 1)
+    assert _ladder_answers(engine, GRIDS, 2) == _ladder_answers(fresh, GRIDS, 2)
+
+
+def test_a_ladder_time_limit_stops_one_grid_and_rates_the_next(sudoku_formula):
+    engine = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
+    engine.slice_size = 1_000
+    empty = "." * 81  # its depth-3 closure runs for many seconds
+    status, depth, _ = _ladder_answers(engine, [empty, GRIDS[2]], 3, time_limit=0.05)
+    assert status == [LADDER_TIMEOUT, LADDER_SAT]
+    assert depth[0] >= 1 and depth[1] == 2
