@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 
 from encoder.errors import GridError
-from encoder.geometry import DEFAULT_BOXES, DEFAULT_SYMBOLS, Geometry, block_cells, make_geometry
+from encoder.geometry import DEFAULT_SYMBOLS, Geometry, block_cells, default_box, make_geometry
 from puzzles.fullgrid import Grid, GridSampler, phase_guided_grid
 
 RegionMap = tuple[int, ...]  # region index 0..N-1 of every cell
@@ -55,7 +55,9 @@ def _connected(n: int, cells: set[int]) -> bool:
 def random_region_map(n: int, rng: random.Random, swaps: int | None = None) -> RegionMap:
     """Return a random map of N connected regions of N cells (`swaps` kept swaps,
     default 2*N*N)."""
-    box = DEFAULT_BOXES[n]
+    box = default_box(n)
+    if box is None:
+        raise GridError(f"a {n}x{n} grid has no boxes to start a jigsaw map from")
     owner = [0] * (n * n)
     for b in range(n):
         for c in block_cells(n, box, b):
