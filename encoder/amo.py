@@ -68,7 +68,7 @@ AMO_ENCODINGS = (
     "kmtotalizer",
 )
 COMMANDER_GROUP = 3  # Klieber & Kwon's recommended group size
-SMALL = 4  # product and commander recurse down to this many literals, then pairwise
+SMALL = 6  # product and commander recurse down to this many literals, then pairwise (fewer clauses)
 
 
 def pairwise(lits: Sequence[int]) -> list[Clause]:
