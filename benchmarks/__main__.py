@@ -25,6 +25,10 @@ COMMANDS = {
         "home-grown engine vs PySAT Minisat22: UP, depth-1, depth-2",
     ),
     "encoder-speed": ("benchmarks.encoder_speed", "time to encode one grid in-process"),
+    "encodings": (
+        "benchmarks.encodings",
+        "at-most-one encodings compared: writes docs/encodings.md and its plot",
+    ),
     "datasets": (
         "benchmarks.datasets",
         "public puzzle sets by name: list, show, fetch, path, verify",

@@ -52,6 +52,10 @@ from encoder.geometry import KIND_LETTERS, Geometry
 from encoder.numbering import Clause
 
 ENCODINGS = ("centrale", "minimal", "natural", "augmented")
+# An encoding and an at-most-one encoding in one name, for the harness: `centrale+ladder`.
+ENCODING_NAMES = ENCODINGS + tuple(
+    f"{e}+{a}" for e in ENCODINGS for a in AMO_ENCODINGS if a != "pairwise"
+)
 GIVEN_STYLES = ("centrale", "units")
 
 Grid = tuple[int, ...]  # N*N values in reading order, 0 = blank
@@ -239,13 +243,22 @@ class RuleClauses:
                 self.auxiliaries.append(Auxiliaries(block.name, first, self.num_vars))
 
 
+def split_encoding(name: str, amo: str = "pairwise") -> tuple[str, str]:
+    """Return (encoding, at-most-one encoding) of a name such as `centrale+ladder`
+    (`amo` when the name has no `+`)."""
+    encoding, plus, named = name.partition("+")
+    return encoding, named if plus else amo
+
+
 @lru_cache(maxsize=32)
 def rule_formula(geometry: Geometry, encoding: str = "centrale", amo: str = "pairwise") -> Formula:
     """Return the rule formula (no givens) of `geometry` in the named encoding, with the
     at-most-one constraints in the encoding `amo` (encoder.amo).
 
-    Cached: the rules do not depend on the grid, so encoding many grids of one
-    geometry builds them once (the Formula is immutable)."""
+    `encoding` may name both, as `centrale+ladder` (ENCODING_NAMES).  Cached: the rules
+    do not depend on the grid, so encoding many grids of one geometry builds them once
+    (the Formula is immutable)."""
+    encoding, amo = split_encoding(encoding, amo)
     stream = RuleClauses(geometry, encoding, amo)
     groups: dict[str, list[tuple[int, ...]]] = {block.name: [] for block in stream.blocks}
     for name, clauses in stream.chunks():
