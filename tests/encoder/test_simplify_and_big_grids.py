@@ -85,18 +85,28 @@ def test_clashing_givens_simplify_to_an_empty_clause():
     assert [] in [list(clause) for clause in cnf]
 
 
-def test_simplify_and_decode_through_the_map_on_the_command_line(tmp_path):
-    puzzle = golden_puzzles()[1]
-    cnf, model = tmp_path / "s.cnf", tmp_path / "s.out"
-    assert run_cli("encoder", puzzle, "--simplify", "--amo", "ladder", "-o", cnf).returncode == 0
+def solve_simplified(puzzle, amo: str, n: int, folder) -> str:
+    """Encode `puzzle` (a grid or a file) with --simplify, solve it with CaDiCaL195,
+    decode the model through the map, check the grid; return the model's file."""
+    cnf, model = folder / "s.cnf", folder / "s.out"
+    assert run_cli("encoder", puzzle, "--simplify", "--amo", amo, "-o", cnf).returncode == 0
     solved = run_cli("solvers", "solve", cnf, "--solver", "cadical195")
     assert solved.returncode == 10
     model.write_text(solved.stdout)
     decoded = run_cli("encoder", "decode", model, "--cnf", cnf, "--grid", puzzle)
     assert decoded.returncode == 0, decoded.stderr
-    geometry = make_geometry(9)
-    solution = parse_grid(decoded.stdout.strip(), geometry)
-    assert is_solution(solution, parse_grid(puzzle, geometry), geometry)
+    geometry = make_geometry(n)
+    text = puzzle.read_text() if hasattr(puzzle, "read_text") else puzzle
+    [given], [answer] = split_puzzles(text, size=n), split_puzzles(decoded.stdout, size=n)
+    assert is_solution(
+        parse_cells(answer.cells, geometry), parse_cells(given.cells, geometry), geometry
+    )
+    return model
+
+
+def test_simplify_and_decode_through_the_map_on_the_command_line(tmp_path):
+    puzzle = golden_puzzles()[1]
+    model = solve_simplified(puzzle, "ladder", 9, tmp_path)
     # Without the map, the renumbered model is no grid of the puzzle: refused in one line.
     wrong = run_cli("encoder", "decode", model, "--grid", puzzle)
     assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1
@@ -165,24 +175,13 @@ def test_pattern_full_grids_obey_the_rules_and_round_trip_as_numbers(n, boxes):
 def test_a_36x36_puzzle_generated_encoded_solved_and_checked(tmp_path):
     """A puzzle of 36x36 with 70% of the cells given, through the commands: generate,
     encode (simplified, product at-most-one), CaDiCaL, decode through the map."""
-    puzzles, cnf, model = tmp_path / "p.txt", tmp_path / "p.cnf", tmp_path / "p.out"
+    puzzles = tmp_path / "p.txt"
     made = run_cli(
         "benchmarks", "generate", "--method", "remove", "--size", "36", "--givens", "907",
         "--seed", "3", "--quiet", "-o", puzzles,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
-    assert run_cli("encoder", puzzles, "--simplify", "--amo", "product", "-o", cnf).returncode == 0
-    solved = run_cli("solvers", "solve", cnf, "--solver", "cadical195")
-    assert solved.returncode == 10
-    model.write_text(solved.stdout)
-    decoded = run_cli("encoder", "decode", model, "--cnf", cnf, "--grid", puzzles)
-    assert decoded.returncode == 0, decoded.stderr
-    geometry = make_geometry(36)
-    [given] = split_puzzles(puzzles.read_text())
-    [answer] = split_puzzles(decoded.stdout)
-    assert is_solution(
-        parse_cells(answer.cells, geometry), parse_cells(given.cells, geometry), geometry
-    )
+    solve_simplified(puzzles, "product", 36, tmp_path)
 
 
 def test_big_sizes_refuse_methods_that_count_solutions():
