@@ -260,6 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
+    info = metadata(command=COMMAND)  # before the outputs change the work tree
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         size_lines, sizes = sizes_table(SIDES)
@@ -269,7 +270,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         shares = [float(s) for s in args.shares.split(",") if s]
         big_lines = big_table(big, shares, args.time_limit, tmp)
     plot(sizes, measured, out / "encodings.png")
-    info = metadata(command=COMMAND)
     wall = time.perf_counter() - start
     text = DOCUMENT.format(
         command=COMMAND,
