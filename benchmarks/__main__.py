@@ -29,6 +29,10 @@ COMMANDS = {
         "benchmarks.agreement",
         "refutation-length rating against published ratings (W, B, SER, ...)",
     ),
+    "encodings": (
+        "benchmarks.encodings",
+        "at-most-one encodings compared: writes docs/encodings.md and its plot",
+    ),
     "datasets": (
         "benchmarks.datasets",
         "public puzzle sets by name: list, show, fetch, path, verify",

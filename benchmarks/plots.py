@@ -1,7 +1,9 @@
 """PNG plots of a benchmark run (matplotlib, Agg backend: no display needed).
 
-- `no_search.png`: % of grids solved without search, one group of bars per set, one
-  bar per solver (one panel per encoding); solvers that cannot tell are left out.
+- `no_search.png`: % of grids solved without search as a heatmap, one panel per
+  encoding: a row per set, a column per solver, the value written in each cell (a cell
+  left blank and marked "–" when the solver did not run on that set, so a missing value
+  is never read as 0); solvers that cannot tell are left out.
 - `depth_profile.png`: one stacked bar per set (and encoding): the share of grids
   needing depth 0, 1, 2, 3, more, or UNSAT.
 """
@@ -26,36 +28,58 @@ def _pyplot():
 
 
 def plot_no_search(summaries: Sequence[Summary], path: Path) -> bool:
-    """Write the no-search bar chart; return False when there is nothing to plot."""
+    """Write the no-search heatmap; return False when there is nothing to plot."""
     shown = [s for s in summaries if not isinstance(s.without_search_pct, NotAvailable)]
     if not shown:
         return False
     plt = _pyplot()
+    import numpy as np
+
     encodings = list(dict.fromkeys(s.encoding for s in shown))
     datasets = list(dict.fromkeys(s.dataset for s in shown))
     solvers = list(dict.fromkeys(s.solver for s in shown))
-    width = max(6.0, 1.1 * len(datasets) * max(1, len(solvers)) / 3 + 2)
+    cell_w, cell_h = 0.85, 0.32
+    label_w = 0.075 * max(len(d) for d in datasets) + 0.6
+    panel_w = label_w + cell_w * len(solvers) + 0.4
+    columns = min(len(encodings), max(1, int(16 // panel_w)))
+    rows = -(-len(encodings) // columns)
+    panel_h = cell_h * len(datasets) + 1.3
     fig, axes = plt.subplots(
-        len(encodings), 1, figsize=(width, 3.6 * len(encodings)), squeeze=False
+        rows,
+        columns,
+        figsize=(panel_w * columns + 1.2, panel_h * rows),
+        squeeze=False,
+        layout="constrained",
     )
-    bar = 0.8 / len(solvers)
-    for ax, encoding in zip(axes[:, 0], encodings, strict=True):
-        for k, solver in enumerate(solvers):
-            values = {
-                s.dataset: s.without_search_pct
-                for s in shown
-                if s.encoding == encoding and s.solver == solver
-            }
-            xs = [i + (k - (len(solvers) - 1) / 2) * bar for i, d in enumerate(datasets)]
-            ax.bar(xs, [values.get(d, 0.0) for d in datasets], bar, label=solver)
-        ax.set_xticks(range(len(datasets)))
-        ax.set_xticklabels(datasets, rotation=20, ha="right", fontsize=8)
-        ax.set_ylim(0, 105)
-        ax.set_ylabel("% solved without search")
-        ax.set_title(f"encoding: {encoding}")
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=7, ncol=min(len(solvers), 4), loc="upper right")
-    fig.tight_layout()
+    cmap = plt.get_cmap("viridis").copy()
+    cmap.set_bad("whitesmoke")
+    image = None
+    for ax, encoding in zip(axes.flat, encodings, strict=False):
+        values = np.full((len(datasets), len(solvers)), np.nan)
+        for s in shown:
+            if s.encoding == encoding:
+                values[datasets.index(s.dataset), solvers.index(s.solver)] = s.without_search_pct
+        image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0, vmax=100, aspect="auto")
+        for (i, j), value in np.ndenumerate(values):
+            if np.isnan(value):
+                text, colour = "–", "grey"
+            else:  # viridis is dark below about 60 %, light above
+                text = f"{value:.0f}" if value in (0, 100) else f"{value:.1f}"
+                colour = "black" if value > 60 else "white"
+            ax.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
+        ax.set_xticks(range(len(solvers)))
+        ax.set_xticklabels(solvers, rotation=35, ha="right", fontsize=7)
+        ax.set_yticks(range(len(datasets)))
+        ax.set_yticklabels(datasets, fontsize=7)
+        ax.set_title(f"encoding: {encoding}", fontsize=9)
+        ax.tick_params(length=0)
+    for ax in list(axes.flat)[len(encodings) :]:
+        ax.axis("off")
+    fig.suptitle(
+        "% of grids solved without search (closures: solved; others: root propagation)", fontsize=9
+    )
+    if image is not None:
+        fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.6, label="% no search")
     write_png(fig, path, dpi=110)
     return True
 

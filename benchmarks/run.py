@@ -2,7 +2,7 @@
 grid without search, the depth profile of each set, and speed.
 
     python -m benchmarks run [DATASET ...] [--solvers up,fl,minisat22,...]
-        [--encodings centrale,minimal,natural,augmented] [geometry flags]
+        [--encodings centrale,minimal,natural,augmented,centrale+ladder,...] [geometry flags]
         [--limit N] [--shuffle --seed S] [--workers K] [--timeout S] [--out DIR]
         [--executor local|dask [--scheduler tcp://HOST:8786]]
 
@@ -52,9 +52,10 @@ from benchmarks.report import (
     write_csv,
     write_json,
 )
+from encoder.amo import AMO_ENCODINGS
 from encoder.cli_common import add_geometry_flags, positive
 from encoder.datasets import Dataset, default_files, read_dataset, unique_names
-from encoder.encodings import ENCODINGS
+from encoder.encodings import ENCODING_NAMES, ENCODINGS
 from encoder.errors import InputError
 from executors import (
     add_executor_flags,
@@ -110,9 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--encodings",
-        type=_names(ENCODINGS, "encoding"),
+        type=_names(ENCODING_NAMES, "encoding"),
         default=("centrale",),
-        help=f"comma-separated encodings (default centrale; known: {', '.join(ENCODINGS)})",
+        help=f"comma-separated encodings (default centrale; known: {', '.join(ENCODINGS)}), "
+        f"each with an at-most-one encoding as ENC+AMO, e.g. centrale+ladder (AMO: "
+        f"{', '.join(a for a in AMO_ENCODINGS if a != 'pairwise')}; default pairwise)",
     )
     add_geometry_flags(parser)
     group = parser.add_argument_group("selection")

@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from encoder.amo import AMO_ENCODINGS
 from encoder.check import solution_problems
 from encoder.cli_common import (
     add_geometry_flags,
@@ -19,17 +20,21 @@ from encoder.cli_common import (
     load_puzzles,
     run_front_end,
     write_output,
+    write_with,
 )
 from encoder.decode import grid_from_model
 from encoder.dimacs import read_model
-from encoder.emit import encode_dimacs
+from encoder.emit import encode_dimacs, write_cnf
 from encoder.encodings import ENCODINGS, GIVEN_STYLES
 from encoder.errors import GridError, InputError
+from encoder.geometry import MAX_SIZE
 from encoder.grids import format_line, format_pretty
+from encoder.simplify import original_model, read_map
 from encoder.status import Status
 from encoder.version import __version__
 
 PROG = "encoder"
+CLASSIC_SIZES = (4, 6, 9, 12, 16, 25)  # tried first when decode guesses N
 
 
 def encode_parser() -> argparse.ArgumentParser:
@@ -51,6 +56,23 @@ def encode_parser() -> argparse.ArgumentParser:
         default="centrale",
         help="grid formula: centrale = the exam's F1 and F2, units = one unit per "
         "given (default: centrale)",
+    )
+    parser.add_argument(
+        "--amo",
+        choices=AMO_ENCODINGS,
+        default="pairwise",
+        metavar="ENC",
+        help="at-most-one encoding of every K2 L2 C2 B2 ... constraint: "
+        + ", ".join(AMO_ENCODINGS)
+        + " (default: pairwise, the exam's); auxiliary variables come after the cell "
+        "variables, their ranges in the comments",
+    )
+    parser.add_argument(
+        "--simplify",
+        action="store_true",
+        help="apply the givens before writing: satisfied clauses dropped, false literals "
+        "removed, the open variables renumbered 1..m (the map in the comments; decode it "
+        "with decode --cnf)",
     )
     parser.add_argument("--rules-only", action="store_true", help="emit the rule formula alone")
     parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
@@ -82,6 +104,12 @@ def decode_parser() -> argparse.ArgumentParser:
         "--index", type=int, metavar="N", help="puzzle N (0-based) of the --grid file"
     )
     parser.add_argument("--pretty", action="store_true", help="print the grid boxed over N lines")
+    parser.add_argument(
+        "--cnf",
+        metavar="FILE",
+        help="the CNF the model answers: a formula written with --simplify is decoded "
+        "through the renumbering map in its comments",
+    )
     add_geometry_flags(parser)
     return parser
 
@@ -92,8 +120,13 @@ def run_encode(argv: Sequence[str]) -> int:
     if args.rules_only:
         if args.grid or args.index is not None or args.out_dir:
             parser.error("--rules-only takes no GRID, --index or --out-dir")
+        if args.simplify:
+            parser.error("--simplify applies a grid's givens: it needs a GRID")
         geometry = geometry_for(args, args.size or 9)
-        write_output(encode_dimacs(None, geometry, args.encoding, args.givens), args.output)
+        write_with(
+            lambda out: write_cnf(out, None, geometry, args.encoding, args.givens, amo=args.amo),
+            args.output,
+        )
         return 0
     if args.grid is None:
         parser.error("GRID is required (or --rules-only)")
@@ -110,7 +143,13 @@ def run_encode(argv: Sequence[str]) -> int:
         stem = "stdin" if args.grid == "-" else os.path.splitext(os.path.basename(args.grid))[0]
         for number, puzzle in enumerate(puzzles):
             text = encode_dimacs(
-                puzzle.grid, puzzle.geometry, args.encoding, args.givens, puzzle.source
+                puzzle.grid,
+                puzzle.geometry,
+                args.encoding,
+                args.givens,
+                puzzle.source,
+                args.amo,
+                args.simplify,
             )
             write_output(text, os.path.join(args.out_dir, f"{stem}-{number:05d}.cnf"))
         print(f"{PROG}: wrote {len(puzzles)} files to {args.out_dir}", file=sys.stderr)
@@ -118,8 +157,19 @@ def run_encode(argv: Sequence[str]) -> int:
     puzzle = load_one_puzzle(
         args.grid, args, args.index, args.allow_conflicts, " or encode all with --out-dir DIR"
     )
-    text = encode_dimacs(puzzle.grid, puzzle.geometry, args.encoding, args.givens, puzzle.source)
-    write_output(text, args.output)
+    write_with(
+        lambda out: write_cnf(
+            out,
+            puzzle.grid,
+            puzzle.geometry,
+            args.encoding,
+            args.givens,
+            puzzle.source,
+            args.amo,
+            args.simplify,
+        ),
+        args.output,
+    )
     return 0
 
 
@@ -132,15 +182,20 @@ def run_decode(argv: Sequence[str]) -> int:
     name = "<stdin>" if args.model == "-" else args.model
     if model.status is not Status.SAT:
         raise InputError(f"the solver answered {model.status}: there is no grid to decode", name)
+    literals = model.literals
+    if args.cnf:
+        mapping = read_map(_comment_head(args.cnf), args.cnf)
+        if mapping is not None:
+            literals = original_model(literals, *mapping)
     puzzle = None
     if args.grid:
         puzzle = load_one_puzzle(args.grid, args, args.index, allow_conflicts=True)
         geometry = puzzle.geometry
     else:
-        n = args.size or _size_from_model(model.literals)
+        n = args.size or _size_from_model(literals)
         geometry = geometry_for(args, n)
     try:
-        grid = grid_from_model(model.literals, geometry)
+        grid = grid_from_model(literals, geometry)
     except InputError as error:
         raise error.located(name) from None
     # Checked against the rules even without --grid: a model of another formula, or a
@@ -165,9 +220,11 @@ def _size_from_model(literals: Sequence[int]) -> int:
     only true literals), then every N with N³ below it, largest first (a model that
     also lists auxiliary variables, as the augmented encoding has)."""
     top = max((abs(lit) for lit in literals), default=0)
-    sizes = (4, 6, 9, 12, 16, 25)
-    candidates = [n for n in sizes if n**3 >= top][:1] + [n for n in reversed(sizes) if n**3 < top]
-    for n in candidates:
+    candidates = []
+    for sizes in (CLASSIC_SIZES, range(4, MAX_SIZE + 1)):  # the usual sizes first
+        smallest = [n for n in sizes if n**3 >= top][:1]
+        candidates += smallest + [n for n in reversed(sizes) if n**3 < top]
+    for n in dict.fromkeys(candidates):
         try:
             grid_from_model(
                 literals,
@@ -188,8 +245,22 @@ def _size_from_model(literals: Sequence[int]) -> int:
             continue
         return n
     if not candidates:
-        raise InputError(f"variable {top} is beyond a 25x25 grid: give --size")
+        raise InputError(f"variable {top} is beyond a {MAX_SIZE}x{MAX_SIZE} grid: give --size")
     return candidates[0]  # decoding it again reports what is wrong with the model
+
+
+def _comment_head(path: str) -> str:
+    """Return the comment lines at the top of a CNF file (the simplification map)."""
+    lines = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if not line.startswith("c"):
+                    break
+                lines.append(line)
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path) from None
+    return "".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,9 +15,10 @@ import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import IO
 
 from encoder.errors import GridError, InputError, read_text
-from encoder.geometry import SUPPORTED_SIZES, Geometry, disconnected_regions, make_geometry
+from encoder.geometry import MAX_SIZE, Geometry, disconnected_regions, make_geometry
 from encoder.grids import (
     PuzzleText,
     describe_clash,
@@ -40,9 +41,9 @@ def add_geometry_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("variant (geometry)")
     group.add_argument(
         "--size",
-        type=int,
-        choices=SUPPORTED_SIZES,
-        help="grid side N (default: inferred from the grid's length)",
+        type=_side,
+        metavar="N",
+        help=f"grid side N, 4 to {MAX_SIZE} (default: inferred from the grid's length)",
     )
     # A jigsaw map replaces the boxes, and --no-boxes removes them: each of the three
     # contradicts the others, so argparse refuses them together (a usage error).
@@ -62,8 +63,21 @@ def add_geometry_flags(parser: argparse.ArgumentParser) -> None:
     )
     boxes.add_argument("--no-boxes", action="store_true", help="no boxes (Latin square)")
     group.add_argument(
-        "--symbols", metavar="SPEC", help="alphabet, e.g. 0-F for 16x16 (default 1-9 then A-P)"
+        "--symbols",
+        metavar="SPEC",
+        help="alphabet, e.g. 0-F for 16x16 (default 1-9 then A-Z; numbers beyond 35)",
     )
+
+
+def _side(text: str) -> int:
+    """Parse --size: an integer side from 4 to MAX_SIZE."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 4 <= n <= MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"{n} is not a side from 4 to {MAX_SIZE}")
+    return n
 
 
 class GeometryFlagParser(argparse.ArgumentParser):
@@ -185,13 +199,19 @@ def run_front_end(
 
 def write_output(text: str, path: str | None) -> None:
     """Write to `path` (atomically, so no half-written file is left) or to stdout."""
+    write_with(lambda handle: handle.write(text), path)
+
+
+def write_with(writer: Callable[[IO[str]], object], path: str | None) -> None:
+    """Call `writer(handle)` on stdout, or on a temporary file renamed to `path` once
+    complete (so no half-written file is left): a big formula is streamed, never held."""
     if path is None:
-        sys.stdout.write(text)
+        writer(sys.stdout)
         return
     tmp = f"{path}.tmp{os.getpid()}"
     try:
         with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            writer(handle)
         os.replace(tmp, path)
     except OSError as error:
         if os.path.exists(tmp):

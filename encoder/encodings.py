@@ -14,8 +14,13 @@ order, so DIMACS output is deterministic and each group can be counted.
 `centrale` is also Lynce & Ouaknine's "extended" (complete) encoding.
 
 Block letters: K = cells (cases), L = rows (lignes), C = columns, B = boxes or jigsaw
-regions, D = diagonals, W = windows; 1 = "at least one", 2 = "at most one" (pairwise).
-"At least one" is only emitted for regions of exactly N cells.
+regions, D = diagonals, W = windows; 1 = "at least one", 2 = "at most one" (pairwise
+by default; any encoding of encoder.amo with `amo=`, its auxiliary variables numbered
+after the cell and segment variables, block after block; the augmented encoding's own
+exactly-one groups SL and SB stay pairwise).  "At least one" is only emitted for
+regions of exactly N cells.  The rules are built as blocks of rows (`rule_blocks`) and
+made into clauses one constraint at a time (`RuleClauses`), so a large formula can be
+written without ever being held whole (encoder.emit).
 
 Augmented (after tdoku): for every row or column and every box it meets, a segment
 variable s(line, box, k) ⇔ "value k lies in the cells the line shares with the box"
@@ -34,16 +39,23 @@ positive unit per given.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+
+import numpy as np
 
 from encoder import numbering
+from encoder.amo import AMO_ENCODINGS, at_most_one, pairwise
 from encoder.errors import GridError
 from encoder.geometry import KIND_LETTERS, Geometry
 from encoder.numbering import Clause
 
 ENCODINGS = ("centrale", "minimal", "natural", "augmented")
+# An encoding and an at-most-one encoding in one name, for the harness: `centrale+ladder`.
+ENCODING_NAMES = ENCODINGS + tuple(
+    f"{e}+{a}" for e in ENCODINGS for a in AMO_ENCODINGS if a != "pairwise"
+)
 GIVEN_STYLES = ("centrale", "units")
 
 Grid = tuple[int, ...]  # N*N values in reading order, 0 = blank
@@ -73,34 +85,27 @@ def cell_var(geometry: Geometry, c: int, k: int) -> int:
     return numbering.cell_var(c, k, geometry.size)
 
 
-def _cells_alo(g: Geometry) -> list[Clause]:
+def _cell_vars(g: Geometry) -> np.ndarray:
+    """Return the cell variables as an (N*N, N) array: row c holds x(c,1) .. x(c,N)."""
     n = g.size
-    return [[cell_var(g, c, k) for k in range(1, n + 1)] for c in range(g.num_cells)]
+    return np.arange(1, n**3 + 1, dtype=np.int64).reshape(n * n, n)
 
 
-def _cells_amo(g: Geometry) -> list[Clause]:
+def _region_rows(g: Geometry, kind: str, full_only: bool = False) -> np.ndarray:
+    """Return one row per (region of `kind`, value k): the variables 'this cell of the
+    region holds k', regions in order, then values, then cells (the exam's order)."""
     n = g.size
-    pairs = list(combinations(range(1, n + 1), 2))
-    return [[-cell_var(g, c, k), -cell_var(g, c, m)] for c in range(g.num_cells) for k, m in pairs]
-
-
-def _regions_alo(g: Geometry, kind: str) -> list[Clause]:
-    n = g.size
-    return [
-        [cell_var(g, c, k) for c in region.cells]
-        for region in g.regions_of(kind)
-        if len(region.cells) == n
-        for k in range(1, n + 1)
-    ]
-
-
-def _regions_amo(g: Geometry, kind: str) -> list[Clause]:
-    return [
-        [-cell_var(g, a, k), -cell_var(g, b, k)]
-        for region in g.regions_of(kind)
-        for k in range(1, g.size + 1)
-        for a, b in combinations(region.cells, 2)
-    ]
+    regions = [r.cells for r in g.regions_of(kind) if not full_only or len(r.cells) == n]
+    if not regions:
+        return np.zeros((0, 0), dtype=np.int64)
+    by_length: dict[int, list[tuple[int, ...]]] = {}
+    for cells in regions:
+        by_length.setdefault(len(cells), []).append(cells)
+    if len(by_length) > 1:  # regions of one kind all have the same size in every geometry
+        raise ValueError(f"{kind} regions of different sizes")
+    cells = np.array(regions, dtype=np.int64)  # (R, L)
+    rows = _cell_vars(g)[cells]  # (R, L, N)
+    return rows.transpose(0, 2, 1).reshape(-1, cells.shape[1])
 
 
 def _region_kinds(g: Geometry) -> list[str]:
@@ -143,36 +148,123 @@ def _segment_blocks(g: Geometry, first_var: int) -> tuple[int, list[tuple[str, l
 
 
 def _exactly_one(lits: list[int]) -> list[Clause]:
-    return [list(lits)] + [[-a, -b] for a, b in combinations(lits, 2)]
+    return [list(lits), *pairwise(lits)]
 
 
-@lru_cache(maxsize=32)
-def rule_formula(geometry: Geometry, encoding: str = "centrale") -> Formula:
-    """Return the rule formula (no givens) of `geometry` in the named encoding.
+@dataclass(frozen=True)
+class Block:
+    """One named group of the rules before it becomes clauses: `alo` rows are clauses
+    (at least one of the row's variables), `amo` rows are at-most-one constraints over
+    the row's variables, `clauses` are clauses as they are."""
 
-    Cached: the rules do not depend on the grid, so encoding many grids of one
-    geometry builds them once (the Formula is immutable)."""
+    name: str
+    kind: str  # "alo", "amo" or "clauses"
+    rows: np.ndarray | list[Clause]
+
+
+def rule_blocks(geometry: Geometry, encoding: str = "centrale") -> tuple[int, list[Block]]:
+    """Return (variables the blocks use, the rule formula's blocks in emission order)."""
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     g = geometry
     kinds = _region_kinds(g)
     num_vars = g.size**3
-    at_least: list[tuple[str, list[Clause]]] = [("K1", _cells_alo(g))]
-    at_most: list[tuple[str, list[Clause]]] = []
+    at_least = [Block("K1", "alo", _cell_vars(g))]
+    at_most = []
     if encoding != "minimal":
-        at_most.append(("K2", _cells_amo(g)))
+        at_most.append(Block("K2", "amo", _cell_vars(g)))
     if encoding in ("centrale", "augmented"):
-        at_least += [(KIND_LETTERS[kind] + "1", _regions_alo(g, kind)) for kind in kinds]
-    at_most += [(KIND_LETTERS[kind] + "2", _regions_amo(g, kind)) for kind in kinds]
+        at_least += [Block(KIND_LETTERS[k] + "1", "alo", _region_rows(g, k, True)) for k in kinds]
+    at_most += [Block(KIND_LETTERS[k] + "2", "amo", _region_rows(g, k)) for k in kinds]
     blocks = at_least + at_most
     if encoding == "augmented":
         if not g.regions_of("box"):
             raise GridError("the augmented encoding needs boxes or jigsaw regions")
         extra, segment_blocks = _segment_blocks(g, num_vars + 1)
         num_vars += extra
-        blocks += segment_blocks
-    frozen = tuple((name, tuple(tuple(c) for c in clauses)) for name, clauses in blocks)
-    return Formula(num_vars=num_vars, groups=frozen)  # type: ignore[arg-type]
+        blocks += [Block(name, "clauses", clauses) for name, clauses in segment_blocks]
+    return num_vars, blocks
+
+
+@dataclass(frozen=True)
+class Auxiliaries:
+    """The auxiliary variables an at-most-one encoding added for one block."""
+
+    block: str
+    first: int
+    last: int
+
+
+class RuleClauses:
+    """The rule formula's clauses, made one constraint at a time (`chunks()`), with the
+    at-most-one constraints in the encoding `amo`.  Auxiliary variables are numbered
+    after the cell (and segment) variables, block after block; once the chunks are
+    consumed, `num_vars` and `auxiliaries` say which were used.
+
+    With `fixed` (a `Simplification` from encoder.simplify) the givens are applied
+    first: rows holding a true variable are dropped (an at-most-one row with two is the
+    empty clause), false variables are removed, and variables are renumbered densely;
+    the at-most-one encoding is then applied to each row's open variables only."""
+
+    def __init__(
+        self, geometry: Geometry, encoding: str = "centrale", amo: str = "pairwise", fixed=None
+    ):
+        if amo not in AMO_ENCODINGS:
+            raise ValueError(
+                f"unknown at-most-one encoding {amo!r}; choose from {', '.join(AMO_ENCODINGS)}"
+            )
+        self.base_vars, self.blocks = rule_blocks(geometry, encoding)
+        self.amo = amo
+        self.fixed = fixed
+        self.num_vars = self.base_vars if fixed is None else fixed.num_vars(self.base_vars)
+        self.auxiliaries: list[Auxiliaries] = []
+
+    def chunks(self) -> Iterator[tuple[str, list[Clause]]]:
+        """Yield (block name, clauses) pieces in emission order."""
+        for block in self.blocks:
+            first = self.num_vars + 1
+            if block.kind == "clauses":
+                clauses = block.rows if self.fixed is None else self.fixed.clauses(block.rows)
+                yield block.name, list(clauses)
+                continue
+            rows = block.rows if self.fixed is None else self.fixed.rows(block.rows, block.kind)
+            if block.kind == "alo":
+                yield block.name, rows if isinstance(rows, list) else rows.tolist()
+                continue
+            for row in rows:
+                lits = row if isinstance(row, list) else row.tolist()
+                if self.fixed is not None and not lits:
+                    yield block.name, [[]]  # two givens of one value in one region
+                    continue
+                clauses, self.num_vars = at_most_one(lits, self.amo, self.num_vars + 1)
+                self.num_vars -= 1
+                yield block.name, clauses
+            if self.num_vars >= first:
+                self.auxiliaries.append(Auxiliaries(block.name, first, self.num_vars))
+
+
+def split_encoding(name: str, amo: str = "pairwise") -> tuple[str, str]:
+    """Return (encoding, at-most-one encoding) of a name such as `centrale+ladder`
+    (`amo` when the name has no `+`)."""
+    encoding, plus, named = name.partition("+")
+    return encoding, named if plus else amo
+
+
+@lru_cache(maxsize=32)
+def rule_formula(geometry: Geometry, encoding: str = "centrale", amo: str = "pairwise") -> Formula:
+    """Return the rule formula (no givens) of `geometry` in the named encoding, with the
+    at-most-one constraints in the encoding `amo` (encoder.amo).
+
+    `encoding` may name both, as `centrale+ladder` (ENCODING_NAMES).  Cached: the rules
+    do not depend on the grid, so encoding many grids of one geometry builds them once
+    (the Formula is immutable)."""
+    encoding, amo = split_encoding(encoding, amo)
+    stream = RuleClauses(geometry, encoding, amo)
+    groups: dict[str, list[tuple[int, ...]]] = {block.name: [] for block in stream.blocks}
+    for name, clauses in stream.chunks():
+        groups.setdefault(name, []).extend(tuple(c) for c in clauses)
+    frozen = tuple((name, tuple(clauses)) for name, clauses in groups.items())
+    return Formula(num_vars=stream.num_vars, groups=frozen)
 
 
 def given_literals(grid: Grid, geometry: Geometry) -> list[int]:
@@ -200,10 +292,14 @@ def grid_groups(grid: Grid, geometry: Geometry, givens: str = "centrale") -> lis
 
 
 def puzzle_formula(
-    grid: Grid, geometry: Geometry, encoding: str = "centrale", givens: str = "centrale"
+    grid: Grid,
+    geometry: Geometry,
+    encoding: str = "centrale",
+    givens: str = "centrale",
+    amo: str = "pairwise",
 ) -> Formula:
     """Return F_initiale: the rule formula followed by the grid's unit clauses."""
-    rules = rule_formula(geometry, encoding)
+    rules = rule_formula(geometry, encoding, amo)
     units = tuple(
         (name, tuple(tuple(c) for c in cl)) for name, cl in grid_groups(grid, geometry, givens)
     )

@@ -9,6 +9,12 @@ irregular regions.  Every formula in the project is generated from a `Geometry`,
 from hard-coded 9x9 loops.
 
 Cells are numbered c = N*i + j (row-major), as in the one-line grid format.
+
+Any side N from 1 to MAX_SIZE is accepted.  Boxes default to the most square shape
+r x c with r*c = N and 1 < r <= c (3x3 for 9, 3x4 for 12, 6x6 for 36, 7x9 for 63, 10x10
+for 100); a prime N has none (a Latin square needs --no-boxes).  Symbols default to
+`1-9` then `A-Z` up to 35; a geometry of more symbols and no --symbols is *numeric*
+(`symbols == ""`): its grids are written as numbers 1..N (encoder.grids).
 """
 
 from __future__ import annotations
@@ -19,9 +25,9 @@ from dataclasses import dataclass, field
 
 from encoder.errors import GridError
 
-DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
-SUPPORTED_SIZES = (4, 6, 9, 12, 16, 25)
-DEFAULT_BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}
+DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_SIZE = 256  # the largest side accepted (256³ = 16.8 million cell variables)
+SUPPORTED_SIZES = tuple(range(4, len(DEFAULT_SYMBOLS) + 1))  # sides read from a line's length
 
 # Region kinds, in the order their clause groups are emitted, with the letter that
 # names the group (the exam's L = lignes, C = colonnes, B = blocs, our boxes).
@@ -54,11 +60,9 @@ class Geometry:
 
     def __post_init__(self) -> None:
         n = self.size
-        if not self.symbols:
-            if n > len(DEFAULT_SYMBOLS):
-                raise GridError(f"size {n} needs --symbols (default alphabet has 25)")
+        if not self.symbols and n <= len(DEFAULT_SYMBOLS):
             object.__setattr__(self, "symbols", DEFAULT_SYMBOLS[:n])
-        if len(self.symbols) != n or len(set(self.symbols)) != n:
+        if self.symbols and (len(self.symbols) != n or len(set(self.symbols)) != n):
             raise GridError(f"need {n} distinct symbols, got {self.symbols!r}")
         peer_sets: list[set[int]] = [set() for _ in range(n * n)]
         for region in self.regions:
@@ -67,6 +71,11 @@ class Geometry:
         for c, peers in enumerate(peer_sets):
             peers.discard(c)
         object.__setattr__(self, "peers", tuple(tuple(sorted(p)) for p in peer_sets))
+
+    @property
+    def numeric(self) -> bool:
+        """True when grids are written as numbers 1..N (no alphabet of N symbols)."""
+        return not self.symbols
 
     @property
     def num_cells(self) -> int:
@@ -86,6 +95,13 @@ class Geometry:
             parts.append(f"{self.box[0]}x{self.box[1]} boxes")
         parts.extend(self.extras)
         return ", ".join(parts)
+
+
+def default_box(n: int) -> tuple[int, int] | None:
+    """Return the most square box shape r x c (r <= c, r*c = n, r > 1), None for a prime
+    or for n < 4."""
+    r = max((d for d in range(2, int(n**0.5) + 1) if n % d == 0), default=None)
+    return None if r is None else (r, n // r)
 
 
 def block_cells(n: int, box: tuple[int, int], b: int) -> tuple[int, ...]:
@@ -136,8 +152,8 @@ def _make_geometry(
     for one 2x2 window, which is no Windoku; 6x6 and 12x12 have no square side).
     """
     n = size
-    if n < 1 or n > 64:
-        raise GridError(f"unsupported size {n}")
+    if n < 1 or n > MAX_SIZE:
+        raise GridError(f"unsupported size {n} (sides 1 to {MAX_SIZE})")
     regions: list[Region] = []
     regions += [Region("row", i, tuple(range(n * i, n * i + n))) for i in range(n)]
     regions += [Region("column", j, tuple(range(j, n * n, n))) for j in range(n)]
@@ -154,7 +170,7 @@ def _make_geometry(
         box = None
         extras.append("jigsaw")
     elif boxes:
-        box = box or DEFAULT_BOXES.get(n)
+        box = box or default_box(n)
         if box is None:
             raise GridError(f"size {n} has no default boxes: give --box RxC or --no-boxes")
         h, w = box

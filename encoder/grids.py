@@ -5,20 +5,29 @@ A grid is a tuple of N*N ints in reading order, 0 for a blank.  Accepted text:
   not a symbol of the alphabet);
 - a laid-out grid over N lines, with any of ` |-+` as separators;
 - jigsaw lines `puzzle|regions`: N*N symbols, then N*N region ids (one symbol each);
+- numbers (any size, and the only way beyond 35 symbols): values 1..N separated by
+  spaces or commas, `0` or `.` for a blank, either one grid per line (N*N numbers) or one
+  row per line (N lines of N numbers, `|` and lines of `-+` allowed as separators);
+  a text is read as numbers when it has a comma or a number of two digits or more and
+  its counts fit one of the two layouts;
 - in files, `#` comments and blank lines are ignored.
-Sizes 4, 6, 9, 12, 16, 25 are recognised from the length; symbols are `1-9` then
-`A-P` unless another alphabet is given (for example `0-F` for 16x16).
+The side N is recognised from the length (N*N symbols, N from 4 to 35); symbols are
+`1-9` then `A-Z` unless another alphabet is given (for example `0-F` for 16x16).
+Grids of more than 35 symbols are written as numbers (`format_line`), one grid per
+line.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
+from math import isqrt
 
 from encoder.errors import GridError, read_text
-from encoder.geometry import DEFAULT_SYMBOLS, SUPPORTED_SIZES, Geometry, Region
+from encoder.geometry import DEFAULT_SYMBOLS, MAX_SIZE, SUPPORTED_SIZES, Geometry, Region
 
 BLANKS = "._0"
 _RANGE_ORDERS = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789abcdefghijklmnopqrstuvwxyz")
@@ -32,7 +41,7 @@ Grid = tuple[int, ...]
 class PuzzleText:
     """One puzzle as read from a file: its cells' text and where it came from."""
 
-    cells: str  # N*N characters, separators removed
+    cells: str | tuple[str, ...]  # N*N characters, separators removed; or N*N numbers
     regions: str | None  # N*N region ids for jigsaw lines, else None
     path: str
     line: int  # 1-based line where the puzzle starts
@@ -76,10 +85,47 @@ def _strip(line: str) -> str:
 
 
 def _size_of(length: int) -> int | None:
-    for n in SUPPORTED_SIZES:
-        if n * n == length:
-            return n
-    return None
+    n = isqrt(length)
+    return n if n * n == length and n in SUPPORTED_SIZES else None
+
+
+_NUMBER_SEPARATORS = re.compile(r"[\s,|]+")
+_NUMBER = re.compile(r"[0-9]+|\.")
+_RULE_LINE = re.compile(r"[-+| ]+")  # a laid-out grid's box rule, such as ------+------
+
+
+def _numeric_puzzles(
+    lines: list[tuple[int, str]], path: str, size: int | None
+) -> list[PuzzleText] | None:
+    """Return the puzzles of a text of numbers (one grid per line, or one grid laid out
+    one row per line), or None when the text is not written in numbers."""
+    rows: list[tuple[int, tuple[str, ...]]] = []
+    for number, content in lines:
+        if _RULE_LINE.fullmatch(content):
+            continue
+        tokens = tuple(t for t in _NUMBER_SEPARATORS.split(content) if t)
+        if len(tokens) < 2 or not all(_NUMBER.fullmatch(t) for t in tokens):
+            return None
+        rows.append((number, tokens))
+    if not rows:
+        return None
+    written_in_numbers = any("," in content for _, content in lines) or any(
+        len(t) > 1 for _, tokens in rows for t in tokens
+    )
+    counts = {len(tokens) for _, tokens in rows}
+    if not written_in_numbers or len(counts) != 1:
+        return None
+    count = counts.pop()
+    side = isqrt(count)
+    if len(rows) == count and (size is None or size == count):  # one row per line
+        n, puzzles = count, [PuzzleText(sum((t for _, t in rows), ()), None, path, rows[0][0])]
+    elif side * side == count and (size is None or size == side):  # one grid per line
+        n, puzzles = side, [PuzzleText(tokens, None, path, number) for number, tokens in rows]
+    else:
+        return None
+    if not 4 <= n <= MAX_SIZE or any(t != "." and int(t) > n for p in puzzles for t in p.cells):
+        return None  # digits of a grid of symbols, such as 123 456 789
+    return puzzles
 
 
 def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> list[PuzzleText]:
@@ -91,6 +137,9 @@ def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> 
             lines.append((number, content))
     if not lines:
         raise GridError("no grid found (only blank lines or comments)", path)
+    numeric = _numeric_puzzles(lines, path, size)
+    if numeric is not None:
+        return numeric
     one_per_line: list[PuzzleText] = []
     for number, content in lines:
         cells, regions = content, None
@@ -114,7 +163,7 @@ def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> 
     n = size or _size_of(len(joined))
     if n and len(joined) == n * n and len(one_per_line) > 1:
         return [PuzzleText(joined, None, path, one_per_line[0].line)]
-    expected = f"{size * size}" if size else "N*N (16, 36, 81, 144, 256 or 625)"
+    expected = f"{size * size}" if size else f"N*N ({_SIDES})"
     whole = {size * size} if size else {m * m for m in SUPPORTED_SIZES}  # a grid's lengths
     if len(one_per_line) > 1 and max(lengths) <= max(SUPPORTED_SIZES) and not lengths & whole:
         raise _laid_out_error(one_per_line, size)  # short lines: a laid-out grid
@@ -122,6 +171,9 @@ def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> 
         if len(p.cells) not in whole:
             raise GridError(f"grid has {len(p.cells)} cells, expected {expected}", path, p.line)
     raise _sizes_error(one_per_line)
+
+
+_SIDES = "N from 4 to 35, or numbers separated by spaces or commas"
 
 
 def _odd_one(puzzles: list[PuzzleText]) -> tuple[int, PuzzleText | None]:
@@ -169,11 +221,11 @@ def read_source(source: str) -> tuple[str, str]:
     if not os.path.exists(source):
         if len(stripped) > 12 and not looks_like_path(source):
             raise GridError(
-                f"grid has {len(stripped)} cells, expected N*N (16, 36, 81, 144, 256 or 625),"
+                f"grid has {len(stripped)} cells, expected N*N ({_SIDES}),"
                 " and no file has that name",
                 "<argument>",
             ) from None
-        raise GridError("no such file, and not a grid of 16, 36, 81, 144, 256 or 625 cells", source)
+        raise GridError("no such file, and not a grid of N*N cells (N from 4 to 35)", source)
     return read_text(source, GridError), source
 
 
@@ -184,6 +236,8 @@ def looks_like_path(source: str) -> bool:
 
 def size_of_puzzle(puzzle: PuzzleText) -> int:
     """Return N for a puzzle whose length is N*N, or raise a located GridError."""
+    if isinstance(puzzle.cells, tuple):  # numbers: _numeric_puzzles checked the square
+        return isqrt(len(puzzle.cells))
     n = _size_of(len(puzzle.cells))
     if n is None:
         raise GridError(
@@ -199,12 +253,19 @@ def default_symbols(n: int) -> str:
 
 
 def parse_cells(
-    cells: str, geometry: Geometry, path: str = "<input>", line: int | None = None
+    cells: str | tuple[str, ...], geometry: Geometry, path: str = "<input>", line: int | None = None
 ) -> Grid:
-    """Return the grid of an N*N-character string, checking every symbol."""
+    """Return the grid of an N*N-character string (or of N*N numbers), checking every
+    symbol."""
     n = geometry.size
     if len(cells) != n * n:
         raise GridError(f"grid has {len(cells)} cells, expected {n * n}", path, line)
+    if isinstance(cells, tuple):
+        return _parse_numbers(cells, n, path, line)
+    if geometry.numeric:
+        raise GridError(
+            f"a {n}x{n} grid is written in numbers separated by spaces or commas", path, line
+        )
     allowed, to_values, _ = _tables(geometry.symbols)
     if allowed.issuperset(cells):  # the common case, at C speed: one byte per value
         return tuple(cells.translate(to_values).encode("latin-1"))
@@ -225,6 +286,17 @@ def parse_cells(
     return tuple(grid)
 
 
+def _parse_numbers(cells: tuple[str, ...], n: int, path: str, line: int | None) -> Grid:
+    grid = []
+    for c, token in enumerate(cells):
+        value = 0 if token == "." else int(token)
+        if value > n:
+            i, j = divmod(c, n)
+            raise GridError(f"bad value {token} at cell ({i},{j}); allowed: 1..{n} or 0 or .")
+        grid.append(value)
+    return tuple(grid)
+
+
 def parse_grid(text: str, geometry: Geometry) -> Grid:
     """Return the grid written in `text` (one line, or a laid-out grid)."""
     puzzles = split_puzzles(text, size=geometry.size)
@@ -234,7 +306,10 @@ def parse_grid(text: str, geometry: Geometry) -> Grid:
 
 
 def format_line(grid: Grid, geometry: Geometry, blank: str = ".") -> str:
-    """Return the grid as one line of N*N symbols."""
+    """Return the grid as one line of N*N symbols (N*N numbers separated by spaces, 0 for
+    a blank, for a numeric geometry)."""
+    if geometry.numeric:
+        return " ".join(map(str, grid))
     n = len(geometry.symbols)
     if blank == "." and isinstance(grid, tuple) and grid and 0 <= min(grid) <= max(grid) <= n:
         return bytes(grid).decode("latin-1").translate(_tables(geometry.symbols)[2])
@@ -257,13 +332,17 @@ def format_pretty(grid: Grid, geometry: Geometry) -> str:
     """Return the grid laid out over N lines, boxes separated by | and -+- rules."""
     n = geometry.size
     h, w = geometry.box or (n, n)
-    line = format_line(grid, geometry)
+    if geometry.numeric:
+        width = len(str(n))
+        symbols = [str(k).rjust(width) for k in grid]
+    else:
+        width, symbols = 1, list(format_line(grid, geometry))
     rows = []
     for i in range(n):
-        groups = [" ".join(line[n * i + j : n * i + j + w]) for j in range(0, n, w)]
+        groups = [" ".join(symbols[n * i + j : n * i + j + w]) for j in range(0, n, w)]
         rows.append(" | ".join(groups))
         if (i + 1) % h == 0 and i + 1 < n:
-            rows.append("-+-".join("-" * (2 * w - 1) for _ in range(0, n, w)))
+            rows.append("-+-".join("-" * ((width + 1) * w - 1) for _ in range(0, n, w)))
     return "\n".join(rows)
 
 

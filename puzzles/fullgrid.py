@@ -20,6 +20,14 @@ with a random preferred value per cell (`set_phases`), which CDCL follows wherev
 rules allow, within a budget of conflicts.  A seed still gives the same grid (MiniSat
 is deterministic, and a conflict budget does not depend on the machine's speed).
 
+Beyond 25x25 neither search is affordable (the exam's formula alone is 33 million
+clauses at 64x64), and `pattern_full_grid` is the third road: the classic pattern of
+a box geometry (value (w*(i mod h) + i div h + j) mod N in cell (i,j) for h x w boxes; i + j
+mod N for a Latin square), shuffled by the moves that keep the rules: rows within
+their band of boxes, the bands, columns within their stack, the stacks, and the values.
+Random, seeded and far from uniform (every grid it makes is one of few equivalence
+classes), which is all the encoder's big-size benchmarks need.
+
 `GridSampler` is a `GridEngine` (solvers.grid_engine: the rules loaded once, counting
 by the engine's search) with the random completion added; `puzzles.counting` holds
 the PySAT counter that tests compare the engine's count with.
@@ -42,6 +50,7 @@ from solvers.grid_engine import GridEngine
 from solvers.limits import pysat_interrupts, pysat_solve
 from solvers.results import SolutionCount
 
+SEARCHED_UP_TO = 25  # larger grids come from pattern_full_grid
 PYSAT_FROM = 12  # sizes whose generation counts go to PySAT (GridSampler.two_or_fewer)
 
 
@@ -174,3 +183,30 @@ def phase_guided_grid(
             with pysat_interrupts():
                 found = solver.solve_limited()
         return grid_from_model(solver.get_model(), geometry) if found else None
+
+
+def pattern_full_grid(geometry: Geometry, rng: random.Random) -> Grid:
+    """Return a full grid of a box geometry or a Latin square: the pattern grid shuffled
+    (see the module docstring).  GridError for other variants (diagonals, windows,
+    jigsaw)."""
+    n = geometry.size
+    others = [e for e in geometry.extras if e != "no-boxes"]
+    if others:
+        raise GridError(
+            f"{geometry.describe()}: full grids beyond {SEARCHED_UP_TO}x{SEARCHED_UP_TO} are made "
+            "for boxes or Latin squares only"
+        )
+    h, w = geometry.box or (1, n)  # a Latin square: rows and columns shuffle freely
+
+    def shuffled_lines(height: int, groups: int) -> list[int]:
+        order = rng.sample(range(groups), groups)
+        return [g * height + r for g in order for r in rng.sample(range(height), height)]
+
+    rows = shuffled_lines(h, n // h)
+    cols = shuffled_lines(w, n // w) if geometry.box else rng.sample(range(n), n)
+    values = rng.sample(range(1, n + 1), n)
+    if geometry.box:
+        pattern = [[(w * (i % h) + i // h + j) % n for j in range(n)] for i in range(n)]
+    else:
+        pattern = [[(i + j) % n for j in range(n)] for i in range(n)]
+    return tuple(values[pattern[i][j]] for i in rows for j in cols)

@@ -55,7 +55,7 @@ from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.status import Status
-from puzzles.fullgrid import Grid, GridSampler, sampler_for
+from puzzles.fullgrid import SEARCHED_UP_TO, Grid, GridSampler, pattern_full_grid, sampler_for
 from puzzles.jigsaw import RegionMap, draw_jigsaw, map_text
 from puzzles.outputs import check_file, interrupts, print_out, write_text
 from solvers.rating import Rater
@@ -203,9 +203,12 @@ class Generator:
                     owner[c] = region.index
             self.fixed_map = tuple(owner)
 
-    def _source(self) -> tuple[GridSampler, Grid, RegionMap] | None:
+    def _source(self) -> tuple[GridSampler | None, Grid, RegionMap] | None:
         """Return (solver, a fresh random full grid, region map or ()), or None when the
-        region map drawn for it (--jigsaw) was not completed."""
+        region map drawn for it (--jigsaw) was not completed.  Beyond 25x25 the grid is a
+        shuffled pattern and there is no solver (nothing is counted)."""
+        if self.geometry.size > SEARCHED_UP_TO:
+            return None, pattern_full_grid(self.geometry, self.rng), self.fixed_map
         if self.request.jigsaw:
             return self._jigsaw()
         solver = sampler_for(self.geometry)
@@ -219,7 +222,7 @@ class Generator:
         self.maps_not_completed += drawn is None
         return drawn
 
-    def candidate(self) -> tuple[GeneratedPuzzle, GridSampler] | None:
+    def candidate(self) -> tuple[GeneratedPuzzle, GridSampler | None] | None:
         """Return the next candidate puzzle (before filters) and its geometry's solver,
         or None when the region map drawn for it (--jigsaw) was not completed."""
         req = self.request
@@ -244,12 +247,19 @@ class Generator:
         elif req.method == "full":
             grid = full
         else:
+            assert solver is not None
             grid = minimal_puzzle(solver, full, self.rng)
-        return GeneratedPuzzle(grid, solver.geometry, region_map), solver
+        geometry = self.geometry if solver is None else solver.geometry
+        return GeneratedPuzzle(grid, geometry, region_map), solver
 
-    def accept(self, puzzle: GeneratedPuzzle, solver: GridSampler, tally: dict[str, int]) -> bool:
-        """Return True when the candidate passes the request's filters."""
+    def accept(
+        self, puzzle: GeneratedPuzzle, solver: GridSampler | None, tally: dict[str, int]
+    ) -> bool:
+        """Return True when the candidate passes the request's filters (always beyond
+        25x25, where solutions are not counted)."""
         req = self.request
+        if solver is None:
+            return True
         if req.method in ("random", "remove"):
             count = solver.two_or_fewer(puzzle.grid)
             kind = "unique" if count.unique else "none" if count.solutions == 0 else "several"
@@ -298,7 +308,9 @@ def generate(
         placements=generator.placements,
         dead_ends=generator.dead_ends,
         duplicates=duplicates,
-        solutions=tally if request.method in ("random", "remove") else {},
+        solutions=tally
+        if request.method in ("random", "remove") and geometry.size <= SEARCHED_UP_TO
+        else {},
         seconds=time.perf_counter() - start,
         maps_not_completed=generator.maps_not_completed,
         interrupted=interrupted,
@@ -345,9 +357,12 @@ def header(
     if request.jigsaw:  # the base geometry's boxes are replaced by each line's map
         extras = [e for e in geometry.extras if e in ("diagonals", "windows")]
         variant = ", ".join([f"{geometry.size}x{geometry.size}", "random jigsaw regions", *extras])
+    method = describe_request(request)
+    if geometry.size > SEARCHED_UP_TO:
+        method += "; full grids: the box pattern shuffled (puzzles.fullgrid.pattern_full_grid)"
     lines = [
         f"# sudoku-sat generated puzzles: {len(report.puzzles)}, {variant}",
-        f"# method: {describe_request(request)}",
+        f"# method: {method}",
         f"# command: {command}",
         f"# seed: {request.seed}; generator version: {GENERATOR_VERSION}",
         f"# geometry: {flags}",
@@ -447,6 +462,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     geometry = geometry_for(args, args.size or 9)
+    if geometry.size > SEARCHED_UP_TO and (
+        args.method not in ("remove", "full") or args.unique or args.jigsaw
+    ):
+        parser.error(
+            f"beyond {SEARCHED_UP_TO}x{SEARCHED_UP_TO} only --method remove and full are "
+            "made (no solution counting: no --unique, minimal or depth; no --jigsaw)"
+        )
     if args.givens is not None and not 0 <= args.givens <= geometry.num_cells:
         parser.error(f"--givens must be between 0 and {geometry.num_cells}")
     if args.output:

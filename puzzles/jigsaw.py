@@ -20,10 +20,10 @@ import random
 
 from encoder.errors import GridError
 from encoder.geometry import (
-    DEFAULT_BOXES,
     DEFAULT_SYMBOLS,
     Geometry,
     block_cells,
+    default_box,
     make_geometry,
     orthogonal_neighbours,
     pieces,
@@ -36,7 +36,9 @@ RegionMap = tuple[int, ...]  # region index 0..N-1 of every cell
 def random_region_map(n: int, rng: random.Random, swaps: int | None = None) -> RegionMap:
     """Return a random map of N connected regions of N cells (`swaps` kept swaps,
     default 2*N*N)."""
-    box = DEFAULT_BOXES[n]
+    box = default_box(n)
+    if box is None:
+        raise GridError(f"a {n}x{n} grid has no boxes to start a jigsaw map from")
     owner = [0] * (n * n)
     for b in range(n):
         for c in block_cells(n, box, b):

@@ -467,3 +467,25 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path, public):
     assert "INTERRUPTED: partial results" in stdout
     rows = table_rows(stdout, "royle17_49158_tdoku")
     assert int(rows["up"][2].replace(",", "")) == meta["grids_done"]
+
+
+def test_at_most_one_encodings_in_the_harness_agree_on_propagation(tmp_path):
+    """`--encodings centrale+AMO`: the same no-search figures as pairwise (every
+    at-most-one encoding propagates completely), every answer checked by the harness,
+    and the no-search heatmap written."""
+    grids = write_grids(tmp_path / "nine.txt", project_grids("sudoku9_minimal.txt", 30))
+    encodings = "centrale,centrale+sequential,centrale+product,centrale+bimander"
+    result = run_cli(
+        grids, "--solvers", "up,fl,cadical195", "--encodings", encodings, "--workers", "1",
+        "--out", tmp_path / "out",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    document = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    figures = {}
+    for s in document["summaries"]:
+        figures.setdefault(s["encoding"], {})[s["solver"]] = s["without_search"]
+    assert len(figures) == 4
+    assert all(by_solver == figures["centrale"] for by_solver in figures.values())
+    assert (tmp_path / "out" / "no_search.png").read_bytes()[:8] == PNG_MAGIC
+    refused = run_cli(grids, "--encodings", "centrale+nothing")
+    assert refused.returncode == 2 and "centrale+nothing" in refused.stderr
