@@ -51,8 +51,7 @@ def plot_no_search(summaries: Sequence[Summary], path: Path) -> bool:
         squeeze=False,
         layout="constrained",
     )
-    cmap = plt.get_cmap("viridis").copy()
-    cmap.set_bad("whitesmoke")
+    cmap = plt.get_cmap("viridis").with_extremes(bad="whitesmoke")  # a cell nothing ran in
     image = None
     for ax, encoding in zip(axes.flat, encodings, strict=False):
         values = np.full((len(datasets), len(solvers)), np.nan)
