@@ -40,6 +40,7 @@ from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
+from solvers.rate_chunks import NO_LENGTH
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket
 
 # Closure solvers: "solved without search" is their own success (they never branch).
@@ -60,6 +61,7 @@ class ChunkTask:
     fresh: bool = False  # PySAT: a new solver per grid
     timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid and solver (and rating)
     max_depth: int | None = 3  # rate grids up to this depth; None: no rating
+    length: bool = True  # the refutation-length rating beside the depth (when rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +292,7 @@ def _run(task: ChunkTask) -> ChunkResult:
         lengths: tuple[str, ...] = ()
         if task.max_depth is not None:
             depths = _rate(task, solved, _settled_depths(task, answers))
-            lengths = _lengths(task)
+            lengths = _lengths(task) if task.length else (NO_LENGTH,) * len(puzzles)
         runs: list[GridRun] = []
         for name, records in answers.items():
             closure = name in CLOSURES
