@@ -381,6 +381,7 @@ def test_chunks_cut_at_fixed_positions(public):
         fresh=False,
         timeout=1.0,
         max_depth=3,
+        no_length=False,
     )
     tasks = run_command.make_tasks([data], args)
     assert [(t.encoding, t.first, len(t.puzzles)) for t in tasks] == [
