@@ -31,7 +31,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from encoder.check import solution_problems
+from encoder.check import SolutionCheck, solution_problems
 from encoder.cli_common import Puzzle
 from encoder.decode import ModelError, grid_from_model
 from encoder.encodings import given_literals, rule_formula
@@ -40,6 +40,7 @@ from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
+from solvers.rate_chunks import NO_LENGTH
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket
 
 # Closure solvers: "solved without search" is their own success (they never branch).
@@ -60,6 +61,7 @@ class ChunkTask:
     fresh: bool = False  # PySAT: a new solver per grid
     timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid and solver (and rating)
     max_depth: int | None = 3  # rate grids up to this depth; None: no rating
+    length: bool = True  # the refutation-length rating beside the depth (when rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +149,26 @@ class _Loaded:
         self.last = None
 
 
+class _Checks:
+    """The independent solution check of each geometry of a chunk (`SolutionCheck`,
+    vectorised), found by the geometry's identity: hashing its regions costs more."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, SolutionCheck] = {}
+
+    def problems(self, puzzle: Puzzle, solution: tuple[int, ...]) -> list[str]:
+        check = self.by_id.get(id(puzzle.geometry))
+        if check is None or check.geometry is not puzzle.geometry:
+            check = self.by_id[id(puzzle.geometry)] = SolutionCheck(puzzle.geometry)
+        return check.problems(solution, puzzle.grid)
+
+
 def _checked(
-    puzzle: Puzzle, model: Sequence[int], who: str, known: tuple[int, ...] | None = None
+    checks: _Checks,
+    puzzle: Puzzle,
+    model: Sequence[int],
+    who: str,
+    known: tuple[int, ...] | None = None,
 ) -> tuple[int, ...]:
     """Return the grid a model describes after checking it against the puzzle (skipped
     when it equals `known`, a solution checked before); raise WrongAnswer if wrong."""
@@ -159,7 +179,7 @@ def _checked(
     else:
         if solution == known:
             return solution
-        problems = solution_problems(solution, puzzle.grid, puzzle.geometry)
+        problems = checks.problems(puzzle, solution)
     _refuse(puzzle, who, problems)
     return solution
 
@@ -258,10 +278,29 @@ def _lengths(task: ChunkTask) -> tuple[str, ...]:
     return tuple(labels)
 
 
+def _without_model(result: SolverResult, name: str) -> SolverResult:
+    """Return the record kept of a checked answer: the solver's name, no model
+    (`dataclasses.replace` spends more time on its field lookups than this)."""
+    return SolverResult(
+        name,
+        result.status,
+        (),
+        result.solved_without_search,
+        result.decisions,
+        result.conflicts,
+        result.propagations,
+        result.seconds,
+        result.reason,
+        result.timed_out,
+        result.failed,
+    )
+
+
 def _run(task: ChunkTask) -> ChunkResult:
     puzzles = task.puzzles
     assumptions = [given_literals(p.grid, p.geometry) for p in puzzles]
     loaded = {name: _Loaded(name, task.encoding, task.fresh, task.timeout) for name in task.solvers}
+    checks = _Checks()
     answers: dict[str, list[SolverResult]] = {}  # per solver, per grid (models dropped)
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
     checked: list[tuple[int, ...]] = [()] * len(puzzles)  # the model it was read from
@@ -279,9 +318,9 @@ def _run(task: ChunkTask) -> ChunkResult:
                     result = backend.solve(assumptions[i])
                     # A model equal to one checked before is the same answer.
                     if result.status is Status.SAT and result.model != checked[i]:
-                        solved[i] = _checked(puzzle, result.model, who, solved[i])
+                        solved[i] = _checked(checks, puzzle, result.model, who, solved[i])
                         checked[i] = result.model
-                    records.append(replace(result, solver=name, model=()))
+                    records.append(_without_model(result, name))
                 answers[name] = records
                 loaded[name].close()
         finally:
@@ -290,7 +329,7 @@ def _run(task: ChunkTask) -> ChunkResult:
         lengths: tuple[str, ...] = ()
         if task.max_depth is not None:
             depths = _rate(task, solved, _settled_depths(task, answers))
-            lengths = _lengths(task)
+            lengths = _lengths(task) if task.length else (NO_LENGTH,) * len(puzzles)
         runs: list[GridRun] = []
         for name, records in answers.items():
             closure = name in CLOSURES

@@ -161,6 +161,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="depth profile: rate grids up to this depth (default 3); grids beyond count "
         "as 'more'.  Rated when a home-grown solver is in --solvers",
     )
+    group.add_argument(
+        "--no-length",
+        action="store_true",
+        help="skip the refutation-length rating (about 1 ms a 17-clue grid, several times "
+        "the depth rating and most solver calls): its table says 'not rated' and its CSV "
+        "column '-'",
+    )
     group = parser.add_argument_group("output")
     group.add_argument("--out", metavar="DIR", help="write results.json, results.csv, PNG plots")
     group.add_argument(
@@ -211,6 +218,7 @@ def make_tasks(datasets: Sequence[Dataset], args: argparse.Namespace) -> list[Ch
                         args.fresh,
                         args.timeout,
                         args.max_depth if rate else None,
+                        not args.no_length,
                     )
                 )
     return tasks
@@ -416,6 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         timeout=args.timeout,
         fresh=args.fresh,
         max_depth=args.max_depth,
+        length_rated=not args.no_length,
         interrupted=interrupted,
         grids_done=grids_done,
         grids_total=grids_total,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from encoder.geometry import Geometry
 
 Grid = tuple[int, ...]
@@ -38,6 +40,38 @@ def solution_problems(
                 "(0-based row,column)"
             )
     return problems
+
+
+class SolutionCheck:
+    """`solution_problems` for one geometry, vectorised for the usual answer, a valid
+    solution: a few microseconds for 9x9, where the loop over the regions takes about
+    fifty.  It reads the geometry's regions as one index array (every region the same
+    size) and the values directly, as the loop does, and hands any solution it does not
+    find valid to `solution_problems`, which says what is wrong."""
+
+    def __init__(self, geometry: Geometry):
+        self.geometry = geometry
+        sizes = {len(region.cells) for region in geometry.regions}
+        self.regions = (
+            np.array([region.cells for region in geometry.regions], dtype=np.int64)
+            if len(sizes) == 1
+            else None
+        )
+
+    def problems(self, solution: Sequence[int], puzzle: Sequence[int]) -> list[str]:
+        """Return what is wrong with `solution` as an answer to `puzzle` (empty when valid)."""
+        n = self.geometry.size
+        if self.regions is not None and len(solution) == n * n == len(puzzle):
+            values = np.asarray(solution, dtype=np.int64)
+            givens = np.asarray(puzzle, dtype=np.int64)
+            if (
+                values.min() >= 1
+                and values.max() <= n
+                and not np.any((givens != 0) & (givens != values))
+                and np.all(np.diff(np.sort(values[self.regions], axis=1), axis=1))
+            ):
+                return []
+        return solution_problems(solution, puzzle, self.geometry)
 
 
 def is_solution(solution: Sequence[int], puzzle: Sequence[int], geometry: Geometry) -> bool:

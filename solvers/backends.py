@@ -134,11 +134,16 @@ def _assigned_cells(literals: Sequence[Lit], cell_vars: int) -> int:
 def _complete(literals: Sequence[Lit], num_vars: int) -> tuple[Lit, ...]:
     """Return one literal per variable 1..num_vars: the given ones (the last one given
     for a variable wins), the others negative."""
+    return tuple(_complete_array(literals, num_vars).tolist())
+
+
+def _complete_array(literals: Sequence[Lit] | np.ndarray, num_vars: int) -> np.ndarray:
+    """`_complete` as an int64 array."""
     lits = np.asarray(literals, dtype=np.int64)
     lits = lits[(lits != 0) & (np.abs(lits) <= num_vars)]
     model = -np.arange(1, num_vars + 1, dtype=np.int64)
     model[np.abs(lits) - 1] = lits
-    return tuple(model.tolist())
+    return model
 
 
 class _ClauseCheck:
@@ -275,12 +280,10 @@ class HomeBackend(Backend):
 
     def _bounded(self, assumptions: list[Lit]) -> SolverResult:
         engine = self.engine
-        if self.depth == 0:  # the closure is unit propagation itself
-            return self._closure(assumptions)
-        ok, root = engine.propagate(assumptions)  # restores the engine's state
-        without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
         if self.depth is not None:
-            return self._closure(assumptions, without)
+            return self._closure(assumptions)
+        ok, root = engine.propagate(assumptions, as_array=True)  # restores the engine's state
+        without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
         start = time.perf_counter()
         answer = engine.solve(assumptions)
         seconds = time.perf_counter() - start
@@ -294,35 +297,54 @@ class HomeBackend(Backend):
             answer.work.propagations,
         )
 
-    def _closure(self, assumptions: list[Lit], without: bool | None = None) -> SolverResult:
-        """Run the closure of depth `self.depth`; `without` is None when it is UP itself."""
+    def _closure(self, assumptions: list[Lit]) -> SolverResult:
+        """Run the closure of depth `self.depth` (literals kept as arrays throughout)."""
         engine = self.engine
         before = engine.accum_stats()
         start = time.perf_counter()
         if self.depth:
-            ok, literals = engine.probe(assumptions, depth=self.depth)
+            ok, literals = engine.probe(assumptions, depth=self.depth, as_array=True)
         else:
-            ok, literals = engine.propagate(assumptions)
+            ok, literals = engine.propagate(assumptions, as_array=True)
         seconds = time.perf_counter() - start
         after = engine.accum_stats()
-        if without is None:
-            without = ok and _assigned_cells(literals, self.cell_vars) == self.cell_vars
-        status, model, reason = Status.UNSAT, (), ""
-        if ok:
-            literals = [*engine.fixed(), *literals]
-            status, reason = Status.UNKNOWN, self._open_reason(literals)
-            if not reason:
-                candidate = _complete(literals, self.num_vars)
-                if self.check.first_falsified(candidate) < 0:
-                    status, model = Status.SAT, candidate
-                else:
-                    reason = "every cell is assigned but a clause is left unsatisfied"
         conflicts = after["conflicts"] - before["conflicts"]  # failed hypotheses
         propagations = after["propagations"] - before["propagations"]
+        assigned = _assigned_cells(literals, self.cell_vars) if ok else 0
+        without = self._without(assumptions, ok, assigned, conflicts)
+        status, model, reason = Status.UNSAT, (), ""
+        if ok:
+            fixed = engine.fixed(as_array=True)
+            if fixed.size:  # root-level facts (none for a rule formula): counted too
+                literals = np.concatenate((fixed, literals))
+                assigned = _assigned_cells(literals, self.cell_vars)
+            status, reason = Status.UNKNOWN, self._open_reason(assigned)
+            if not reason:
+                candidate = _complete_array(literals, self.num_vars)
+                if self.check.first_falsified(candidate) < 0:
+                    status, model = Status.SAT, tuple(candidate.tolist())
+                else:
+                    reason = "every cell is assigned but a clause is left unsatisfied"
         return self._result(status, model, seconds, without, 0, conflicts, propagations, reason)
 
-    def _open_reason(self, literals: Sequence[Lit]) -> str:
-        open_vars = self.cell_vars - _assigned_cells(literals, self.cell_vars)
+    def _without(self, assumptions: list[Lit], ok: bool, assigned: int, failed: int) -> bool:
+        """Return whether unit propagation of the assumptions alone assigns every cell
+        variable, from the closure's own answer (ok, `assigned` cell variables above the
+        root level, `failed` hypotheses) where it tells: a closure in which no
+        hypothesis failed learnt nothing, so it is the propagation itself; and a
+        hypothesis can only fail on a variable the propagation left open, so when every
+        variable is a cell variable, a failed one means the propagation left a cell open
+        (or was contradictory).  Otherwise the propagation is asked again."""
+        if not failed or self.depth == 0:  # depth 0: the closure is the propagation
+            return ok and assigned == self.cell_vars
+        if self.cell_vars == self.num_vars:
+            return False
+        ok, root = self.engine.propagate(assumptions, as_array=True)
+        return ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
+
+    def _open_reason(self, assigned: int) -> str:
+        """Say how many cell variables the closure left open ('' when none)."""
+        open_vars = self.cell_vars - assigned
         if not open_vars:
             return ""
         what = "unit propagation" if self.depth == 0 else f"the depth-{self.depth} closure"

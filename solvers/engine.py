@@ -140,6 +140,11 @@ def _literal_array(assumptions: Iterable[Lit]) -> np.ndarray:
     return np.ascontiguousarray(assumptions, dtype=np.int64)
 
 
+def _none(as_array: bool):
+    """No literals: an empty list, or an empty int64 array."""
+    return np.empty(0, np.int64) if as_array else []
+
+
 _ENTRY_POINTS: dict = {}
 
 
@@ -319,20 +324,23 @@ class Engine:
                 f"{assumptions.tolist()}"
             )
 
-    def propagate(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[Lit]]:
+    def propagate(
+        self, assumptions: Sequence[Lit] = (), as_array: bool = False
+    ) -> tuple[bool, list[Lit]]:
         """Return (True, literals assigned above the root level) or (False, []) on a conflict.
 
         Each assumption is enqueued at a new decision level and propagated (one that is
         already true is skipped, one already false is a conflict), as PySAT's
-        Minisat22.propagate does; root-level facts of the formula are not listed."""
+        Minisat22.propagate does; root-level facts of the formula are not listed.
+        `as_array`: the literals as an int64 array, in assignment order (no list made)."""
         lits = _literal_array(assumptions)
         if not self.ok:
-            return False, []
+            return False, _none(as_array)
         status, out = _call(propagate_kernel, self._F, self._S, lits)
         if status != NO_CONFLICT:
             self._check(status, lits)
-            return False, []
-        return True, out.tolist()
+            return False, _none(as_array)
+        return True, out if as_array else out.tolist()
 
     def propagate_batch(
         self, assumptions: np.ndarray, offsets: np.ndarray
@@ -364,21 +372,26 @@ class Engine:
         return status == NO_CONFLICT, found[:total].copy(), starts
 
     def probe(
-        self, assumptions: Sequence[Lit] = (), depth: int = 1, polarity: str = "both"
+        self,
+        assumptions: Sequence[Lit] = (),
+        depth: int = 1,
+        polarity: str = "both",
+        as_array: bool = False,
     ) -> tuple[bool, list[Lit]]:
         """Return the failed-literal closure of depth `depth` above the root level.
 
         On top of propagating the assumptions: an unassigned literal whose hypothesis
         leads to a contradiction under the depth-1 smaller closure is negated and
         propagated, until a full round adds nothing (polarity "positive" only tries
-        positive literals).  depth 0 is propagate.  (False, []) on a contradiction."""
+        positive literals).  depth 0 is propagate.  (False, []) on a contradiction.
+        `as_array`: the literals as an int64 array (no list made)."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if depth < 0:
             raise ValueError(f"depth must be >= 0, not {depth}")
         lits = _literal_array(assumptions)
         if not self.ok:
-            return False, []
+            return False, _none(as_array)
         self._room(depth)
         positive_only = polarity == "positive"
         args = (self._F, self._S, lits, int(depth), positive_only, self._passed, self._frames)
@@ -386,8 +399,8 @@ class Engine:
         assert status != NO_MEMORY
         if status != NO_CONFLICT:
             self._check(status, lits)
-            return False, []
-        return True, out.tolist()
+            return False, _none(as_array)
+        return True, out if as_array else out.tolist()
 
     def ladder(
         self,
@@ -448,16 +461,17 @@ class Engine:
             st[PAUSE_AT] = NEVER
         return Ladder(status, depth, solutions, cycles / rate)
 
-    def fixed(self) -> list[Lit]:
+    def fixed(self, as_array: bool = False) -> list[Lit]:
         """Return the literals fixed at the root level (units and what they propagate).
 
-        Empty when the formula is refuted at the root (see `ok`)."""
+        Empty when the formula is refuted at the root (see `ok`).  `as_array`: as an
+        int64 array."""
         if not self.ok:
-            return []
+            return _none(as_array)
         trail, st = self._S[S_TRAIL], self._S[S_ST]
-        return [
-            (c >> 1) + 1 if not c & 1 else -((c >> 1) + 1) for c in trail[: st[TRAIL_SIZE]].tolist()
-        ]
+        codes = trail[: st[TRAIL_SIZE]].astype(np.int64)
+        dimacs = np.where(codes & 1, -((codes >> 1) + 1), (codes >> 1) + 1)
+        return dimacs if as_array else dimacs.tolist()
 
     def trace(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[tuple[Lit, int]], int]:
         """Propagate like `propagate` and return (ok, [(literal, reason)], conflict clause).

@@ -381,6 +381,7 @@ def test_chunks_cut_at_fixed_positions(public):
         fresh=False,
         timeout=1.0,
         max_depth=3,
+        no_length=False,
     )
     tasks = run_command.make_tasks([data], args)
     assert [(t.encoding, t.first, len(t.puzzles)) for t in tasks] == [
@@ -489,3 +490,33 @@ def test_at_most_one_encodings_in_the_harness_agree_on_propagation(tmp_path):
     assert (tmp_path / "out" / "no_search.png").read_bytes()[:8] == PNG_MAGIC
     refused = run_cli(grids, "--encodings", "centrale+nothing")
     assert refused.returncode == 2 and "centrale+nothing" in refused.stderr
+
+
+def table_rows_of(text: str) -> list[str]:
+    """Return the cells of the one data row of a Markdown table."""
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    assert len(lines) == 3, text
+    return [c.strip() for c in lines[2].strip("|").split("|")]
+
+
+def test_no_length_skips_only_the_refutation_length(tmp_path):
+    """--no-length leaves every figure but the length column as it was, and that column
+    says '-' in the CSV and 'not rated' (100 %) in the table; by default it is rated."""
+    grids = write_grids(tmp_path / "grids.txt", project_grids("sudoku9_depth1.txt", 12))
+    rows = {}
+    for flag in ("", "--no-length"):
+        out = tmp_path / f"out{flag}"
+        result = run_cli(grids, "--solvers", "up,fl,minisat22", "--workers", "1", "--out", out,
+                         *([flag] if flag else []))  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        with open(out / "results.csv", encoding="utf-8", newline="") as handle:
+            rows[flag] = [r for r in csv.DictReader(handle)]
+        if flag:
+            length_table = result.stdout.split("### Refutation length")[1].split("###")[0]
+            row = table_rows_of(length_table)  # dataset 'grids' (the file's name)
+            assert row[3:5] == ["n/a", "n/a"] and row[-1] == "100.00"
+    assert all(r["length"].isdigit() for r in rows[""])
+    assert {r["length"] for r in rows["--no-length"]} == {"-"}
+    for rated, skipped in zip(rows[""], rows["--no-length"], strict=True):
+        for key in ("position", "solver", "status", "solved_without_search", "depth"):
+            assert rated[key] == skipped[key]

@@ -1037,3 +1037,37 @@ def test_compiled_clause_check_finds_the_first_falsified_clause(random_cnf):
         found = first_falsified(cnf.literals, cnf.offsets, np.array(model), num_vars)
         expected = unsatisfied_clause(model, clauses)
         assert found == (-1 if expected is None else clauses.index(expected))
+
+
+@pytest.mark.parametrize("encoding", ["centrale", "minimal", "augmented"])
+@pytest.mark.parametrize(
+    "set_name", ["sudoku9_depth0.txt", "sudoku9_depth1.txt", "sudoku9_jigsaw_depth2.txt"]
+)
+def test_closures_say_solved_without_search_as_propagation_does(set_name, encoding):
+    """`fl` and `fl2` read "solved without search" off their own closure where it tells
+    (no failed hypothesis; or one failed with every variable a cell variable) and ask
+    the propagation otherwise (the augmented encoding's segment variables): either way
+    the answer is Minisat22's root-level propagation filling every cell variable."""
+    from encoder.cli_common import flags_namespace, load_puzzles
+
+    puzzles = load_puzzles(str(PROJECT / "data" / "sets" / set_name), flags_namespace(""))
+    seen = set()
+    for puzzle in puzzles[:12]:
+        formula = rule_formula(puzzle.geometry, encoding)
+        cell_vars = puzzle.geometry.size**3
+        givens = given_literals(puzzle.grid, puzzle.geometry)
+        with Minisat22(bootstrap_with=formula.clauses) as oracle:
+            ok, literals = oracle.propagate(assumptions=givens)
+        expected = ok and {abs(lit) for lit in literals} >= set(range(1, cell_vars + 1))
+        for name in ("up", "fl", "fl2"):
+            with make_backend(name) as backend:
+                backend.load(formula.clauses, formula.num_vars, cell_vars)
+                result = backend.solve(givens)
+            assert result.solved_without_search is expected, (name, puzzle.source)
+            seen.add((expected, result.conflicts > 0))
+    # The way under test was taken: grids that propagation fills (depth 0, under the
+    # full rules), closures whose hypotheses failed on grids it leaves open (the others).
+    if set_name != "sudoku9_depth0.txt":
+        assert (False, True) in seen
+    elif encoding != "minimal":
+        assert (True, False) in seen

@@ -1,0 +1,52 @@
+"""The vectorised solution check (`encoder.check.SolutionCheck`) against the loop it
+stands in for (`solution_problems`): the same verdict on valid solutions and on every
+kind of wrong one, and the loop's own messages when wrong."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from encoder import make_geometry
+from encoder.check import SolutionCheck, solution_problems
+
+# Valid under the plain rules (the variants' extra regions make it wrong, also tested).
+SOLUTION9 = tuple(int(ch) for ch in (
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+))  # fmt: skip
+SOLUTION4 = tuple(int(ch) for ch in "3412214342311324")
+GEOMETRIES = {
+    9: [make_geometry(9), make_geometry(9, diagonals=True), make_geometry(9, windows=True)],
+    4: [make_geometry(4), make_geometry(4, boxes=False)],
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    size=st.sampled_from([9, 4]),
+    which=st.integers(0, 2),
+    changes=st.lists(st.tuples(st.integers(0, 80), st.integers(-1, 10)), max_size=3),
+    givens=st.lists(st.tuples(st.integers(0, 80), st.integers(0, 10)), max_size=4),
+    drop=st.booleans(),
+)
+def test_same_verdict_and_messages_as_the_loop(size, which, changes, givens, drop):
+    geometry = GEOMETRIES[size][which % len(GEOMETRIES[size])]
+    cells = size * size
+    solution = list(SOLUTION9 if size == 9 else SOLUTION4)
+    puzzle = [0] * cells
+    for c, k in givens:
+        puzzle[c % cells] = solution[c % cells] if k == 0 else k  # kept, or maybe not
+    for c, k in changes:
+        solution[c % cells] = k
+    if drop:
+        solution.pop()
+    expected = solution_problems(solution, puzzle, geometry)
+    assert SolutionCheck(geometry).problems(solution, puzzle) == expected
+
+
+def test_a_valid_solution_has_no_problem_and_a_swap_is_named():
+    check = SolutionCheck(make_geometry(9))
+    assert check.problems(SOLUTION9, (0,) * 81) == []
+    swapped = list(SOLUTION9)
+    swapped[0], swapped[1] = swapped[1], swapped[0]  # rows still fine, columns not
+    assert check.problems(swapped, (0,) * 81)[0].startswith("column 0 repeats a value")
