@@ -31,6 +31,7 @@ from encoder.grids import (
     size_of_puzzle,
     split_puzzles,
 )
+from encoder.output_files import write_file
 from encoder.puzzle_files import is_table, read_texts
 from puzzlesets import PuzzleSet, PuzzleSetError, locate, lookup
 
@@ -198,25 +199,19 @@ def run_front_end(
 
 
 def write_output(text: str, path: str | None) -> None:
-    """Write to `path` (atomically, so no half-written file is left) or to stdout."""
+    """Write to `path` (through `encoder.output_files`: no half-written file) or to
+    stdout."""
     write_with(lambda handle: handle.write(text), path)
 
 
 def write_with(writer: Callable[[IO[str]], object], path: str | None) -> None:
-    """Call `writer(handle)` on stdout, or on a temporary file renamed to `path` once
-    complete (so no half-written file is left): a big formula is streamed, never held."""
+    """Call `writer(handle)` on stdout, or on `path` through `encoder.output_files` (a
+    temporary file renamed into place; a device such as /dev/stdout written in place): a
+    big formula is streamed, never held."""
     if path is None:
         writer(sys.stdout)
         return
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            writer(handle)
-        os.replace(tmp, path)
-    except OSError as error:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise GridError(f"cannot write: {error.strerror}", path) from None
+    write_file(path, writer)
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,11 @@ class Geometry:
         """True when grids are written as numbers 1..N (no alphabet of N symbols)."""
         return not self.symbols
 
+    def symbol(self, value: int) -> str:
+        """Return how value k (1..N) is written: its symbol, or the number itself in a
+        numeric geometry.  Every message and picture names a value through this."""
+        return str(value) if self.numeric else self.symbols[value - 1]
+
     @property
     def num_cells(self) -> int:
         return self.size * self.size

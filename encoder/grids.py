@@ -374,7 +374,7 @@ def find_clashes(grid: Grid, geometry: Geometry) -> list[Clash]:
 
 def describe_clash(clash: Clash, geometry: Geometry) -> str:
     a, b = geometry.cell(clash.first), geometry.cell(clash.second)
-    symbol = geometry.symbols[clash.value - 1]
+    symbol = geometry.symbol(clash.value)
     return (
         f"value {symbol} given twice in {clash.region.name()}: cells ({a[0]},{a[1]}) and "
         f"({b[0]},{b[1]}) (0-based row,column)"

@@ -138,7 +138,6 @@ def svg_parts(
     extras = [c for r in geometry.regions if r.kind in ("diagonal", "window") for c in r.cells]
     start += fill(extras, "sg-x")
     highlight = fill(shade, "sg-shade") + (fill([focus], "sg-focus") if focus is not None else [])
-    symbols = geometry.symbols
     big = round(px * 0.62)
     rows, columns = _keypad(n)
     small = max(6, round(min(px / columns * 0.82, px / rows * 0.82, big * 0.5)))
@@ -150,7 +149,7 @@ def svg_parts(
             css = "sg-g" if givens[c] else ("sg-m" if values[c] in marked else "sg-v")
             cells.append(
                 f'<text class="{css}" x="{x + px / 2:g}" y="{y + px / 2:g}" '
-                f'font-size="{big}">{escape(symbols[values[c] - 1])}</text>'
+                f'font-size="{big}">{escape(geometry.symbol(values[c]))}</text>'
             )
             continue
         open_values = set(candidates[c]) if candidates is not None else set()
@@ -160,7 +159,8 @@ def svg_parts(
             cx = x + (s + 0.5) * px / columns
             cy = y + (r + 0.5) * px / rows
             css = ' class="sg-m"' if k in marked else (' class="sg-s"' if k in gone else "")
-            piece.append(f'<text{css} x="{cx:.1f}" y="{cy:.1f}">{escape(symbols[k - 1])}</text>')
+            text = escape(geometry.symbol(k))
+            piece.append(f'<text{css} x="{cx:.1f}" y="{cy:.1f}">{text}</text>')
         cells.append(f'<g class="sg-c" font-size="{small}">{"".join(piece)}</g>' if piece else "")
     return SvgParts("".join(start), "".join(highlight), _lines(geometry, px), tuple(cells))
 

@@ -165,7 +165,7 @@ class Explainer:
 
     def lit_words(self, lit: int) -> str:
         c, k = cell_value(abs(lit), self.geometry.size)
-        symbol = self.geometry.symbols[k - 1]
+        symbol = self.geometry.symbol(k)
         return f"{self.cell_name(c)}={symbol}" if lit > 0 else f"{self.cell_name(c)}≠{symbol}"
 
     def placement_reason(self, reason: int) -> str:
@@ -173,7 +173,7 @@ class Explainer:
         if info.group == "K1":
             return "naked single: the only value left in this cell (clause K1)"
         if info.group[1] == "1":
-            symbol = self.geometry.symbols[info.value - 1]
+            symbol = self.geometry.symbol(info.value)
             return (
                 f"hidden single: the only place left for {symbol} in {info.region} ({info.group})"
             )
@@ -184,18 +184,17 @@ class Explainer:
         if info.group == "K1":
             return f"cell {self.cell_name(info.cell)} has no value left"
         if info.group[1] == "1":
-            symbol = self.geometry.symbols[info.value - 1]
+            symbol = self.geometry.symbol(info.value)
             return f"{info.region} has no place left for {symbol}"
         a, b = (abs(lit) for lit in self.formula_clause(reason))
         (ca, ka), (cb, kb) = (cell_value(v, self.geometry.size) for v in (a, b))
-        symbols = self.geometry.symbols
         if ca == cb:
-            both = f"{symbols[ka - 1]} and {symbols[kb - 1]}"
+            both = f"{self.geometry.symbol(ka)} and {self.geometry.symbol(kb)}"
             return f"cell {self.cell_name(ca)} would hold both {both}"
         where = REGION_WORDS.get(info.group[0], "region")
         return (
             f"cells {self.cell_name(ca)} and {self.cell_name(cb)} of the same {where} "
-            f"would both hold {symbols[ka - 1]} ({info.group})"
+            f"would both hold {self.geometry.symbol(ka)} ({info.group})"
         )
 
     def formula_clause(self, index: int) -> list[int]:
@@ -306,7 +305,7 @@ class Explainer:
             if info.group == "K1":
                 why = "the only value left in the cell"
             else:
-                symbol = self.geometry.symbols[info.value - 1]
+                symbol = self.geometry.symbol(info.value)
                 why = f"the only place left for {symbol} in {info.region}"
             parts.append(f"{self.lit_words(lit)} ({why})")
         if isinstance(broken, int):

@@ -1,0 +1,107 @@
+"""Files written so that no fault loses them: each goes to a temporary file in its
+folder, renamed over the target once complete, so a full disk or Ctrl-C leaves the
+previous file or none, never half of one.  A target that exists and is not a regular
+file (`/dev/stdout`, `/dev/null`, `/dev/full`, a named pipe) is written in place, as a
+shell redirection would, and a symbolic link keeps pointing at the file it names.  Every
+failure is an `OutputError`: the front ends print it as one line `prog: PATH: problem`
+and exit 1.  `check_folder` and `check_file` tell before a long run that its results
+could not be kept.
+
+This is the one home of atomic writing: the encoder's `-o`, the commands' `--out` and
+`generate -o` all come here.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Callable
+from typing import IO
+
+from encoder.errors import InputError
+
+
+class OutputError(InputError):
+    """A file or folder the command cannot write: one line `PATH: problem`."""
+
+
+def reason(error: OSError) -> str:
+    """Return the system's reason for a failed write, in words."""
+    if isinstance(error, FileExistsError | NotADirectoryError):
+        return "a file is in the way of a folder"
+    return error.strerror or str(error)
+
+
+def check_folder(folder: str) -> None:
+    """Create `folder` if needed and make sure a file can be created in it, so that a
+    long run learns at once, not at the end, that it cannot keep its results."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise OutputError("not a folder", folder)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create the output folder: {reason(error)}", folder) from None
+    try:
+        _probe(folder)
+    except OSError as error:
+        raise OutputError(f"cannot write in this folder: {reason(error)}", folder) from None
+
+
+def _probe(folder: str) -> None:
+    """Create and remove a file in `folder`; raise OSError when it cannot be done."""
+    probe = os.path.join(folder, f".sudoku-sat-probe.{os.getpid()}")
+    os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    os.unlink(probe)
+
+
+def check_file(path: str) -> None:
+    """Make sure `path` can be written (its folder exists and takes new files), before the
+    work that fills it."""
+    if os.path.isdir(path):
+        raise OutputError("cannot write: it is a folder", path)
+    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+        return  # a device or a pipe: written in place
+    folder = os.path.dirname(os.path.realpath(path))
+    if not os.path.isdir(folder):
+        raise OutputError("cannot write: its folder does not exist", path)
+    try:
+        _probe(folder)
+    except OSError as error:
+        raise OutputError(f"cannot write: {reason(error)}", path) from None
+
+
+def write_file(path: str | os.PathLike, write: Callable[[IO], object], binary: bool = False):
+    """Write a file through `write(handle)`: into a temporary file beside it, renamed over
+    `path` when complete (see the module docstring).  Raise OutputError on failure."""
+    path = os.fspath(path)
+    mode = "wb" if binary else "w"
+    text = {} if binary else {"encoding": "utf-8", "newline": ""}
+    try:
+        if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+            if os.path.isdir(path):
+                raise IsADirectoryError(errno.EISDIR, "it is a folder")
+            with open(path, mode, **text) as handle:
+                write(handle)
+            return
+        target = os.path.realpath(path)  # a symbolic link keeps pointing at the file
+        folder, name = os.path.split(target)
+        temporary = os.path.join(folder, f".{name}.{os.getpid()}.part")
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            with open(descriptor, mode, **text) as handle:
+                write(handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+    except OSError as error:
+        raise OutputError(f"cannot write: {reason(error)}", path) from None
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Write `text` to `path` as `write_file` does."""
+    write_file(path, lambda handle: handle.write(text))
