@@ -138,10 +138,6 @@ class _Loaded:
             backend.solve(first_call)
         return backend
 
-    def keeps_memory(self) -> bool:
-        """True when a loaded backend's answers depend on its earlier calls."""
-        return any(map(_remembers, self.backends.values()))
-
     def close(self) -> None:
         for backend in self.backends.values():
             backend.close()

@@ -111,22 +111,28 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
         for puzzle, label, depth, seconds in zip(
             batch, labels, out.depth.tolist(), out.seconds.tolist(), strict=True
         ):
-            length, length_seconds = NO_LENGTH, 0.0
+            length, length_seconds, length_timed_out = NO_LENGTH, 0.0, False
             if options.length_depth is not None:
                 rated = length_rater.rate(puzzle.grid, options.length_depth)
                 length, length_seconds = rated.label(), rated.seconds
+                length_timed_out = rated.timed_out
             line = (
                 f"{index}\t{format_line(puzzle.grid, geometry)}\t{label}\t{length}\t"
                 f"{seconds + length_seconds:.6f}"
             )
             note = ""
-            timed_out = label.startswith("timeout")
+            timed_out = label.startswith("timeout") or length_timed_out
             if label.startswith("unsat"):
                 note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
-            elif timed_out:
+            elif label.startswith("timeout"):
                 note = (
                     f"{puzzle.source}: time limit of {options.timeout:g} s reached at depth "
                     f"{depth}; --timeout S allows more"
+                )
+            elif length_timed_out:  # the depth is known; the length ran out of time
+                note = (
+                    f"{puzzle.source}: time limit of {options.timeout:g} s reached by the "
+                    "refutation-length rating; --timeout S allows more"
                 )
             yield RatedLine(index, line, note, timed_out, False, length, length_seconds)
             index += 1

@@ -310,14 +310,6 @@ def new_scratch(G, num_vars):
 
 
 @njit(cache=True)
-def _cone_row(T, X, lit):
-    """Return (pool, row) of the cone of a true literal: the state's or the hypothesis's."""
-    if X[0][lit] == 1:
-        return X[6], X[1][lit]
-    return T[T_POOL], T[T_CONE][lit]
-
-
-@njit(cache=True)
 def _push(X, lit, row, size, limit):
     if size > limit:
         return
