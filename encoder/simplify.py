@@ -21,6 +21,8 @@ true.  A model of the simplified formula becomes one of the full formula with
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -137,7 +139,9 @@ def _ranges_lines(numbers: np.ndarray) -> list[str]:
     ] or [""]
 
 
-def _expand(items: Iterable[str], name: str, line: int) -> list[int]:
+def _expand(items: Iterable[str], name: str, line: int, highest: int) -> list[int]:
+    """Return the variables of 'a-b' ranges and singletons, each checked to lie in
+    1..highest before anything is expanded (a corrupt range cannot fill the memory)."""
     out: list[int] = []
     for item in items:
         first, _, last = item.partition("-")
@@ -145,27 +149,54 @@ def _expand(items: Iterable[str], name: str, line: int) -> list[int]:
             a, b = int(first), int(last or first)
         except ValueError:
             raise InputError(f"bad renumbering map item {item!r}", name, line) from None
+        if not 1 <= a <= b <= highest:
+            raise InputError(
+                f"renumbering map item {item!r} is not a range of cell variables 1..{highest}",
+                name,
+                line,
+            )
         out.extend(range(a, b + 1))
     return out
 
 
+_HEADLINE = re.compile(r"simplified by the givens: \d+ of (\d+) cell variables .*the (\d+) open")
+
+
 def read_map(text: str, name: str) -> tuple[list[int], list[int]] | None:
     """Return (originals, true variables) from a simplified CNF's comments, or None when
-    the file is not a simplified formula."""
+    the file is not a simplified formula.  The map must be what the encoder writes: as
+    many original variables as the headline's open ones, in increasing order, none of
+    them among the true ones, all cell variables."""
     originals: list[int] = []
     true_vars: list[int] = []
-    simplified = False
+    highest = open_count = None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.startswith("c"):
             break
         body = line[1:].strip()
-        if body.startswith("simplified by the givens"):
-            simplified = True
+        headline = _HEADLINE.match(body)
+        if headline:
+            highest, open_count = int(headline.group(1)), int(headline.group(2))
+        elif body.startswith((MAP_PREFIX, TRUE_PREFIX)) and highest is None:
+            raise InputError(
+                "renumbering map before the 'simplified by the givens' line", name, number
+            )
         elif body.startswith(MAP_PREFIX):
-            originals += _expand(body[len(MAP_PREFIX) :].split(), name, number)
+            originals += _expand(body[len(MAP_PREFIX) :].split(), name, number, highest)
         elif body.startswith(TRUE_PREFIX):
-            true_vars += _expand(body[len(TRUE_PREFIX) :].split(), name, number)
-    return (originals, true_vars) if simplified else None
+            true_vars += _expand(body[len(TRUE_PREFIX) :].split(), name, number, highest)
+    if highest is None:
+        return None
+    if len(originals) != open_count:
+        raise InputError(
+            f"the renumbering map lists {len(originals)} variables, the headline {open_count}",
+            name,
+        )
+    if any(b <= a for a, b in itertools.pairwise(originals)):
+        raise InputError("the renumbering map is not in increasing order", name)
+    if set(true_vars) & set(originals):
+        raise InputError("a variable is both open (map) and true (given) in the map", name)
+    return originals, true_vars
 
 
 def original_model(
