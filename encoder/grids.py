@@ -109,22 +109,33 @@ def _numeric_puzzles(
         rows.append((number, tokens))
     if not rows:
         return None
-    written_in_numbers = any("," in content for _, content in lines) or any(
-        len(t) > 1 for _, tokens in rows for t in tokens
-    )
     counts = {len(tokens) for _, tokens in rows}
-    if not written_in_numbers or len(counts) != 1:
+    if len(counts) != 1:
         return None
     count = counts.pop()
     side = isqrt(count)
+    # Digits separated by spaces are a laid-out grid of symbols, unless commas or numbers
+    # of two digits say otherwise, or the grid is too wide for an alphabet of symbols.
+    widest = len(DEFAULT_SYMBOLS)
+    too_wide = (len(rows) == count > widest) or (side * side == count and side > widest)
+    written_in_numbers = (
+        too_wide
+        or any("," in content for _, content in lines)
+        or any(len(t) > 1 for _, tokens in rows for t in tokens)
+    )
+    if not written_in_numbers:
+        return None
     if len(rows) == count and (size is None or size == count):  # one row per line
         n, puzzles = count, [PuzzleText(sum((t for _, t in rows), ()), None, path, rows[0][0])]
     elif side * side == count and (size is None or size == side):  # one grid per line
         n, puzzles = side, [PuzzleText(tokens, None, path, number) for number, tokens in rows]
     else:
         return None
-    if not 4 <= n <= MAX_SIZE or any(t != "." and int(t) > n for p in puzzles for t in p.cells):
-        return None  # digits of a grid of symbols, such as 123 456 789
+    if not 4 <= n <= MAX_SIZE:
+        return None
+    if n <= widest and any(t != "." and int(t) > n for p in puzzles for t in p.cells):
+        return None  # digits of a grid of symbols, such as 123 456 789 (a wider grid's
+        # bad value is reported by parse_cells)
     return puzzles
 
 
@@ -292,7 +303,8 @@ def _parse_numbers(cells: tuple[str, ...], n: int, path: str, line: int | None) 
         value = 0 if token == "." else int(token)
         if value > n:
             i, j = divmod(c, n)
-            raise GridError(f"bad value {token} at cell ({i},{j}); allowed: 1..{n} or 0 or .")
+            problem = f"bad value {token} at cell ({i},{j}); allowed: 1..{n} or 0 or ."
+            raise GridError(problem, path, line)
         grid.append(value)
     return tuple(grid)
 
