@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import argparse
 import csv
-import sys
+import math
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 from tabulate import tabulate
@@ -32,10 +33,13 @@ from tabulate import tabulate
 from benchmarks.paths import machine
 from encoder.cli_common import (
     add_geometry_flags,
-    load_puzzles,
     positive,
+    read_puzzle_texts,
     resolve_named_set,
+    to_puzzle,
 )
+from encoder.errors import InputError, read_text
+from encoder.puzzle_files import TABLE_SUFFIXES
 from executors import add_executor_flags, settle_executor_flags
 
 DEFAULT_SET = "berthier-cb-5000"
@@ -80,26 +84,44 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
     return score / float(np.sqrt(untied_x) * np.sqrt(untied_y))
 
 
-def rating_columns(path: str, wanted: list[str] | None) -> tuple[list[str], dict[str, list]]:
-    """Return the rating columns of a table and their values (floats, None if blank)."""
-    delimiter = "\t" if path.endswith((".tsv", ".tab")) else ","
-    with open(path, encoding="utf-8-sig", newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter=delimiter))
-    header = list(rows[0]) if rows else []
+def rating_columns(
+    path: str, lines: Sequence[int], wanted: list[str] | None
+) -> tuple[list[str], dict[str, list[float | None]]]:
+    """Return the rating columns of a table and their values on the rows at `lines` (the
+    puzzles' lines, as the project's reader numbers them): floats, None if blank."""
+    delimiter = TABLE_SUFFIXES.get(Path(path).suffix.lower())
+    if delimiter is None:
+        raise InputError("no published rating column: give a CSV or TSV table", path)
+    reader = csv.reader(read_text(path).splitlines(), delimiter=delimiter)
+    header = next(reader, [])
+    rows: dict[int, list[str]] = {}
+    for row in reader:
+        rows[reader.line_num] = row  # the line numbers read_texts gives its puzzles
     if wanted is None:
         wanted = [name for name in header if name.lower() not in NOT_RATINGS]
+        if not wanted:
+            raise InputError(f"no published rating column (columns: {', '.join(header)})", path, 1)
     missing = [name for name in wanted if name not in header]
     if missing:
-        raise SystemExit(f"benchmarks agreement: {path}: no column {', '.join(missing)}")
+        raise InputError(f"no column {', '.join(missing)}", path, 1)
 
-    def number(text: str) -> float | None:
+    def number(line: int, name: str) -> float | None:
+        row = rows[line]
+        at = header.index(name)
         try:
-            return float(text)
+            value = float(row[at]) if at < len(row) else None
         except ValueError:
             return None
+        if value is None or not math.isfinite(value):
+            return None
+        if name == "W" and value < 0:  # it would land in a wrong row of the confusion table
+            raise InputError(f"W = {row[at]}: a whip rating is never negative", path, line)
+        return value
 
-    values = {name: [number(row[name]) for row in rows] for name in wanted}
+    values = {name: [number(line, name) for line in lines] for name in wanted}
     numeric = [name for name in wanted if any(v is not None for v in values[name])]
+    if not numeric:
+        raise InputError(f"no numeric rating in column {', '.join(wanted)}", path)
     return numeric, values
 
 
@@ -141,14 +163,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
     settle_executor_flags(p, args)
-    path, _, _ = resolve_named_set(args.table, args)
+    texts, flags = read_puzzle_texts(args.table, args)
+    if not texts:
+        path, _, _ = resolve_named_set(args.table, args)
+        raise InputError("no puzzle to rate", path)
+    texts = texts[: args.limit]
     wanted = args.columns.split(",") if args.columns else None
-    names, published = rating_columns(path, wanted)
-    puzzles = load_puzzles(args.table, args)
-    if len(puzzles) != len(next(iter(published.values()), puzzles)):
-        raise SystemExit(f"benchmarks agreement: {path}: puzzles and rating rows differ")
-    if args.limit:
-        puzzles = puzzles[: args.limit]
+    names, published = rating_columns(texts[0].path, [t.line for t in texts], wanted)
+    puzzles = [to_puzzle(text, flags) for text in texts]
     options = RateOptions(max_depth=0, timeout=args.timeout, length_depth=args.length_depth)
     chunks = [
         RateChunk(first, tuple(part), options) for first, part in cut(puzzles, args.chunk_size)
@@ -198,4 +220,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -31,20 +31,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from benchmarks.paths import DATA
 from benchmarks.report import metadata
 from encoder.amo import AMO_ENCODINGS
 from encoder.check import is_solution
+from encoder.cli_common import positive
 from encoder.decode import grid_from_model
 from encoder.dimacs import parse_model
 from encoder.emit import rule_size
+from encoder.errors import InputError
 from encoder.geometry import make_geometry
 from encoder.grids import parse_cells, split_puzzles
 from encoder.simplify import original_model, read_map
-from puzzles.outputs import write_png, write_text
+from puzzles.outputs import check_folder, write_png, write_text
 
 SIDES = (9, 16, 25, 36, 49, 64, 81, 100)
 COMPARED = ("pairwise", "sequential", "ladder", "bitwise", "commander", "product", "bimander")
@@ -66,12 +68,21 @@ def _peak_mb(pid: int, known: float) -> float:
     return known
 
 
-def _child(args: Sequence[str], timeout: float) -> tuple[float, float, str, bool]:
-    """Run `python ARGS`; return (seconds, peak resident MB, stdout, finished in time)."""
+class ChildFailed(InputError):
+    """A measured child process that ended with an exit status it should not have."""
+
+
+def _child(
+    args: Sequence[str], timeout: float, succeeded: Collection[int] = (0,)
+) -> tuple[float, float, str, bool]:
+    """Run `python ARGS`; return (seconds, peak resident MB, stdout, finished in time).
+    A child that finishes with a status not in `succeeded` is a ChildFailed naming the
+    command, the status and the last line it wrote on stderr: nothing it left behind
+    can be measured."""
     start = time.perf_counter()
     peak = 0.0
-    with tempfile.TemporaryFile("w+") as out:
-        process = subprocess.Popen([sys.executable, *args], stdout=out, stderr=subprocess.DEVNULL)
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        process = subprocess.Popen([sys.executable, *args], stdout=out, stderr=err)
         while process.poll() is None:
             peak = _peak_mb(process.pid, peak)
             if time.perf_counter() - start > timeout:
@@ -80,8 +91,26 @@ def _child(args: Sequence[str], timeout: float) -> tuple[float, float, str, bool
                 return time.perf_counter() - start, peak, "", False
             time.sleep(0.01)
         seconds = time.perf_counter() - start
+        if process.returncode not in succeeded:
+            err.seek(0)
+            said = [line.strip() for line in err.read().splitlines() if line.strip()]
+            last = f": {said[-1]}" if said else ""
+            raise ChildFailed(f"failed with exit status {process.returncode}{last}", _shown(args))
         out.seek(0)
         return seconds, peak, out.read(), True
+
+
+def _shown(args: Sequence[str]) -> str:
+    return f"python {' '.join(args)}"
+
+
+def _run(args: Sequence[str], timeout: float) -> tuple[float, float]:
+    """Run `python ARGS` whose output the next step reads; return (seconds, peak MB).
+    Unlike a solve, running out of time is a failure here: there is nothing to read."""
+    seconds, peak, _, finished = _child(args, timeout)
+    if not finished:
+        raise ChildFailed(f"still running after {timeout:.0f} s: stopped", _shown(args))
+    return seconds, peak
 
 
 def _mb(nbytes: int) -> str:
@@ -115,7 +144,7 @@ def encode_table(sides: Sequence[int], sizes: dict, max_clauses: int, tmp: Path)
                 continue
             path = tmp / f"rules{n}{amo}.cnf"
             args = ["-m", "encoder", "--rules-only", "--size", str(n), "--amo", amo]
-            seconds, peak, _, _ = _child([*args, "-o", str(path)], 3600)
+            seconds, peak = _run([*args, "-o", str(path)], 3600)
             nbytes = path.stat().st_size
             path.unlink()
             measured[(n, amo)] = (nbytes, seconds, peak)
@@ -141,7 +170,7 @@ def harness_table(tmp: Path, limit: int) -> list[str]:
         out = tmp / name
         args = ["-m", "benchmarks", "run", str(DATA / "sets" / name), "--solvers", solvers]
         args += ["--encodings", encodings, "--limit", str(limit), "--quiet", "--workers", "1"]
-        _child([*args, "--out", str(out)], 3600)
+        _run([*args, "--out", str(out)], 3600)
         document = json.loads((out / "results.json").read_text(encoding="utf-8"))
         by_key = {(s["encoding"], s["solver"]): s for s in document["summaries"]}
         for encoding in encodings.split(","):
@@ -156,8 +185,8 @@ def harness_table(tmp: Path, limit: int) -> list[str]:
 
 def _solve_checked(cnf: Path, puzzle: tuple, n: int, backend: str, limit: float) -> str:
     seconds, _, stdout, finished = _child(
-        ["-m", "solvers", "solve", str(cnf), "--solver", backend], limit
-    )
+        ["-m", "solvers", "solve", str(cnf), "--solver", backend], limit, succeeded=(10,)
+    )  # 10: SAT, as a generated puzzle must be
     if not finished:
         return f"> {limit:.0f}"
     geometry = make_geometry(n)
@@ -181,14 +210,14 @@ def big_table(sides: Sequence[int], shares: Sequence[float], limit: float, tmp: 
             puzzles = tmp / f"big{n}-{givens}.txt"
             args = ["-m", "benchmarks", "generate", "--method", "remove", "--size", str(n)]
             args += ["--givens", str(givens), "--seed", "1", "--quiet", "-o", str(puzzles)]
-            _child(args, 600)
+            _run(args, 600)
             [text] = split_puzzles(puzzles.read_text(encoding="utf-8"), size=n)
             puzzle = parse_cells(text.cells, make_geometry(n))
             timed_out = False
             for amo in ("pairwise", "sequential", "product", "commander"):
                 cnf = tmp / f"big{n}-{givens}-{amo}.cnf"
                 args = ["-m", "encoder", str(puzzles), "--simplify", "--amo", amo]
-                seconds, peak, _, _ = _child([*args, "-o", str(cnf)], 3600)
+                seconds, peak = _run([*args, "-o", str(cnf)], 3600)
                 header = next(
                     line for line in cnf.open(encoding="ascii") if line.startswith("p cnf")
                 )
@@ -234,6 +263,36 @@ def plot(sizes: dict, measured: dict, path: Path) -> None:
     write_png(fig, path, dpi=110)
 
 
+def _sides(text: str) -> list[int]:
+    """Parse --big: comma-separated grid sides, each one with default boxes."""
+    sides = []
+    for part in text.split(","):
+        try:
+            n = int(part)
+            make_geometry(n)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a side: {part!r}") from None
+        except InputError as error:
+            # the encoder's hint (--box, --no-boxes) is no flag of this command
+            raise argparse.ArgumentTypeError(error.message.split(":")[0]) from None
+        sides.append(n)
+    return sides
+
+
+def _shares(text: str) -> list[float]:
+    """Parse --shares: comma-separated shares of the cells given, each in (0, 1]."""
+    shares = []
+    for part in text.split(","):
+        try:
+            share = float(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {part!r}") from None
+        if not 0 < share <= 1:
+            raise argparse.ArgumentTypeError(f"a share is above 0 and at most 1, not {part}")
+        shares.append(share)
+    return shares
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks encodings",
@@ -241,24 +300,29 @@ def build_parser() -> argparse.ArgumentParser:
         "no-search rates, solve times, big grids; writes OUT/encodings.md and OUT/encodings.png",
     )
     parser.add_argument("--out", default="docs", metavar="DIR", help="output folder (docs)")
-    parser.add_argument("--max-clauses", type=int, default=4_000_000, metavar="C")
-    parser.add_argument("--limit", type=int, default=100, help="grids per harness set (100)")
+    parser.add_argument("--max-clauses", type=positive(int), default=4_000_000, metavar="C")
     parser.add_argument(
-        "--big", default="36,64,100", help="sides of the big puzzles (default 36,64,100)"
+        "--limit", type=positive(int), default=100, help="grids per harness set (100)"
     )
     parser.add_argument(
-        "--shares", default="0.5,0.7", help="shares of the cells given (default 0.5,0.7)"
-    )
+        "--big", type=_sides, default=[36, 64, 100], metavar="N,N,...",
+        help="sides of the big puzzles (default 36,64,100)",
+    )  # fmt: skip
     parser.add_argument(
-        "--time-limit", type=float, default=15.0, help="seconds per solve of a big puzzle (15)"
-    )
+        "--shares", type=_shares, default=[0.5, 0.7], metavar="S,S,...",
+        help="shares of the cells given (default 0.5,0.7)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--time-limit", type=positive(float), default=15.0,
+        help="seconds per solve of a big puzzle (15)",
+    )  # fmt: skip
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    check_folder(args.out)  # before the run, not after it: the results could not be kept
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     info = metadata(command=COMMAND)  # before the outputs change the work tree
     with tempfile.TemporaryDirectory() as folder:
@@ -266,9 +330,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         size_lines, sizes = sizes_table(SIDES)
         encode_lines, measured = encode_table(SIDES, sizes, args.max_clauses, tmp)
         harness_lines = harness_table(tmp, args.limit)
-        big = [int(n) for n in args.big.split(",") if n]
-        shares = [float(s) for s in args.shares.split(",") if s]
-        big_lines = big_table(big, shares, args.time_limit, tmp)
+        big_lines = big_table(args.big, args.shares, args.time_limit, tmp)
     plot(sizes, measured, out / "encodings.png")
     wall = time.perf_counter() - start
     text = DOCUMENT.format(

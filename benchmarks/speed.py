@@ -52,9 +52,8 @@ from encoder.cli_common import flags_namespace, positive, resolve_named_set
 from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
-from encoder.grids import parse_cells
+from encoder.grids import format_line, parse_cells
 from encoder.puzzle_files import read_texts
-from puzzlesets.store import mirror_dirs
 from solvers.grid_engine import GridEngine
 from solvers.rating import Rater, ladder_labels
 
@@ -141,7 +140,7 @@ def per_grid(label: str, grids: list[list[int]], call, quiet: bool) -> tuple[lis
 
 BATCH = 1000  # grids per Engine.propagate_batch call
 PROG = "benchmarks speed"
-DEEPER_FILE = "mith_te3_sample1000.txt"  # in the mirror folder (see puzzlesets.store)
+DEEPER_SET = "mith-te3-1000"  # the catalogue's sample of mith's T&E(3) grids
 
 
 def target_line(label: str, value: float, target: float, unit: str = "x", at_most=True) -> str:
@@ -318,17 +317,18 @@ def harness_run(
     return wall, peak, calls, max(s["grids"] for s in summaries)
 
 
-def commands(source_path: str, count: int, folder: Path) -> None:
+def grid_lines(grids: list[tuple[int, ...]]) -> list[str]:
+    """Return the grids as the lines of a file of grids, one a line."""
+    return [format_line(grid, GEOMETRY) + "\n" for grid in grids]
+
+
+def commands(source: str, lines: list[str], folder: Path) -> None:
     """Question 4: the commands' wall time against their kernels' (one worker)."""
     grids = folder / "grids.txt"
     one = folder / "one.txt"
-    with open(source_path, encoding="utf-8") as src, open(grids, "w", encoding="utf-8") as dst:
-        lines = [line for line in src if line.strip() and not line.startswith("#")][:count]
-        dst.writelines(lines)
+    grids.write_text("".join(lines), encoding="utf-8")
     one.write_text(lines[0], encoding="utf-8")
-    print(
-        f"\n4. the commands against their kernels, one worker, {len(lines)} grids of {source_path}"
-    )
+    print(f"\n4. the commands against their kernels, one worker, {len(lines)} grids of {source}")
     start_up, _, _, _ = rate_run(one, folder)
     wall, _, kernel, rated = rate_run(grids, folder)
     speed = rated / max(wall - start_up, 1e-9)
@@ -358,11 +358,9 @@ def commands(source_path: str, count: int, folder: Path) -> None:
           f"{(wall - start_up) / calls:.2f}")  # fmt: skip
 
 
-def at_scale(source_path: str, sizes: list[int], folder: Path, workers: int) -> None:
+def at_scale(source: str, lines: list[str], sizes: list[int], folder: Path, workers: int) -> None:
     """Question 5: grids/s and peak memory of rate and run over large files."""
-    with open(source_path, encoding="utf-8") as src:
-        lines = [line for line in src if line.strip() and not line.startswith("#")]
-    print(f"\n5. at scale: the grids of {source_path} repeated, {workers} worker(s)")
+    print(f"\n5. at scale: the grids of {source} repeated, {workers} worker(s)")
     for size in sizes:
         path = folder / f"scale_{size}.txt"
         with open(path, "w", encoding="utf-8") as dst:
@@ -383,14 +381,16 @@ def at_scale(source_path: str, sizes: list[int], folder: Path, workers: int) -> 
         path.unlink()
 
 
-def find_deeper(source: str | None) -> str | None:
-    """Return the depth-3 grids: the file given, or mith's sample in a mirror folder."""
+def find_deeper(source: str | None) -> tuple[str | None, str]:
+    """Return (the depth-3 grids, why there are none): the file or set given, else the
+    catalogued sample of mith's T&E(3) grids when a verified copy is on this machine."""
     if source:
-        return source
-    for folder in mirror_dirs():
-        if (folder / DEEPER_FILE).is_file():
-            return str(folder / DEEPER_FILE)
-    return None
+        return source, ""
+    try:
+        resolve_named_set(DEEPER_SET, flags_namespace(""))
+    except GridError as error:  # not here, or a copy with a wrong checksum
+        return None, str(error)
+    return DEEPER_SET, ""
 
 
 def sizes(text: str) -> list[int]:
@@ -419,8 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--deeper",
-        help=f"grids for depth 3: a file or set name (default: {DEEPER_FILE} in the mirror "
-        "folder, ../shared/data; skipped when absent)",
+        help=f"grids for depth 3: a file or set name ({DEEPER_SET}; skipped when absent)",
     )
     parser.add_argument(
         "--limit", type=positive(int, zero=True), default=0, help="grids per set (0 = all)"
@@ -448,9 +447,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     quiet = args.quiet or not sys.stderr.isatty()
 
-    seventeen = read_givens(args.seventeen, args.limit or None)  # bad input first
+    seventeen_grids = read_grids(args.seventeen)  # bad input first
+    seventeen = [given_literals(grid, GEOMETRY) for grid in seventeen_grids[: args.limit or None]]
     hardest = read_givens(args.hardest, args.limit or None)
-    deeper_source = find_deeper(args.deeper)
+    deeper_source, no_deeper = find_deeper(args.deeper)
     deepest = read_givens(deeper_source, args.limit or None) if deeper_source else []
     rules = GridEngine(GEOMETRY)
     formula, engine = rules.formula, rules.engine
@@ -466,13 +466,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if deepest:
         deeper(engine, deepest, 3, deeper_source, 15.0, "3b.", quiet)
     else:
-        print(f"\n3b. depth-3 closure: not measured ({DEEPER_FILE} not found; --deeper FILE)")
-    path, _, _ = resolve_named_set(args.seventeen, flags_namespace(""))
+        print(f"\n3b. depth-3 closure: not measured ({no_deeper}; --deeper FILE)")
+    lines = grid_lines(seventeen_grids)
     with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
         if not args.skip_commands:
-            commands(path, args.limit or len(seventeen), Path(tmp))
+            commands(args.seventeen, lines[: args.limit or None], Path(tmp))
         if args.scale:
-            at_scale(path, args.scale, Path(tmp), args.workers)
+            at_scale(args.seventeen, lines, args.scale, Path(tmp), args.workers)
     print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
 
@@ -482,4 +482,4 @@ def load() -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -68,3 +68,17 @@ def test_command_on_a_small_table(tmp_path, capsys):
     assert "rating == W: 3 of 3 (100.00%)" in out
     assert "W = 0: 1 puzzles, 1 rated 0" in out
     assert "nb_clues" not in out
+
+
+def test_ratings_are_read_on_the_puzzles_own_lines(tmp_path, capsys):
+    # a comment row the puzzle reader skips must not shift the ratings by one row
+    table = tmp_path / "rated.tsv"
+    table.write_text(
+        "puzzle\tW\n"
+        "7..1523........92....3.....1....47.8.......6............9...5.6.4.9.7...8....6.1.\t0\n"
+        "# a comment row, skipped\t9\n"
+        "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38\t2\n",
+        encoding="utf-8",
+    )
+    assert main([str(table), "--workers", "1"]) == 0
+    assert "rating == W: 2 of 2 (100.00%)" in capsys.readouterr().out

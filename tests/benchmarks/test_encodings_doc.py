@@ -3,7 +3,9 @@ the encoder's exact count, and a child process's time and peak memory are its ow
 
 from __future__ import annotations
 
-from benchmarks.encodings import _child, sizes_table
+import pytest
+
+from benchmarks.encodings import ChildFailed, _child, sizes_table
 from encoder import make_geometry, rule_formula
 
 
@@ -22,3 +24,12 @@ def test_child_measures_its_own_peak_memory():
     assert small < 100 < big
     _, _, _, finished = _child(["-c", "import time; time.sleep(30)"], 0.5)
     assert not finished
+
+
+def test_a_failed_child_is_one_line_naming_it():
+    script = "import sys; print('first', file=sys.stderr); sys.exit('it broke')"
+    with pytest.raises(ChildFailed) as failed:
+        _child(["-c", script], 60)
+    assert str(failed.value) == f"python -c {script}: failed with exit status 1: it broke"
+    _, _, out, finished = _child(["-c", "import sys; print('sat'); sys.exit(10)"], 60, (10,))
+    assert finished and out == "sat\n"
