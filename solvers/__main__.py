@@ -248,6 +248,10 @@ def run_explain(args: argparse.Namespace) -> int:
     from solvers.explain import Explainer
 
     puzzle = load_one_puzzle(args.grid, args, args.index, allow_conflicts=True)
+    if args.html is not None:  # learn now, not after the explanation, that it cannot be kept
+        from encoder.output_files import check_file
+
+        check_file(args.html)
     steps = []
     for step in Explainer(puzzle.geometry, args.zero_based).steps(puzzle.grid, args.max_depth):
         steps.append(step)

@@ -190,7 +190,13 @@ def cycles_per_second() -> float:
         while time.perf_counter() - t0 < 0.005:
             pass
         t1, c1 = time.perf_counter(), _call(read_cycles)
-        _CLOCK.append((c1 - c0) / (t1 - t0) if c1 > c0 else 0.0)
+        if c1 <= c0:  # a processor whose counter user code cannot read: say so, never
+            # divide by a rate of 0 (every grid would be "over its time" at once)
+            raise RuntimeError(
+                "the processor's cycle counter does not advance here: the per-grid times "
+                "and time limits of Engine.ladder cannot be measured"
+            )
+        _CLOCK.append((c1 - c0) / (t1 - t0))
     return _CLOCK[0]
 
 

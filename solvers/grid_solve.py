@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from encoder.check import is_solution
 from encoder.decode import grid_from_model
 from encoder.encodings import given_literals, rule_formula
+from encoder.errors import GridError
 from encoder.geometry import Geometry, make_geometry
-from encoder.grids import format_line, parse_grid
+from encoder.grids import format_line, parse_grid, size_of_puzzle, split_puzzles
 from encoder.picture import grid_svg
 from encoder.status import Status
 from solvers.results import SolverResult
@@ -49,12 +50,22 @@ class GridResult:
 def read_grid(grid: str | Sequence[int], geometry: Geometry | None = None) -> tuple[Grid, Geometry]:
     """Return (values, geometry) of a grid given as text or as N*N values; without a
     geometry, classic Sudoku of the grid's size."""
-    if geometry is None:
-        cells = len(grid) if not isinstance(grid, str) else len("".join(grid.split()))
-        geometry = make_geometry(math.isqrt(cells))
     if isinstance(grid, str):
+        if geometry is None:  # the size as every reader of grids finds it
+            puzzles = split_puzzles(grid, "<grid>")
+            if len(puzzles) != 1:
+                raise GridError(f"{len(puzzles)} grids given, expected one", "<grid>")
+            geometry = make_geometry(size_of_puzzle(puzzles[0]))
         return parse_grid(grid, geometry), geometry
-    return tuple(grid), geometry
+    values = tuple(grid)
+    if geometry is None:
+        side = math.isqrt(len(values))
+        if side * side != len(values):
+            raise GridError(f"{len(values)} values given: not N*N for any N", "<grid>")
+        geometry = make_geometry(side)
+    if len(values) != geometry.num_cells:
+        raise GridError(f"{len(values)} values given, expected {geometry.num_cells}", "<grid>")
+    return values, geometry
 
 
 def solve(
