@@ -19,16 +19,16 @@ from encoder.cli_common import (
     load_one_puzzle,
     load_puzzles,
     run_front_end,
-    write_output,
     write_with,
 )
 from encoder.decode import grid_from_model
 from encoder.dimacs import read_model
-from encoder.emit import encode_dimacs, write_cnf
+from encoder.emit import write_cnf
 from encoder.encodings import ENCODINGS, GIVEN_STYLES
-from encoder.errors import GridError, InputError
+from encoder.errors import InputError
 from encoder.geometry import MAX_SIZE
 from encoder.grids import format_line, format_pretty
+from encoder.output_files import check_folder
 from encoder.simplify import original_model, read_map
 from encoder.status import Status
 from encoder.version import __version__
@@ -132,17 +132,12 @@ def run_encode(argv: Sequence[str]) -> int:
         parser.error("GRID is required (or --rules-only)")
     if args.out_dir and (args.index is not None or args.output):
         parser.error("--out-dir writes one file per puzzle: it excludes --index and -o")
-    if args.out_dir:
-        puzzles = load_puzzles(args.grid, args, args.allow_conflicts)
-        try:
-            os.makedirs(args.out_dir, exist_ok=True)
-        except OSError as error:
-            raise GridError(
-                f"cannot create the output folder: {error.strerror}", args.out_dir
-            ) from None
-        stem = "stdin" if args.grid == "-" else os.path.splitext(os.path.basename(args.grid))[0]
-        for number, puzzle in enumerate(puzzles):
-            text = encode_dimacs(
+
+    def encode(puzzle, path: str | None) -> None:
+        """Stream the puzzle's formula to `path` (stdout when None)."""
+        write_with(
+            lambda out: write_cnf(
+                out,
                 puzzle.grid,
                 puzzle.geometry,
                 args.encoding,
@@ -150,26 +145,22 @@ def run_encode(argv: Sequence[str]) -> int:
                 puzzle.source,
                 args.amo,
                 args.simplify,
-            )
-            write_output(text, os.path.join(args.out_dir, f"{stem}-{number:05d}.cnf"))
+            ),
+            path,
+        )
+
+    if args.out_dir:
+        puzzles = load_puzzles(args.grid, args, args.allow_conflicts)
+        check_folder(args.out_dir)
+        stem = "stdin" if args.grid == "-" else os.path.splitext(os.path.basename(args.grid))[0]
+        for number, puzzle in enumerate(puzzles):
+            encode(puzzle, os.path.join(args.out_dir, f"{stem}-{number:05d}.cnf"))
         print(f"{PROG}: wrote {len(puzzles)} files to {args.out_dir}", file=sys.stderr)
         return 0
     puzzle = load_one_puzzle(
         args.grid, args, args.index, args.allow_conflicts, " or encode all with --out-dir DIR"
     )
-    write_with(
-        lambda out: write_cnf(
-            out,
-            puzzle.grid,
-            puzzle.geometry,
-            args.encoding,
-            args.givens,
-            puzzle.source,
-            args.amo,
-            args.simplify,
-        ),
-        args.output,
-    )
+    encode(puzzle, args.output)
     return 0
 
 
