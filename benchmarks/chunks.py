@@ -40,7 +40,7 @@ from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
-from solvers.rate_chunks import NO_LENGTH
+from solvers.rate_chunks import NO_LENGTH, keep_loaded
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket
 
 # Closure solvers: "solved without search" is their own success (they never branch).
@@ -234,18 +234,19 @@ def _rate(
     `solvers.rating` (whose solutions are checked too)."""
     from solvers.rating import Rater  # numba start-up only when rating
 
-    raters: OrderedDict[Geometry, Rater] = OrderedDict()
+    raters: dict[Geometry, Rater] = {}
     labels = []
     for i, puzzle in enumerate(task.puzzles):
         if settled[i] is not None:
             labels.append(settled[i])
             continue
-        rater = raters.get(puzzle.geometry)
-        if rater is None:
-            rater = Rater(puzzle.geometry, task.encoding, time_limit=task.timeout)
-            raters[puzzle.geometry] = rater
-            while len(raters) > KEEP_LOADED:
-                raters.popitem(last=False)
+        geometry = puzzle.geometry
+        rater = keep_loaded(
+            raters,
+            geometry,
+            lambda g: Rater(g, task.encoding, time_limit=task.timeout),
+            KEEP_LOADED,
+        )
         rating = rater.rate(puzzle.grid, task.max_depth)
         who = f"the depth rating ({task.encoding})"
         if rating.status is Status.SAT and rating.solution != solved[i]:
@@ -261,15 +262,16 @@ def _lengths(task: ChunkTask) -> tuple[str, ...]:
     """Return the refutation-length label of every grid (nesting 1: deeper grids '>1')."""
     from solvers.refutation_rating import RefutationRater
 
-    raters: OrderedDict[Geometry, RefutationRater] = OrderedDict()
+    raters: dict[Geometry, RefutationRater] = {}
     labels = []
     for puzzle in task.puzzles:
-        rater = raters.get(puzzle.geometry)
-        if rater is None:
-            rater = RefutationRater(puzzle.geometry, task.encoding, time_limit=task.timeout)
-            raters[puzzle.geometry] = rater
-            while len(raters) > KEEP_LOADED:
-                raters.popitem(last=False)
+        geometry = puzzle.geometry
+        rater = keep_loaded(
+            raters,
+            geometry,
+            lambda g: RefutationRater(g, task.encoding, time_limit=task.timeout),
+            KEEP_LOADED,
+        )
         labels.append(rater.rate(puzzle.grid, max_depth=1).label())
     return tuple(labels)
 

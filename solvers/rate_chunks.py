@@ -23,6 +23,22 @@ from encoder.status import Status
 from solvers.limits import DEFAULT_TIMEOUT
 
 MAX_LOADED = 4  # backends kept loaded (one per geometry; jigsaw files have many)
+
+
+def keep_loaded(cache: dict, key, make, limit: int = MAX_LOADED, drop=None):
+    """Return cache[key], made by `make(key)` the first time; beyond `limit` entries the
+    oldest is dropped (and handed to `drop`, e.g. to close a solver).  One geometry's
+    raters or backends are built once, a jigsaw file's many geometries a few at a time."""
+    item = cache.get(key)
+    if item is None:
+        while len(cache) >= limit:
+            oldest = cache.pop(next(iter(cache)))
+            if drop is not None:
+                drop(oldest)
+        item = cache[key] = make(key)
+    return item
+
+
 YES_NO = {True: "yes", False: "no"}
 
 
@@ -98,14 +114,14 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
     index = first
     for batch in _batches(puzzles):
         geometry = batch[0].geometry
-        if geometry not in raters:
-            if len(raters) >= MAX_LOADED:
-                raters.pop(next(iter(raters)))
-            raters[geometry] = (
-                Rater(geometry, options.encoding, options.polarity, options.timeout),
-                RefutationRater(geometry, options.encoding, options.timeout),
-            )
-        depth_rater, length_rater = raters[geometry]
+        depth_rater, length_rater = keep_loaded(
+            raters,
+            geometry,
+            lambda g: (
+                Rater(g, options.encoding, options.polarity, options.timeout),
+                RefutationRater(g, options.encoding, options.timeout),
+            ),
+        )
         out = depth_rater.ladder([p.grid for p in batch], options.max_depth)
         labels = ladder_labels(out, options.max_depth)
         for puzzle, label, depth, seconds in zip(
@@ -159,18 +175,19 @@ def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLi
 
     name = options.solver if options.solver_cmd is None else "command"
     loaded: dict = {}
+
+    def load(geometry):
+        backend = make_backend(
+            name, fresh=options.fresh, timeout=options.timeout, command=options.solver_cmd
+        )
+        formula = rule_formula(geometry, options.encoding)
+        return backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+
     try:
         for index, puzzle in enumerate(puzzles, first):
             geometry = puzzle.geometry
-            if geometry not in loaded:
-                if len(loaded) >= MAX_LOADED:
-                    loaded.pop(next(iter(loaded))).close()
-                backend = make_backend(
-                    name, fresh=options.fresh, timeout=options.timeout, command=options.solver_cmd
-                )
-                formula = rule_formula(geometry, options.encoding)
-                loaded[geometry] = backend.load(formula.clauses, formula.num_vars, geometry.size**3)
-            result = loaded[geometry].solve(given_literals(puzzle.grid, geometry))
+            backend = keep_loaded(loaded, geometry, load, drop=lambda old: old.close())
+            result = backend.solve(given_literals(puzzle.grid, geometry))
             without = YES_NO.get(result.solved_without_search, result.solved_without_search)
             line = (
                 f"{index}\t{format_line(puzzle.grid, geometry)}\t{result.status.name}\t"
