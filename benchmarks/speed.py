@@ -366,19 +366,24 @@ def at_scale(source: str, lines: list[str], sizes: list[int], folder: Path, work
         with open(path, "w", encoding="utf-8") as dst:
             for start in range(0, size, len(lines)):
                 dst.writelines(lines[: min(len(lines), size - start)])
-        wall, peak, _, rated = rate_run(path, folder, workers)
-        print(f"   solvers rate --max-depth 1 --no-length, {size:,} grids: {rated / wall:,.0f} "
-              f"grids/s ({wall:.1f} s), peak RSS {peak:,.0f} MiB")  # fmt: skip
-        wall, peak, _, rated = rate_run(path, folder, workers, length=True)
-        print(f"   (no target) the same with the refutation-length rating (the default): "
-              f"{rated / wall:,.0f} grids/s ({wall:.1f} s), peak RSS {peak:,.0f} MiB")  # fmt: skip
-        wall, peak, _, ran = harness_run(path, folder, workers)
-        print(f"   benchmarks run up,fl,minisat22 --no-length, {size:,} grids: "
-              f"{ran / wall:,.0f} grids/s ({wall:.1f} s), peak RSS {peak:,.0f} MiB")  # fmt: skip
-        wall, peak, _, ran = harness_run(path, folder, workers, length=True)
-        print(f"   (no target) the same with the refutation-length rating (the default): "
-              f"{ran / wall:,.0f} grids/s ({wall:.1f} s), peak RSS {peak:,.0f} MiB")  # fmt: skip
+        for command, run in SCALED_COMMANDS:
+            for length in (False, True):  # the targets' way, then the default
+                wall, peak, _, count = run(path, folder, workers, length=length)
+                what = (
+                    "   (no target) the same with the refutation-length rating (the default)"
+                    if length
+                    else f"   {command} --no-length, {size:,} grids"
+                )
+                print(f"{what}: {count / wall:,.0f} grids/s ({wall:.1f} s), "
+                      f"peak RSS {peak:,.0f} MiB")  # fmt: skip
         path.unlink()
+
+
+# Question 5's commands: what the line names, and how it is run.
+SCALED_COMMANDS = (
+    ("solvers rate --max-depth 1", rate_run),
+    ("benchmarks run up,fl,minisat22", harness_run),
+)
 
 
 def find_deeper(source: str | None) -> tuple[str | None, str]:
