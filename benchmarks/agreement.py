@@ -2,7 +2,7 @@
 
 `python -m benchmarks agreement [SET]` rates every puzzle of a rated table (a catalogued
 name such as `berthier-cb-5000`, the default, or `kaggle-3m-sample`, or any CSV/TSV
-with a puzzle column) with `solvers.refutation_rating`, streaming the grids through the
+with a puzzle column) with `solvers.length_rating`, streaming the grids through the
 same chunks, workers and executors as `python -m solvers rate`, and prints:
 - Spearman's rho and Kendall's tau-b between the rating and each published column
   (every numeric column but the puzzle's id and clue count, or `--columns`);

@@ -10,7 +10,7 @@ geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
    call: a model must decode to a grid that keeps the givens and obeys every region
    (`encoder.check`, which shares no code with the encoders).
 2. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
-   settle it, else from `solvers.rating` (its solutions checked too); and no solver
+   settle it, else from `solvers.depth_rating` (its solutions checked too); and no solver
    may answer UNSAT for a grid that has a checked solution.
 
 Road not taken: a warm-up pass that answered and checked every grid before a second,
@@ -86,7 +86,7 @@ class ChunkResult:
     count: int
     runs: tuple[GridRun, ...]
     depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
-    lengths: tuple[str, ...] = ()  # refutation-length labels (solvers.refutation_rating)
+    lengths: tuple[str, ...] = ()  # refutation-length labels (solvers.length_rating)
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
     cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (checks included)
@@ -231,8 +231,8 @@ def _rate(
     task: ChunkTask, solved: list[tuple[int, ...] | None], settled: list[str | None]
 ) -> tuple[str, ...]:
     """Return the depth bucket of every grid: `settled` where known, else the rating of
-    `solvers.rating` (whose solutions are checked too)."""
-    from solvers.rating import Rater  # numba start-up only when rating
+    `solvers.depth_rating` (whose solutions are checked too)."""
+    from solvers.depth_rating import Rater  # numba start-up only when rating
 
     raters: dict[Geometry, Rater] = {}
     labels = []
@@ -260,7 +260,7 @@ def _rate(
 
 def _lengths(task: ChunkTask) -> tuple[str, ...]:
     """Return the refutation-length label of every grid (nesting 1: deeper grids '>1')."""
-    from solvers.refutation_rating import RefutationRater
+    from solvers.length_rating import RefutationRater
 
     raters: dict[Geometry, RefutationRater] = {}
     labels = []

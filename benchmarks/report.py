@@ -395,7 +395,7 @@ def results_json(
             {
                 **{k: v for k, v in asdict(p).items() if k != "lengths"},
                 "shares_pct": {b: p.share(b) for b in DEPTH_BUCKETS},
-                # refutation-length label -> grids (solvers.refutation_rating)
+                # refutation-length label -> grids (solvers.length_rating)
                 "length_counts": dict(sorted(Counter(p.lengths).items())),
             }
             for p in profiles

@@ -54,8 +54,8 @@ from encoder.errors import GridError
 from encoder.geometry import standard
 from encoder.grids import format_line, parse_cells
 from encoder.puzzle_files import read_texts
+from solvers.depth_rating import Rater, ladder_labels
 from solvers.grid_engine import GridEngine
-from solvers.rating import Rater, ladder_labels
 
 GEOMETRY = standard(9)
 CELLS = GEOMETRY.size**2

@@ -75,7 +75,7 @@ def __getattr__(name: str):
 
         return getattr(explain, name)
     if name == "Rater":
-        from solvers.rating import Rater
+        from solvers.depth_rating import Rater
 
         return Rater
     if name in ("GridResult", "solve"):

@@ -1,7 +1,7 @@
 """Command line: `python -m solvers rate|explain|solve`.
 
 - `rate GRIDS`: one tab-separated line per grid: index, grid, depth needed, refutation
-  length (`solvers.refutation_rating`), seconds.
+  length (`solvers.length_rating`), seconds.
   With `--solver NAME` (any registry name) or `--solver-cmd CMD`: index, grid, status,
   whether unit propagation of the givens alone fills the grid (yes/no/n/a: the
   "without search" test of the harness for solvers that branch), decisions,

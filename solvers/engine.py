@@ -419,7 +419,7 @@ class Engine:
         """Rate many grids in one compiled loop (see probe.ladder_kernel): `grids` holds
         rows of N*N values (0 for a blank) of a formula whose variable N*c + k says that
         cell c holds k.  Each grid counts as rated at the first depth whose closure fills
-        it (SAT) or is contradictory (UNSAT), as `solvers.rating` does one grid at a time;
+        it (SAT) or is contradictory (UNSAT), as `solvers.depth_rating` does one grid at a time;
         `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses about
         every tenth of a second (Ctrl-C, the time limit), as every long query does."""
         if polarity not in POLARITIES:

@@ -4,7 +4,7 @@ Unit propagation on the exam's formula places values for two reasons, named by t
 clause that became unit: a K1 clause ("cell (i,j) holds some value") gives a naked
 single, an L1/C1/B1 clause ("row/column/box holds k somewhere") a hidden single.
 When propagation stalls, the explainer follows the simplest-first resolution of
-`solvers.refutation_rating`: it eliminates the candidates whose refutation is
+`solvers.length_rating`: it eliminates the candidates whose refutation is
 shortest, each printed with its length and its chain ("r4c7≠5 (length 3): if r4c7=5,
 then r4c8=3 (the only value left in the cell), ..., then box 5 has no place left for
 3"), then the singles that follow, and so on.  When unit propagation refutes no
@@ -35,9 +35,9 @@ from encoder.encodings import Formula, given_literals
 from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import cell_value
-from solvers import refutation as K
+from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
-from solvers.refutation_rating import RefutationRater
+from solvers.length_rating import RefutationRater
 
 Grid = tuple[int, ...]
 

@@ -311,7 +311,7 @@ def ladder_kernel(
 ):  # fmt: skip
     """Rate grids cursor[CUR_GRID] .. cursor[CUR_END]-1 of `grids` (rows of N*N values, 0
     for a blank, on a formula whose variable N*c + k says cell c holds k): the depth
-    rating of `solvers.rating` for many grids in one call.
+    rating of `solvers.depth_rating` for many grids in one call.
 
     Each grid's givens are assumed as by propagate_kernel; if unit propagation does not
     fill the grid, the closures of depth 1, 2, ... max_depth are run one on top of the

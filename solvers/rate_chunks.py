@@ -105,10 +105,10 @@ def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:
 def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
     """Rate runs of consecutive grids of one geometry together, BATCH at most at a time,
     in one compiled call each (`Rater.ladder`): no Python work per grid but its line and,
-    unless it is turned off, its refutation-length rating (`solvers.refutation_rating`),
+    unless it is turned off, its refutation-length rating (`solvers.length_rating`),
     which costs far more than the depth (milliseconds a grid against tens of µs)."""
-    from solvers.rating import Rater, ladder_labels  # numba start-up only when needed
-    from solvers.refutation_rating import RefutationRater
+    from solvers.depth_rating import Rater, ladder_labels  # numba start-up only when needed
+    from solvers.length_rating import RefutationRater
 
     raters: dict = {}
     index = first

@@ -14,7 +14,7 @@ from benchmarks.chunks import ChunkTask, run_chunk
 from encoder.cli_common import to_puzzle
 from encoder.grids import PuzzleText
 from solvers import __main__ as solvers_cli
-from solvers.rating import Rater
+from solvers.depth_rating import Rater
 from solvers.results import Status
 
 EMPTY = "." * 81

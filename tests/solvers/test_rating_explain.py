@@ -23,9 +23,9 @@ from encoder.encodings import given_literals
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
 from encoder.status import Status
+from solvers.depth_rating import Rater
 from solvers.explain import explain_lines
-from solvers.rating import Rater
-from solvers.refutation_rating import RefutationRater
+from solvers.length_rating import RefutationRater
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 GOLDEN_NUGGET = ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7....."

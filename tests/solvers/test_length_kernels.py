@@ -15,10 +15,10 @@ from encoder.dimacs import Cnf
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_grid
 from encoder.status import Status
-from solvers import refutation as K
+from solvers import length_kernels as K
+from solvers.depth_rating import Rater
 from solvers.explain import refutation_chain
-from solvers.rating import Rater
-from solvers.refutation_rating import RefutationRater
+from solvers.length_rating import RefutationRater
 
 GEOMETRY = standard(9)
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
