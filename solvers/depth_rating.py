@@ -114,6 +114,25 @@ class Rater:
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
         return self.engine.ladder(values, n, max_depth, self.polarity, self.time_limit)
 
+    def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
+        """Return `ladder` and each grid's proof (`solvers.proof.rating_proof`: "" for a
+        grid the rating did not settle)."""
+        from solvers.proof import ladder_lemmas, rating_proof
+
+        n = self.geometry.size
+        values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
+        out, lemmas = ladder_lemmas(
+            self.engine, values, n, max_depth, self.polarity, self.time_limit
+        )
+        proofs = []
+        for g, grid in enumerate(grids):
+            status = _LADDER_STATUS.get(int(out.status[g]), Status.UNKNOWN)
+            solution = tuple(out.solutions[g].tolist())
+            depth = int(out.depth[g])
+            text = rating_proof(lemmas[g], status, depth, tuple(grid), self.geometry, solution)
+            proofs.append(text or "")
+        return out, proofs
+
     def rate_many(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> list[Rating]:
         """Return the rating of each grid; `seconds` is the kernel's time on the grid."""
         out = self.ladder(grids, max_depth)
