@@ -111,9 +111,9 @@ def check_proof(cnf: Cnf, lemmas: list[Lemma], name: str) -> Verdict:
             ok, _ = solver.propagate(assumptions=[-lit for lit in lemma.literals])
             if ok:  # no conflict reached: the lemma is not RUP
                 shown = " ".join(map(str, lemma.literals[:12]))
-                more = " ..." if len(lemma.literals) > 12 else ""
+                shown += " ... 0" if len(lemma.literals) > 12 else (" 0" if shown else "0")
                 raise ProofRefused(
-                    f"lemma {checked + 1} ({shown}{more} 0) does not follow by unit "
+                    f"lemma {checked + 1} ({shown}) does not follow by unit "
                     "propagation from the formula and the lemmas before it",
                     name,
                     lemma.line,
