@@ -41,6 +41,7 @@ from encoder.cli_common import (
 )
 from encoder.dimacs import read_cnf, renamed
 from encoder.errors import DimacsError, InputError
+from encoder.output_files import OutputError, reason
 from executors import ExecutorError, add_executor_flags, settle_executor_flags
 from solvers.limits import DEFAULT_TIMEOUT
 
@@ -279,8 +280,15 @@ class ProofFiles:
             )
         if not rated.proof:  # open, or stopped by the time limit: nothing to prove
             return
-        target = os.path.join(self.path, f"{rated.index}.drup") if self.folder else self.path
-        write_output(rated.proof, target)
+        if not self.folder:
+            write_output(rated.proof, self.path)
+        else:  # many small files: written plainly (no temporary file and fsync each)
+            target = os.path.join(self.path, f"{rated.index}.drup")
+            try:
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(rated.proof)
+            except OSError as error:
+                raise OutputError(f"cannot write: {reason(error)}", target) from None
         self.written += 1
 
 
