@@ -100,6 +100,7 @@ class Rater:
         self.polarity = polarity
         self.time_limit = time_limit
         self.engine = GridEngine(geometry, encoding).engine
+        self._log_capacity = 0  # what the proofs of the last ladder needed (ladder_proofs)
 
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
         """Return the rating of one grid; `seconds` is the wall time of this call."""
@@ -115,23 +116,16 @@ class Rater:
         return self.engine.ladder(values, n, max_depth, self.polarity, self.time_limit)
 
     def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
-        """Return `ladder` and each grid's proof (`solvers.proof.rating_proof`: "" for a
+        """Return `ladder` and each grid's proof (`solvers.proof.rating_proofs`: "" for a
         grid the rating did not settle)."""
-        from solvers.proof import ladder_lemmas, rating_proof
+        from solvers.proof import ladder_lemmas, rating_proofs
 
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
-        out, lemmas = ladder_lemmas(
-            self.engine, values, n, max_depth, self.polarity, self.time_limit
+        out, lemmas, self._log_capacity = ladder_lemmas(
+            self.engine, values, n, max_depth, self.polarity, self.time_limit, self._log_capacity
         )
-        proofs = []
-        for g, grid in enumerate(grids):
-            status = _LADDER_STATUS.get(int(out.status[g]), Status.UNKNOWN)
-            solution = tuple(out.solutions[g].tolist())
-            depth = int(out.depth[g])
-            text = rating_proof(lemmas[g], status, depth, tuple(grid), self.geometry, solution)
-            proofs.append(text or "")
-        return out, proofs
+        return out, rating_proofs(out, lemmas, values, self.geometry)
 
     def rate_many(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> list[Rating]:
         """Return the rating of each grid; `seconds` is the kernel's time on the grid."""

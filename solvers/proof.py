@@ -30,6 +30,7 @@ from encoder.geometry import Geometry
 from encoder.grids import format_line
 from solvers.engine import Engine, Ladder, SolveResult
 from solvers.grid_engine import GridEngine
+from solvers.probe import LADDER_SAT, LADDER_UNSAT
 from solvers.proof_log import FIRST, HEAD, new_log
 from solvers.results import Status
 
@@ -37,12 +38,15 @@ Lit = int
 Grid = tuple[int, ...]
 FORMAT = "DRUP"
 EMPTY = np.zeros(1, np.int64)  # the empty clause as a flat lemma: "0"
-START_CAPACITY = 1 << 12  # literals per query (or per grid of a ladder) at first
+START_CAPACITY = 1 << 9  # literals per query (or per grid of a ladder) at first
 
 
 def lemma_lines(flat: np.ndarray) -> str:
     """Return flat lemmas (DIMACS literals, each lemma closed by 0) as DRUP lines."""
-    return "".join(f"{lit} " if lit else "0\n" for lit in flat.tolist())
+    # Only a terminator is the token 0, so " 0" (a space, then 0) ends a lemma, but the
+    # first lemma's when it is the empty clause: a leading space gives it one too.
+    text = " " + " ".join(map(str, flat.tolist()))
+    return text.replace(" 0", " 0\n").replace("\n ", "\n")[1:]
 
 
 def _logged(log: np.ndarray) -> np.ndarray | None:
@@ -103,10 +107,12 @@ def ladder_lemmas(
     max_depth: int,
     polarity: str = "both",
     time_limit: float | None = None,
-) -> tuple[Ladder, list[np.ndarray]]:
-    """Run `engine.ladder` with a log; return (the ladder, each grid's lemmas)."""
+    capacity: int = 0,
+) -> tuple[Ladder, list[np.ndarray], int]:
+    """Run `engine.ladder` with a log of `capacity` literals (0: a guess); return (the
+    ladder, each grid's lemmas, the capacity it took, a good guess for the next call)."""
     count = len(grids)
-    capacity = START_CAPACITY * max(1, count)
+    capacity = capacity or START_CAPACITY * max(1, count)
     while True:
         log = new_log(capacity)
         log_at = np.zeros(count + 1, np.int64)
@@ -114,7 +120,7 @@ def ladder_lemmas(
         if log[HEAD] <= log.size:
             break
         capacity = _bigger(log)
-    return out, [log[log_at[g] : log_at[g + 1]].copy() for g in range(count)]
+    return out, [log[log_at[g] : log_at[g + 1]] for g in range(count)], capacity
 
 
 def header(claim: str, grid: Grid | None, geometry: Geometry | None, how: str) -> list[str]:
@@ -133,32 +139,46 @@ def header(claim: str, grid: Grid | None, geometry: Geometry | None, how: str) -
 
 def solution_units(solution: Grid, grid: Grid, geometry: Geometry) -> np.ndarray:
     """Return the unit lemma of every cell's value that is not a given, as flat lemmas."""
-    units = [(cell_var(geometry, c, k), 0) for c, k in enumerate(solution) if k and not grid[c]]
-    return np.array(units, np.int64).reshape(-1)
+    values, givens = np.asarray(solution, np.int64), np.asarray(grid, np.int64)
+    cells = np.flatnonzero((values > 0) & (givens == 0))
+    first = cell_var(geometry, 0, 1) - 1  # variable of (cell c, value k): first + N*c + k
+    units = np.zeros(2 * cells.size, np.int64)
+    units[0::2] = first + geometry.size * cells + values[cells]
+    return units
 
 
-def rating_proof(
-    lemmas: np.ndarray,
-    status: Status,
-    depth: int,
-    grid: Grid,
-    geometry: Geometry,
-    solution: Grid = (),
-) -> str | None:
-    """Return the proof of a depth rating (None when the rating settled nothing: open,
-    or stopped by the time limit): the closures' lemmas, then the empty clause (UNSAT)
-    or the unit of every cell (SAT)."""
-    if status is Status.UNSAT:
-        claim = f"no solution (a contradiction at depth {depth})"
-        tail = EMPTY
-    elif status is Status.SAT:
-        claim = f"exactly one solution, filled by the depth-{depth} closure without search"
-        tail = solution_units(solution, grid, geometry)
-    else:
-        return None
-    how = "lemmas: the failed literals of the closures of depth 1 .. the rating, in order"
-    text = "\n".join(header(claim, grid, geometry, how)) + "\n"
-    return text + lemma_lines(np.concatenate((lemmas, tail)))
+SEPARATOR = -(1 << 62)  # a token no literal takes: where one grid's proof ends in a batch's text
+
+
+def rating_proofs(out: Ladder, lemmas: list[np.ndarray], grids: np.ndarray, geometry: Geometry):
+    """Return each grid's proof of its depth rating ("" when the rating settled nothing:
+    open, or stopped by the time limit): a short header, the closures' lemmas, then the
+    empty clause (no solution) or the unit of every cell (the solution).  The lemmas of
+    the whole batch are formatted in one pass (a join per grid costs as much as the
+    rating of a 17-clue grid)."""
+    heads, flat = [], []
+    for g, code in enumerate(out.status.tolist()):
+        depth = int(out.depth[g])
+        if code == LADDER_UNSAT:
+            claim, tail = f"no solution (a contradiction at depth {depth})", EMPTY
+        elif code == LADDER_SAT:
+            claim = f"exactly one solution, filled by the depth-{depth} closure without search"
+            tail = solution_units(out.solutions[g], grids[g], geometry)
+        else:
+            heads.append(None)
+            continue
+        heads.append(
+            f"c sudoku-sat proof ({FORMAT}) of the depth rating: {claim}\n"
+            f"c grid {format_line(tuple(grids[g].tolist()), geometry)}: check it against "
+            "`python -m encoder GRID` (same flags and --encoding) with `python -m solvers check`\n"
+        )
+        flat += [lemmas[g], tail, SEPARATOR_LEMMA]
+    bodies = iter(lemma_lines(np.concatenate(flat)).split(_SEPARATOR_LINE) if flat else ())
+    return ["" if head is None else head + next(bodies) for head in heads]
+
+
+SEPARATOR_LEMMA = np.array([SEPARATOR, 0], np.int64)
+_SEPARATOR_LINE = f"{SEPARATOR} 0\n"
 
 
 def unsat_proof(lemmas: np.ndarray, claim: str, how: str) -> str:

@@ -48,7 +48,8 @@ NO_LOG = np.zeros(0, np.int64)  # the kernels' "record nothing"
 
 def new_log(capacity: int) -> np.ndarray:
     """Return an empty log with room for `capacity` literals and terminators."""
-    log = np.zeros(FIRST + capacity, np.int64)
+    log = np.empty(FIRST + capacity, np.int64)  # only the header is read before written
+    log[:FIRST] = 0
     log[HEAD] = FIRST
     return log
 
