@@ -52,20 +52,20 @@ from benchmarks.report import (
     write_csv,
     write_json,
 )
+from benchmarks.sets import Dataset, default_files, read_dataset, unique_names
 from encoder.amo import AMO_ENCODINGS
-from encoder.cli_common import add_geometry_flags, positive
-from encoder.datasets import Dataset, default_files, read_dataset, unique_names
+from encoder.cli_common import (
+    add_executor_flags,
+    add_geometry_flags,
+    positive,
+    settle_executor_flags,
+    variant_of,
+)
 from encoder.encodings import ENCODING_NAMES, ENCODINGS
 from encoder.errors import InputError
-from executors import (
-    add_executor_flags,
-    available_cores,
-    completed,
-    cut,
-    make_executor,
-    settle_executor_flags,
-)
-from puzzles.outputs import check_folder, print_out
+from encoder.output_files import check_folder
+from executors import available_cores, completed, cut, make_executor
+from puzzles.outputs import print_out
 from solvers.backends import REGISTRY, missing_reason
 from solvers.limits import DEFAULT_TIMEOUT
 
@@ -196,8 +196,10 @@ def load_datasets(args: argparse.Namespace) -> list[Dataset]:
     files = args.datasets or default_files(SETS)
     if not files:
         raise InputError("no dataset files here: give DATASET files", str(SETS))
+    variant = variant_of(args)
     datasets = [
-        read_dataset(path, args, args.column, args.limit, args.shuffle, args.seed) for path in files
+        read_dataset(path, variant, args.column, args.limit, args.shuffle, args.seed)
+        for path in files
     ]
     return unique_names(datasets)
 

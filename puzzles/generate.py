@@ -50,14 +50,15 @@ from functools import lru_cache
 
 from tqdm import tqdm
 
-from encoder.cli_common import add_geometry_flags, geometry_for
+from encoder.cli_common import add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.output_files import check_file, write_text
 from encoder.status import Status
 from puzzles.fullgrid import SEARCHED_UP_TO, Grid, GridSampler, pattern_full_grid, sampler_for
 from puzzles.jigsaw import RegionMap, draw_jigsaw, map_text
-from puzzles.outputs import check_file, interrupts, print_out, write_text
+from puzzles.outputs import interrupts, print_out
 from solvers.depth_rating import Rater
 
 GENERATOR_VERSION = 1
@@ -461,7 +462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except ValueError as error:
         parser.error(str(error))
-    geometry = geometry_for(args, args.size or 9)
+    geometry = variant_of(args).geometry(args.size or 9)
     if geometry.size > SEARCHED_UP_TO and (
         args.method not in ("remove", "full") or args.unique or args.jigsaw
     ):

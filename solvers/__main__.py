@@ -26,18 +26,20 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from encoder.cli_common import (
-    Puzzle,
+    add_executor_flags,
     add_geometry_flags,
     command_line,
-    iter_puzzles,
-    load_one_puzzle,
+    one_puzzle,
     positive,
     run_front_end,
+    settle_executor_flags,
+    variant_of,
     write_output,
 )
 from encoder.dimacs import read_cnf, renamed
 from encoder.errors import DimacsError
-from executors import ExecutorError, add_executor_flags, settle_executor_flags
+from encoder.puzzle_files import Puzzle, read_puzzles
+from executors import ExecutorError
 from solvers.limits import DEFAULT_TIMEOUT
 
 PROG = "solvers"
@@ -178,7 +180,7 @@ def run_rate(args: argparse.Namespace) -> int:
 
     # Read as rated, so that memory stays flat however long the file: the first grid is
     # read before anything else happens, so that a bad file fails at once.
-    puzzles = iter_puzzles(args.grids, args, allow_conflicts=True)
+    puzzles = read_puzzles(args.grids, variant_of(args), allow_conflicts=True)
     first = next(puzzles)
     puzzles = itertools.chain([first], puzzles)
     options = RateOptions(
@@ -247,7 +249,7 @@ _YES_NO = {True: "yes", False: "no"}
 def run_explain(args: argparse.Namespace) -> int:
     from solvers.explain import Explainer
 
-    puzzle = load_one_puzzle(args.grid, args, args.index, allow_conflicts=True)
+    puzzle = one_puzzle(args.grid, args, args.index, allow_conflicts=True)
     if args.html is not None:  # learn now, not after the explanation, that it cannot be kept
         from encoder.output_files import check_file
 
