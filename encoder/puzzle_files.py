@@ -192,7 +192,7 @@ def read_puzzles(
     >>> from encoder import read_puzzles
     >>> [p.source for p in read_puzzles("data/sets/sudoku4_minimal.txt")][:2]
     ['data/sets/sudoku4_minimal.txt:6', 'data/sets/sudoku4_minimal.txt:7']
-    >>> next(read_puzzles("1.3..4..2..1..3.")).geometry.describe()
+    >>> next(read_puzzles("..12....4.3.....")).geometry.describe()
     '4x4, 2x2 boxes'
     """
     return open_source(source, geometry, column).puzzles(allow_conflicts)

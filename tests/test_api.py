@@ -18,7 +18,8 @@ DOCUMENTED = [
     "solvers",
     "solvers.grid_solve",
     "benchmarks",
-    "benchmarks.run",
+    "benchmarks.harness",
+    "encoder.puzzle_files",
 ]
 
 

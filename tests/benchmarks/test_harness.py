@@ -10,7 +10,6 @@ Whatever a test checks about solutions, the harness itself checks every model wi
 
 from __future__ import annotations
 
-import argparse
 import csv
 import hashlib
 import json
@@ -23,10 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import chunks
+from benchmarks import chunks, harness
 from benchmarks import run as run_command
 from benchmarks.__main__ import main as benchmarks_main
 from benchmarks.chunks import ChunkTask, run_chunk
+from benchmarks.harness import RunOptions, make_tasks
 from benchmarks.paths import PROJECT
 from benchmarks.sets import choose, read_dataset
 from encoder.variant import Variant
@@ -342,12 +342,12 @@ def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, caps
     write_grids(tmp_path / "a_4x4.txt", project_grids("sudoku4_minimal.txt", 3))
     write_grids(tmp_path / "b_6x6.txt", project_grids("sudoku6_minimal.txt", 2))
     (tmp_path / "notes.md").write_text("not a dataset")
-    monkeypatch.setattr(run_command, "SETS", tmp_path)
+    monkeypatch.setattr(harness, "SETS", tmp_path)
     assert run_command.main(["--solvers", "up,minisat22", "--workers", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "### a_4x4: 3 of 3 grids, 4x4" in out
     assert "### b_6x6: 2 of 2 grids, 6x6" in out
-    monkeypatch.setattr(run_command, "SETS", tmp_path / "absent")
+    monkeypatch.setattr(harness, "SETS", tmp_path / "absent")
     assert benchmarks_main(["run", "--workers", "1"]) == 1  # the front end reports it
     assert "no dataset files here" in capsys.readouterr().err
 
@@ -375,16 +375,10 @@ def test_a_file_without_grids_is_skipped_with_a_note(tmp_path, capsys):
 
 def test_chunks_cut_at_fixed_positions(public):
     data = read_dataset(str(public.set("top95")), Variant())
-    args = argparse.Namespace(
-        solvers=("up",),
-        encodings=("centrale", "minimal"),
-        chunk_size=40,
-        fresh=False,
-        timeout=1.0,
-        max_depth=3,
-        no_length=False,
+    options = RunOptions(
+        solvers=("up",), encodings=("centrale", "minimal"), chunk_size=40, timeout=1.0
     )
-    tasks = run_command.make_tasks([data], args)
+    tasks = make_tasks([data], options)
     assert [(t.encoding, t.first, len(t.puzzles)) for t in tasks] == [
         ("centrale", 0, 40),
         ("centrale", 40, 40),
