@@ -36,6 +36,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
 
 from benchmarks.chunks import CLOSURES
@@ -66,6 +67,9 @@ from solvers.backends import REGISTRY, missing_reason
 from solvers.limits import DEFAULT_TIMEOUT
 
 PROG = "benchmarks"
+# the options results.json records, in its order
+RECORDED = ("seed", "shuffle", "limit", "workers", "executor", "scheduler", "chunk_size")
+RECORDED += ("timeout", "fresh", "max_depth")
 
 
 def _names(known: Sequence[str], what: str):
@@ -195,25 +199,9 @@ def solver_times(summaries) -> str:
 
 
 def run_options(args: argparse.Namespace) -> RunOptions:
-    """Return the harness's options the command line gives."""
-    return RunOptions(
-        solvers=args.solvers,
-        encodings=args.encodings,
-        variant=variant_of(args),
-        column=args.column,
-        limit=args.limit,
-        shuffle=args.shuffle,
-        seed=args.seed,
-        workers=args.workers,
-        executor=args.executor,
-        scheduler=args.scheduler,
-        chunk_size=args.chunk_size,
-        timeout=args.timeout,
-        fresh=args.fresh,
-        max_depth=args.max_depth,
-        no_length=args.no_length,
-        quiet=args.quiet,
-    )
+    """Return the harness's options the command line gives (the same names)."""
+    names = [f.name for f in fields(RunOptions) if f.name != "variant"]
+    return RunOptions(variant=variant_of(args), **{name: getattr(args, name) for name in names})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -252,16 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         solvers=list(args.solvers),
         encodings=list(args.encodings),
         closures=[s for s in args.solvers if s in CLOSURES],
-        seed=args.seed,
-        shuffle=args.shuffle,
-        limit=args.limit,
-        workers=args.workers,
-        executor=args.executor,
-        scheduler=args.scheduler,
-        chunk_size=args.chunk_size,
-        timeout=args.timeout,
-        fresh=args.fresh,
-        max_depth=args.max_depth,
+        **{name: getattr(options, name) for name in RECORDED},
         length_rated=not args.no_length,
         interrupted=interrupted,
         grids_done=grids_done,
