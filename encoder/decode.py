@@ -15,9 +15,7 @@ import numpy as np
 
 from encoder.errors import InputError
 from encoder.geometry import Geometry
-from encoder.numbering import cell_value
-
-Grid = tuple[int, ...]
+from encoder.numbering import Grid, cell_value
 
 
 class ModelError(InputError):

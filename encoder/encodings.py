@@ -49,7 +49,7 @@ from encoder import numbering
 from encoder.amo import AMO_ENCODINGS, at_most_one, pairwise
 from encoder.errors import GridError
 from encoder.geometry import KIND_LETTERS, Geometry
-from encoder.numbering import Clause
+from encoder.numbering import Clause, Grid
 
 ENCODINGS = ("centrale", "minimal", "natural", "augmented")
 # An encoding and an at-most-one encoding in one name, for the harness: `centrale+ladder`.
@@ -57,8 +57,6 @@ ENCODING_NAMES = ENCODINGS + tuple(
     f"{e}+{a}" for e in ENCODINGS for a in AMO_ENCODINGS if a != "pairwise"
 )
 GIVEN_STYLES = ("centrale", "units")
-
-Grid = tuple[int, ...]  # N*N values in reading order, 0 = blank
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from encoder.geometry import Geometry
+from encoder.numbering import Grid
 from encoder.status import Status
 from solvers.engine import Engine, Ladder
 from solvers.grid_engine import GridEngine
 from solvers.probe import LADDER_BAD, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT, LADDER_UNSAT
 from solvers.results import depth_bucket
-
-Grid = tuple[int, ...]
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from encoder.numbering import Lit
 from solvers.limits import TimeLimitReached, deadline_after, next_slice
 from solvers.probe import (
     CUR_DEPTH,
@@ -78,7 +79,6 @@ from solvers.search import (
     start,
 )
 
-Lit = int  # a DIMACS literal: v or -v for the variable v >= 1
 POLARITIES = ("both", "positive")
 _STAT_SLOTS = {
     "decisions": DECISIONS,

@@ -34,12 +34,10 @@ from encoder.decode import known_values
 from encoder.encodings import Formula, given_literals
 from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
-from encoder.numbering import cell_value
+from encoder.numbering import Grid, cell_value
 from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
-
-Grid = tuple[int, ...]
 
 STEP_KINDS = (
     "grid",  # the givens, as the explanation starts

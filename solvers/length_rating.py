@@ -47,11 +47,11 @@ import numpy as np
 from encoder.dimacs import Cnf
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
+from encoder.numbering import Grid
 from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.limits import TimeLimitReached, deadline_after
 
-Grid = tuple[int, ...]
 STEPS_PER_CALL = 8  # simplest-first steps per kernel call: Python checks the clock between
 
 
