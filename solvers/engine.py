@@ -57,9 +57,7 @@ from solvers.propagate import (
     PROBES,
     PROPAGATIONS,
     S_ST,
-    S_TRAIL,
     SPARE_LEVELS,
-    TRAIL_SIZE,
     build,
     cancel_until,
     model_dimacs,
@@ -68,6 +66,7 @@ from solvers.propagate import (
     propagate_kernel,
     setup_root,
     trace_kernel,
+    trail_dimacs,
 )
 from solvers.results import Status
 from solvers.search import (
@@ -417,11 +416,11 @@ class Engine:
         time_limit: float | None = None,
     ) -> Ladder:
         """Rate many grids in one compiled loop (see probe.ladder_kernel): `grids` holds
-        rows of N*N values (0 for a blank) of a formula whose variable N*c + k says that
-        cell c holds k.  Each grid counts as rated at the first depth whose closure fills
-        it (SAT) or is contradictory (UNSAT), as `solvers.depth_rating` does one grid at a time;
-        `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses about
-        every tenth of a second (Ctrl-C, the time limit), as every long query does."""
+        rows of N*N values (0 for a blank) of a formula whose variable
+        `encoder.numbering.cell_var(c, k, N)` says that cell c holds k.  Each grid is
+        rated at the first depth whose closure fills it (SAT) or is contradictory
+        (UNSAT); `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses
+        about every tenth of a second (Ctrl-C, the time limit), as every long query does."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if max_depth < 0:
@@ -474,9 +473,7 @@ class Engine:
         int64 array."""
         if not self.ok:
             return _none(as_array)
-        trail, st = self._S[S_TRAIL], self._S[S_ST]
-        codes = trail[: st[TRAIL_SIZE]].astype(np.int64)
-        dimacs = np.where(codes & 1, -((codes >> 1) + 1), (codes >> 1) + 1)
+        dimacs = _call(trail_dimacs, self._S, 0)
         return dimacs if as_array else dimacs.tolist()
 
     def trace(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[tuple[Lit, int]], int]:

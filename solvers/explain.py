@@ -38,6 +38,7 @@ from encoder.numbering import Grid, cell_value
 from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
+from solvers.literals import to_code, to_dimacs
 
 STEP_KINDS = (
     "grid",  # the givens, as the explanation starts
@@ -413,18 +414,15 @@ def refutation_chain(rater, state, hypothesis: int, cone) -> tuple[list, object]
     def value(code: int) -> int:
         return hval.get(code, int(val[code]))
 
-    def dimacs(code: int) -> int:
-        return -((code >> 1) + 1) if code & 1 else (code >> 1) + 1
-
     forced: list[tuple[int, int]] = []
-    queue = [K.to_code(hypothesis)]
+    queue = [to_code(hypothesis)]
     hval[queue[0]], hval[queue[0] ^ 1] = 1, -1
     while True:
         while queue:
             lit = queue.pop()
             for q in bimp[bstart[lit] : bstart[lit + 1]].tolist():
                 if value(q) == -1:
-                    return forced, (dimacs(lit), dimacs(q ^ 1))
+                    return forced, (to_dimacs(lit), to_dimacs(q ^ 1))
                 if value(q) == 0:
                     hval[q], hval[q ^ 1] = 1, -1
                     queue.append(q)
@@ -438,7 +436,7 @@ def refutation_chain(rater, state, hypothesis: int, cone) -> tuple[list, object]
                 return forced, c
             if len(left) == 1:
                 hval[left[0]], hval[left[0] ^ 1] = 1, -1
-                forced.append((dimacs(left[0]), c))
+                forced.append((to_dimacs(left[0]), c))
                 queue.append(left[0])
                 progress = True
                 break  # links first, as the kernel propagates

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.literals import to_codes
 from solvers.probe import NO_MEMORY, closure
 from solvers.propagate import (
     BACKTRACKS,
@@ -60,7 +61,6 @@ from solvers.propagate import (
     model_dimacs,
     new_decision_level,
     propagate,
-    to_codes,
 )
 
 # What search returns.
