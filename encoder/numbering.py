@@ -39,7 +39,8 @@ def cell_var(c: int, k: int, n: int = 9) -> int:
 
 
 def cell_value(v: int, n: int = 9) -> tuple[int, int]:
-    """Return (cell number c, value k) of a cell variable v (inverse of `cell_var`)."""
+    """Return (cell number c, value k) of a cell variable v (inverse of `cell_var`);
+    given a numpy array of variables, two arrays."""
     c, k0 = divmod(v - 1, n)
     return c, k0 + 1
 
