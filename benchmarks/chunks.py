@@ -41,7 +41,7 @@ from encoder.grids import format_pretty
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
 from solvers.rate_chunks import NO_LENGTH, keep_loaded
-from solvers.results import NotAvailable, SolverResult, Status, depth_bucket
+from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
 # Closure solvers: "solved without search" is their own success (they never branch).
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
@@ -221,7 +221,11 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
         label = None
         for depth, answers in enumerate(ladder):
             if answers[i].status is not Status.UNKNOWN or answers[i].timed_out:
-                label = depth_bucket(answers[i].status, depth, answers[i].timed_out)
+                label = depth_bucket(
+                    rating_label(
+                        answers[i].status, depth, task.max_depth, answers[i].timed_out, depth
+                    )
+                )
                 break
         settled.append(label)
     return settled

@@ -52,6 +52,7 @@ from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.limits import TimeLimitReached, deadline_after
 from solvers.literals import to_code, to_codes, to_dimacs
+from solvers.results import rating_label
 
 STEPS_PER_CALL = 8  # simplest-first steps per kernel call: Python checks the clock between
 
@@ -73,13 +74,7 @@ class RefutationRating:
 
     def label(self) -> str:
         """Return the length as `rate` prints it: '4', 'unsat', '>D' or 'timeout'."""
-        if self.timed_out:
-            return "timeout"
-        if self.status is Status.UNSAT:
-            return "unsat"
-        if self.status is Status.UNKNOWN:
-            return f">{self.depth}"
-        return str(self.length)
+        return rating_label(self.status, self.length, self.depth, self.timed_out)
 
 
 @dataclass(frozen=True)
