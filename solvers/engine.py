@@ -214,13 +214,20 @@ class Ladder:
 
 
 def _sliced(
-    kernel, args: tuple, S: tuple, paused: Callable[[tuple], bool], engine: Engine
+    kernel,
+    args: tuple,
+    S: tuple,
+    paused: Callable[[tuple], bool],
+    engine: Engine,
+    between: Callable[[], bool] | None = None,
 ) -> tuple:
     """Call a resumable kernel slice by slice until it finishes; return its result.
 
     Between slices Python runs its signal handlers (Ctrl-C raises KeyboardInterrupt
-    here) and the engine's deadline is checked (TimeLimitReached).  Whatever stops the
-    query, the state S is cancelled back to level 0."""
+    here), the engine's deadline is checked (TimeLimitReached) and `between()` runs,
+    when given: it returns whether the next slice resumes the paused one (without it,
+    every slice after the first does).  Whatever stops the query, the state S is
+    cancelled back to level 0."""
     st = S[S_ST]
     resume = False
     try:
@@ -230,14 +237,13 @@ def _sliced(
             out = _slice(kernel, (*args, resume))
             if not paused(out):
                 return out
-            resume = True
             now = time.monotonic()
             engine.slice_size = next_slice(engine.slice_size, now - began)
             if engine.deadline is not None and now >= engine.deadline:
                 raise TimeLimitReached(engine.time_limit)
+            resume = True if between is None else between()
     except BaseException:
-        if resume:
-            _call(cancel_until, S, 0)
+        _call(cancel_until, S, 0)  # paused inside a query, or not: back to level 0
         raise
     finally:
         st[PAUSE_AT] = NEVER
@@ -437,33 +443,26 @@ class Engine:
             return Ladder(status, depth, solutions, cycles / rate)
         self._room(max(max_depth, 1))
         cursor = np.array([0, -1, 0, count], np.int64)
-        st = self._S[S_ST]
         limit = None if time_limit is None else time_limit * rate
-        resume = False
-        try:
-            while True:
-                st[PAUSE_AT] = st[PROPAGATIONS] + self.slice_size
-                began = time.monotonic()
-                args = (self._F, self._S, grids, size, max_depth, polarity == "positive")
-                args += (self._passed, self._frames, cursor, status, depth, solutions, cycles)
-                if _slice(ladder_kernel, (*args, resume)) != PAUSED:
-                    break
-                self.slice_size = next_slice(self.slice_size, time.monotonic() - began)
-                resume = cursor[CUR_DEPTH] >= 0
-                if resume and limit is not None:
-                    spent = _call(read_cycles) - cursor[CUR_START]
-                    if spent >= limit:  # this grid is over its time: the next one
-                        _call(cancel_until, self._S, 0)
-                        g = cursor[CUR_GRID]
-                        status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
-                        cursor[CUR_GRID] += 1
-                        cursor[CUR_DEPTH] = -1
-                        resume = False
-        except BaseException:
-            _call(cancel_until, self._S, 0)  # paused inside a closure, or not: level 0
-            raise
-        finally:
-            st[PAUSE_AT] = NEVER
+
+        def between() -> bool:
+            """Give up the grid being rated when it is over its time (the next one is
+            rated from scratch); return whether the ladder resumes inside a closure."""
+            if cursor[CUR_DEPTH] < 0:  # paused between two grids
+                return False
+            spent = _call(read_cycles) - cursor[CUR_START]
+            if limit is None or spent < limit:
+                return True
+            _call(cancel_until, self._S, 0)
+            g = cursor[CUR_GRID]
+            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
+            cursor[CUR_GRID] += 1
+            cursor[CUR_DEPTH] = -1
+            return False
+
+        args = (self._F, self._S, grids, size, max_depth, polarity == "positive", self._passed)
+        args += (self._frames, cursor, status, depth, solutions, cycles)
+        _sliced(ladder_kernel, args, self._S, _ladder_paused, self, between)
         return Ladder(status, depth, solutions, cycles / rate)
 
     def fixed(self, as_array: bool = False) -> list[Lit]:
@@ -588,6 +587,10 @@ class Engine:
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
         st = self._S[S_ST]
         return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}
+
+
+def _ladder_paused(out: int) -> bool:
+    return out == PAUSED
 
 
 def _closure_paused(out: tuple) -> bool:
