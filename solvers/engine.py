@@ -86,7 +86,6 @@ _STAT_SLOTS = {
     "propagations": PROPAGATIONS,
     "probes": PROBES,
 }
-_UNLIMITED = (1 << 62) - 1
 
 
 @dataclass(frozen=True)
@@ -543,7 +542,7 @@ class Engine:
             self._passed,
             self._frames,
             lits,
-            _UNLIMITED if limit is None else int(limit),
+            -1 if limit is None else int(limit),
             -1 if budget is None else int(budget),
         )
         status, result, models = _sliced(count_kernel, args, self._S, _search_paused, self)
