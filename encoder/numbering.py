@@ -34,7 +34,8 @@ def unvar(v: int, n: int = 9) -> tuple[int, int, int]:
 
 def cell_var(c: int, k: int, n: int = 9) -> int:
     """Return the variable of 'cell number c (= n*i + j, reading order) holds k': the
-    same number as var(i, j, k), for code that walks cells by index."""
+    same number as var(i, j, k), for code that walks cells by index (numpy arrays of
+    cells and values give an array of variables)."""
     return n * c + k
 
 
