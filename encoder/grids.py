@@ -258,10 +258,6 @@ def size_of_puzzle(puzzle: PuzzleText) -> int:
     return n
 
 
-def default_symbols(n: int) -> str:
-    return DEFAULT_SYMBOLS[:n]
-
-
 def parse_cells(
     cells: str | tuple[str, ...], geometry: Geometry, path: str = "<input>", line: int | None = None
 ) -> Grid:

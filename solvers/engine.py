@@ -33,6 +33,7 @@ from encoder.numbering import Lit
 from solvers.limits import TimeLimitReached, deadline_after, next_slice
 from solvers.probe import (
     CUR_DEPTH,
+    CUR_END,
     CUR_GRID,
     CUR_START,
     LADDER_TIMEOUT,
@@ -40,6 +41,7 @@ from solvers.probe import (
     MARK,
     NO_MEMORY,
     NUM_COLUMNS,
+    NUM_CURSOR,
     closure_kernel,
     ladder_kernel,
     mark_rows,
@@ -441,7 +443,8 @@ class Engine:
             status[:] = LADDER_UNSAT
             return Ladder(status, depth, solutions, cycles / rate)
         self._room(max(max_depth, 1))
-        cursor = np.array([0, -1, 0, count], np.int64)
+        cursor = np.zeros(NUM_CURSOR, np.int64)  # from grid 0, between grids, to the last
+        cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
         limit = None if time_limit is None else time_limit * rate
 
         def between() -> bool:
