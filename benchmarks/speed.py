@@ -54,6 +54,7 @@ from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
 from encoder.grids import format_line
+from encoder.numbering import cell_value
 from encoder.puzzle_files import open_source, read_puzzles
 from solvers.depth_rating import Rater, ladder_labels
 from solvers.grid_engine import GridEngine
@@ -252,8 +253,8 @@ def deeper(engine, grids, depth: int, source: str, target_ms: float, number: str
     rater = Rater(GEOMETRY)
     values = np.zeros((len(grids), CELLS), dtype=np.int8)
     for row, givens in zip(values, grids, strict=True):
-        lits = np.asarray(givens) - 1
-        row[lits // GEOMETRY.size] = lits % GEOMETRY.size + 1
+        cells, held = cell_value(np.asarray(givens), GEOMETRY.size)
+        row[cells] = held
     rater.ladder(values[:1], depth)  # compiled or loaded before anything is timed
     ratings = rater.ladder(values, depth)
     rated = Counter(ladder_labels(ratings, depth))

@@ -40,7 +40,6 @@ from encoder.errors import GridError, read_text, unreadable
 from encoder.geometry import Geometry
 from encoder.grids import (
     SEPARATORS,
-    Grid,
     PuzzleText,
     describe_clash,
     find_clashes,
@@ -49,6 +48,7 @@ from encoder.grids import (
     size_of_puzzle,
     split_puzzles,
 )
+from encoder.numbering import Grid
 from encoder.variant import Variant
 from puzzlesets import PuzzleSet, PuzzleSetError, locate, lookup
 

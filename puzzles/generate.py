@@ -54,10 +54,11 @@ from encoder.cli_common import add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.numbering import Grid
 from encoder.output_files import check_file, write_text
 from encoder.status import Status
 from encoder.variant import Variant
-from puzzles.fullgrid import SEARCHED_UP_TO, Grid, GridSampler, pattern_full_grid, sampler_for
+from puzzles.fullgrid import SEARCHED_UP_TO, GridSampler, pattern_full_grid, sampler_for
 from puzzles.jigsaw import RegionMap, draw_jigsaw, map_text
 from puzzles.outputs import interrupts, print_out
 from solvers.depth_rating import Rater

@@ -19,12 +19,11 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry, make_geometry
 from encoder.grids import format_line
+from encoder.numbering import Grid
 from encoder.picture import grid_svg
 from encoder.puzzle_files import read_puzzles
 from encoder.status import Status
 from solvers.results import SolverResult
-
-Grid = tuple[int, ...]
 
 
 @dataclass(frozen=True)
