@@ -54,7 +54,6 @@ def encode_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--givens",
         choices=GIVEN_STYLES,
-        default="centrale",
         help="grid formula: centrale = the exam's F1 and F2, units = one unit per "
         "given (default: centrale)",
     )
@@ -118,11 +117,20 @@ def decode_parser() -> argparse.ArgumentParser:
 def run_encode(argv: Sequence[str]) -> int:
     parser = encode_parser()
     args = parser.parse_args(argv)
+    # Options that contradict each other are usage errors (a default contradicts nothing).
+    if args.givens is not None and (args.simplify or args.rules_only):
+        instead = (
+            ", which --simplify applies instead" if args.simplify else ": --rules-only has none"
+        )
+        parser.error(f"--givens writes a grid's givens as clauses{instead}")
+    args.givens = args.givens or "centrale"
     if args.rules_only:
         if args.grid or args.index is not None or args.out_dir:
             parser.error("--rules-only takes no GRID, --index or --out-dir")
         if args.simplify:
             parser.error("--simplify applies a grid's givens: it needs a GRID")
+        if args.allow_conflicts:
+            parser.error("--allow-conflicts is about a grid's givens: --rules-only has none")
         geometry = variant_of(args).geometry(args.size or 9)
         write_with(
             lambda out: write_cnf(out, None, geometry, args.encoding, args.givens, amo=args.amo),
