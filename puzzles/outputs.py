@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from encoder.output_files import reader_left, write_file
-from solvers.limits import pysat_interrupts
+from solvers.limits import pysat_interrupts, raised_in_numba
 
 
 class Interrupted(KeyboardInterrupt):
@@ -38,10 +38,7 @@ def interrupts() -> Iterator[None]:
         with pysat_interrupts():
             yield
     except SystemError as error:
-        cause = error.__cause__ or error.__context__
-        while cause is not None and not isinstance(cause, KeyboardInterrupt):
-            cause = cause.__cause__ or cause.__context__
-        if cause is None:
+        if not raised_in_numba(error, KeyboardInterrupt):
             raise
         raise KeyboardInterrupt from None
 

@@ -86,15 +86,22 @@ def alarm_after(seconds: float | None) -> Iterator[None]:
     try:
         yield
     except SystemError as error:
-        cause = error.__cause__ or error.__context__
-        while cause is not None and not isinstance(cause, TimeLimitReached):
-            cause = cause.__cause__ or cause.__context__
-        if cause is None:
+        if not raised_in_numba(error, TimeLimitReached):
             raise
         raise TimeLimitReached(seconds) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def raised_in_numba(error: SystemError, kind: type[BaseException]) -> bool:
+    """True when `error` is how a numba call reports an exception of `kind` raised while
+    it ran Python code of its own ("returned a result with an exception set", the
+    exception somewhere in its chain of causes)."""
+    cause = error.__cause__ or error.__context__
+    while cause is not None and not isinstance(cause, kind):
+        cause = cause.__cause__ or cause.__context__
+    return cause is not None
 
 
 def _is_pysat_interrupt(error: BaseException) -> bool:
