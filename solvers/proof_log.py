@@ -35,7 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.propagate import S_TRAIL, S_TRAIL_LIM, to_dimacs
+from solvers.literals import to_dimacs
+from solvers.propagate import S_TRAIL, S_TRAIL_LIM
 
 HEAD = 0  # next free slot of the log
 BASE = 1  # lemmas hold the hypotheses of levels BASE+1 .. (the levels above the assumptions)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.literals import to_codes
 from solvers.probe import NO_MEMORY, closure
 from solvers.proof_log import log_lemma, set_base
 from solvers.propagate import (
@@ -61,7 +62,6 @@ from solvers.propagate import (
     model_dimacs,
     new_decision_level,
     propagate,
-    to_codes,
 )
 
 # What search returns.
@@ -131,12 +131,12 @@ def search(
 
     Stops after max_models models (FOUND, the assignment holds the last model), when
     none is left (EXHAUSTED, state back at `base`), before the decision that would
-    exceed `budget` (budget < 0: unlimited), or when the slice runs out (PAUSED; call
-    again with resume=True and the same arguments).  With next_model=True the current
-    assignment (a model returned by the previous call) is first backtracked from.
-    Until a model is found, every conflict and every closed branch is written to `log`
-    as a lemma (solvers.proof_log; length 0: nothing recorded): the proof that no model
-    lies above `base` when the search is EXHAUSTED."""
+    exceed `budget`, or when the slice runs out (PAUSED; call again with resume=True
+    and the same arguments); max_models < 0 or budget < 0: unlimited.  With
+    next_model=True the current assignment (a model returned by the previous call) is
+    first backtracked from.  Until a model is found, every conflict and every closed
+    branch is written to `log` as a lemma (solvers.proof_log; length 0: nothing
+    recorded): the proof that no model lies above `base` when the search is EXHAUSTED."""
     trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
     in_closure = False
     if resume:
@@ -173,7 +173,7 @@ def search(
                 lit = pick_branch(F, S)
                 if lit < 0:
                     models += 1
-                    if models >= max_models:
+                    if max_models >= 0 and models >= max_models:
                         return FOUND, models
                     backtrack = True  # look for the next model
                 else:
