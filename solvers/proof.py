@@ -25,9 +25,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from encoder.encodings import cell_var
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.numbering import cell_var
 from solvers.engine import Engine, Ladder, SolveResult
 from solvers.grid_engine import GridEngine
 from solvers.probe import LADDER_SAT, LADDER_UNSAT
@@ -141,9 +141,8 @@ def solution_units(solution: Grid, grid: Grid, geometry: Geometry) -> np.ndarray
     """Return the unit lemma of every cell's value that is not a given, as flat lemmas."""
     values, givens = np.asarray(solution, np.int64), np.asarray(grid, np.int64)
     cells = np.flatnonzero((values > 0) & (givens == 0))
-    first = cell_var(geometry, 0, 1) - 1  # variable of (cell c, value k): first + N*c + k
     units = np.zeros(2 * cells.size, np.int64)
-    units[0::2] = first + geometry.size * cells + values[cells]
+    units[0::2] = cell_var(cells, values[cells], geometry.size)
     return units
 
 
@@ -194,7 +193,7 @@ def explanation_lemmas(explainer, grid: Grid, steps: Sequence) -> np.ndarray:
     clause."""
     geometry = explainer.geometry
     engine = explainer.engine
-    facts = [cell_var(geometry, c, k) for c, k in enumerate(grid) if k]
+    facts = [cell_var(c, k, geometry.size) for c, k in enumerate(grid) if k]
     out: list[np.ndarray] = []
     for step in steps:
         if step.kind == "contradiction":
@@ -202,7 +201,7 @@ def explanation_lemmas(explainer, grid: Grid, steps: Sequence) -> np.ndarray:
             break
         if step.kind not in ("placement", "refutation", "hypothesis"):
             continue
-        var = cell_var(geometry, step.cell, step.value)
+        var = cell_var(step.cell, step.value, geometry.size)
         lit = var if step.after.values[step.cell] == step.value else -var
         if step.kind == "hypothesis":
             out.append(_hypothesis_lemmas(engine, facts, -lit))
