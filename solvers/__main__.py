@@ -287,6 +287,12 @@ def run_rate(args: argparse.Namespace) -> int:
             lines.close()  # Ctrl-C: stop the executor, close the solvers
     if timed_out:
         print(f"{PROG}: {timed_out} of {rated} grids reached the time limit", file=sys.stderr)
+    if proofs is not None and proofs.unsettled:
+        print(
+            f"{PROG}: no proof written for {proofs.unsettled} of {rated} grids: their rating "
+            "settled nothing (no depth up to --max-depth filled them, or the time limit)",
+            file=sys.stderr,
+        )
     if failed:
         print(f"{PROG}: the solver failed on {failed} of {rated} grids", file=sys.stderr)
         return 1
@@ -303,7 +309,7 @@ class ProofFiles:
         self.path = path
         self.folder = os.path.isdir(path)
         (check_folder if self.folder else check_file)(path)
-        self.written = 0
+        self.written = self.unsettled = 0
 
     def write(self, rated) -> None:
         if not self.folder and rated.index > 0:
@@ -312,6 +318,7 @@ class ProofFiles:
                 "for several (one N.drup per grid)"
             )
         if not rated.proof:  # open, or stopped by the time limit: nothing to prove
+            self.unsettled += 1
             return
         if not self.folder:
             write_output(rated.proof, self.path)
