@@ -413,6 +413,14 @@ def test_rate_writes_one_proof_per_grid_into_a_folder(tmp_path):
         cnf = tmp_path / f"{index}.cnf"
         cnf.write_text(encode_dimacs(grid_of(line), NINE))
         check(cnf, folder / f"{index}.drup")
+    workers = tmp_path / "workers"
+    workers.mkdir()
+    argv = ["--no-length", "--proof", str(workers), "--workers", "2", "--chunk-size", "1"]
+    done = run("solvers", "rate", str(source), *argv)
+    assert done.returncode == 0, done.stderr
+    for index in range(3):  # the same proofs when other processes rate the grids
+        name = f"{index}.drup"
+        assert (workers / name).read_text() == (folder / name).read_text()
     one_file = tmp_path / "one.drup"
     done = run("solvers", "rate", str(source), "--no-length", "--proof", str(one_file))
     assert done.returncode == 1 and "a file holds the proof of one grid" in done.stderr
