@@ -24,8 +24,9 @@ givens passed as assumptions, so both sides do exactly the same logical work:
 5. With `--scale N,...`: grids/s and peak memory (RSS) of `rate` and `run` over N grids,
    the 17-clue list repeated into a temporary file; `--no-length`, then by default.
 6. Proofs: `solvers rate --no-length` (depth up to 2) over the 17-clue list and the
-   forum's hardest, with `--proof FOLDER` (one DRUP proof a grid) against without, walls
-   less start-up (target <= 1.5x); the proofs' size; and the time the checker
+   forum's hardest, with `--proof FOLDER` (one DRUP proof a grid) against without, the
+   processor time (user + system) of the command less start-up (target <= 1.5x; the
+   wall ratio beside it); the proofs' size; and the time the checker
    (`solvers.proof_check`, PySAT's propagation) takes per proof on the first
    `--check-limit` of them, each verified against the grid's formula.
 
