@@ -34,20 +34,22 @@ import os
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.chunks import CLOSURES, HOME, ChunkResult, ChunkTask, GridRun, run_chunk
+from benchmarks.journal import FILE as JOURNAL_FILE
+from benchmarks.journal import Journal
 from benchmarks.paths import DATA
 from benchmarks.report import (
     DepthProfile,
+    DepthTally,
+    SolverTally,
     Summary,
-    depth_profile,
     markdown,
     metadata,
     results_json,
-    summarise,
     table,
     write_csv,
     write_json,
@@ -65,6 +67,7 @@ from executors import (
     make_executor,
     settle_executor_flags,
 )
+from executors.sources import source_digest
 from puzzles.outputs import check_folder, print_out
 from solvers.backends import REGISTRY, missing_reason
 from solvers.limits import DEFAULT_TIMEOUT
@@ -169,7 +172,18 @@ def build_parser() -> argparse.ArgumentParser:
         "column '-'",
     )
     group = parser.add_argument_group("output")
-    group.add_argument("--out", metavar="DIR", help="write results.json, results.csv, PNG plots")
+    group.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write results.json, results.csv, PNG plots; each finished chunk is first "
+        f"committed to DIR/{JOURNAL_FILE}, deleted once the run is complete",
+    )
+    group.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the run whose journal is in --out DIR (interrupted by Ctrl-C, a "
+        "kill, a full disk, a lost worker): only the chunks it lacks are run",
+    )
     group.add_argument(
         "--quiet",
         action="store_true",
@@ -244,69 +258,77 @@ def _cost(task: ChunkTask) -> int:
     return len(task.puzzles) * size**6
 
 
-def execute(tasks: list[ChunkTask], args: argparse.Namespace) -> tuple[list[ChunkResult], bool]:
-    """Run the chunks; return (finished chunks, interrupted).  A chunk reporting an
-    error stops the run at once and is returned last."""
-    workers = min(args.workers, len(tasks)) if tasks else 1
+class Tallies:
+    """Running counters of a run, chunk by chunk: a `SolverTally` per set, encoding and
+    solver, a `DepthTally` per set and encoding.  Everything the tables, results.json
+    and the plots say comes from here; no list of every grid is kept."""
+
+    def __init__(self) -> None:
+        self.solvers: dict[tuple[str, str, str], SolverTally] = defaultdict(SolverTally)
+        self.depths: dict[tuple[str, str], DepthTally] = defaultdict(DepthTally)
+        self.grids = 0  # grid runs counted (a grid in each encoding)
+        self.cpu_seconds = 0.0  # of the workers, over the chunks counted
+
+    def add(self, chunk: ChunkResult) -> None:
+        for run in chunk.runs:
+            self.solvers[(chunk.dataset, chunk.encoding, run.result.solver)].add(run)
+        if chunk.depths:
+            self.depths[(chunk.dataset, chunk.encoding)].add(chunk.depths, chunk.lengths)
+        self.grids += chunk.count
+        self.cpu_seconds += chunk.cpu_seconds
+
+    def results(self, datasets: Sequence[Dataset], args: argparse.Namespace):
+        """Return (summaries, depth profiles), in the order of the tables."""
+        summaries, profiles = [], []
+        for d in datasets:
+            for encoding in args.encodings:
+                for solver in args.solvers:
+                    tally = self.solvers.get((d.name, encoding, solver))
+                    if tally is not None and tally.grids:
+                        summaries.append(tally.summary(d.name, encoding, solver))
+                depths = self.depths.get((d.name, encoding))
+                if depths is not None:
+                    profiles.append(depths.profile(d.name, encoding, args.max_depth))
+        return summaries, profiles
+
+
+def task_index(task: ChunkTask | ChunkResult) -> tuple[str, str, int]:
+    """What names a chunk in a run: its set, encoding and first position."""
+    return task.dataset, task.encoding, task.first
+
+
+def execute(
+    tasks: list[ChunkTask],
+    args: argparse.Namespace,
+    keep: Callable[[int, ChunkResult], None],
+    skip: set[int] = frozenset(),
+) -> tuple[ChunkResult | None, bool]:
+    """Run the chunks whose index in `tasks` is not in `skip`, handing each finished
+    one to `keep(index, result)`; return (the chunk that reported an error, or None;
+    interrupted).  An error stops the run at once."""
+    todo = [t for i, t in enumerate(tasks) if i not in skip]
+    index = {task_index(t): i for i, t in enumerate(tasks)}
+    workers = min(args.workers, len(todo)) if todo else 1
+    bar = _progress(sum(len(t.puzzles) for t in tasks), args.quiet)
+    bar.update(sum(len(t.puzzles) for i, t in enumerate(tasks) if i in skip))
+    if not todo:
+        bar.close()
+        return None, False
     executor = make_executor(args.executor, workers, args.scheduler)
-    done: list[ChunkResult] = []
-    total = sum(len(t.puzzles) for t in tasks)
-    bar = _progress(total, args.quiet)
-    results = completed(executor, run_chunk, sorted(tasks, key=_cost, reverse=True))
+    results = completed(executor, run_chunk, sorted(todo, key=_cost, reverse=True))
     try:
         for result in results:
-            done.append(result)
             if result.error:
-                break  # closing `results` below stops the executor
+                return result, False  # closing `results` below stops the executor
+            keep(index[task_index(result)], result)
             bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
             bar.update(result.count)
     except KeyboardInterrupt:  # `completed` has stopped the executor
-        return done, True
+        return None, True
     finally:
         results.close()
         bar.close()
-    return done, False
-
-
-def merge(results: Sequence[ChunkResult]):
-    """Return {(dataset, encoding): (runs by solver, depth labels by position, refutation
-    lengths by position)}."""
-    by_key: dict[tuple[str, str], list[ChunkResult]] = defaultdict(list)
-    for result in results:
-        by_key[(result.dataset, result.encoding)].append(result)
-    merged = {}
-    for key, chunks in by_key.items():
-        chunks.sort(key=lambda c: c.first)
-        runs: dict[str, list[GridRun]] = defaultdict(list)
-        depths: dict[int, str] = {}
-        lengths: dict[int, str] = {}
-        for chunk in chunks:
-            for run in chunk.runs:
-                runs[run.result.solver].append(run)
-            if chunk.depths:
-                positions = range(chunk.first, chunk.first + chunk.count)
-                depths.update(zip(positions, chunk.depths, strict=True))
-                lengths.update(zip(positions, chunk.lengths, strict=True))
-        merged[key] = (runs, depths, lengths)
-    return merged
-
-
-def summarise_all(datasets: Sequence[Dataset], merged, args: argparse.Namespace):
-    """Return (summaries, depth profiles) of merged runs, in the order of the tables."""
-    summaries, profiles = [], []
-    for d in datasets:
-        for encoding in args.encodings:
-            if (d.name, encoding) not in merged:
-                continue
-            runs, depths, lengths = merged[(d.name, encoding)]
-            for solver in args.solvers:
-                if runs.get(solver):
-                    summaries.append(summarise(d.name, encoding, solver, runs[solver]))
-            if depths:
-                labels = [depths[p] for p in sorted(depths)]
-                rated = [lengths[p] for p in sorted(lengths)]
-                profiles.append(depth_profile(d.name, encoding, labels, args.max_depth, rated))
-    return summaries, profiles
+    return None, False
 
 
 @dataclass(frozen=True)
@@ -356,18 +378,19 @@ def benchmark(*datasets: str, **options) -> BenchmarkResults:
     except InputError as error:
         raise ValueError(str(error)) from None
     tasks = make_tasks(datasets, args)
-    results, _ = execute(tasks, args)
-    failed = [r for r in results if r.error]
+    tallies = Tallies()
+    runs: dict[tuple[str, str, str], list[GridRun]] = defaultdict(list)
+    chunks: list[tuple[int, ChunkResult]] = []
+    failed, _ = execute(tasks, args, lambda index, chunk: chunks.append((index, chunk)))
     if failed:
-        raise RuntimeError(f"{failed[0].error_source}: {failed[0].error}")
-    merged = merge(results)
-    summaries, profiles = summarise_all(datasets, merged, args)
-    runs = {
-        (dataset, encoding, solver): tuple(solver_runs)
-        for (dataset, encoding), (by_solver, _, _) in merged.items()
-        for solver, solver_runs in by_solver.items()
-    }
-    return BenchmarkResults(tuple(summaries), tuple(profiles), runs)
+        raise RuntimeError(f"{failed.error_source}: {failed.error}")
+    for _, chunk in sorted(chunks, key=lambda pair: pair[0]):
+        tallies.add(chunk)
+        for run in chunk.runs:
+            runs[(chunk.dataset, chunk.encoding, run.result.solver)].append(run)
+    summaries, profiles = tallies.results(datasets, args)
+    by_key = {key: tuple(sorted(found, key=lambda r: r.position)) for key, found in runs.items()}
+    return BenchmarkResults(tuple(summaries), tuple(profiles), by_key)
 
 
 def solver_times(summaries) -> str:
@@ -379,10 +402,29 @@ def solver_times(summaries) -> str:
     return table(rows, ["solver", "grids", "seconds in solver calls"])
 
 
+def run_identity(datasets: Sequence[Dataset], args: argparse.Namespace) -> dict:
+    """Return what a journal is the journal of (`benchmarks.journal`): the code and
+    every option that changes a figure; workers, executor and scheduler change none."""
+    return {
+        "solvers": list(args.solvers),
+        "encodings": list(args.encodings),
+        "data": [[d.name, d.sha256, len(d.puzzles), d.flags] for d in datasets],
+        "selection": [args.column, args.limit, args.shuffle, args.seed],
+        "chunk_size": args.chunk_size,
+        "time_limit": args.timeout,
+        "fresh": args.fresh,
+        "max_depth": args.max_depth,
+        "length_rating": not args.no_length,
+        "code": source_digest(),  # last: the options tell a user more
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     settle_executor_flags(parser, args, local_workers=available_cores())
+    if args.resume and not args.out:
+        parser.error("--resume needs --out DIR (the folder of the run's journal)")
     started = time.perf_counter()
     out = Path(args.out) if args.out else None
     if out is not None:  # learn now, not after the run, that the results cannot be kept
@@ -400,14 +442,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: no grids to run in {len(datasets)} file(s)", file=sys.stderr)
         return 1
     tasks = make_tasks(datasets, args)
-    results, interrupted = execute(tasks, args)
-    failed = [r for r in results if r.error]
+    tallies = Tallies()
+    journal = None
+    if out is None:
+        failed, interrupted = execute(tasks, args, lambda _, chunk: tallies.add(chunk))
+    else:  # every chunk committed to the journal first, counted from it after
+        journal = Journal(out, run_identity(datasets, args), args.resume)
+        failed, interrupted = execute(tasks, args, journal.commit, journal.done())
     if failed:
-        return _fail(f"{failed[0].error_source}: {failed[0].error}")
-    merged = merge(results)
-    summaries, profiles = summarise_all(datasets, merged, args)
+        return _fail(f"{failed.error_source}: {failed.error}")
+    if journal is not None:
+        for chunk in journal.chunks():
+            tallies.add(chunk)
+    summaries, profiles = tallies.results(datasets, args)
     elapsed = time.perf_counter() - started
-    grids_done = sum(r.count for r in results)
+    grids_done = tallies.grids
     grids_total = sum(len(t.puzzles) for t in tasks)
     meta = metadata(
         command=["python", "-m", "benchmarks", "run", *(argv or sys.argv[2:])],
@@ -426,10 +475,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_depth=args.max_depth,
         length_rated=not args.no_length,
         interrupted=interrupted,
+        resumed=journal is not None and journal.resumed,
         grids_done=grids_done,
         grids_total=grids_total,
         wall_seconds=round(elapsed, 3),
-        worker_cpu_seconds=round(sum(r.cpu_seconds for r in results), 3),
+        worker_cpu_seconds=round(tallies.cpu_seconds, 3),
         load_average=_load_average(),
     )
     note = (
@@ -447,8 +497,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             + solver_times(summaries)
             + "\n"
         )
-    if out is not None:
-        write_outputs(out, meta, datasets, summaries, profiles, merged, args)
+    if journal is not None:
+        write_outputs(out, meta, datasets, summaries, profiles, journal, args)
+        if not interrupted:
+            journal.remove()  # the run is complete and its outputs written
     failed = report_unknowns(summaries, args.timeout)
     if interrupted:
         print(
@@ -487,18 +539,12 @@ def report_unknowns(summaries, timeout: float) -> int:
     return sum(failed.values())
 
 
-def write_outputs(out, meta, datasets, summaries, profiles, merged, args) -> None:
+def write_outputs(out, meta, datasets, summaries, profiles, journal: Journal, args) -> None:
     from benchmarks.plots import plot_depth_profile, plot_no_search
 
     write_json(out / "results.json", results_json(meta, datasets, summaries, profiles))
-    blocks = []
-    for d in datasets:
-        for encoding in args.encodings:
-            if (d.name, encoding) in merged:
-                runs, depths, lengths = merged[(d.name, encoding)]
-                for solver in args.solvers:
-                    blocks.append((d, encoding, runs.get(solver, ()), depths, lengths))
-    write_csv(out / "results.csv", blocks)
+    by_name = {d.name: d for d in datasets}
+    write_csv(out / "results.csv", ((by_name[c.dataset], c) for c in journal.chunks()))
     written = ["results.json", "results.csv"]
     if plot_no_search(summaries, out / "no_search.png"):
         written.append("no_search.png")

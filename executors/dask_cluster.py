@@ -38,8 +38,6 @@ the machine running the command reads the dataset files.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import importlib
 import logging
 import multiprocessing
 import multiprocessing.forkserver
@@ -48,25 +46,23 @@ import signal
 import sys
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from executors.contract import ExecutorError
 from executors.local import STOP_GRACE, sigint_blocked, sigint_deferred
+from executors.sources import PACKAGES, source_digest
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
 WORKER_TIMEOUT = 120.0  # seconds to wait for a first worker to join a scheduler
 CLOSE_TIMEOUT = 3 * STOP_GRACE  # seconds to close the client, then our LocalCluster
 MIN_WINDOW = 4  # tasks in flight at least, whatever the cluster's size
-PACKAGES = (
-    "puzzlesets",
+MACHINERY = (
     "executors",
-    "encoder",
-    "solvers",
-    "puzzles",
-    "benchmarks",
-)  # code a task may run
-MACHINERY = ("executors", "executors.contract", "executors.local", __name__)  # run code_state
+    "executors.contract",
+    "executors.local",
+    "executors.sources",
+    __name__,
+)  # run code_state
 
 
 def dask_setup(worker) -> None:
@@ -94,12 +90,6 @@ def code_state() -> tuple[str, tuple[str, ...]]:
     after installing new code, and it never happens)."""
     import psutil  # a dependency of distributed
 
-    digest = hashlib.sha256()
-    for package in PACKAGES:
-        folder = Path(importlib.import_module(package).__file__).parent
-        for path in sorted(folder.rglob("*.py")):
-            digest.update(f"{package}/{path.relative_to(folder).as_posix()}\0".encode())
-            digest.update(path.read_bytes())
     started = psutil.Process().create_time()
     stale = []
     for name, module in list(sys.modules.items()):
@@ -108,7 +98,7 @@ def code_state() -> tuple[str, tuple[str, ...]]:
         ours = ours and source and os.path.exists(source)
         if ours and os.path.getmtime(source) > started:
             stale.append(name)
-    return digest.hexdigest(), tuple(sorted(stale))
+    return source_digest(), tuple(sorted(stale))
 
 
 def code_problems(mine: str, workers: Mapping[str, tuple[str, tuple[str, ...]]]) -> list[str]:
