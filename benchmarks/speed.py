@@ -53,6 +53,7 @@ from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
 from encoder.grids import format_line, parse_cells
+from encoder.numbering import cell_value
 from encoder.puzzle_files import read_texts
 from solvers.depth_rating import Rater, ladder_labels
 from solvers.grid_engine import GridEngine
@@ -254,8 +255,8 @@ def deeper(engine, grids, depth: int, source: str, target_ms: float, number: str
     rater = Rater(GEOMETRY)
     values = np.zeros((len(grids), CELLS), dtype=np.int8)
     for row, givens in zip(values, grids, strict=True):
-        lits = np.asarray(givens) - 1
-        row[lits // GEOMETRY.size] = lits % GEOMETRY.size + 1
+        cells, held = cell_value(np.asarray(givens), GEOMETRY.size)
+        row[cells] = held
     rater.ladder(values[:1], depth)  # compiled or loaded before anything is timed
     ratings = rater.ladder(values, depth)
     rated = Counter(ladder_labels(ratings, depth))

@@ -28,13 +28,12 @@ from math import isqrt
 
 from encoder.errors import GridError, read_text
 from encoder.geometry import DEFAULT_SYMBOLS, MAX_SIZE, SUPPORTED_SIZES, Geometry, Region
+from encoder.numbering import Grid
 
 BLANKS = "._0"
 _RANGE_ORDERS = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789abcdefghijklmnopqrstuvwxyz")
 SEPARATORS = " \t|-+"
 RESERVED = "._#" + SEPARATORS  # never symbols: `0` is a blank only when not a symbol
-
-Grid = tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -257,10 +256,6 @@ def size_of_puzzle(puzzle: PuzzleText) -> int:
             puzzle.line,
         )
     return n
-
-
-def default_symbols(n: int) -> str:
-    return DEFAULT_SYMBOLS[:n]
 
 
 def parse_cells(

@@ -54,8 +54,9 @@ from encoder.cli_common import add_geometry_flags, geometry_for
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.numbering import Grid
 from encoder.status import Status
-from puzzles.fullgrid import SEARCHED_UP_TO, Grid, GridSampler, pattern_full_grid, sampler_for
+from puzzles.fullgrid import SEARCHED_UP_TO, GridSampler, pattern_full_grid, sampler_for
 from puzzles.jigsaw import RegionMap, draw_jigsaw, map_text
 from puzzles.outputs import check_file, interrupts, print_out, write_text
 from solvers.depth_rating import Rater

@@ -19,11 +19,10 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry, make_geometry
 from encoder.grids import format_line, parse_grid, size_of_puzzle, split_puzzles
+from encoder.numbering import Grid
 from encoder.picture import grid_svg
 from encoder.status import Status
 from solvers.results import SolverResult
-
-Grid = tuple[int, ...]
 
 
 @dataclass(frozen=True)

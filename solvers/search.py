@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.literals import to_codes
 from solvers.probe import NO_MEMORY, closure
 from solvers.propagate import (
     BACKTRACKS,
@@ -60,7 +61,6 @@ from solvers.propagate import (
     model_dimacs,
     new_decision_level,
     propagate,
-    to_codes,
 )
 
 # What search returns.
@@ -129,9 +129,10 @@ def search(
 
     Stops after max_models models (FOUND, the assignment holds the last model), when
     none is left (EXHAUSTED, state back at `base`), before the decision that would
-    exceed `budget` (budget < 0: unlimited), or when the slice runs out (PAUSED; call
-    again with resume=True and the same arguments).  With next_model=True the current
-    assignment (a model returned by the previous call) is first backtracked from."""
+    exceed `budget`, or when the slice runs out (PAUSED; call again with resume=True
+    and the same arguments); max_models < 0 or budget < 0: unlimited.  With
+    next_model=True the current assignment (a model returned by the previous call) is
+    first backtracked from."""
     trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
     in_closure = False
     if resume:
@@ -166,7 +167,7 @@ def search(
                 lit = pick_branch(F, S)
                 if lit < 0:
                     models += 1
-                    if models >= max_models:
+                    if max_models >= 0 and models >= max_models:
                         return FOUND, models
                     backtrack = True  # look for the next model
                 else:
