@@ -54,6 +54,12 @@ CONTRADICTION = K.CONTRADICTION
 STUCK = K.STUCK
 OUT_OF_TIME = 4
 NO_DEADLINE = np.inf
+LOOKAHEAD = 0
+# Slots of the work counters.
+SEARCHES = 0  # shortest-refutation searches
+HYPOTHESES = 1  # hypotheses tried
+SKIPPED = 2  # hypotheses whose saved state showed they could not move
+RESUME_BYTES = 64 << 20
 
 
 @njit(cache=True)
@@ -71,29 +77,41 @@ def _eliminate(G, T, code, queue, one, empty):
 
 
 @njit(cache=True)
-def braid_closure(G, T, X, num_candidates, limit, queue, deadline):
+def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
     """Apply B_limit to the untracked state T: eliminate every open candidate whose
     shortest refutation has length <= limit, propagating after each, until none is
-    left.  Return SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME (the clock is read
-    before each refutation; `deadline` is a time.monotonic() value, inf for none)."""
+    left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME
+    (the clock is read before each refutation; `deadline` is a time.monotonic()
+    value, inf for none); next the shortest refutation left, the smallest limit at
+    which B would eliminate more (more than all constraints when none is left)."""
     one = np.zeros(1, np.int32)
     empty = np.zeros(1, np.int32)
     val = T[K.T_VAL]
+    unbounded = G[K.G_CSTART].shape[0] - 1  # no refutation is longer than all constraints
     # Round and round the candidates until a whole turn since the last elimination
-    # eliminated nothing (a candidate is only refuted again after the state changed).
+    # eliminated nothing (a candidate is only refuted again after the state changed);
+    # the lengths found in that quiet turn are those of the final state.  Lengths
+    # beyond `limit` cost about as much to find as the bound check, and say at which
+    # limit this state moves again.
     quiet = 0  # candidates looked at since the last elimination
+    shortest_left = unbounded + 1
     v = 0
     while quiet < num_candidates:
         quiet += 1
         if val[2 * v] == 0:
             if deadline < NO_DEADLINE and _clock() >= deadline:
-                return OUT_OF_TIME
-            if K.shortest_refutation(G, T, X, 2 * v, limit) <= limit:
+                return OUT_OF_TIME, shortest_left
+            work[SEARCHES] += 1
+            length = K.shortest_refutation(G, T, X, 2 * v, min(limit + LOOKAHEAD, unbounded))
+            if length <= limit:
                 if not _eliminate(G, T, 2 * v + 1, queue, one, empty):
-                    return CONTRADICTION
+                    return CONTRADICTION, shortest_left
                 quiet = 0
+                shortest_left = unbounded + 1
+            elif length < shortest_left:
+                shortest_left = length
         v = v + 1 if v + 1 < num_candidates else 0
-    return SOLVED if K.solved(T, num_candidates) else STUCK
+    return (SOLVED if K.solved(T, num_candidates) else STUCK), shortest_left
 
 
 @njit(cache=True)
@@ -105,40 +123,96 @@ def _copy_facts(T, U):
 
 
 @njit(cache=True)
-def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_somewhere):
+def _within(T, saved):
+    """Return True when every fact of T is a fact of the saved values."""
+    val = T[K.T_VAL]
+    for lit in range(val.shape[0]):  # noqa: SIM110 (numba compiles no generator in all())
+        if val[lit] == 1 and saved[lit] != 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _try_hypothesis(
+    G, T, U, X, num_candidates, v, limit, queue, deadline, memo, codes, cones, work
+):
+    """Apply B_limit under candidate v (open in T) in the workspace U; return (status,
+    next) as `braid_closure` (CONTRADICTION: v is refuted).
+
+    With `memo` (rows of a Memo, see BxbRater) the hypothesis's last state is resumed:
+    its facts follow from the present T and v too, and B_limit is confluent, so the
+    result is the same.  When T has no fact the saved state lacks, the state is the
+    saved one, and if its next limit is beyond `limit` nothing is tried at all."""
+    saved, next_limit, has_saved = memo
+    resume = saved.shape[0] > 0
+    if resume and has_saved[v] and next_limit[v] > limit and _within(T, saved[v]):
+        work[SKIPPED] += 1
+        return STUCK, next_limit[v]
+    work[HYPOTHESES] += 1
+    _copy_facts(T, U)
+    codes[0] = 2 * v
+    k = 1
+    if resume and has_saved[v]:
+        val = T[K.T_VAL]
+        for lit in range(val.shape[0]):
+            if saved[v, lit] == 1 and val[lit] == 0 and lit != 2 * v:
+                codes[k] = lit
+                k += 1
+    if K.assert_facts(G, U, codes[:k], cones[:k], queue) != K.NO_CONFLICT:
+        return CONTRADICTION, 0
+    status, shortest_left = braid_closure(G, U, X, num_candidates, limit, queue, deadline, work)
+    if resume and status in (STUCK, SOLVED):
+        saved[v, :] = U[K.T_VAL]
+        next_limit[v] = shortest_left
+        has_saved[v] = True
+    return status, shortest_left
+
+
+@njit(cache=True)
+def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_somewhere, memo, work):
     """Apply T&E(B_limit) to the untracked state T, with U (an untracked state of the
     same formula) as the hypotheses' workspace: B_limit on T, then each open candidate
     z as a hypothesis, eliminated from T when B_limit under z reaches a contradiction,
     until the grid is solved or a whole turn eliminates nothing.  Candidates with
     `true_somewhere[v]` (true in a solution) are not tried: sound rules never refute
-    them.  Return SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME."""
+    them.  `memo` keeps the hypotheses' states between calls for one grid.
+
+    Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME; next
+    the smallest limit at which T&E would move again (every limit between `limit` and
+    it gets STUCK at once)."""
     one = np.zeros(1, np.int32)
     empty = np.zeros(1, np.int32)
-    status = braid_closure(G, T, X, num_candidates, limit, queue, deadline)
+    codes = np.zeros(T[K.T_VAL].shape[0], np.int32)
+    cones = np.zeros(T[K.T_VAL].shape[0], np.int32)
+    status, outer_next = braid_closure(G, T, X, num_candidates, limit, queue, deadline, work)
     if status != STUCK:
-        return status
+        return status, outer_next
     val = T[K.T_VAL]
     quiet = 0  # hypotheses looked at since the last elimination
+    shortest_left = outer_next
     v = 0
     while quiet < num_candidates:
         quiet += 1
         if val[2 * v] == 0 and not true_somewhere[v]:
-            _copy_facts(T, U)
-            fails = not _eliminate(G, U, 2 * v, queue, one, empty)
-            if not fails:
-                inner = braid_closure(G, U, X, num_candidates, limit, queue, deadline)
-                if inner == OUT_OF_TIME:
-                    return OUT_OF_TIME
-                fails = inner == CONTRADICTION
-            if fails:
+            inner, inner_next = _try_hypothesis(
+                G, T, U, X, num_candidates, v, limit, queue, deadline, memo, codes, cones, work
+            )
+            if inner == OUT_OF_TIME:
+                return OUT_OF_TIME, shortest_left
+            if inner == CONTRADICTION:
                 if not _eliminate(G, T, 2 * v + 1, queue, one, empty):
-                    return CONTRADICTION
-                status = braid_closure(G, T, X, num_candidates, limit, queue, deadline)
+                    return CONTRADICTION, shortest_left
+                status, outer_next = braid_closure(
+                    G, T, X, num_candidates, limit, queue, deadline, work
+                )
                 if status != STUCK:
-                    return status
+                    return status, outer_next
                 quiet = 0
+                shortest_left = outer_next
+            elif inner_next < shortest_left:
+                shortest_left = inner_next
         v = v + 1 if v + 1 < num_candidates else 0
-    return STUCK
+    return STUCK, shortest_left
 
 
 @dataclass(frozen=True)
@@ -175,6 +249,15 @@ class BxbRater:
         self.time_limit = time_limit
         self._workspace = K.new_state(self.lengths.G, self.lengths.num_vars, False)
         self.engine = GridEngine(geometry, encoding)
+        # Each hypothesis's last state, resumed at its next trial (see
+        # `_hypothesis_fails`), when one value a literal for each candidate fits.
+        r = self.lengths
+        rows = r.num_candidates if r.num_candidates * 2 * r.num_vars <= RESUME_BYTES else 0
+        self._memo = (
+            np.zeros((rows, 2 * r.num_vars), np.int8),  # the values of its last state
+            np.zeros(rows, np.int64),  # the limit at which that state moves again
+            np.zeros(rows, np.bool_),  # whether it has one
+        )
 
     def rate(self, grid: Grid) -> BxbRating:
         """Return the grid's rating (see the module docstring)."""
@@ -192,16 +275,21 @@ class BxbRater:
             return done(Status.SAT, 0)
         at = NO_DEADLINE if deadline is None else deadline
         true_somewhere = self._solution_candidates(grid)
-        for p in range(1, r.num_constraints + 1):
-            status = trial_and_error(
-                r.G, T, self._workspace, r.X, r.num_candidates, p, r._queue, at, true_somewhere
-            )
+        self._memo[2][:] = False
+        self.work = np.zeros(3, np.int64)
+        p = 1
+        while p <= r.num_constraints:
+            status, next_limit = trial_and_error(
+                r.G, T, self._workspace, r.X, r.num_candidates, p, r._queue, at,
+                true_somewhere, self._memo, self.work,
+            )  # fmt: skip
             if status == SOLVED:
                 return done(Status.SAT, p)
             if status == CONTRADICTION:
                 return done(Status.UNSAT)
             if status == OUT_OF_TIME:
                 return done(Status.UNKNOWN, timed_out=True)
+            p = max(p + 1, next_limit)
         return done(Status.UNKNOWN)
 
     def _solution_candidates(self, grid: Grid) -> np.ndarray:
