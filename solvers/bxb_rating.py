@@ -45,7 +45,7 @@ from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import Grid, RefutationRater
-from solvers.limits import TimeLimitReached, deadline_after
+from solvers.limits import deadline_after
 
 # Results of the kernels (as `length_kernels`' SOLVED, CONTRADICTION and STUCK) and one
 # more: the deadline passed.
@@ -243,9 +243,13 @@ class BxbRater:
     none) bounds each grid."""
 
     def __init__(
-        self, geometry: Geometry, encoding: str = "centrale", time_limit: float | None = None
+        self,
+        geometry: Geometry,
+        encoding: str = "centrale",
+        time_limit: float | None = None,
+        lengths: RefutationRater | None = None,
     ):
-        self.lengths = RefutationRater(geometry, encoding)
+        self.lengths = lengths or RefutationRater(geometry, encoding)
         self.time_limit = time_limit
         self._workspace = K.new_state(self.lengths.G, self.lengths.num_vars, False)
         self.engine = GridEngine(geometry, encoding)
@@ -259,10 +263,12 @@ class BxbRater:
             np.zeros(rows, np.bool_),  # whether it has one
         )
 
-    def rate(self, grid: Grid) -> BxbRating:
-        """Return the grid's rating (see the module docstring)."""
+    def rate(self, grid: Grid, deadline: float | None = None) -> BxbRating:
+        """Return the grid's rating (see the module docstring), stopping at `deadline`
+        (a time.monotonic() value) if given, else after the rater's time limit."""
         begin = time.perf_counter()
-        deadline = deadline_after(self.time_limit)
+        if deadline is None:
+            deadline = deadline_after(self.time_limit)
         r = self.lengths
 
         def done(status: Status, value: int | None = None, timed_out=False) -> BxbRating:
@@ -304,4 +310,46 @@ class BxbRater:
         return true
 
 
-__all__ = ["BxbRater", "BxbRating", "TimeLimitReached"]
+@dataclass(frozen=True)
+class LengthLabel:
+    """What the length column shows for a grid: `label` (an integer, 'unsat', '>D' or
+    'timeout'), the `rating` it comes from ('length' or 'BxB'; '' when neither
+    settled it), its time and whether the time limit stopped it."""
+
+    label: str
+    rating: str
+    seconds: float
+    timed_out: bool = False
+
+
+class LengthColumn:
+    """The length column of `solvers rate`, the harness and `benchmarks agreement`:
+    the refutation-length rating (`solvers.length_rating`) of a grid that one level of
+    refutations solves, BxB of a grid that needs two.  `time_limit` bounds both
+    together for each grid."""
+
+    def __init__(
+        self, geometry: Geometry, encoding: str = "centrale", time_limit: float | None = None
+    ):
+        self.lengths = RefutationRater(geometry, encoding, time_limit)
+        self.bxb = BxbRater(geometry, encoding, time_limit, lengths=self.lengths)
+        self.time_limit = time_limit
+
+    def rate(self, grid: Grid, length_depth: int = 1, depth: int | None = None) -> LengthLabel:
+        """Return the grid's length label.  With `length_depth` 1 (the default), a grid
+        the refutation-length rating leaves at '>1' gets its BxB; a larger
+        `length_depth` asks for the nested refutation length instead.  `depth`, when
+        the depth rating already gave it, saves the depth-1 attempt on depth-2 grids."""
+        begin = time.perf_counter()
+        deadline = deadline_after(self.time_limit)
+        if not (length_depth == 1 and depth == 2):
+            rated = self.lengths.rate(grid, length_depth)
+            unsettled = rated.status is Status.UNKNOWN and not rated.timed_out
+            if not (unsettled and length_depth == 1):
+                rating = "length" if rated.status is Status.SAT else ""
+                return LengthLabel(rated.label(), rating, rated.seconds, rated.timed_out)
+        bxb = self.bxb.rate(grid, deadline)
+        rating = "BxB" if bxb.status is Status.SAT else ""
+        return LengthLabel(bxb.label(), rating, time.perf_counter() - begin, bxb.timed_out)
+
+
