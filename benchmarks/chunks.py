@@ -33,12 +33,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from encoder.check import SolutionCheck, solution_problems
-from encoder.cli_common import Puzzle
 from encoder.decode import ModelError, grid_from_model
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
+from encoder.puzzle_files import Puzzle
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
 from solvers.per_geometry import MAX_LOADED, geometry_runs, keep_loaded

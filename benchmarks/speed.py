@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import os
 import subprocess
@@ -48,13 +49,13 @@ from tqdm import tqdm
 
 from benchmarks.paths import load, machine
 from benchmarks.timing import median
-from encoder.cli_common import flags_namespace, positive, resolve_named_set
+from encoder.cli_common import positive
 from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
-from encoder.grids import format_line, parse_cells
+from encoder.grids import format_line
 from encoder.numbering import cell_value
-from encoder.puzzle_files import read_texts
+from encoder.puzzle_files import open_source, read_puzzles
 from solvers.depth_rating import Rater, ladder_labels
 from solvers.grid_engine import GridEngine
 
@@ -65,11 +66,8 @@ CELLS = GEOMETRY.size**2
 def read_grids(source: str, limit: int | None = None) -> list[tuple[int, ...]]:
     """Return the first `limit` (None: all) grids of a file or catalogued set of classic
     9x9 grids; a source without any is an error, as in every command."""
-    path, _, _ = resolve_named_set(source, flags_namespace(""))
-    texts = read_texts(path)[:limit]
-    if not texts:
-        raise GridError("no grid found (only blank lines or comments)", path)
-    return [parse_cells(t.cells, GEOMETRY) for t in texts]
+    puzzles = read_puzzles(source, GEOMETRY, allow_conflicts=True)
+    return [puzzle.grid for puzzle in itertools.islice(puzzles, limit)]
 
 
 def read_givens(source: str, limit: int | None) -> list[list[int]]:
@@ -393,7 +391,7 @@ def find_deeper(source: str | None) -> tuple[str | None, str]:
     if source:
         return source, ""
     try:
-        resolve_named_set(DEEPER_SET, flags_namespace(""))
+        open_source(DEEPER_SET)
     except GridError as error:  # not here, or a copy with a wrong checksum
         return None, str(error)
     return DEEPER_SET, ""

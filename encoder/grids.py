@@ -20,13 +20,12 @@ line.
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass
 from math import isqrt
 
-from encoder.errors import GridError, read_text
+from encoder.errors import GridError
 from encoder.geometry import DEFAULT_SYMBOLS, MAX_SIZE, SUPPORTED_SIZES, Geometry, Region
 from encoder.numbering import Grid
 
@@ -219,24 +218,6 @@ def _laid_out_error(rows: list[PuzzleText], size: int | None) -> GridError:
         problem = f"{what}: this line has {len(odd.cells)} cells, most have {common}"
         return GridError(problem, odd.path, odd.line)
     return GridError(f"{what}: {len(rows)} lines of {common} cells", rows[0].path, rows[0].line)
-
-
-def read_source(source: str) -> tuple[str, str]:
-    """Return (text, display name) of a grid argument: `-` (stdin), a file, or a grid."""
-    if source == "-":
-        return read_text("-", GridError), "<stdin>"
-    stripped = _strip(source.strip().split("|", 1)[0])  # a jigsaw line: measure the cells
-    if "\n" in source or (_size_of(len(stripped)) and not looks_like_path(source)):
-        return source, "<argument>"
-    if not os.path.exists(source):
-        if len(stripped) > 12 and not looks_like_path(source):
-            raise GridError(
-                f"grid has {len(stripped)} cells, expected N*N ({_SIDES}),"
-                " and no file has that name",
-                "<argument>",
-            ) from None
-        raise GridError("no such file, and not a grid of N*N cells (N from 4 to 35)", source)
-    return read_text(source, GridError), source
 
 
 def looks_like_path(source: str) -> bool:

@@ -351,5 +351,3 @@ class LengthColumn:
         bxb = self.bxb.rate(grid, deadline)
         rating = "BxB" if bxb.status is Status.SAT else ""
         return LengthLabel(bxb.label(), rating, time.perf_counter() - begin, bxb.timed_out)
-
-

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from encoder.cli_common import Puzzle
 from encoder.encodings import given_literals, rule_formula
 from encoder.grids import describe_clash, find_clashes, format_line
+from encoder.puzzle_files import Puzzle
 from encoder.status import Status
 from solvers.limits import DEFAULT_TIMEOUT
 from solvers.per_geometry import geometry_runs, keep_loaded

@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import argparse
 import io
 import random
 import re
@@ -38,12 +37,13 @@ from pysat.solvers import Minisat22
 from tiny_formulas import TINY
 
 from encoder.check import is_solution, solution_problems, unsatisfied_clause
-from encoder.cli_common import Puzzle, add_geometry_flags, to_puzzle
 from encoder.decode import ModelError, grid_from_model
 from encoder.dimacs import Cnf, clause_lines, parse_cnf, parse_model
 from encoder.encodings import given_literals, puzzle_formula, rule_formula
 from encoder.geometry import Geometry
-from encoder.grids import format_line, parse_cells, split_puzzles
+from encoder.grids import format_line, parse_cells
+from encoder.puzzle_files import Puzzle, read_puzzles
+from encoder.variant import Variant
 from solvers.backends import (
     BINARY_COMMANDS,
     BINARY_NAMES,
@@ -65,15 +65,11 @@ GOLDEN = DATA / "golden.txt"
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
 MINISAT_FAMILY = ("minisat22", "glucose3", "glucose4")
 
-_FLAGS = argparse.ArgumentParser(add_help=False)
-add_geometry_flags(_FLAGS)
 
-
-def parse_puzzle(field: str, flags: str, path: str = "<test>") -> Puzzle:
+def parse_puzzle(field: str, flags: str) -> Puzzle:
     """Return the puzzle of one line (`cells` or `cells|regions`) under geometry flags."""
-    args = _FLAGS.parse_args(shlex.split(flags))
-    [text] = split_puzzles(field, path, args.size)
-    return to_puzzle(text, args, allow_conflicts=True)
+    [puzzle] = read_puzzles(field, Variant.parse(flags), allow_conflicts=True)
+    return puzzle
 
 
 def skip_if_missing(name: str) -> None:
@@ -995,9 +991,7 @@ def test_closures_say_solved_without_search_as_propagation_does(set_name, encodi
     (no failed hypothesis; or one failed with every variable a cell variable) and ask
     the propagation otherwise (the augmented encoding's segment variables): either way
     the answer is Minisat22's root-level propagation filling every cell variable."""
-    from encoder.cli_common import flags_namespace, load_puzzles
-
-    puzzles = load_puzzles(str(PROJECT / "data" / "sets" / set_name), flags_namespace(""))
+    puzzles = list(read_puzzles(str(PROJECT / "data" / "sets" / set_name)))
     seen = set()
     for puzzle in puzzles[:12]:
         formula = rule_formula(puzzle.geometry, encoding)
