@@ -52,7 +52,7 @@ import numpy as np
 from pysat.solvers import Minisat22
 from tqdm import tqdm
 
-from benchmarks.paths import machine
+from benchmarks.paths import load, machine
 from benchmarks.timing import median
 from encoder.cli_common import positive
 from encoder.encodings import given_literals
@@ -557,10 +557,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 proof_figures(source, grids, Path(tmp), args.check_limit)
     print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":
