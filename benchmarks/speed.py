@@ -53,7 +53,7 @@ import numpy as np
 from pysat.solvers import Minisat22
 from tqdm import tqdm
 
-from benchmarks.paths import machine
+from benchmarks.paths import load, machine
 from benchmarks.timing import median
 from encoder.cli_common import positive
 from encoder.encodings import given_literals
@@ -228,7 +228,8 @@ def depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet: bool
     open_rows = [i for i in range(len(sample)) if not solved(up_answers[i][1])]
     engine_open = [fl_engine[i] for i in open_rows]
     baseline_open = [fl_baseline[i] for i in open_rows]
-    print(f"\n2. failed-literal closure (depth 1), {len(seventeen)} grids of {args.seventeen}")
+    name = set_name(args.seventeen)
+    print(f"\n2. failed-literal closure (depth 1), {len(seventeen)} grids of {name}")
     print(f"   engine.probe(depth=1)  median {ms(median(fl_engine))}, worst {ms(max(fl_engine))}")
     print(f"   solved by depth 1: {fl_solved}/{len(seventeen)} = {fl_solved / len(seventeen):.2%}")
     print(f"   against the baseline, on the first {len(sample)} grids (closures identical):")
@@ -397,6 +398,11 @@ SCALED_COMMANDS = (
 )
 
 
+def set_name(source: str) -> str:
+    """Return the name a source is shown by: a catalogue name, or a file's stem."""
+    return open_source(source).name
+
+
 def find_deeper(source: str | None) -> tuple[str | None, str]:
     """Return (the depth-3 grids, why there are none): the file or set given, else the
     catalogued sample of mith's T&E(3) grids when a verified copy is on this machine."""
@@ -539,6 +545,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     quiet = args.quiet or not sys.stderr.isatty()
 
     seventeen_grids = read_grids(args.seventeen)  # bad input first
+    # Sets are named as the catalogue names them (a file by its stem), never by the path
+    # of one machine's copy.
+    seventeen_name, hardest_name = set_name(args.seventeen), set_name(args.hardest)
     seventeen = [given_literals(grid, GEOMETRY) for grid in seventeen_grids[: args.limit or None]]
     hardest = read_givens(args.hardest, args.limit or None)
     deeper_source, no_deeper = find_deeper(args.deeper)
@@ -550,33 +559,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
     started = time.perf_counter()
 
-    up_answers = unit_propagation(engine, minisat, seventeen, args.seventeen, quiet)
+    up_answers = unit_propagation(engine, minisat, seventeen, seventeen_name, quiet)
     depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet)
     minisat.delete()
-    deeper(engine, hardest, 2, args.hardest, 1.0, "3a.", quiet)
+    deeper(engine, hardest, 2, hardest_name, 1.0, "3a.", quiet)
     if deepest:
-        deeper(engine, deepest, 3, deeper_source, 15.0, "3b.", quiet)
+        deeper(engine, deepest, 3, set_name(deeper_source), 15.0, "3b.", quiet)
     else:
         print(f"\n3b. depth-3 closure: not measured ({no_deeper}; --deeper FILE)")
     lines = grid_lines(seventeen_grids)
     with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
         if not args.skip_commands:
-            commands(args.seventeen, lines[: args.limit or None], Path(tmp))
+            commands(seventeen_name, lines[: args.limit or None], Path(tmp))
         if args.scale:
-            at_scale(args.seventeen, lines, args.scale, Path(tmp), args.workers)
+            at_scale(seventeen_name, lines, args.scale, Path(tmp), args.workers)
         if not args.skip_proofs:
             print("\n6. proofs: solvers rate --no-length (depth up to 2), one worker")
             limit = args.limit or None
             hardest_grids = read_grids(args.hardest, limit)
-            for source, grids in ((args.seventeen, seventeen_grids[:limit]),
-                                  (args.hardest, hardest_grids)):  # fmt: skip
+            for source, grids in ((seventeen_name, seventeen_grids[:limit]),
+                                  (hardest_name, hardest_grids)):  # fmt: skip
                 proof_figures(source, grids, Path(tmp), args.check_limit)
     print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

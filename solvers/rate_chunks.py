@@ -91,10 +91,11 @@ def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:
 def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
     """Rate runs of consecutive grids of one geometry together, BATCH at most at a time,
     in one compiled call each (`Rater.ladder`): no Python work per grid but its line and,
-    unless it is turned off, its refutation-length rating (`solvers.length_rating`),
-    which costs far more than the depth (milliseconds a grid against tens of µs)."""
+    unless it is turned off, its length column (`solvers.bxb_rating.LengthColumn`: the
+    refutation-length rating, BxB for depth-2 grids), which costs far more than the
+    depth (milliseconds a grid against tens of µs)."""
+    from solvers.bxb_rating import LengthColumn
     from solvers.depth_rating import Rater, ladder_labels  # numba start-up only when needed
-    from solvers.length_rating import RefutationRater
 
     raters: dict = {}
     index = first
@@ -105,7 +106,7 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
             geometry,
             lambda g: (
                 Rater(g, options.encoding, options.polarity, options.timeout),
-                RefutationRater(g, options.encoding, options.timeout),
+                LengthColumn(g, options.encoding, options.timeout),
             ),
         )
         grids = [p.grid for p in batch]
@@ -119,8 +120,9 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
         ):
             length, length_seconds, length_timed_out = NO_LENGTH, 0.0, False
             if options.length_depth is not None:
-                rated = length_rater.rate(puzzle.grid, options.length_depth)
-                length, length_seconds = rated.label(), rated.seconds
+                known = depth if label == str(depth) else None  # saves BxB a first try
+                rated = length_rater.rate(puzzle.grid, options.length_depth, known)
+                length, length_seconds = rated.label, rated.seconds
                 length_timed_out = rated.timed_out
             line = (
                 f"{index}\t{format_line(puzzle.grid, geometry)}\t{label}\t{length}\t"
