@@ -24,7 +24,8 @@ givens passed as assumptions, so both sides do exactly the same logical work:
 5. With `--scale N,...`: grids/s and peak memory (RSS) of `rate` and `run` over N grids,
    the 17-clue list repeated into a temporary file; `--no-length`, then by default.
 6. Proofs: `solvers rate --no-length` (depth up to 2) over the 17-clue list and the
-   forum's hardest, with `--proof FOLDER` (one DRUP proof a grid) against without, the
+   forum's hardest, with `--proof FILE` (every grid's DRUP proof in one file) against
+   without, the
    processor time (user + system) of the command less start-up (target <= 1.5x; the
    wall ratio beside it); the proofs' size; and the time the checker
    (`solvers.proof_check`, PySAT's propagation) takes per proof on the first
@@ -444,43 +445,43 @@ def proof_figures(source: str, grids: list[tuple[int, ...]], folder: Path, check
     """Question 6 on one list: rate with and without proofs, their size, checking them."""
     from encoder.dimacs import parse_cnf
     from encoder.emit import encode_dimacs
-    from solvers.proof_check import check_proof, read_proof
+    from solvers.proof_check import PROOF_SECTION, check_proof, parse_proof
 
     path, one = folder / "grids.txt", folder / "one.txt"
     lines = grid_lines(grids)
     path.write_text("".join(lines), encoding="utf-8")
     one.write_text(lines[0], encoding="utf-8")
-    proofs = folder / "proofs"
-    proofs.mkdir(exist_ok=True)
+    proofs = folder / "proofs.drup"
     start_up, start_up_cpu = proof_rate_run(one, folder, None)
     start_up_with, start_up_with_cpu = proof_rate_run(one, folder, proofs)
     runs: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
     for _ in range(PROOF_RUNS):  # alternated, so that a change of load hits both
         for proving in (False, True):
-            for old in proofs.glob("*.drup"):  # each run creates its files, as a user's does
-                old.unlink()
             runs[proving].append(proof_rate_run(path, folder, proofs if proving else None))
     without, with_proofs = (median([wall for wall, _ in runs[p]]) for p in (False, True))
     cpu_without, cpu_with = (median([cpu for _, cpu in runs[p]]) for p in (False, True))
-    files = sorted(proofs.glob("*.drup"), key=lambda p: int(p.stem))
-    sizes = [p.stat().st_size for p in files]
+    sections = proofs.read_text(encoding="utf-8").split(PROOF_SECTION)[1:]
+    by_grid = dict(section.split("\n", 1) for section in sections)  # "N": its proof
+    sizes = [len(section) for section in sections]
     print(f"   {source}, {len(grids)} grids: median wall of {PROOF_RUNS} runs {without:.2f} s "
           f"without --proof, {with_proofs:.2f} s with (start-up {start_up:.2f} s / "
           f"{start_up_with:.2f} s); "
-          f"{len(files)} proofs, {sum(sizes) / 1e6:.1f} MB, median {median(sizes):.0f} "
+          f"{len(sections)} proofs in one file, {sum(sizes) / 1e6:.1f} MB, median "
+          f"{median(sizes):.0f} "
           f"bytes, largest {max(sizes)}")  # fmt: skip
     # The target is on processor time: on a machine shared with other jobs the wall time
-    # measures the queue for the processor too, and 49,158 file creations make a process
-    # wait its turn 49,158 more times.  The wall ratio is printed beside it.
+    # measures the queue for the processor too.  The wall ratio is printed beside it.
     ratio = (cpu_with - start_up_with_cpu) / max(cpu_without - start_up_cpu, 1e-9)
     wall_ratio = (with_proofs - start_up_with) / max(without - start_up, 1e-9)
     print(f"   processor time (user + system) {cpu_without:.2f} s without, {cpu_with:.2f} s "
           f"with; walls less start-up, with / without: {wall_ratio:.2f}x")  # fmt: skip
     print(target_line("with / without --proof (processor time less start-up)", ratio, 1.5))
     times, lemmas, verified = [], [], 0
-    for grid, proof in zip(grids[:check], files[:check], strict=False):
+    for index, grid in enumerate(grids[:check]):
+        if str(index) not in by_grid:  # not settled by the rating: no proof
+            continue
         cnf = parse_cnf(encode_dimacs(grid, GEOMETRY))
-        steps = read_proof(str(proof))
+        steps = parse_proof(by_grid[str(index)], "proof")
         seconds, verdict = timed(lambda cnf=cnf, steps=steps: check_proof(cnf, steps, "proof"))
         times.append(seconds)
         lemmas.append(verdict.lemmas)
@@ -488,8 +489,7 @@ def proof_figures(source: str, grids: list[tuple[int, ...]], folder: Path, check
     print(f"   checking the first {len(times)}: {verified} verified, median "
           f"{ms(median(times))} a proof ({median(lemmas):.0f} lemmas), "
           f"total {sum(times):.2f} s")  # fmt: skip
-    for proof in files:
-        proof.unlink()
+    proofs.unlink()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -209,6 +209,12 @@ def check_parser(sub) -> None:
     p = sub.add_parser("check", help="verify a DRUP proof without the engine")
     p.add_argument("cnf", metavar="CNF", help="the formula (DIMACS CNF), or '-' for stdin")
     p.add_argument("proof", metavar="PROOF", help="the proof (DRUP text), or '-' for stdin")
+    p.add_argument(
+        "--grid",
+        type=positive(int, zero=True),
+        metavar="N",
+        help="check the proof of grid N in a file of `rate --proof` proofs of many grids",
+    )
 
 
 # The rating options' defaults, filled in once the parser has checked that the options
@@ -281,6 +287,8 @@ def run_rate(args: argparse.Namespace) -> int:
                 bar.update()
         finally:
             lines.close()  # Ctrl-C: stop the executor, close the solvers
+            if proofs is not None:
+                proofs.close()
     if timed_out:
         print(f"{PROG}: {timed_out} of {rated} grids reached the time limit", file=sys.stderr)
     if proofs is not None and proofs.unsettled:
@@ -296,36 +304,49 @@ def run_rate(args: argparse.Namespace) -> int:
 
 
 class ProofFiles:
-    """Where `rate --proof PATH` writes: the file PATH for the one grid rated, or one
-    PATH/N.drup per grid N when PATH is a folder."""
+    """Where `rate --proof PATH` writes: into the file PATH, each grid's proof after a
+    line `c proof of grid N` (`solvers check --grid N` checks one), or one PATH/N.drup
+    per grid N when PATH is a folder."""
 
     def __init__(self, path: str):
         from encoder.output_files import check_file, check_folder
+        from solvers.proof_check import PROOF_SECTION
 
+        self.section = PROOF_SECTION
         self.path = path
         self.folder = os.path.isdir(path)
         (check_folder if self.folder else check_file)(path)
+        self.handle = None if self.folder else self._open(path)
         self.written = self.unsettled = 0
 
+    @staticmethod
+    def _open(path: str):
+        try:
+            return open(path, "w", encoding="utf-8")  # closed by `close`
+        except OSError as error:
+            raise OutputError(f"cannot write: {reason(error)}", path) from None
+
     def write(self, rated) -> None:
-        if not self.folder and rated.index > 0:
-            raise InputError(
-                f"--proof {self.path}: a file holds the proof of one grid; give a folder "
-                "for several (one N.drup per grid)"
-            )
         if not rated.proof:  # open, or stopped by the time limit: nothing to prove
             self.unsettled += 1
             return
-        if not self.folder:
-            write_output(rated.proof, self.path)
-        else:  # many small files: written plainly (no temporary file and fsync each)
-            target = os.path.join(self.path, f"{rated.index}.drup")
-            try:
+        if self.handle is not None:
+            target, text = self.path, f"{self.section}{rated.index}\n{rated.proof}"
+        else:  # one small file a grid, written plainly (no temporary file and fsync each)
+            target, text = os.path.join(self.path, f"{rated.index}.drup"), rated.proof
+        try:
+            if self.handle is not None:
+                self.handle.write(text)
+            else:
                 with open(target, "w", encoding="utf-8") as handle:
-                    handle.write(rated.proof)
-            except OSError as error:
-                raise OutputError(f"cannot write: {reason(error)}", target) from None
+                    handle.write(text)
+        except OSError as error:
+            raise OutputError(f"cannot write: {reason(error)}", target) from None
         self.written += 1
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
 
 
 def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
@@ -463,7 +484,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.cnf == "-" and args.proof == "-":
         raise InputError("the formula and the proof cannot both come from stdin")
     cnf = read_cnf(args.cnf)
-    lemmas = read_proof(args.proof)
+    lemmas = read_proof(args.proof, args.grid)
     try:
         verdict = check_proof(cnf, lemmas, "<stdin>" if args.proof == "-" else args.proof)
     except ProofRefused as refused:

@@ -108,17 +108,35 @@ def ladder_lemmas(
     capacity: int = 0,
 ) -> tuple[Ladder, list[np.ndarray], int]:
     """Run `engine.ladder` with a log of `capacity` literals (0: a guess); return (the
-    ladder, each grid's lemmas, the capacity it took, a good guess for the next call)."""
+    ladder, each grid's lemmas, the capacity it took, a good guess for the next call).
+    When the log overflows, the grids whose lemmas fit are kept and the others are
+    rated again with a bigger log: a bad guess costs at most one more pass over a batch."""
     count = len(grids)
     capacity = capacity or START_CAPACITY * max(1, count)
-    while True:
+    if count == 0:
+        return engine.ladder(grids, size, max_depth, polarity, time_limit), [], capacity
+    parts: list[Ladder] = []
+    lemmas: list[np.ndarray] = []
+    first = 0
+    while first < count:
         log = new_log(capacity)
-        log_at = np.zeros(count + 1, np.int64)
-        out = engine.ladder(grids, size, max_depth, polarity, time_limit, log, log_at)
-        if log[HEAD] <= log.size:
-            break
-        capacity = _bigger(log)
-    return out, [log[log_at[g] : log_at[g + 1]] for g in range(count)], capacity
+        log_at = np.zeros(count - first + 1, np.int64)
+        out = engine.ladder(grids[first:], size, max_depth, polarity, time_limit, log, log_at)
+        # the grids before the first whose lemmas ran past the log's end are whole
+        over = log_at[1:] > log.size
+        kept = int(np.argmax(over)) if log[HEAD] > log.size and over.any() else count - first
+        parts.append(Ladder(*(field[:kept] for field in _fields(out))))
+        lemmas += [log[log_at[g] : log_at[g + 1]] for g in range(kept)]
+        first += kept
+        if first < count:
+            capacity = _bigger(log)
+    columns = zip(*map(_fields, parts), strict=True)
+    joined = Ladder(*(np.concatenate(column) for column in columns))
+    return joined, lemmas, capacity
+
+
+def _fields(out: Ladder) -> tuple[np.ndarray, ...]:
+    return out.status, out.depth, out.solutions, out.seconds
 
 
 def header(claim: str, grid: Grid | None, geometry: Geometry | None, how: str) -> list[str]:

@@ -36,6 +36,8 @@ from encoder.dimacs import Cnf, read_text
 from encoder.errors import DimacsError
 
 CHECKER = "minisat22"  # the PySAT solver whose propagation checks each lemma
+# `rate --proof FILE` over many grids writes each grid's proof after this line and N
+PROOF_SECTION = "c proof of grid "
 
 
 @dataclass(frozen=True)
@@ -89,10 +91,31 @@ def parse_proof(text: str, name: str) -> list[Lemma]:
     return lemmas
 
 
-def read_proof(path: str) -> list[Lemma]:
-    """Read a DRUP proof file (or `-` for stdin)."""
+def read_proof(path: str, grid: int | None = None) -> list[Lemma]:
+    """Read a DRUP proof file (or `-` for stdin); `grid`: the proof of grid N in a file
+    of proofs of many grids (`rate --proof FILE`), lines numbered as in the file."""
     text, name = read_text(path)
-    return parse_proof(text, name)
+    return parse_proof(proof_section(text, name, grid), name)
+
+
+def proof_section(text: str, name: str, grid: int | None) -> str:
+    """Return the text with only the lines of grid `grid`'s proof left (the others
+    blank, so that line numbers stay the file's); a file of one proof as it is."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(PROOF_SECTION)]
+    if grid is None:
+        if len(starts) > 1:
+            raise DimacsError(
+                f"the file holds the proofs of {len(starts)} grids: say which with --grid N",
+                name,
+            )
+        return text
+    wanted = f"{PROOF_SECTION}{grid}"
+    begin = next((i for i in starts if lines[i].strip() == wanted), None)
+    if begin is None:
+        raise DimacsError(f"no proof of grid {grid} in the file", name)
+    end = next((i for i in starts if i > begin), len(lines))
+    return "\n" * begin + "\n".join(lines[begin:end]) + "\n"
 
 
 def check_proof(cnf: Cnf, lemmas: list[Lemma], name: str) -> Verdict:

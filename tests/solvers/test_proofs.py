@@ -421,9 +421,17 @@ def test_rate_writes_one_proof_per_grid_into_a_folder(tmp_path):
     for index in range(3):  # the same proofs when other processes rate the grids
         name = f"{index}.drup"
         assert (workers / name).read_text() == (folder / name).read_text()
-    one_file = tmp_path / "one.drup"
+    one_file = tmp_path / "all.drup"  # a file: every proof after its `c proof of grid N`
     done = run("solvers", "rate", str(source), "--no-length", "--proof", str(one_file))
-    assert done.returncode == 1 and "a file holds the proof of one grid" in done.stderr
+    assert done.returncode == 0, done.stderr
+    for index in range(3):
+        cnf = tmp_path / f"{index}.cnf"
+        done = run("solvers", "check", str(cnf), str(one_file), "--grid", str(index))
+        assert done.returncode == 0 and done.stdout.endswith("s VERIFIED\n"), done.stderr
+    done = run("solvers", "check", str(tmp_path / "0.cnf"), str(one_file))
+    assert done.returncode == 1 and "say which with --grid N" in done.stderr
+    done = run("solvers", "check", str(tmp_path / "1.cnf"), str(one_file), "--grid", "0")
+    assert done.returncode == 1 and done.stdout == "s NOT VERIFIED\n"  # another grid's proof
 
 
 def test_unique_writes_formulas_and_proofs(tmp_path):
