@@ -59,6 +59,8 @@ LOOKAHEAD = 0
 SEARCHES = 0  # shortest-refutation searches
 HYPOTHESES = 1  # hypotheses tried
 SKIPPED = 2  # hypotheses whose saved state showed they could not move
+ELIMINATED = 3  # candidates the closures eliminated
+NUM_COUNTERS = 4
 RESUME_BYTES = 64 << 20
 
 
@@ -104,6 +106,7 @@ def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
             work[SEARCHES] += 1
             length = K.shortest_refutation(G, T, X, 2 * v, min(limit + LOOKAHEAD, unbounded))
             if length <= limit:
+                work[ELIMINATED] += 1
                 if not _eliminate(G, T, 2 * v + 1, queue, one, empty):
                     return CONTRADICTION, shortest_left
                 quiet = 0
@@ -216,6 +219,18 @@ def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_som
 
 
 @dataclass(frozen=True)
+class NestedRefutation:
+    """A hypothesis (a DIMACS literal, cell = value) refuted by T&E(B_level): the
+    candidates B_level eliminates under it, in order, each as (its negation, the length
+    of its refutation, that refutation's constraints), the last one's elimination
+    (or the hypothesis itself when the list is empty) reaching the contradiction."""
+
+    hypothesis: int
+    level: int
+    eliminations: tuple[tuple[int, int, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
 class BxbRating:
     """A grid's braids-of-braids rating: `value` the smallest p for which T&E(B_p)
     solves it (None when not settled), `status` SAT when solved, UNSAT when the grid
@@ -282,7 +297,7 @@ class BxbRater:
         at = NO_DEADLINE if deadline is None else deadline
         true_somewhere = self._solution_candidates(grid)
         self._memo[2][:] = False
-        self.work = np.zeros(3, np.int64)
+        self.work = np.zeros(NUM_COUNTERS, np.int64)
         p = 1
         while p <= r.num_constraints:
             status, next_limit = trial_and_error(
@@ -297,6 +312,61 @@ class BxbRater:
                 return done(Status.UNKNOWN, timed_out=True)
             p = max(p + 1, next_limit)
         return done(Status.UNKNOWN)
+
+    # --- one step, for explanations ---------------------------------------------------
+
+    def nested_step(self, T: K.State, grid: Grid) -> NestedRefutation | None:
+        """Return the shortest nested refutation in the untracked state T (of `grid`):
+        a hypothesis that B_p refutes for the smallest p, with the fewest eliminations
+        under it, and those eliminations in order; None when no p refutes any."""
+        r = self.lengths
+        true_somewhere = self._solution_candidates(grid)
+        no_memo = (np.zeros((0, 2 * r.num_vars), np.int8), np.zeros(0, np.int64), np.zeros(0, bool))
+        codes = np.zeros(2 * r.num_vars, np.int32)
+        cones = np.zeros(2 * r.num_vars, np.int32)
+        work = np.zeros(NUM_COUNTERS, np.int64)
+        hypotheses = [v for v in range(r.num_candidates) if T[K.T_VAL][2 * v] == 0]
+        hypotheses = [v for v in hypotheses if not true_somewhere[v]]
+        p = 1
+        while p <= r.num_constraints:
+            refuted = []
+            shortest_left = r.num_constraints + 1
+            for v in hypotheses:
+                before = int(work[ELIMINATED])
+                status, left = _try_hypothesis(
+                    r.G, T, self._workspace, r.X, r.num_candidates, v, p, r._queue,
+                    NO_DEADLINE, no_memo, codes, cones, work,
+                )  # fmt: skip
+                if status == CONTRADICTION:
+                    refuted.append((int(work[ELIMINATED]) - before, v))
+                else:
+                    shortest_left = min(shortest_left, left)
+            if refuted:
+                return self._replay(T, min(refuted)[1], p)
+            p = max(p + 1, shortest_left)
+        return None
+
+    def _replay(self, T: K.State, v: int, p: int) -> NestedRefutation:
+        """Return B_p under candidate v, which ends in a contradiction, step by step."""
+        r = self.lengths
+        U = K.copy_state(T)
+        eliminated: list[tuple[int, int, tuple[int, ...]]] = []
+        ok = progress = r.add_fact(U, v + 1)
+        while ok:
+            if not progress:
+                raise AssertionError("B_p under the hypothesis should end in a contradiction")
+            progress = False
+            for y in range(r.num_candidates):
+                if U[K.T_VAL][2 * y] != 0:
+                    continue
+                length = K.shortest_refutation(r.G, U, r.X, 2 * y, p)
+                if length <= p:
+                    eliminated.append((-(y + 1), int(length), r._bits(r.X[11])))
+                    ok = r.add_fact(U, -(y + 1))
+                    progress = True
+                    if not ok:
+                        break
+        return NestedRefutation(v + 1, p, tuple(eliminated))
 
     def _solution_candidates(self, grid: Grid) -> np.ndarray:
         """Return a boolean array over the candidates: True for those of one solution
