@@ -23,6 +23,11 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    by default, with the refutation-length rating, on a line of its own with no target.
 5. With `--scale N,...`: grids/s and peak memory (RSS) of `rate` and `run` over N grids,
    the 17-clue list repeated into a temporary file; `--no-length`, then by default.
+6. The BxB rating of depth-2 grids (`solvers.bxb_rating`): its median on a sample of
+   `berthier-eleven-te2` (every K-th grid, `--bxb-every K`, target <= 1 s), Easter Monster
+   (target <= 10 s), and a time limit of 2 s on a grid it cannot finish in 2 s (mith's
+   first T&E(3) grid): the rating stops within 10% of it.  Wall times, with the process's
+   processor time beside them (on a loaded machine the two differ).
 
 Each timed call is preceded by one untimed call on the same grid, so compilation and
 cold caches are not counted.  The baseline closure is slow, so it runs on a sample.
@@ -53,7 +58,7 @@ from encoder.cli_common import positive
 from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
-from encoder.grids import format_line
+from encoder.grids import format_line, parse_grid
 from encoder.numbering import cell_value
 from encoder.puzzle_files import open_source, read_puzzles
 from solvers.depth_rating import Rater, ladder_labels
@@ -269,6 +274,47 @@ def deeper(engine, grids, depth: int, source: str, target_ms: float, number: str
     print(target_line(f"depth rating up to {depth}, median", rating_ms, target_ms, "ms"))
 
 
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+BXB_SET = "berthier-eleven-te2"
+ELEVEN_B2B = "12.4....945.....2...9.......6...58......6...7..19...5.3...78.........3....52...4."
+
+
+def bxb_speed(every: int) -> None:
+    """Question 6: the BxB rating's median on a sample of eleven's T&E(2) grids, Easter
+    Monster, and how closely it keeps a time limit."""
+    from solvers.bxb_rating import BxbRater
+
+    rater = BxbRater(GEOMETRY)
+    print(f"\n6. BxB rating of depth-2 grids (load average {load()})")
+
+    def rate(grid: tuple[int, ...], limited: BxbRater = rater) -> tuple[float, float, str]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        label = limited.rate(grid).label()
+        return time.perf_counter() - wall, time.process_time() - cpu, label
+
+    rate(parse_grid(ELEVEN_B2B, GEOMETRY))  # compiled or loaded before anything is timed
+    try:
+        sample = read_grids(BXB_SET)[::every]
+    except GridError as error:
+        print(f"   {BXB_SET}: not measured ({error})")
+    else:
+        times = [rate(grid) for grid in sample]
+        walls, cpus = [t[0] for t in times], [t[1] for t in times]
+        print(f"   {len(sample)} grids (every {every}th of {BXB_SET}): median "
+              f"{median(walls):.3f} s wall, {median(cpus):.3f} s processor")  # fmt: skip
+        print(target_line("BxB median a grid", median(walls), 1.0, "s"))
+    wall, cpu, label = rate(parse_grid(EASTER_MONSTER, GEOMETRY))
+    print(f"   Easter Monster: BxB {label}, {wall:.2f} s wall, {cpu:.2f} s processor")
+    print(target_line("Easter Monster", wall, 10.0, "s"))
+    deeper_source, no_deeper = find_deeper(None)
+    if deeper_source is None:
+        print(f"   time limit: not measured ({no_deeper})")
+        return
+    wall, _, label = rate(read_grids(deeper_source, 1)[0], BxbRater(GEOMETRY, time_limit=2.0))
+    print(f"   time limit 2 s on a T&E(3) grid: {label} after {wall:.3f} s")
+    print(target_line("time limit overshoot", wall / 2.0, 1.1))
+
+
 def run_command(argv: list[str], stdout) -> tuple[float, float]:
     """Run a command of this project; return (wall seconds, peak RSS in MiB)."""
     start = time.perf_counter()
@@ -447,6 +493,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=positive(int), default=2, help="workers of question 5 (default 2)"
     )
+    parser.add_argument(
+        "--bxb-every", type=positive(int), default=50, metavar="K",
+        help=f"question 6: every K-th grid of {BXB_SET} (default 50)",
+    )  # fmt: skip
+    parser.add_argument("--skip-bxb", action="store_true", help="skip question 6 (BxB)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     quiet = args.quiet or not sys.stderr.isatty()
@@ -477,6 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             commands(args.seventeen, lines[: args.limit or None], Path(tmp))
         if args.scale:
             at_scale(args.seventeen, lines, args.scale, Path(tmp), args.workers)
+    if not args.skip_bxb:
+        bxb_speed(args.bxb_every)
     print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
 
