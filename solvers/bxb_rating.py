@@ -54,7 +54,7 @@ CONTRADICTION = K.CONTRADICTION
 STUCK = K.STUCK
 OUT_OF_TIME = 4
 NO_DEADLINE = np.inf
-LOOKAHEAD = 0
+CLOCK_EVERY = 8  # refutation searches between two looks at the clock (tens of µs)
 # Slots of the work counters.
 SEARCHES = 0  # shortest-refutation searches
 HYPOTHESES = 1  # hypotheses tried
@@ -83,7 +83,7 @@ def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
     """Apply B_limit to the untracked state T: eliminate every open candidate whose
     shortest refutation has length <= limit, propagating after each, until none is
     left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME
-    (the clock is read before each refutation; `deadline` is a time.monotonic()
+    (the clock is read every CLOCK_EVERY refutations; `deadline` is a time.monotonic()
     value, inf for none); next the shortest refutation left, the smallest limit at
     which B would eliminate more (more than all constraints when none is left)."""
     one = np.zeros(1, np.int32)
@@ -92,19 +92,20 @@ def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
     unbounded = G[K.G_CSTART].shape[0] - 1  # no refutation is longer than all constraints
     # Round and round the candidates until a whole turn since the last elimination
     # eliminated nothing (a candidate is only refuted again after the state changed);
-    # the lengths found in that quiet turn are those of the final state.  Lengths
-    # beyond `limit` cost about as much to find as the bound check, and say at which
-    # limit this state moves again.
+    # the lengths found in that quiet turn are those of the final state (a search
+    # bounded by `limit` says limit + 1 for longer ones: the state moves again no
+    # sooner than that).
     quiet = 0  # candidates looked at since the last elimination
     shortest_left = unbounded + 1
     v = 0
     while quiet < num_candidates:
         quiet += 1
         if val[2 * v] == 0:
-            if deadline < NO_DEADLINE and _clock() >= deadline:
+            look = deadline < NO_DEADLINE and work[SEARCHES] % CLOCK_EVERY == 0
+            if look and _clock() >= deadline:
                 return OUT_OF_TIME, shortest_left
             work[SEARCHES] += 1
-            length = K.shortest_refutation(G, T, X, 2 * v, min(limit + LOOKAHEAD, unbounded))
+            length = K.shortest_refutation(G, T, X, 2 * v, limit)
             if length <= limit:
                 work[ELIMINATED] += 1
                 if not _eliminate(G, T, 2 * v + 1, queue, one, empty):
@@ -191,11 +192,23 @@ def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_som
     if status != STUCK:
         return status, outer_next
     val = T[K.T_VAL]
+    # Hypotheses whose saved state is closest to moving first: the sooner the turn's
+    # eliminations come, the shorter the quiet turn after the last one.
+    saved, _, has_saved = memo
+    closeness = np.zeros(num_candidates, np.int64)  # open candidates in the saved state
+    if saved.shape[0] > 0:
+        for v in range(num_candidates):
+            if has_saved[v]:
+                for y in range(num_candidates):
+                    closeness[v] += saved[v, 2 * y] == 0
+    order = np.argsort(closeness, kind="mergesort")
     quiet = 0  # hypotheses looked at since the last elimination
     shortest_left = outer_next
-    v = 0
+    at = 0
     while quiet < num_candidates:
         quiet += 1
+        v = order[at]
+        at = at + 1 if at + 1 < num_candidates else 0
         if val[2 * v] == 0 and not true_somewhere[v]:
             inner, inner_next = _try_hypothesis(
                 G, T, U, X, num_candidates, v, limit, queue, deadline, memo, codes, cones, work
@@ -214,7 +227,6 @@ def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_som
                 shortest_left = outer_next
             elif inner_next < shortest_left:
                 shortest_left = inner_next
-        v = v + 1 if v + 1 < num_candidates else 0
     return STUCK, shortest_left
 
 
