@@ -41,11 +41,13 @@ import numpy as np
 from numba import njit, objmode
 
 from encoder.geometry import Geometry
+from encoder.numbering import Grid
 from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
-from solvers.length_rating import Grid, RefutationRater
+from solvers.length_rating import RefutationRater
 from solvers.limits import deadline_after
+from solvers.results import rating_label
 
 # Results of the kernels (as `length_kernels`' SOLVED, CONTRADICTION and STUCK) and one
 # more: the deadline passed.
@@ -256,13 +258,7 @@ class BxbRating:
 
     def label(self) -> str:
         """Return the rating as `rate` prints it: '3', 'unsat', '>2' or 'timeout'."""
-        if self.timed_out:
-            return "timeout"
-        if self.status is Status.UNSAT:
-            return "unsat"
-        if self.status is Status.UNKNOWN:
-            return ">2"
-        return str(self.value)
+        return rating_label(self.status, self.value, 2, self.timed_out)
 
 
 class BxbRater:

@@ -39,6 +39,7 @@ class RateOptions:
     timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid (None: no limit)
     # refutation-length rating: deepest nesting tried (slow beyond 1); None: not rated
     length_depth: int | None = 1
+    proof: bool = False  # depth rating: write each settled grid's proof (solvers.proof)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class RatedLine:
     failed: bool = False  # the solver failed on this grid (the command exits 1)
     length: str = ""  # the refutation-length rating's label (depth rating only)
     length_seconds: float = 0.0  # the time it took
+    proof: str = ""  # the depth rating's proof (DRUP text) with --proof, "" when none
 
 
 @dataclass(frozen=True)
@@ -107,10 +109,14 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                 LengthColumn(g, options.encoding, options.timeout),
             ),
         )
-        out = depth_rater.ladder([p.grid for p in batch], options.max_depth)
+        grids = [p.grid for p in batch]
+        if options.proof:
+            out, proofs = depth_rater.ladder_proofs(grids, options.max_depth)
+        else:
+            out, proofs = depth_rater.ladder(grids, options.max_depth), [""] * len(batch)
         labels = ladder_labels(out, options.max_depth)
-        for puzzle, label, depth, seconds in zip(
-            batch, labels, out.depth.tolist(), out.seconds.tolist(), strict=True
+        for puzzle, label, depth, seconds, proof in zip(
+            batch, labels, out.depth.tolist(), out.seconds.tolist(), proofs, strict=True
         ):
             length, length_seconds, length_timed_out = NO_LENGTH, 0.0, False
             if options.length_depth is not None:
@@ -136,7 +142,7 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                     f"{puzzle.source}: time limit of {options.timeout:g} s reached by the "
                     "refutation-length rating; --timeout S allows more"
                 )
-            yield RatedLine(index, line, note, timed_out, False, length, length_seconds)
+            yield RatedLine(index, line, note, timed_out, False, length, length_seconds, proof)
             index += 1
 
 
