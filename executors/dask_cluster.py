@@ -252,7 +252,7 @@ class DaskExecutor:
                 done += 1
                 yield result
                 submit()
-            assert done == len(tasks), f"{done} results for {len(tasks)} tasks"
+            assert not self.futures, f"{len(self.futures)} tasks submitted and never read"
         except BaseException:
             self.stop()
             raise
