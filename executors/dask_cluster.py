@@ -294,9 +294,6 @@ class DaskExecutor:
         """Close the client and the LocalCluster this executor started (idempotent)."""
         client, cluster, config = self.client, self.cluster, self.config
         self.client = self.cluster = self.config = None
-        if self.quieted is not None:
-            logging.getLogger("distributed.client").setLevel(self.quieted)
-            self.quieted = None
         # bounded: a scheduler already gone must not hold the command
         with contextlib.suppress(Exception):
             if client is not None:
@@ -306,3 +303,6 @@ class DaskExecutor:
                 cluster.close(timeout=CLOSE_TIMEOUT)
         if config is not None:
             config.__exit__(None, None, None)
+        if self.quieted is not None:  # only now: closing a lost client logs its loss
+            logging.getLogger("distributed.client").setLevel(self.quieted)
+            self.quieted = None

@@ -87,6 +87,7 @@ down)
     p="$2"
     for host in sch w1 w2 cli; do
         kill_host "$p" "$host"
+        ip link del "$p-${host}v" 2>/dev/null || true  # and its peer inside the host
         ip netns del "$p-$host" 2>/dev/null || true
     done
     ip link del "$p-br" 2>/dev/null || true
