@@ -21,8 +21,10 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    start-up against the summed time of the solver calls it reports (target <= 1.5x).
    Start-up is the same command on the list's first grid.  Each command is run again as
    by default, with the refutation-length rating, on a line of its own with no target.
-5. With `--scale N,...`: grids/s and peak memory (RSS) of `rate` and `run` over N grids,
-   the 17-clue list repeated into a temporary file; `--no-length`, then by default.
+5. With `--scale N,...`: grids/s and peak memory (RSS of the largest process) of `rate`
+   and `run` over N grids, the 17-clue list repeated into a temporary file;
+   `--no-length`, then by default; with each count of local `--workers` (e.g. 1,2), and
+   on the Dask cluster of `--scheduler` (e.g. `scripts/netns_cluster.sh`'s).
 6. Proofs: `solvers rate --no-length` (depth up to 2) over the 17-clue list and the
    forum's hardest, with `--proof FOLDER` (one DRUP proof a grid) against without, walls
    less start-up (target <= 1.5x); the proofs' size; and the time the checker
@@ -334,16 +336,20 @@ def run_command(argv: list[str], stdout) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024
 
 
+ONE_WORKER = ("--workers", "1")
+
+
 def rate_run(
-    path: Path, folder: Path, workers: int = 1, length: bool = False
+    path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
 ) -> tuple[float, float, float, int]:
-    """Run `solvers rate --max-depth 1` on a file, with `--no-length` unless `length`:
-    (wall, peak MiB, summed kernel s, grids)."""
+    """Run `solvers rate --max-depth 1` on a file, with `--no-length` unless `length`,
+    on the workers `where` names (executor flags): (wall, peak MiB, summed kernel s,
+    grids)."""
     out = folder / "rate.out"
     with open(out, "wb") as handle:
         argv = ["solvers", "rate", str(path), "--max-depth", "1", "--quiet"]
         argv += [] if length else ["--no-length"]
-        wall, peak = run_command([*argv, "--workers", str(workers)], handle)
+        wall, peak = run_command([*argv, *where], handle)
     kernel, grids = 0.0, 0
     with open(out, encoding="utf-8") as handle:
         for line in handle:
@@ -353,16 +359,15 @@ def rate_run(
 
 
 def harness_run(
-    path: Path, folder: Path, workers: int = 1, length: bool = False
+    path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
 ) -> tuple[float, float, float, int]:
     """Run `benchmarks run` with up, fl, minisat22 on a file, with `--no-length` unless
-    `length`: (wall, peak MiB, summed solver-call seconds, grids)."""
+    `length`, on the workers `where` names: (wall, peak MiB, summed solver-call
+    seconds, grids)."""
     out = folder / "run"
     argv = ["benchmarks", "run", str(path), "--solvers", "up,fl,minisat22", "--quiet"]
     argv += [] if length else ["--no-length"]
-    wall, peak = run_command(
-        [*argv, "--workers", str(workers), "--out", str(out)], subprocess.DEVNULL
-    )
+    wall, peak = run_command([*argv, *where, "--out", str(out)], subprocess.DEVNULL)
     summaries = json.loads((out / "results.json").read_text(encoding="utf-8"))["summaries"]
     calls = sum(s["seconds_total"] for s in summaries)
     return wall, peak, calls, max(s["grids"] for s in summaries)
@@ -409,24 +414,26 @@ def commands(source: str, lines: list[str], folder: Path) -> None:
           f"{(wall - start_up) / calls:.2f}")  # fmt: skip
 
 
-def at_scale(source: str, lines: list[str], sizes: list[int], folder: Path, workers: int) -> None:
-    """Question 5: grids/s and peak memory of rate and run over large files."""
-    print(f"\n5. at scale: the grids of {source} repeated, {workers} worker(s)")
+def at_scale(source: str, lines: list[str], sizes: list[int], folder: Path, places) -> None:
+    """Question 5: grids/s and peak memory of rate and run over large files, on each of
+    `places` ((what it is, executor flags))."""
+    print(f"\n5. at scale: the grids of {source} repeated")
     for size in sizes:
         path = folder / f"scale_{size}.txt"
         with open(path, "w", encoding="utf-8") as dst:
             for start in range(0, size, len(lines)):
                 dst.writelines(lines[: min(len(lines), size - start)])
-        for command, run in SCALED_COMMANDS:
-            for length in (False, True):  # the targets' way, then the default
-                wall, peak, _, count = run(path, folder, workers, length=length)
-                what = (
-                    "   (no target) the same with the refutation-length rating (the default)"
-                    if length
-                    else f"   {command} --no-length, {size:,} grids"
-                )
-                print(f"{what}: {count / wall:,.0f} grids/s ({wall:.1f} s), "
-                      f"peak RSS {peak:,.0f} MiB")  # fmt: skip
+        for place, where in places:
+            for command, run in SCALED_COMMANDS:
+                for length in (False, True):  # the targets' way, then the default
+                    wall, peak, _, count = run(path, folder, where, length=length)
+                    what = (
+                        "   (no target) the same with the refutation-length rating (the default)"
+                        if length
+                        else f"   {command} --no-length, {size:,} grids, {place}"
+                    )
+                    print(f"{what}: {count / wall:,.0f} grids/s ({wall:.1f} s), "
+                          f"peak RSS {peak:,.0f} MiB", flush=True)  # fmt: skip
         path.unlink()
 
 
@@ -558,7 +565,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="question 5: rate and run over N grids each (e.g. 100000,1000000)",
     )
     parser.add_argument(
-        "--workers", type=positive(int), default=2, help="workers of question 5 (default 2)"
+        "--workers",
+        type=sizes,
+        default=[2],
+        metavar="K,...",
+        help="question 5: local workers, each count in turn (e.g. 1,2; default 2)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="question 5: also on the Dask cluster of this scheduler (tcp://HOST:8786)",
     )
     parser.add_argument(
         "--skip-proofs", action="store_true", help="skip question 6 (rating with proofs)"
@@ -607,7 +623,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.skip_commands:
             commands(seventeen_name, lines[: args.limit or None], Path(tmp))
         if args.scale:
-            at_scale(seventeen_name, lines, args.scale, Path(tmp), args.workers)
+            places = [(f"{k} local worker(s)", ("--workers", str(k))) for k in args.workers]
+            if args.scheduler:
+                dask = ("--executor", "dask", "--scheduler", args.scheduler)
+                places.append((f"Dask cluster at {args.scheduler}", dask))
+            at_scale(seventeen_name, lines, args.scale, Path(tmp), places)
         if not args.skip_proofs:
             print("\n6. proofs: solvers rate --no-length (depth up to 2), one worker")
             limit = args.limit or None
