@@ -29,7 +29,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from solvers.limits import TimeLimitReached, deadline_after, next_slice
+from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
 from solvers.probe import (
     CUR_DEPTH,
     CUR_GRID,
@@ -77,6 +77,8 @@ from solvers.search import (
     solve_kernel,
     start,
 )
+
+watch_compilation()  # compiling the kernels never counts against a time limit
 
 Lit = int  # a DIMACS literal: v or -v for the variable v >= 1
 POLARITIES = ("both", "positive")
@@ -234,7 +236,7 @@ def _sliced(
             resume = True
             now = time.monotonic()
             engine.slice_size = next_slice(engine.slice_size, now - began)
-            if engine.deadline is not None and now >= engine.deadline:
+            if engine.deadline is not None and clock() >= engine.deadline:
                 raise TimeLimitReached(engine.time_limit)
     except BaseException:
         if resume:
@@ -247,7 +249,7 @@ def _sliced(
 class Engine:
     """One CNF and a reusable assignment state; every query leaves the state at level 0.
 
-    `deadline` (a `time.monotonic()` value, or None) bounds the probing and search
+    `deadline` (a `solvers.limits.clock()` value, or None) bounds the probing and search
     queries: past it they raise `solvers.limits.TimeLimitReached`; `time_limit(s)` sets
     it for a block of queries."""
 
