@@ -49,6 +49,8 @@ from solvers.propagate import (
     BAD_LITERAL,
     CONFLICTS,
     DECISIONS,
+    F_GCLAUSE,
+    F_OGROUP,
     NEVER,
     NO_CONFLICT,
     PAUSE_AT,
@@ -253,11 +255,16 @@ class Engine:
     queries: past it they raise `solvers.limits.TimeLimitReached`; `time_limit(s)` sets
     it for a block of queries."""
 
-    def __init__(self, clauses: Iterable[Iterable[Lit]], num_vars: int | None = None):
+    def __init__(
+        self, clauses: Iterable[Iterable[Lit]], num_vars: int | None = None, groups: bool = True
+    ):
         """Build the engine for clauses of DIMACS ints: lists, or an `encoder.dimacs.Cnf`
         whose flat arrays are used as they are (no copy: a large parsed formula costs
         its arrays and the engine's own, nothing per clause in Python).  num_vars
-        defaults to the Cnf's count, or to the highest variable of lists."""
+        defaults to the Cnf's count, or to the highest variable of lists.  groups:
+        propagate the formula's exactly-one groups natively (`solvers.groups`: the same
+        answers, faster); False propagates every clause on watched literals, in the
+        order the explanations follow."""
         from encoder.dimacs import MAX_VARS, Cnf  # the one conversion to flat arrays
 
         cnf = clauses if isinstance(clauses, Cnf) else Cnf.from_clauses(clauses, num_vars)
@@ -269,9 +276,12 @@ class Engine:
             raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
         self.num_clauses: int = len(cnf)
-        *formula, units, unit_idx, first_empty = build(cnf.literals, cnf.offsets, self.num_vars)
+        *formula, units, unit_idx, first_empty, full = build(
+            cnf.literals, cnf.offsets, self.num_vars, groups
+        )
         self._F = tuple(formula)
-        self._S = new_state(self.num_vars)
+        self.num_groups: int = len(formula[F_GCLAUSE])
+        self._S = new_state(self.num_vars, full, len(formula[F_OGROUP]))
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
