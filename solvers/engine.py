@@ -49,7 +49,9 @@ from solvers.propagate import (
     BAD_LITERAL,
     CONFLICTS,
     DECISIONS,
+    F_CSTART,
     F_GCLAUSE,
+    F_LITS,
     F_OGROUP,
     NEVER,
     NO_CONFLICT,
@@ -281,7 +283,9 @@ class Engine:
         )
         self._F = tuple(formula)
         self.num_groups: int = len(formula[F_GCLAUSE])
-        self._S = new_state(self.num_vars, full, len(formula[F_OGROUP]))
+        # Each group's satisfying literal starts as its first one (sound: see solvers.groups).
+        first = formula[F_LITS][formula[F_CSTART][formula[F_GCLAUSE]]]
+        self._S = new_state(self.num_vars, full, len(formula[F_OGROUP]), first)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack

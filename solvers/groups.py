@@ -134,7 +134,7 @@ def last_open(gopen, a, b):
 
 
 @njit(cache=True)
-def falsify(o, end, gopen, gundo, undo, ogroup, opos, gword, gclause, lits, cstart, value):
+def falsify(o, end, gopen, gundo, undo, gtrue, ogroup, opos, gword, gclause, lits, cstart, value):
     """Clear the literal that has just become false from its groups' bit sets, its
     occurrences o:end (`ostart[f]:ostart[f + 1]`), logging each bit in gundo from index
     `undo`.  Stop after the first group that became unit or empty and return (undo, next
@@ -143,8 +143,10 @@ def falsify(o, end, gopen, gundo, undo, ogroup, opos, gword, gclause, lits, csta
     no group of the remaining occurrences needs anything."""
     while o < end:
         g = ogroup[o]
-        p = opos[o]
         o += 1
+        if value[gtrue[g]] == 1:
+            continue  # satisfied: its bits can wait (see the module docstring)
+        p = opos[o - 1]
         w = gword[g] + (p >> 6)
         gopen[w] &= ALL ^ (ONE << np.uint64(p & 63))
         gundo[undo] = w * 64 + (p & 63)

@@ -46,7 +46,7 @@ FORMULA_FIELDS = ("lits", "cstart", "corig", "wstart", "wcount", "wlist", "wbloc
 FORMULA_FIELDS += ("bstart", "bimp", "bcls")
 FORMULA_FIELDS += ("gclause", "gword", "ostart", "ogroup", "opos")  # solvers.groups
 STATE_FIELDS = ("value", "level", "reason", "trail", "trail_lim", "st")
-STATE_FIELDS += ("gopen", "gundo", "gmark")  # solvers.groups
+STATE_FIELDS += ("gopen", "gundo", "gmark", "gtrue")  # solvers.groups
 
 # Positions of the fields in F and S, derived from the names so that they cannot drift.
 # numba freezes module globals when it compiles, so F[F_CORIG] is a constant index, as
@@ -75,6 +75,7 @@ S_ST = STATE_FIELDS.index("st")
 S_GOPEN = STATE_FIELDS.index("gopen")
 S_GUNDO = STATE_FIELDS.index("gundo")
 S_GMARK = STATE_FIELDS.index("gmark")
+S_GTRUE = STATE_FIELDS.index("gtrue")
 
 # Arrays indexed by decision level (trail_lim, and search's `flipped` in engine.py) have
 # num_vars + SPARE_LEVELS slots, because there can be more levels than variables: each
@@ -304,9 +305,10 @@ def build(flat, offsets, num_vars, groups):
 
 
 @njit(cache=True)
-def new_state(num_vars, full, group_literals):
+def new_state(num_vars, full, group_literals, gtrue):
     """Return an empty assignment state S for num_vars variables; `full` is the groups'
-    bit sets with every literal open, `group_literals` the number of group literals."""
+    bit sets with every literal open, `group_literals` the number of group literals,
+    `gtrue` a literal of each group (the one whose truth would satisfy it)."""
     value = np.zeros(2 * num_vars, np.int8)  # per literal: 1 true, -1 false, 0 unassigned
     level = np.zeros(num_vars, np.int32)  # decision level of each assigned variable
     reason = np.full(num_vars, REASON_DECISION, np.int32)  # why it is assigned (REASON_*)
@@ -318,7 +320,7 @@ def new_state(num_vars, full, group_literals):
     gopen = full.copy()  # per group, its literals not yet false (see solvers.groups)
     gundo = np.zeros(group_literals, np.int64)  # bits cleared, to set back on backtracking
     gmark = np.zeros(num_vars, np.int32)  # undo log size when trail[i] was propagated
-    return (value, level, reason, trail, trail_lim, st, gopen, gundo, gmark)
+    return (value, level, reason, trail, trail_lim, st, gopen, gundo, gmark, gtrue.copy())
 
 
 @njit(cache=True)
@@ -405,6 +407,7 @@ def propagate(F, S):
     gopen = S[S_GOPEN]
     gundo = S[S_GUNDO]
     gmark = S[S_GMARK]
+    gtrue = S[S_GTRUE]
     # Scalars are kept in locals (st may alias the other arrays as far as LLVM knows).
     qhead = st[QHEAD]
     size = st[TRAIL_SIZE]
@@ -433,13 +436,15 @@ def propagate(F, S):
             size += 1
         if confl != NO_CONFLICT:
             break
-        # The groups of the literal that just became false (solvers.groups).
+        # The groups of p are satisfied; those of the literal that became false lose it.
+        for o in range(ostart[p], ostart[p + 1]):
+            gtrue[ogroup[o]] = p
         f = p ^ 1
         o = ostart[f]
         end = ostart[f + 1]
         while o < end:
             undo, o, c, q = falsify(
-                o, end, gopen, gundo, undo, ogroup, opos, gword, gclause, lits, cstart, value
+                o, end, gopen, gundo, undo, gtrue, ogroup, opos, gword, gclause, lits, cstart, value
             )
             if c < 0:
                 break
