@@ -10,8 +10,9 @@ geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
    call: a model must decode to a grid that keeps the givens and obeys every region
    (`encoder.check`, which shares no code with the encoders).
 2. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
-   settle it, else from `solvers.depth_rating` (its solutions checked too); and no solver
-   may answer UNSAT for a grid that has a checked solution.
+   settle it, else from `solvers.depth_rating`, the chunk's other grids rated in one
+   compiled call per geometry as `solvers rate` rates them (their solutions checked
+   too); and no solver may answer UNSAT for a grid that has a checked solution.
 
 Road not taken: a warm-up pass that answered and checked every grid before a second,
 timed pass; it doubled the harness's time for no other figure (the timed pass found the
@@ -32,21 +33,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from encoder.check import SolutionCheck, solution_problems
-from encoder.cli_common import Puzzle
 from encoder.decode import ModelError, grid_from_model
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
+from encoder.puzzle_files import Puzzle
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
-from solvers.rate_chunks import NO_LENGTH, keep_loaded
-from solvers.results import NotAvailable, SolverResult, Status, depth_bucket
+from solvers.per_geometry import MAX_LOADED, geometry_runs, keep_loaded
+from solvers.rate_chunks import NO_LENGTH
+from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
 # Closure solvers: "solved without search" is their own success (they never branch).
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
 HOME = tuple(HOME_DEPTHS)
-KEEP_LOADED = 4  # backends kept per solver (jigsaw sets bring one geometry per grid)
 
 
 @dataclass(frozen=True)
@@ -86,11 +87,10 @@ class ChunkResult:
     count: int
     runs: tuple[GridRun, ...]
     depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
-    lengths: tuple[str, ...] = ()  # refutation-length labels (solvers.length_rating)
+    lengths: tuple[str, ...] = ()  # length-column labels (solvers.bxb_rating.LengthColumn)
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
     cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (checks included)
-    wall_seconds: float = 0.0
 
 
 class WrongAnswer(Exception):
@@ -131,7 +131,7 @@ class _Loaded:
         backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
         backend.load(formula.clauses, formula.num_vars, geometry.size**3)
         self.backends[geometry] = backend
-        while len(self.backends) > KEEP_LOADED:
+        while len(self.backends) > MAX_LOADED:
             self.backends.popitem(last=False)[1].close()
         self.last = geometry, backend
         if first_call is not None and not _remembers(backend):
@@ -208,7 +208,7 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
     With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
     that solves a grid gives its depth, the first that refutes it makes it UNSAT, and
     one that ran out of time leaves it at "timeout" (the depths below did not solve
-    it; whether this one would have, nobody knows): exactly what `Rater.rate` would
+    it; whether this one would have, nobody knows): exactly what `Rater.rate_many` would
     find, without running those closures again."""
     ladder = []
     by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
@@ -221,7 +221,11 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
         label = None
         for depth, answers in enumerate(ladder):
             if answers[i].status is not Status.UNKNOWN or answers[i].timed_out:
-                label = depth_bucket(answers[i].status, depth, answers[i].timed_out)
+                label = depth_bucket(
+                    rating_label(
+                        answers[i].status, depth, task.max_depth, answers[i].timed_out, depth
+                    )
+                )
                 break
         settled.append(label)
     return settled
@@ -231,48 +235,48 @@ def _rate(
     task: ChunkTask, solved: list[tuple[int, ...] | None], settled: list[str | None]
 ) -> tuple[str, ...]:
     """Return the depth bucket of every grid: `settled` where known, else the rating of
-    `solvers.depth_rating` (whose solutions are checked too)."""
+    `solvers.depth_rating`, the other grids of each geometry rated together in one
+    compiled call (`Rater.rate_many`, the path `solvers rate` takes too), their
+    solutions checked too."""
     from solvers.depth_rating import Rater  # numba start-up only when rating
 
+    puzzles = task.puzzles
     raters: dict[Geometry, Rater] = {}
-    labels = []
-    for i, puzzle in enumerate(task.puzzles):
-        if settled[i] is not None:
-            labels.append(settled[i])
-            continue
-        geometry = puzzle.geometry
+    labels = list(settled)
+    who = f"the depth rating ({task.encoding})"
+    unsettled = [i for i, label in enumerate(settled) if label is None]
+    for run in geometry_runs(unsettled, lambda i: puzzles[i].geometry):
         rater = keep_loaded(
             raters,
-            geometry,
+            puzzles[run[0]].geometry,
             lambda g: Rater(g, task.encoding, time_limit=task.timeout),
-            KEEP_LOADED,
         )
-        rating = rater.rate(puzzle.grid, task.max_depth)
-        who = f"the depth rating ({task.encoding})"
-        if rating.status is Status.SAT and rating.solution != solved[i]:
-            _grid_checked(puzzle, rating.solution, who)
-            solved[i] = rating.solution
-        elif rating.status is Status.UNSAT and solved[i]:
-            raise _unsat_refuted(puzzle, who)
-        labels.append(rating.bucket())
+        ratings = rater.rate_many([puzzles[i].grid for i in run], task.max_depth)
+        for i, rating in zip(run, ratings, strict=True):
+            if rating.status is Status.SAT and rating.solution != solved[i]:
+                _grid_checked(puzzles[i], rating.solution, who)
+                solved[i] = rating.solution
+            elif rating.status is Status.UNSAT and solved[i]:
+                raise _unsat_refuted(puzzles[i], who)
+            labels[i] = rating.bucket()
     return tuple(labels)
 
 
 def _lengths(task: ChunkTask) -> tuple[str, ...]:
-    """Return the refutation-length label of every grid (nesting 1: deeper grids '>1')."""
-    from solvers.length_rating import RefutationRater
+    """Return the length-column label of every grid: its refutation length (nesting 1),
+    its BxB when it needs two levels, '>2' deeper (`solvers.bxb_rating.LengthColumn`)."""
+    from solvers.bxb_rating import LengthColumn
 
-    raters: dict[Geometry, RefutationRater] = {}
+    raters: dict[Geometry, LengthColumn] = {}
     labels = []
     for puzzle in task.puzzles:
         geometry = puzzle.geometry
         rater = keep_loaded(
             raters,
             geometry,
-            lambda g: RefutationRater(g, task.encoding, time_limit=task.timeout),
-            KEEP_LOADED,
+            lambda g: LengthColumn(g, task.encoding, time_limit=task.timeout),
         )
-        labels.append(rater.rate(puzzle.grid, max_depth=1).label())
+        labels.append(rater.rate(puzzle.grid).label)
     return tuple(labels)
 
 
@@ -347,14 +351,9 @@ def _run(task: ChunkTask) -> ChunkResult:
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Run one chunk (see the module docstring); a wrong answer comes back as `error`."""
-    cpu, wall = time.process_time(), time.perf_counter()
+    cpu = time.process_time()
     try:
-        result = _run(task)
-        return replace(
-            result,
-            cpu_seconds=time.process_time() - cpu,
-            wall_seconds=time.perf_counter() - wall,
-        )
+        return replace(_run(task), cpu_seconds=time.process_time() - cpu)
     except WrongAnswer as wrong:
         error, source = wrong.message, wrong.source
     except InputError as bad:  # e.g. the augmented encoding of a grid without boxes

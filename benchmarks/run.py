@@ -6,21 +6,26 @@ grid without search, the depth profile of each set, and speed.
         [--limit N] [--shuffle --seed S] [--workers K] [--timeout S] [--out DIR]
         [--executor local|dask [--scheduler tcp://HOST:8786]]
 
-With no DATASET it runs every file of the project's `data/sets/`.  Each set is cut into
-chunks of `--chunk-size` grids at fixed positions; an executor (`executors`)
-runs the chunks (`benchmarks.chunks.run_chunk`) on `--workers` processes, and the
-per-grid results are merged back in run order, so the figures do not depend on the
-number of workers (times do, a little).  `--executor dask` runs the same chunks on a
-Dask cluster (`executors.dask_cluster`): a LocalCluster of `--workers` processes, or
-the cluster of the scheduler at `--scheduler`.  Every answer is checked after its timed call
-(see `benchmarks.chunks`); a wrong answer stops the run
-with the grid shown and exit status 1.  Ctrl-C stops the run: the chunks already
-finished are reported and written, and the exit status is 130.  Grids past `--timeout`
-and grids a solver failed on count as UNKNOWN and are counted per solver on stderr; a
-failure makes the exit status 1 once everything is reported.
+With no DATASET it runs every file of the project's `data/sets/`.  This module is the
+command line only: the options become a `benchmarks.harness.RunOptions`, and the
+harness (`benchmarks.harness`, also the Python API `benchmark`) cuts each set into
+chunks of `--chunk-size` grids at fixed positions, runs them with an executor
+(`executors`) on `--workers` processes, and merges the per-grid results back in run
+order, so the figures do not depend on the number of workers (times do, a little).
+`--executor dask` runs the same chunks on a Dask cluster (`executors.dask_cluster`): a
+LocalCluster of `--workers` processes, or the cluster of the scheduler at
+`--scheduler`.  Every answer is checked after its timed call (see `benchmarks.chunks`);
+a wrong answer stops the run with the grid shown and exit status 1.  Ctrl-C stops the
+run: the chunks already finished are reported and written, and the exit status is 130.
+With `--out DIR`, each finished chunk is first committed to a journal in DIR
+(`benchmarks.journal`); `--resume` finishes a run cut short by Ctrl-C, a kill, a full
+disk or a lost worker, with the results of a run never interrupted.
+Grids past `--timeout` and grids a solver failed on count as UNKNOWN and are counted
+per solver on stderr; a failure makes the exit status 1 once everything is reported.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
-`results.json` (with metadata), `results.csv` (one row per grid and solver) and PNG
+`results.json` (with metadata), `results.csv` (one row per grid and solver, chunk by
+chunk in run order, read back from the journal) and PNG
 plots (`benchmarks.plots`), written after the tables are printed, each through a
 temporary file renamed into place (`puzzles.outputs`); a file that cannot be written is
 one line on stderr and exit status 1, the tables already out.  A progress bar goes to
@@ -35,44 +40,43 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import fields
 from pathlib import Path
 
-from benchmarks.chunks import CLOSURES, HOME, ChunkResult, ChunkTask, GridRun, run_chunk
-from benchmarks.paths import DATA
-from benchmarks.report import (
-    DepthProfile,
-    Summary,
-    depth_profile,
-    markdown,
-    metadata,
-    results_json,
-    summarise,
-    table,
-    write_csv,
-    write_json,
+from benchmarks.chunks import CLOSURES
+from benchmarks.harness import (
+    CHUNK_SIZE,
+    DEFAULT_SOLVERS,
+    RunOptions,
+    Tallies,
+    execute,
+    load_datasets,
+    make_tasks,
 )
+from benchmarks.journal import FILE as JOURNAL_FILE
+from benchmarks.journal import Journal
+from benchmarks.report import markdown, metadata, results_json, table, write_csv, write_json
+from benchmarks.sets import Dataset
 from encoder.amo import AMO_ENCODINGS
-from encoder.cli_common import add_geometry_flags, positive
-from encoder.datasets import Dataset, default_files, read_dataset, unique_names
-from encoder.encodings import ENCODING_NAMES, ENCODINGS
-from encoder.errors import InputError
-from executors import (
+from encoder.cli_common import (
     add_executor_flags,
-    available_cores,
-    completed,
-    cut,
-    make_executor,
+    add_geometry_flags,
+    positive,
     settle_executor_flags,
+    variant_of,
 )
-from puzzles.outputs import check_folder, print_out
+from encoder.encodings import ENCODING_NAMES, ENCODINGS
+from encoder.output_files import check_folder
+from executors import available_cores
+from executors.sources import source_digest
+from puzzles.outputs import print_out
 from solvers.backends import REGISTRY, missing_reason
 from solvers.limits import DEFAULT_TIMEOUT
 
 PROG = "benchmarks"
-SETS = DATA / "sets"
-DEFAULT_SOLVERS = "up,fl,fl2,minisat22,glucose3,glucose4,cadical195"
-CHUNK_SIZE = 500
+# the options results.json records, in its order
+RECORDED = ("seed", "shuffle", "limit", "workers", "executor", "scheduler", "chunk_size")
+RECORDED += ("timeout", "fresh", "max_depth")
 
 
 def _names(known: Sequence[str], what: str):
@@ -105,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--solvers",
         type=_names(list(REGISTRY), "solver"),
-        default=_names(list(REGISTRY), "solver")(DEFAULT_SOLVERS),
-        help=f"comma-separated registry names (default {DEFAULT_SOLVERS}; "
+        default=DEFAULT_SOLVERS,
+        help=f"comma-separated registry names (default {','.join(DEFAULT_SOLVERS)}; "
         f"known: {', '.join(REGISTRY)})",
     )
     parser.add_argument(
@@ -169,7 +173,18 @@ def build_parser() -> argparse.ArgumentParser:
         "column '-'",
     )
     group = parser.add_argument_group("output")
-    group.add_argument("--out", metavar="DIR", help="write results.json, results.csv, PNG plots")
+    group.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write results.json, results.csv, PNG plots; each finished chunk is first "
+        f"committed to DIR/{JOURNAL_FILE}, deleted once the run is complete",
+    )
+    group.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the run whose journal is in --out DIR (interrupted by Ctrl-C, a "
+        "kill, a full disk, a lost worker): only the chunks it lacks are run",
+    )
     group.add_argument(
         "--quiet",
         action="store_true",
@@ -192,184 +207,6 @@ def _fail(message: str) -> int:
     return 1
 
 
-def load_datasets(args: argparse.Namespace) -> list[Dataset]:
-    files = args.datasets or default_files(SETS)
-    if not files:
-        raise InputError("no dataset files here: give DATASET files", str(SETS))
-    datasets = [
-        read_dataset(path, args, args.column, args.limit, args.shuffle, args.seed) for path in files
-    ]
-    return unique_names(datasets)
-
-
-def make_tasks(datasets: Sequence[Dataset], args: argparse.Namespace) -> list[ChunkTask]:
-    rate = any(name in HOME for name in args.solvers)
-    tasks = []
-    for dataset in datasets:
-        for encoding in args.encodings:
-            for first, part in cut(dataset.puzzles, args.chunk_size):
-                tasks.append(
-                    ChunkTask(
-                        dataset.name,
-                        encoding,
-                        args.solvers,
-                        first,
-                        part,
-                        args.fresh,
-                        args.timeout,
-                        args.max_depth if rate else None,
-                        not args.no_length,
-                    )
-                )
-    return tasks
-
-
-def _progress(total: int, quiet: bool):
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total,
-        unit="grid",
-        desc="benchmark",
-        file=sys.stderr,
-        disable=quiet or not sys.stderr.isatty(),
-        dynamic_ncols=True,
-    )
-
-
-def _cost(task: ChunkTask) -> int:
-    """A rough guess of a chunk's work, to start the biggest first (16x16 grids are far
-    harder than 9x9 ones): the order of chunks changes no figure, only the wall time."""
-    size = task.puzzles[0].geometry.size if task.puzzles else 0
-    return len(task.puzzles) * size**6
-
-
-def execute(tasks: list[ChunkTask], args: argparse.Namespace) -> tuple[list[ChunkResult], bool]:
-    """Run the chunks; return (finished chunks, interrupted).  A chunk reporting an
-    error stops the run at once and is returned last."""
-    workers = min(args.workers, len(tasks)) if tasks else 1
-    executor = make_executor(args.executor, workers, args.scheduler)
-    done: list[ChunkResult] = []
-    total = sum(len(t.puzzles) for t in tasks)
-    bar = _progress(total, args.quiet)
-    results = completed(executor, run_chunk, sorted(tasks, key=_cost, reverse=True))
-    try:
-        for result in results:
-            done.append(result)
-            if result.error:
-                break  # closing `results` below stops the executor
-            bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
-            bar.update(result.count)
-    except KeyboardInterrupt:  # `completed` has stopped the executor
-        return done, True
-    finally:
-        results.close()
-        bar.close()
-    return done, False
-
-
-def merge(results: Sequence[ChunkResult]):
-    """Return {(dataset, encoding): (runs by solver, depth labels by position, refutation
-    lengths by position)}."""
-    by_key: dict[tuple[str, str], list[ChunkResult]] = defaultdict(list)
-    for result in results:
-        by_key[(result.dataset, result.encoding)].append(result)
-    merged = {}
-    for key, chunks in by_key.items():
-        chunks.sort(key=lambda c: c.first)
-        runs: dict[str, list[GridRun]] = defaultdict(list)
-        depths: dict[int, str] = {}
-        lengths: dict[int, str] = {}
-        for chunk in chunks:
-            for run in chunk.runs:
-                runs[run.result.solver].append(run)
-            if chunk.depths:
-                positions = range(chunk.first, chunk.first + chunk.count)
-                depths.update(zip(positions, chunk.depths, strict=True))
-                lengths.update(zip(positions, chunk.lengths, strict=True))
-        merged[key] = (runs, depths, lengths)
-    return merged
-
-
-def summarise_all(datasets: Sequence[Dataset], merged, args: argparse.Namespace):
-    """Return (summaries, depth profiles) of merged runs, in the order of the tables."""
-    summaries, profiles = [], []
-    for d in datasets:
-        for encoding in args.encodings:
-            if (d.name, encoding) not in merged:
-                continue
-            runs, depths, lengths = merged[(d.name, encoding)]
-            for solver in args.solvers:
-                if runs.get(solver):
-                    summaries.append(summarise(d.name, encoding, solver, runs[solver]))
-            if depths:
-                labels = [depths[p] for p in sorted(depths)]
-                rated = [lengths[p] for p in sorted(lengths)]
-                profiles.append(depth_profile(d.name, encoding, labels, args.max_depth, rated))
-    return summaries, profiles
-
-
-@dataclass(frozen=True)
-class BenchmarkResults:
-    """What `benchmark` returns: the records behind the tables of `run`."""
-
-    summaries: tuple[Summary, ...]  # one per set, encoding and solver
-    profiles: tuple[DepthProfile, ...]  # one per set and encoding, when rated
-    runs: dict[tuple[str, str, str], tuple[GridRun, ...]]  # (set, encoding, solver) -> runs
-
-
-def benchmark(*datasets: str, **options) -> BenchmarkResults:
-    """Run solvers over puzzle sets as `python -m benchmarks run` does, and return the
-    records instead of printing tables.  `datasets` are files or catalogue names (none:
-    data/sets/); `options` are the command's options by their Python names (`solvers`
-    and `encodings` as lists or comma-separated strings, `workers=1` by default here).
-    A usage error or bad input raises ValueError; a wrong answer, RuntimeError.
-
-    >>> from benchmarks import benchmark
-    >>> results = benchmark("data/sets/sudoku4_minimal.txt", solvers=["up", "fl"], limit=20)
-    >>> [(s.solver, s.grids, s.solved) for s in results.summaries]
-    [('up', 20, 20), ('fl', 20, 20)]
-    >>> results.profiles[0].counts["0"]
-    20
-    """
-    options.setdefault("workers", 1)
-    options["quiet"] = True
-    argv = list(datasets)
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            argv.append(flag)
-        elif value is not False and value is not None:
-            text = value if isinstance(value, str) else None
-            if text is None and isinstance(value, list | tuple):
-                text = ",".join(map(str, value))
-            argv += [flag, str(value) if text is None else text]
-    parser = build_parser()
-    parser.exit_on_error = False
-    try:
-        args = parser.parse_args(argv)
-    except (argparse.ArgumentError, SystemExit) as error:
-        raise ValueError(f"benchmark: bad options {argv}: {error}") from None
-    settle_executor_flags(parser, args, local_workers=available_cores())
-    try:
-        datasets = load_datasets(args)
-    except InputError as error:
-        raise ValueError(str(error)) from None
-    tasks = make_tasks(datasets, args)
-    results, _ = execute(tasks, args)
-    failed = [r for r in results if r.error]
-    if failed:
-        raise RuntimeError(f"{failed[0].error_source}: {failed[0].error}")
-    merged = merge(results)
-    summaries, profiles = summarise_all(datasets, merged, args)
-    runs = {
-        (dataset, encoding, solver): tuple(solver_runs)
-        for (dataset, encoding), (by_solver, _, _) in merged.items()
-        for solver, solver_runs in by_solver.items()
-    }
-    return BenchmarkResults(tuple(summaries), tuple(profiles), runs)
-
-
 def solver_times(summaries) -> str:
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for s in summaries:
@@ -379,15 +216,41 @@ def solver_times(summaries) -> str:
     return table(rows, ["solver", "grids", "seconds in solver calls"])
 
 
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """Return the harness's options the command line gives (the same names)."""
+    names = [f.name for f in fields(RunOptions) if f.name != "variant"]
+    return RunOptions(variant=variant_of(args), **{name: getattr(args, name) for name in names})
+
+
+def run_identity(datasets: Sequence[Dataset], options: RunOptions) -> dict:
+    """Return what a journal is the journal of (`benchmarks.journal`): every option that
+    changes a figure, the data and the code; workers, executor and scheduler change none."""
+    return {
+        "solvers": list(options.solvers),
+        "encodings": list(options.encodings),
+        "data": [[d.name, d.sha256, len(d.puzzles), d.flags] for d in datasets],
+        "selection": [options.column, options.limit, options.shuffle, options.seed],
+        "chunk_size": options.chunk_size,
+        "time_limit": options.timeout,
+        "fresh": options.fresh,
+        "max_depth": options.max_depth,
+        "length_rating": not options.no_length,
+        "code": source_digest(),  # last: the options tell a user more
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     settle_executor_flags(parser, args, local_workers=available_cores())
+    if args.resume and not args.out:
+        parser.error("--resume needs --out DIR (the folder of the run's journal)")
+    options = run_options(args)
     started = time.perf_counter()
     out = Path(args.out) if args.out else None
     if out is not None:  # learn now, not after the run, that the results cannot be kept
         check_folder(str(out))
-    datasets = load_datasets(args)  # bad input: one line from benchmarks/__main__.py
+    datasets = load_datasets(args.datasets, options)  # bad input: one line, __main__.py
     # Warnings, not progress: printed even with --quiet.
     for name in args.solvers:
         reason = missing_reason(name)
@@ -399,37 +262,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not any(d.puzzles for d in datasets):
         print(f"{PROG}: no grids to run in {len(datasets)} file(s)", file=sys.stderr)
         return 1
-    tasks = make_tasks(datasets, args)
-    results, interrupted = execute(tasks, args)
-    failed = [r for r in results if r.error]
+    tasks = make_tasks(datasets, options)
+    tallies = Tallies()
+    journal = None
+    if out is None:
+        failed, interrupted = execute(tasks, options, lambda _, chunk: tallies.add(chunk))
+    else:  # every chunk committed to the journal first, counted from it after
+        journal = Journal(out, run_identity(datasets, options), args.resume)
+        failed, interrupted = execute(tasks, options, journal.commit, journal.done())
     if failed:
-        return _fail(f"{failed[0].error_source}: {failed[0].error}")
-    merged = merge(results)
-    summaries, profiles = summarise_all(datasets, merged, args)
+        return _fail(f"{failed.error_source}: {failed.error}")
+    if journal is not None:
+        for chunk in journal.chunks():
+            tallies.add(chunk)
+    summaries, profiles = tallies.results(datasets, options)
     elapsed = time.perf_counter() - started
-    grids_done = sum(r.count for r in results)
+    grids_done = tallies.grids
     grids_total = sum(len(t.puzzles) for t in tasks)
     meta = metadata(
         command=["python", "-m", "benchmarks", "run", *(argv or sys.argv[2:])],
         solvers=list(args.solvers),
         encodings=list(args.encodings),
         closures=[s for s in args.solvers if s in CLOSURES],
-        seed=args.seed,
-        shuffle=args.shuffle,
-        limit=args.limit,
-        workers=args.workers,
-        executor=args.executor,
-        scheduler=args.scheduler,
-        chunk_size=args.chunk_size,
-        timeout=args.timeout,
-        fresh=args.fresh,
-        max_depth=args.max_depth,
+        **{name: getattr(options, name) for name in RECORDED},
         length_rated=not args.no_length,
         interrupted=interrupted,
+        resumed=journal is not None and journal.resumed,
         grids_done=grids_done,
         grids_total=grids_total,
         wall_seconds=round(elapsed, 3),
-        worker_cpu_seconds=round(sum(r.cpu_seconds for r in results), 3),
+        worker_cpu_seconds=round(tallies.cpu_seconds, 3),
         load_average=_load_average(),
     )
     note = (
@@ -447,8 +309,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             + solver_times(summaries)
             + "\n"
         )
-    if out is not None:
-        write_outputs(out, meta, datasets, summaries, profiles, merged, args)
+    if journal is not None:
+        write_outputs(out, meta, datasets, summaries, profiles, journal, args)
+        if not interrupted:
+            journal.remove()  # the run is complete and its outputs written
     failed = report_unknowns(summaries, args.timeout)
     if interrupted:
         print(
@@ -487,18 +351,12 @@ def report_unknowns(summaries, timeout: float) -> int:
     return sum(failed.values())
 
 
-def write_outputs(out, meta, datasets, summaries, profiles, merged, args) -> None:
+def write_outputs(out, meta, datasets, summaries, profiles, journal: Journal, args) -> None:
     from benchmarks.plots import plot_depth_profile, plot_no_search
 
     write_json(out / "results.json", results_json(meta, datasets, summaries, profiles))
-    blocks = []
-    for d in datasets:
-        for encoding in args.encodings:
-            if (d.name, encoding) in merged:
-                runs, depths, lengths = merged[(d.name, encoding)]
-                for solver in args.solvers:
-                    blocks.append((d, encoding, runs.get(solver, ()), depths, lengths))
-    write_csv(out / "results.csv", blocks)
+    by_name = {d.name: d for d in datasets}
+    write_csv(out / "results.csv", ((by_name[c.dataset], c) for c in journal.chunks()))
     written = ["results.json", "results.csv"]
     if plot_no_search(summaries, out / "no_search.png"):
         written.append("no_search.png")

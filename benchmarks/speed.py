@@ -32,6 +32,11 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    the 17-clue list repeated into a temporary file; `--no-length`, then by default
    (targets: `rate --no-length` over 1,000,000 grids in under 2 minutes, its peak memory
    no more than 1.25x that of the smallest N).
+6. Proofs: `solvers rate --no-length` (depth up to 2) over the 17-clue list and the
+   forum's hardest, with `--proof FOLDER` (one DRUP proof a grid) against without, walls
+   less start-up (target <= 1.5x); the proofs' size; and the time the checker
+   (`solvers.proof_check`, PySAT's propagation) takes per proof on the first
+   `--check-limit` of them, each verified against the grid's formula.
 
 Each timed call is preceded by one untimed call on the same grid, so compilation and
 cold caches are not counted.  The baseline closure is slow, so it runs on a sample.
@@ -41,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import os
 import subprocess
@@ -55,14 +61,15 @@ import numpy as np
 from pysat.solvers import Minisat22
 from tqdm import tqdm
 
-from benchmarks.paths import machine
+from benchmarks.paths import load, machine
 from benchmarks.timing import median
-from encoder.cli_common import flags_namespace, positive, resolve_named_set
+from encoder.cli_common import positive
 from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
-from encoder.grids import format_line, parse_cells
-from encoder.puzzle_files import read_texts
+from encoder.grids import format_line
+from encoder.numbering import cell_value
+from encoder.puzzle_files import open_source, read_puzzles
 from solvers.depth_rating import Rater, ladder_labels
 from solvers.engine import Engine
 from solvers.grid_engine import GridEngine
@@ -74,11 +81,8 @@ CELLS = GEOMETRY.size**2
 def read_grids(source: str, limit: int | None = None) -> list[tuple[int, ...]]:
     """Return the first `limit` (None: all) grids of a file or catalogued set of classic
     9x9 grids; a source without any is an error, as in every command."""
-    path, _, _ = resolve_named_set(source, flags_namespace(""))
-    texts = read_texts(path)[:limit]
-    if not texts:
-        raise GridError("no grid found (only blank lines or comments)", path)
-    return [parse_cells(t.cells, GEOMETRY) for t in texts]
+    puzzles = read_puzzles(source, GEOMETRY, allow_conflicts=True)
+    return [puzzle.grid for puzzle in itertools.islice(puzzles, limit)]
 
 
 def read_givens(source: str, limit: int | None) -> list[list[int]]:
@@ -293,8 +297,8 @@ def deeper(engine, grids, depth: int, source: str, targets: tuple[float, float],
     rater = Rater(GEOMETRY)
     values = np.zeros((len(grids), CELLS), dtype=np.int8)
     for row, givens in zip(values, grids, strict=True):
-        lits = np.asarray(givens) - 1
-        row[lits // GEOMETRY.size] = lits % GEOMETRY.size + 1
+        cells, held = cell_value(np.asarray(givens), GEOMETRY.size)
+        row[cells] = held
     rater.ladder(values[:1], depth)  # compiled or loaded before anything is timed
     ratings = rater.ladder(values, depth)
     rated = Counter(ladder_labels(ratings, depth))
@@ -366,12 +370,11 @@ def grid_lines(grids: list[tuple[int, ...]]) -> list[str]:
     return [format_line(grid, GEOMETRY) + "\n" for grid in grids]
 
 
-def minisat_loop(lines: list[str]) -> float:
+def minisat_loop(givens: list[list[int]]) -> float:
     """Return the time of a loop of `Minisat22.propagate` over the grids' givens (the
     rules loaded once, before the clock starts)."""
     from encoder.encodings import rule_formula
 
-    givens = [given_literals(parse_cells(line.strip(), GEOMETRY), GEOMETRY) for line in lines]
     with Minisat22(bootstrap_with=rule_formula(GEOMETRY).clauses) as solver:
         start = time.perf_counter()
         for g in givens:
@@ -393,7 +396,7 @@ def commands(source: str, lines: list[str], folder: Path) -> None:
           f"{start_up:.2f} s, summed kernel time {kernel:.2f} s "
           f"({speed:,.0f} grids/s)")  # fmt: skip
     print(target_line("(wall - start-up) / kernel time", (wall - start_up) / kernel, 1.5))
-    loop = minisat_loop(lines)
+    loop = minisat_loop(read_givens(str(grids), None))
     print(f"   a Minisat22.propagate loop over the same grids: {loop:.2f} s")
     print(target_line("rate --no-length wall (start-up included) / that loop", wall / loop, 0.5))
     # The targets were set for the depth rating; the refutation-length rating (the
@@ -465,7 +468,7 @@ def find_deeper(source: str | None) -> tuple[str | None, str]:
     if source:
         return source, ""
     try:
-        resolve_named_set(DEEPER_SET, flags_namespace(""))
+        open_source(DEEPER_SET)
     except GridError as error:  # not here, or a copy with a wrong checksum
         return None, str(error)
     return DEEPER_SET, ""
@@ -481,6 +484,62 @@ def sizes(text: str) -> list[int]:
     if not values or min(values) < 1:
         raise argparse.ArgumentTypeError(f"expected positive sizes: {text!r}")
     return values
+
+
+PROOF_RUNS = 3  # runs of rate with and without --proof, alternated (medians)
+
+
+def proof_rate_run(path: Path, folder: Path, proofs: Path | None) -> float:
+    """Run `solvers rate --no-length` on a file, writing its proofs into `proofs` (None:
+    none); return the wall seconds."""
+    argv = ["solvers", "rate", str(path), "--no-length", "--quiet"]
+    argv += [] if proofs is None else ["--proof", str(proofs)]
+    with open(folder / "rate.out", "wb") as handle:
+        wall, _ = run_command(argv, handle)
+    return wall
+
+
+def proof_figures(source: str, grids: list[tuple[int, ...]], folder: Path, check: int) -> None:
+    """Question 6 on one list: rate with and without proofs, their size, checking them."""
+    from encoder.dimacs import parse_cnf
+    from encoder.emit import encode_dimacs
+    from solvers.proof_check import check_proof, read_proof
+
+    path, one = folder / "grids.txt", folder / "one.txt"
+    lines = grid_lines(grids)
+    path.write_text("".join(lines), encoding="utf-8")
+    one.write_text(lines[0], encoding="utf-8")
+    proofs = folder / "proofs"
+    proofs.mkdir(exist_ok=True)
+    start_up = proof_rate_run(one, folder, None)
+    start_up_with = proof_rate_run(one, folder, proofs)
+    walls: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(PROOF_RUNS):  # alternated, so that a change of load hits both
+        for proving in (False, True):
+            walls[proving].append(proof_rate_run(path, folder, proofs if proving else None))
+    without, with_proofs = median(walls[False]), median(walls[True])
+    files = sorted(proofs.glob("*.drup"), key=lambda p: int(p.stem))
+    sizes = [p.stat().st_size for p in files]
+    print(f"   {source}, {len(grids)} grids: median wall of {PROOF_RUNS} runs {without:.2f} s "
+          f"without --proof, {with_proofs:.2f} s with (start-up {start_up:.2f} s / "
+          f"{start_up_with:.2f} s); "
+          f"{len(files)} proofs, {sum(sizes) / 1e6:.1f} MB, median {median(sizes):.0f} "
+          f"bytes, largest {max(sizes)}")  # fmt: skip
+    ratio = (with_proofs - start_up_with) / max(without - start_up, 1e-9)
+    print(target_line("with / without --proof (walls less start-up)", ratio, 1.5))
+    times, lemmas, verified = [], [], 0
+    for grid, proof in zip(grids[:check], files[:check], strict=False):
+        cnf = parse_cnf(encode_dimacs(grid, GEOMETRY))
+        steps = read_proof(str(proof))
+        seconds, verdict = timed(lambda cnf=cnf, steps=steps: check_proof(cnf, steps, "proof"))
+        times.append(seconds)
+        lemmas.append(verdict.lemmas)
+        verified += verdict.claim in ("one model", "unsatisfiable")
+    print(f"   checking the first {len(times)}: {verified} verified, median "
+          f"{ms(median(times))} a proof ({median(lemmas):.0f} lemmas), "
+          f"total {sum(times):.2f} s")  # fmt: skip
+    for proof in files:
+        proof.unlink()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -521,6 +580,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=positive(int), default=2, help="workers of question 5 (default 2)"
     )
+    parser.add_argument(
+        "--skip-proofs", action="store_true", help="skip question 6 (rating with proofs)"
+    )
+    parser.add_argument(
+        "--check-limit",
+        type=positive(int),
+        default=1000,
+        metavar="N",
+        help="question 6: proofs checked per list (default 1000)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     quiet = args.quiet or not sys.stderr.isatty()
@@ -552,12 +621,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             commands(args.seventeen, lines[: args.limit or None], Path(tmp))
         if args.scale:
             at_scale(args.seventeen, lines, args.scale, Path(tmp), args.workers)
+        if not args.skip_proofs:
+            print("\n6. proofs: solvers rate --no-length (depth up to 2), one worker")
+            limit = args.limit or None
+            hardest_grids = read_grids(args.hardest, limit)
+            for source, grids in ((args.seventeen, seventeen_grids[:limit]),
+                                  (args.hardest, hardest_grids)):  # fmt: skip
+                proof_figures(source, grids, Path(tmp), args.check_limit)
     print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -29,9 +29,11 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from encoder.numbering import Lit
 from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
 from solvers.probe import (
     CUR_DEPTH,
+    CUR_END,
     CUR_GRID,
     CUR_START,
     LADDER_TIMEOUT,
@@ -39,11 +41,13 @@ from solvers.probe import (
     MARK,
     NO_MEMORY,
     NUM_COLUMNS,
+    NUM_CURSOR,
     closure_kernel,
     ladder_kernel,
     mark_rows,
     read_cycles,
 )
+from solvers.proof_log import NO_LOG
 from solvers.propagate import (
     BACKTRACKS,
     BAD_LITERAL,
@@ -60,9 +64,7 @@ from solvers.propagate import (
     PROBES,
     PROPAGATIONS,
     S_ST,
-    S_TRAIL,
     SPARE_LEVELS,
-    TRAIL_SIZE,
     build,
     cancel_until,
     model_dimacs,
@@ -71,6 +73,7 @@ from solvers.propagate import (
     propagate_kernel,
     setup_root,
     trace_kernel,
+    trail_dimacs,
 )
 from solvers.results import Status
 from solvers.search import (
@@ -84,7 +87,6 @@ from solvers.search import (
 
 watch_compilation()  # compiling the kernels never counts against a time limit
 
-Lit = int  # a DIMACS literal: v or -v for the variable v >= 1
 POLARITIES = ("both", "positive")
 _STAT_SLOTS = {
     "decisions": DECISIONS,
@@ -93,7 +95,6 @@ _STAT_SLOTS = {
     "propagations": PROPAGATIONS,
     "probes": PROBES,
 }
-_UNLIMITED = (1 << 62) - 1
 
 
 @dataclass(frozen=True)
@@ -221,13 +222,20 @@ class Ladder:
 
 
 def _sliced(
-    kernel, args: tuple, S: tuple, paused: Callable[[tuple], bool], engine: Engine
+    kernel,
+    args: tuple,
+    S: tuple,
+    paused: Callable[[tuple], bool],
+    engine: Engine,
+    between: Callable[[], bool] | None = None,
 ) -> tuple:
     """Call a resumable kernel slice by slice until it finishes; return its result.
 
     Between slices Python runs its signal handlers (Ctrl-C raises KeyboardInterrupt
-    here) and the engine's deadline is checked (TimeLimitReached).  Whatever stops the
-    query, the state S is cancelled back to level 0."""
+    here), the engine's deadline is checked (TimeLimitReached) and `between()` runs,
+    when given: it returns whether the next slice resumes the paused one (without it,
+    every slice after the first does).  Whatever stops the query, the state S is
+    cancelled back to level 0."""
     st = S[S_ST]
     resume = False
     try:
@@ -237,14 +245,13 @@ def _sliced(
             out = _slice(kernel, (*args, resume))
             if not paused(out):
                 return out
-            resume = True
             now = time.monotonic()
             engine.slice_size = next_slice(engine.slice_size, now - began)
             if engine.deadline is not None and clock() >= engine.deadline:
                 raise TimeLimitReached(engine.time_limit)
+            resume = True if between is None else between()
     except BaseException:
-        if resume:
-            _call(cancel_until, S, 0)
+        _call(cancel_until, S, 0)  # paused inside a query, or not: back to level 0
         raise
     finally:
         st[PAUSE_AT] = NEVER
@@ -399,6 +406,7 @@ class Engine:
         depth: int = 1,
         polarity: str = "both",
         as_array: bool = False,
+        log: np.ndarray = NO_LOG,
     ) -> tuple[bool, list[Lit]]:
         """Return the failed-literal closure of depth `depth` above the root level.
 
@@ -406,7 +414,8 @@ class Engine:
         leads to a contradiction under the depth-1 smaller closure is negated and
         propagated, until a full round adds nothing (polarity "positive" only tries
         positive literals).  depth 0 is propagate.  (False, []) on a contradiction.
-        `as_array`: the literals as an int64 array (no list made)."""
+        `as_array`: the literals as an int64 array (no list made).  `log`: where the
+        failed literals are written as lemmas (`solvers.proof_log`; default none)."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if depth < 0:
@@ -416,7 +425,7 @@ class Engine:
             return False, _none(as_array)
         self._room(depth)
         positive_only = polarity == "positive"
-        args = (self._F, self._S, lits, int(depth), positive_only, self._passed, self._frames)
+        args = (self._F, self._S, lits, int(depth), positive_only, self._passed, self._frames, log)
         status, out = _sliced(closure_kernel, args, self._S, _closure_paused, self)
         assert status != NO_MEMORY
         if status != NO_CONFLICT:
@@ -431,13 +440,17 @@ class Engine:
         max_depth: int,
         polarity: str = "both",
         time_limit: float | None = None,
+        log: np.ndarray = NO_LOG,
+        log_at: np.ndarray = NO_LOG,
     ) -> Ladder:
         """Rate many grids in one compiled loop (see probe.ladder_kernel): `grids` holds
-        rows of N*N values (0 for a blank) of a formula whose variable N*c + k says that
-        cell c holds k.  Each grid counts as rated at the first depth whose closure fills
-        it (SAT) or is contradictory (UNSAT), as `solvers.depth_rating` does one grid at a time;
-        `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses about
-        every tenth of a second (Ctrl-C, the time limit), as every long query does."""
+        rows of N*N values (0 for a blank) of a formula whose variable
+        `encoder.numbering.cell_var(c, k, N)` says that cell c holds k.  Each grid is
+        rated at the first depth whose closure fills it (SAT) or is contradictory
+        (UNSAT); `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses
+        about every tenth of a second (Ctrl-C, the time limit), as every long query does.
+        `log` and `log_at` (one entry per grid and one more): where the closures' lemmas
+        are written, grid by grid (`solvers.proof_log`; default none)."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if max_depth < 0:
@@ -453,34 +466,28 @@ class Engine:
             status[:] = LADDER_UNSAT
             return Ladder(status, depth, solutions, cycles / rate)
         self._room(max(max_depth, 1))
-        cursor = np.array([0, -1, 0, count], np.int64)
-        st = self._S[S_ST]
+        cursor = np.zeros(NUM_CURSOR, np.int64)  # from grid 0, between grids, to the last
+        cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
         limit = None if time_limit is None else time_limit * rate
-        resume = False
-        try:
-            while True:
-                st[PAUSE_AT] = st[PROPAGATIONS] + self.slice_size
-                began = time.monotonic()
-                args = (self._F, self._S, grids, size, max_depth, polarity == "positive")
-                args += (self._passed, self._frames, cursor, status, depth, solutions, cycles)
-                if _slice(ladder_kernel, (*args, resume)) != PAUSED:
-                    break
-                self.slice_size = next_slice(self.slice_size, time.monotonic() - began)
-                resume = cursor[CUR_DEPTH] >= 0
-                if resume and limit is not None:
-                    spent = _call(read_cycles) - cursor[CUR_START]
-                    if spent >= limit:  # this grid is over its time: the next one
-                        _call(cancel_until, self._S, 0)
-                        g = cursor[CUR_GRID]
-                        status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
-                        cursor[CUR_GRID] += 1
-                        cursor[CUR_DEPTH] = -1
-                        resume = False
-        except BaseException:
-            _call(cancel_until, self._S, 0)  # paused inside a closure, or not: level 0
-            raise
-        finally:
-            st[PAUSE_AT] = NEVER
+
+        def between() -> bool:
+            """Give up the grid being rated when it is over its time (the next one is
+            rated from scratch); return whether the ladder resumes inside a closure."""
+            if cursor[CUR_DEPTH] < 0:  # paused between two grids
+                return False
+            spent = _call(read_cycles) - cursor[CUR_START]
+            if limit is None or spent < limit:
+                return True
+            _call(cancel_until, self._S, 0)
+            g = cursor[CUR_GRID]
+            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
+            cursor[CUR_GRID] += 1
+            cursor[CUR_DEPTH] = -1
+            return False
+
+        args = (self._F, self._S, grids, size, max_depth, polarity == "positive", self._passed)
+        args += (self._frames, cursor, status, depth, solutions, cycles, log, log_at)
+        _sliced(ladder_kernel, args, self._S, _ladder_paused, self, between)
         return Ladder(status, depth, solutions, cycles / rate)
 
     def fixed(self, as_array: bool = False) -> list[Lit]:
@@ -490,9 +497,7 @@ class Engine:
         int64 array."""
         if not self.ok:
             return _none(as_array)
-        trail, st = self._S[S_TRAIL], self._S[S_ST]
-        codes = trail[: st[TRAIL_SIZE]].astype(np.int64)
-        dimacs = np.where(codes & 1, -((codes >> 1) + 1), (codes >> 1) + 1)
+        dimacs = _call(trail_dimacs, self._S, 0)
         return dimacs if as_array else dimacs.tolist()
 
     def trace(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[tuple[Lit, int]], int]:
@@ -515,11 +520,16 @@ class Engine:
         return self._S[S_ST][[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
 
     def solve(
-        self, assumptions: Sequence[Lit] = (), budget: int | None = None, probe_depth: int = 0
+        self,
+        assumptions: Sequence[Lit] = (),
+        budget: int | None = None,
+        probe_depth: int = 0,
+        log: np.ndarray = NO_LOG,
     ) -> SolveResult:
         """Return SAT and a model, UNSAT (under the assumptions) or UNKNOWN (budget spent).
 
-        probe_depth > 0 runs the failed-literal closure of that depth at every node."""
+        probe_depth > 0 runs the failed-literal closure of that depth at every node.
+        `log`: where an UNSAT search writes its lemmas (`solvers.proof_log`)."""
         if probe_depth < 0:
             raise ValueError(f"probe_depth must be >= 0, not {probe_depth}")
         lits = _literal_array(assumptions)
@@ -537,6 +547,7 @@ class Engine:
             -1 if budget is None else int(budget),
             probe_depth,
             False,
+            log,
         )
         status, result, model = _sliced(solve_kernel, args, self._S, _search_paused, self)
         assert status != NO_MEMORY
@@ -563,7 +574,7 @@ class Engine:
             self._passed,
             self._frames,
             lits,
-            _UNLIMITED if limit is None else int(limit),
+            -1 if limit is None else int(limit),
             -1 if budget is None else int(budget),
         )
         status, result, models = _sliced(count_kernel, args, self._S, _search_paused, self)
@@ -594,7 +605,7 @@ class Engine:
         found = 0
         while limit is None or found < limit:
             before = S[S_ST][slots]
-            args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0)
+            args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0, NO_LOG)
             result, _ = _sliced(search, args, S, _search_result_paused, self)
             self._S[S_ST][slots] += S[S_ST][slots] - before
             if result != FOUND:
@@ -607,6 +618,10 @@ class Engine:
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
         st = self._S[S_ST]
         return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}
+
+
+def _ladder_paused(out: int) -> bool:
+    return out == PAUSED
 
 
 def _closure_paused(out: tuple) -> bool:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.propagate import to_code
+from solvers.literals import to_code
 
 # Fields of the formula tuple G (built once per formula by `build_links`).
 G_BSTART, G_BIMP, G_OSTART, G_OCC, G_CSTART, G_CLITS = range(6)

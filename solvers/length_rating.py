@@ -46,13 +46,15 @@ import numpy as np
 from encoder.dimacs import Cnf
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
+from encoder.numbering import Grid
 from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.limits import TimeLimitReached, clock, deadline_after, watch_compilation
+from solvers.literals import to_code, to_codes, to_dimacs
+from solvers.results import rating_label
 
 watch_compilation()  # compiling the kernels never counts against a time limit
 
-Grid = tuple[int, ...]
 STEPS_PER_CALL = 8  # simplest-first steps per kernel call: Python checks the clock between
 
 
@@ -73,13 +75,7 @@ class RefutationRating:
 
     def label(self) -> str:
         """Return the length as `rate` prints it: '4', 'unsat', '>D' or 'timeout'."""
-        if self.timed_out:
-            return "timeout"
-        if self.status is Status.UNSAT:
-            return "unsat"
-        if self.status is Status.UNKNOWN:
-            return f">{self.depth}"
-        return str(self.length)
+        return rating_label(self.status, self.length, self.depth, self.timed_out)
 
 
 @dataclass(frozen=True)
@@ -130,7 +126,7 @@ class RefutationRater:
         contradiction."""
         T = K.new_state(self.G, self.num_vars, False)
         lits = [*self._units, *given_literals(grid, self.geometry)]
-        codes = np.array([K.to_code(lit) for lit in lits], np.int32)
+        codes = to_codes(np.asarray(lits, np.int64))
         ok = K.assert_facts(self.G, T, codes, np.zeros(codes.size, np.int32), self._queue)
         return T if ok == K.NO_CONFLICT else None
 
@@ -148,16 +144,16 @@ class RefutationRater:
 
     def add_fact(self, T: tuple, lit: int) -> bool:
         """Make the DIMACS literal `lit` a fact of T and propagate; False on a contradiction."""
-        return self._assert(T, K.to_code(lit)) == K.NO_CONFLICT
+        return self._assert(T, to_code(lit)) == K.NO_CONFLICT
 
     def nested_length(self, T: tuple, lit: int, depth: int) -> int | None:
         """Return the length of the depth-`depth` refutation of hypothesis `lit` (a
         DIMACS literal) in state T, or None when it has none."""
         if depth < 2:
-            K.shortest_refutation(self.G, T, self.X, K.to_code(lit), self.num_constraints)
+            K.shortest_refutation(self.G, T, self.X, to_code(lit), self.num_constraints)
             found = len(self._bits(self.X[11]))
             return found or None
-        found = self._nested(T, K.to_code(lit), depth, self.num_constraints)
+        found = self._nested(T, to_code(lit), depth, self.num_constraints)
         return None if found is None else found[0]
 
     def is_solved(self, T: tuple) -> bool:
@@ -215,7 +211,7 @@ class RefutationRater:
                     return done(Status.UNKNOWN)
                 longest, depth, steps = max(longest, step.length), max(depth, step.depth), steps + 1
                 for lit in step.eliminated:
-                    if self._assert(T, K.to_code(lit)) != K.NO_CONFLICT:
+                    if self._assert(T, to_code(lit)) != K.NO_CONFLICT:
                         return done(Status.UNSAT)
         except TimeLimitReached:
             return done(Status.UNKNOWN, timed_out=True)
@@ -239,7 +235,7 @@ class RefutationRater:
 
     def apply(self, T: tuple, step: Step) -> bool:
         """Apply a step's eliminations and propagate; return False on a contradiction."""
-        return all(self._assert(T, K.to_code(lit)) == K.NO_CONFLICT for lit in step.eliminated)
+        return all(self._assert(T, to_code(lit)) == K.NO_CONFLICT for lit in step.eliminated)
 
     def nested_step(self, T: tuple, max_depth: int) -> Step | None:
         """Return the step of the shortest nested refutations (depth 2 up to max_depth)
@@ -265,7 +261,7 @@ class RefutationRater:
                 return Step(
                     depth,
                     best,
-                    tuple(-((z >> 1) + 1) for z, _ in chosen),
+                    tuple(to_dimacs(z ^ 1) for z, _ in chosen),
                     tuple(cone for _, cone in chosen),
                 )
         return None

@@ -26,12 +26,17 @@ less the time numba spent compiling (or loading from its disk cache) the kernels
 compilation never counts against a limit: in a fresh install the first grid would
 otherwise spend its 10 seconds compiling.  Modules that call kernels call
 `watch_compilation()` when imported, which also says once on stderr that kernels are
-being compiled when that takes more than COMPILE_NOTE_AFTER seconds.
+being compiled when that takes more than COMPILE_NOTE_AFTER seconds.  A command whose
+work is a long chain of calls, in Python as much as in compiled code (`solvers
+explain`: the wording tables of a big formula, then step after step), is bounded as a
+whole by `alarm_after`: a timer signal raises `TimeLimitReached` in Python code, which
+the kernels return to every slice.
 """
 
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 import threading
 import time
@@ -140,6 +145,48 @@ def next_slice(size: int, elapsed: float, smallest: int = 1_000) -> int:
     if elapsed <= 0:
         return size * 4
     return max(smallest, min(size * 4, int(size * SLICE_SECONDS / elapsed)))
+
+
+@contextlib.contextmanager
+def alarm_after(seconds: float | None) -> Iterator[None]:
+    """Raise TimeLimitReached in the block once `seconds` have passed (None: no limit).
+    For a command's main thread (a timer signal); an exception a signal raises while
+    numba runs Python code of its own comes back as a SystemError whose context is the
+    exception: it is turned back into TimeLimitReached."""
+    if seconds is None:
+        yield
+        return
+
+    deadline = clock() + seconds
+
+    def expire(signum, frame) -> None:
+        left = deadline - clock()
+        if left > 0.001:  # numba compiled meanwhile: that time does not count
+            signal.setitimer(signal.ITIMER_REAL, left)
+            return
+        raise TimeLimitReached(seconds)
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except SystemError as error:
+        if not raised_in_numba(error, TimeLimitReached):
+            raise
+        raise TimeLimitReached(seconds) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def raised_in_numba(error: SystemError, kind: type[BaseException]) -> bool:
+    """True when `error` is how a numba call reports an exception of `kind` raised while
+    it ran Python code of its own ("returned a result with an exception set", the
+    exception somewhere in its chain of causes)."""
+    cause = error.__cause__ or error.__context__
+    while cause is not None and not isinstance(cause, kind):
+        cause = cause.__cause__ or cause.__context__
+    return cause is not None
 
 
 def _is_pysat_interrupt(error: BaseException) -> bool:

@@ -7,7 +7,6 @@ defects through every command.)"""
 
 from __future__ import annotations
 
-import argparse
 import io
 import sys
 
@@ -17,10 +16,12 @@ from encoder_oracle import x
 from encoder import GridError, make_geometry, standard
 from encoder.__main__ import main as encoder_main
 from encoder.check import solution_problems
-from encoder.cli_common import load_puzzles, run_front_end
+from encoder.cli_common import run_front_end
 from encoder.errors import read_text
 from encoder.geometry import disconnected_regions, pieces
 from encoder.grids import expand_symbols, split_puzzles
+from encoder.puzzle_files import read_puzzles
+from encoder.variant import Variant
 
 GRID4 = "..12....4.3....."
 SOLUTION4 = "3412214342311324"  # GRID4's one solution
@@ -29,13 +30,13 @@ BOXES4 = "1122112233443344"
 DISCONNECTED4 = "4122112233443341"
 PUZZLE_DISCONNECTED4 = ".......2...3.321"  # one solution under DISCONNECTED4
 
-NO_FLAGS = dict(
-    size=None, box=None, diagonals=False, windows=False, regions=None, no_boxes=False, symbols=None
-)
+
+def flags(**given) -> Variant:
+    return Variant(**given)
 
 
-def flags(**given) -> argparse.Namespace:
-    return argparse.Namespace(**{**NO_FLAGS, **given})
+def puzzles_of(source: str, variant: Variant) -> list:
+    return list(read_puzzles(source, variant))
 
 
 def located(error: GridError) -> tuple[str | None, int | None, str]:
@@ -160,7 +161,7 @@ def test_zero_stays_a_symbol_when_the_alphabet_has_it():
 )
 def test_empty_or_wrong_flags_are_refused_and_located(given, where, words):
     with pytest.raises(GridError) as caught:
-        load_puzzles(GRID4, flags(**given))
+        puzzles_of(GRID4, flags(**given))
     assert (caught.value.path, caught.value.line) == where
     assert caught.value.message.startswith(words)
 
@@ -168,7 +169,7 @@ def test_empty_or_wrong_flags_are_refused_and_located(given, where, words):
 @pytest.mark.parametrize("line", [f"{GRID4}|", f"{GRID4} | ", f"{GRID4}|\t"])
 def test_a_puzzle_line_with_an_empty_map_is_refused(line):
     with pytest.raises(GridError) as caught:
-        load_puzzles(line, flags())
+        puzzles_of(line, flags())
     assert located(caught.value) == (
         "<argument>",
         1,
@@ -198,7 +199,7 @@ def test_a_disconnected_map_warns_once_per_map(capsys):
     text = "\n".join([f"{PUZZLE_DISCONNECTED4}|{DISCONNECTED4}"] * 3 + [f"{GRID4}|{BOXES4}"])
 
     def action() -> int:
-        assert len(load_puzzles(text, flags())) == 4
+        assert len(puzzles_of(text, flags())) == 4
         return 0
 
     assert run_front_end("encoder", action) == 0

@@ -19,6 +19,7 @@ from solvers import length_kernels as K
 from solvers.depth_rating import Rater
 from solvers.explain import refutation_chain
 from solvers.length_rating import RefutationRater
+from solvers.literals import to_code, to_codes
 
 GEOMETRY = standard(9)
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -30,12 +31,12 @@ def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] =
     cnf = Cnf.from_clauses(clauses)
     G = K.build_links(cnf.literals.astype(np.int64), cnf.offsets.astype(np.int64), cnf.num_vars)
     T = K.new_state(G, cnf.num_vars, False)
-    codes = np.array([K.to_code(lit) for lit in facts], np.int32)
+    codes = to_codes(np.asarray(facts, np.int64))
     queue = np.zeros(2 * cnf.num_vars, np.int32)
     assert K.assert_facts(G, T, codes, np.zeros(codes.size, np.int32), queue) == K.NO_CONFLICT
     X = K.new_scratch(G, cnf.num_vars)
     m = G[K.G_CSTART].shape[0] - 1
-    length = K.shortest_refutation(G, T, X, K.to_code(hypothesis), m)
+    length = K.shortest_refutation(G, T, X, to_code(hypothesis), m)
     return 0 if length > m else int(length)
 
 

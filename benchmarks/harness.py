@@ -1,0 +1,264 @@
+"""The harness: every solver over puzzle sets, as typed values in and records out.
+
+`benchmark(*sets, solvers=..., ...)` is the Python API of `python -m benchmarks run`
+(`benchmarks/run.py`, which only parses the command line, prints and writes files):
+the sets are read (`benchmarks.sets`), cut into chunks of `chunk_size` grids at fixed
+positions, the chunks run by an executor (`executors`) on `workers` processes or a Dask
+cluster (`benchmarks.chunks.run_chunk`), and each finished chunk handed on (to the
+command's journal, or counted at once); chunks are counted in run order (`Tallies`,
+running counters: no list of every grid), so the figures do not depend on the number
+of workers (times do, a little).
+`RunOptions` holds the options, checked when built (a bad one is a ValueError).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Sequence, Set
+from dataclasses import dataclass, field, fields
+
+from benchmarks.chunks import HOME, ChunkResult, ChunkTask, GridRun, run_chunk
+from benchmarks.paths import SETS
+from benchmarks.report import DepthProfile, DepthTally, SolverTally, Summary
+from benchmarks.sets import Dataset, default_files, read_dataset, unique_names
+from encoder.encodings import ENCODING_NAMES
+from encoder.errors import InputError
+from encoder.variant import Variant
+from executors import EXECUTORS, completed, cut, make_executor
+from solvers.backends import REGISTRY
+from solvers.limits import DEFAULT_TIMEOUT
+
+DEFAULT_SOLVERS = ("up", "fl", "fl2", "minisat22", "glucose3", "glucose4", "cadical195")
+CHUNK_SIZE = 500
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What to run and how: the options of `python -m benchmarks run`, by their names."""
+
+    solvers: tuple[str, ...] = DEFAULT_SOLVERS  # registry names
+    encodings: tuple[str, ...] = ("centrale",)  # ENCODING_NAMES, e.g. centrale+ladder
+    variant: Variant = field(default_factory=Variant)  # geometry options for every set
+    column: str | None = None  # puzzle column of CSV/TSV sets
+    limit: int | None = None  # the first N grids of each set (after shuffle)
+    shuffle: bool = False
+    seed: int = 0
+    workers: int = 1
+    executor: str = "local"  # a name of executors.EXECUTORS
+    scheduler: str | None = None  # a running Dask scheduler's address
+    chunk_size: int = CHUNK_SIZE
+    timeout: float = DEFAULT_TIMEOUT  # seconds per grid, every solver and the depth rating
+    fresh: bool = False  # PySAT: a new solver per grid
+    max_depth: int = 3  # the depth profile's deepest depth
+    no_length: bool = False  # skip the refutation-length rating
+    quiet: bool = True  # no progress bar
+
+    def __post_init__(self) -> None:
+        for what, names, known in (
+            ("solver", self.solvers, REGISTRY),
+            ("encoding", self.encodings, ENCODING_NAMES),
+        ):
+            unknown = [n for n in names if n not in known]
+            if unknown or not names:
+                raise ValueError(
+                    f"unknown {what} {', '.join(map(repr, unknown)) or '(none given)'}; "
+                    f"known: {', '.join(known)}"
+                )
+        if self.executor not in EXECUTORS:
+            raise ValueError(f"unknown executor {self.executor!r}; known: {', '.join(EXECUTORS)}")
+        if self.scheduler and self.executor != "dask":
+            raise ValueError("--scheduler needs --executor dask")
+        for name in ("workers", "chunk_size", "limit", "timeout"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be > 0, not {value}")
+        if self.max_depth < 0:
+            raise ValueError(f"max_depth must be >= 0, not {self.max_depth}")
+
+
+@dataclass(frozen=True)
+class BenchmarkResults:
+    """What `benchmark` returns: the records behind the tables of `run`."""
+
+    summaries: tuple[Summary, ...]  # one per set, encoding and solver
+    profiles: tuple[DepthProfile, ...]  # one per set and encoding, when rated
+    runs: dict[tuple[str, str, str], tuple[GridRun, ...]]  # (set, encoding, solver) -> runs
+
+
+def load_datasets(sources: Sequence[str], options: RunOptions) -> list[Dataset]:
+    """Read every set (none named: the project's own, `benchmarks.paths.SETS`)."""
+    files = list(sources) or default_files(SETS)
+    if not files:
+        raise InputError("no dataset files here: give DATASET files", str(SETS))
+    datasets = [
+        read_dataset(
+            path, options.variant, options.column, options.limit, options.shuffle, options.seed
+        )
+        for path in files
+    ]
+    return unique_names(datasets)
+
+
+def make_tasks(datasets: Sequence[Dataset], options: RunOptions) -> list[ChunkTask]:
+    rate = any(name in HOME for name in options.solvers)
+    tasks = []
+    for dataset in datasets:
+        for encoding in options.encodings:
+            for first, part in cut(dataset.puzzles, options.chunk_size):
+                tasks.append(
+                    ChunkTask(
+                        dataset.name,
+                        encoding,
+                        options.solvers,
+                        first,
+                        part,
+                        options.fresh,
+                        options.timeout,
+                        options.max_depth if rate else None,
+                        not options.no_length,
+                    )
+                )
+    return tasks
+
+
+def _progress(total: int, quiet: bool):
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        unit="grid",
+        desc="benchmark",
+        file=sys.stderr,
+        disable=quiet or not sys.stderr.isatty(),
+        dynamic_ncols=True,
+    )
+
+
+def _cost(task: ChunkTask) -> int:
+    """A rough guess of a chunk's work, to start the biggest first (16x16 grids are far
+    harder than 9x9 ones): the order of chunks changes no figure, only the wall time."""
+    size = task.puzzles[0].geometry.size if task.puzzles else 0
+    return len(task.puzzles) * size**6
+
+
+class Tallies:
+    """Running counters of a run, chunk by chunk: a `SolverTally` per set, encoding and
+    solver, a `DepthTally` per set and encoding.  Everything the tables, results.json
+    and the plots say comes from here; no list of every grid is kept."""
+
+    def __init__(self) -> None:
+        self.solvers: dict[tuple[str, str, str], SolverTally] = defaultdict(SolverTally)
+        self.depths: dict[tuple[str, str], DepthTally] = defaultdict(DepthTally)
+        self.grids = 0  # grid runs counted (a grid in each encoding)
+        self.cpu_seconds = 0.0  # of the workers, over the chunks counted
+
+    def add(self, chunk: ChunkResult) -> None:
+        for run in chunk.runs:
+            self.solvers[(chunk.dataset, chunk.encoding, run.result.solver)].add(run)
+        if chunk.depths:
+            self.depths[(chunk.dataset, chunk.encoding)].add(chunk.depths, chunk.lengths)
+        self.grids += chunk.count
+        self.cpu_seconds += chunk.cpu_seconds
+
+    def results(self, datasets: Sequence[Dataset], options: RunOptions):
+        """Return (summaries, depth profiles), in the order of the tables."""
+        summaries, profiles = [], []
+        for d in datasets:
+            for encoding in options.encodings:
+                for solver in options.solvers:
+                    tally = self.solvers.get((d.name, encoding, solver))
+                    if tally is not None and tally.grids:
+                        summaries.append(tally.summary(d.name, encoding, solver))
+                depths = self.depths.get((d.name, encoding))
+                if depths is not None:
+                    profiles.append(depths.profile(d.name, encoding, options.max_depth))
+        return summaries, profiles
+
+
+def task_index(task: ChunkTask | ChunkResult) -> tuple[str, str, int]:
+    """What names a chunk in a run: its set, encoding and first position."""
+    return task.dataset, task.encoding, task.first
+
+
+def execute(
+    tasks: list[ChunkTask],
+    options: RunOptions,
+    keep: Callable[[int, ChunkResult], None],
+    skip: Set[int] = frozenset(),
+) -> tuple[ChunkResult | None, bool]:
+    """Run the chunks whose index in `tasks` is not in `skip`, handing each finished
+    one to `keep(index, result)` (in completion order); return (the chunk that reported
+    an error, or None; interrupted).  An error stops the run at once."""
+    todo = [t for i, t in enumerate(tasks) if i not in skip]
+    index = {task_index(t): i for i, t in enumerate(tasks)}
+    bar = _progress(sum(len(t.puzzles) for t in tasks), options.quiet)
+    bar.update(sum(len(t.puzzles) for i, t in enumerate(tasks) if i in skip))
+    if not todo:
+        bar.close()
+        return None, False
+    workers = min(options.workers, len(todo))
+    executor = make_executor(options.executor, workers, options.scheduler)
+    results = completed(executor, run_chunk, sorted(todo, key=_cost, reverse=True))
+    try:
+        for result in results:
+            if result.error:
+                return result, False  # closing `results` below stops the executor
+            keep(index[task_index(result)], result)
+            bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
+            bar.update(result.count)
+    except KeyboardInterrupt:  # `completed` has stopped the executor
+        return None, True
+    finally:
+        results.close()
+        bar.close()
+    return None, False
+
+
+def _names(value: str | Sequence[str]) -> tuple[str, ...]:
+    """A list of names given as a comma-separated string or a sequence."""
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(dict.fromkeys(n.strip() for n in value if n.strip()))
+
+
+def benchmark(*datasets: str, **options) -> BenchmarkResults:
+    """Run solvers over puzzle sets as `python -m benchmarks run` does, and return the
+    records instead of printing tables.  `datasets` are files or catalogue names (none:
+    the project's own sets); `options` are those of `RunOptions` (`solvers` and
+    `encodings` as lists or comma-separated strings), and the geometry options of
+    `Variant` (`diagonals=True`, ...) for every set.  A bad option or bad input raises
+    ValueError; a wrong answer, RuntimeError.
+
+    >>> from benchmarks import benchmark
+    >>> results = benchmark("data/sets/sudoku4_minimal.txt", solvers=["up", "fl"], limit=20)
+    >>> [(s.solver, s.grids, s.solved) for s in results.summaries]
+    [('up', 20, 20), ('fl', 20, 20)]
+    >>> results.profiles[0].counts["0"]
+    20
+    """
+    geometry = {f.name for f in fields(Variant)}
+    for name in ("solvers", "encodings"):
+        if name in options:
+            options[name] = _names(options[name])
+    try:
+        variant = Variant(**{k: options.pop(k) for k in list(options) if k in geometry})
+        run = RunOptions(variant=options.pop("variant", variant), **options)
+        sets = load_datasets(datasets, run)
+    except TypeError as error:  # an option that does not exist
+        raise ValueError(f"benchmark: {error}") from None
+    except InputError as error:
+        raise ValueError(str(error)) from None
+    chunks: list[tuple[int, ChunkResult]] = []
+    failed, _ = execute(make_tasks(sets, run), run, lambda i, chunk: chunks.append((i, chunk)))
+    if failed:
+        raise RuntimeError(f"{failed.error_source}: {failed.error}")
+    tallies = Tallies()
+    runs: dict[tuple[str, str, str], list[GridRun]] = defaultdict(list)
+    for _, chunk in sorted(chunks, key=lambda pair: pair[0]):  # in run order
+        tallies.add(chunk)
+        for grid_run in chunk.runs:
+            runs[(chunk.dataset, chunk.encoding, grid_run.result.solver)].append(grid_run)
+    summaries, profiles = tallies.results(sets, run)
+    by_key = {key: tuple(sorted(found, key=lambda r: r.position)) for key, found in runs.items()}
+    return BenchmarkResults(tuple(summaries), tuple(profiles), by_key)
