@@ -56,7 +56,7 @@ from solvers.propagate import (
     F_CSTART,
     F_GCLAUSE,
     F_LITS,
-    F_OGROUP,
+    F_OBIT,
     NEVER,
     NO_CONFLICT,
     PAUSE_AT,
@@ -292,7 +292,7 @@ class Engine:
         self.num_groups: int = len(formula[F_GCLAUSE])
         # Each group's satisfying literal starts as its first one (sound: see solvers.groups).
         first = formula[F_LITS][formula[F_CSTART][formula[F_GCLAUSE]]]
-        self._S = new_state(self.num_vars, full, len(formula[F_OGROUP]), first)
+        self._S = new_state(self.num_vars, full, len(formula[F_OBIT]), first)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack

@@ -29,8 +29,19 @@ Backtracking.  Every bit cleared is pushed on an undo log (`gundo`, the word ind
 times 64 plus the bit), and `gmark[i]` is the log's size when trail[i] was taken off
 the queue, so undoing the trail from position i pops the log down to gmark[i] (only
 literals already taken off the queue have cleared bits).  The log holds at most one
-entry per group literal, the room the watch lists no longer need for group clauses,
-so the engine's memory stays that of the watched-literal formula.
+entry per group literal.
+
+Satisfied groups wait.  `gtrue[g]` is a literal of group g (the last one taken off the
+queue true, at first its first literal); while it is true the group is satisfied and a
+literal of it that becomes false leaves its bit set.  That is safe: the literal being
+propagated was assigned at the current level, at or after gtrue[g] (levels only grow
+along the trail), so no backtrack undoes gtrue[g] and keeps it; when the group is no
+longer satisfied its bits are right again.
+
+Memory: the literal-to-group lists (`obit`, one int per group literal) take the room
+the watch lists no longer keep for group clauses; the undo log and the per-group and
+per-variable arrays come on top (9x9: 3 % more than the watched-literal engine's
+arrays, 0.5 % at 25x25).
 
 Roads not taken: bit-parallel boards (one bit per cell and value, singles as shifts
 and masks, as fsss2 and tdoku do) are faster on the standard geometries but answer
@@ -80,10 +91,11 @@ def find_groups(lits, cstart, bstart, bimp, num_lits):
 
 @njit(cache=True)
 def group_layout(lits, cstart, is_group, num_lits):
-    """Return (gclause, gword, ostart, ogroup, opos, full): group g is long clause
+    """Return (gclause, gword, ostart, obit, wgroup, full): group g is long clause
     gclause[g], its bit set the words gword[g]:gword[g + 1] (bit p = its p-th literal),
-    and the groups a literal l belongs to are ogroup[ostart[l]:ostart[l + 1]], at
-    positions opos[...]; `full` is every group's bit set with all its literals open."""
+    word w belongs to group wgroup[w], and the bits of a literal l in its groups are
+    obit[ostart[l]:ostart[l + 1]] (word index * 64 + bit); `full` is every group's bit
+    set with all its literals open."""
     n_long = cstart.shape[0] - 1
     count = 0
     for c in range(n_long):
@@ -102,20 +114,20 @@ def group_layout(lits, cstart, is_group, num_lits):
             g += 1
     for lit in range(num_lits):
         ostart[lit + 1] += ostart[lit]
-    ogroup = np.empty(ostart[num_lits], np.int32)
-    opos = np.empty(ostart[num_lits], np.int32)
+    obit = np.empty(ostart[num_lits], np.int32)
+    wgroup = np.empty(gword[count], np.int32)
     fill = ostart[:num_lits].copy()
     full = np.zeros(gword[count], np.uint64)
     for g in range(count):
         c = gclause[g]
+        wgroup[gword[g] : gword[g + 1]] = g
         for i in range(cstart[c], cstart[c + 1]):
             p = i - cstart[c]
             lit = lits[i]
-            ogroup[fill[lit]] = g
-            opos[fill[lit]] = p
+            obit[fill[lit]] = (gword[g] + (p >> 6)) * 64 + (p & 63)
             fill[lit] += 1
             full[gword[g] + (p >> 6)] |= ONE << np.uint64(p & 63)
-    return gclause, gword, ostart, ogroup, opos, full
+    return gclause, gword, ostart, obit, wgroup, full
 
 
 @njit(cache=True)
@@ -134,7 +146,7 @@ def last_open(gopen, a, b):
 
 
 @njit(cache=True)
-def falsify(o, end, gopen, gundo, undo, gtrue, ogroup, opos, gword, gclause, lits, cstart, value):
+def falsify(o, end, gopen, gundo, undo, gtrue, obit, wgroup, gword, gclause, lits, cstart, value):
     """Clear the literal that has just become false from its groups' bit sets, its
     occurrences o:end (`ostart[f]:ostart[f + 1]`), logging each bit in gundo from index
     `undo`.  Stop after the first group that became unit or empty and return (undo, next
@@ -142,14 +154,14 @@ def falsify(o, end, gopen, gundo, undo, gtrue, ogroup, opos, gword, gclause, lit
     the caller enqueues it or reports the conflict), -1 for an empty group; c is -1 when
     no group of the remaining occurrences needs anything."""
     while o < end:
-        g = ogroup[o]
+        e = obit[o]
         o += 1
+        w = e >> 6
+        g = wgroup[w]
         if value[gtrue[g]] == 1:
             continue  # satisfied: its bits can wait (see the module docstring)
-        p = opos[o - 1]
-        w = gword[g] + (p >> 6)
-        gopen[w] &= ALL ^ (ONE << np.uint64(p & 63))
-        gundo[undo] = w * 64 + (p & 63)
+        gopen[w] &= ALL ^ (ONE << np.uint64(e & 63))
+        gundo[undo] = e
         undo += 1
         a, b = gword[g], gword[g + 1]
         if b - a == 1:

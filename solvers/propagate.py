@@ -19,7 +19,7 @@ become root-level facts, binary clauses become implication lists in CSR form
 their clause in `bcls`), and longer clauses are stored flat (`lits[cstart[c]:cstart[c +
 1]]`, input position `corig[c]`) with their two watched literals in positions 0 and 1.
 Long clauses that are exactly-one groups (built with groups=True) are not watched:
-`solvers.groups` propagates them with bit sets (fields gclause..opos of F, gopen..gmark
+`solvers.groups` propagates them with bit sets (fields gclause..wgroup of F, gopen..gtrue
 of S); with groups=False, or in a formula without groups, those fields are empty.
 
 Watch-list convention: `watches[l]` (the slice `wlist[wstart[l]:wstart[l] +
@@ -46,7 +46,7 @@ from solvers.literals import to_code, to_codes, to_dimacs
 
 FORMULA_FIELDS = ("lits", "cstart", "corig", "wstart", "wcount", "wlist", "wblock")
 FORMULA_FIELDS += ("bstart", "bimp", "bcls")
-FORMULA_FIELDS += ("gclause", "gword", "ostart", "ogroup", "opos")  # solvers.groups
+FORMULA_FIELDS += ("gclause", "gword", "ostart", "obit", "wgroup")  # solvers.groups
 STATE_FIELDS = ("value", "level", "reason", "trail", "trail_lim", "st")
 STATE_FIELDS += ("gopen", "gundo", "gmark", "gtrue")  # solvers.groups
 
@@ -66,8 +66,8 @@ F_BCLS = FORMULA_FIELDS.index("bcls")
 F_GCLAUSE = FORMULA_FIELDS.index("gclause")
 F_GWORD = FORMULA_FIELDS.index("gword")
 F_OSTART = FORMULA_FIELDS.index("ostart")
-F_OGROUP = FORMULA_FIELDS.index("ogroup")
-F_OPOS = FORMULA_FIELDS.index("opos")
+F_OBIT = FORMULA_FIELDS.index("obit")
+F_WGROUP = FORMULA_FIELDS.index("wgroup")
 S_VALUE = STATE_FIELDS.index("value")
 S_LEVEL = STATE_FIELDS.index("level")
 S_REASON = STATE_FIELDS.index("reason")
@@ -250,7 +250,7 @@ def build(flat, offsets, num_vars, groups):
         if is_group[c]:
             for p in range(cstart[c], cstart[c + 1]):
                 occ[lits[p]] -= 1  # a group clause takes no room in the watch lists
-    gclause, gword, ostart, ogroup, opos, full = group_layout(lits, cstart, is_group, nlits)
+    gclause, gword, ostart, obit, wgroup, full = group_layout(lits, cstart, is_group, nlits)
 
     wstart = np.zeros(nlits + 1, np.int32)
     for lit in range(nlits):
@@ -282,8 +282,8 @@ def build(flat, offsets, num_vars, groups):
         gclause,
         gword,
         ostart,
-        ogroup,
-        opos,
+        obit,
+        wgroup,
         units,
         unit_idx,
         first_empty,
@@ -305,7 +305,7 @@ def new_state(num_vars, full, group_literals, gtrue):
     st = np.zeros(NUM_SLOTS, np.int64)
     st[PAUSE_AT] = NEVER
     gopen = full.copy()  # per group, its literals not yet false (see solvers.groups)
-    gundo = np.zeros(group_literals, np.int64)  # bits cleared, to set back on backtracking
+    gundo = np.zeros(group_literals, np.int32)  # bits cleared, to set back on backtracking
     gmark = np.zeros(num_vars, np.int32)  # undo log size when trail[i] was propagated
     return (value, level, reason, trail, trail_lim, st, gopen, gundo, gmark, gtrue.copy())
 
@@ -384,8 +384,8 @@ def propagate(F, S):
     gclause = F[F_GCLAUSE]
     gword = F[F_GWORD]
     ostart = F[F_OSTART]
-    ogroup = F[F_OGROUP]
-    opos = F[F_OPOS]
+    obit = F[F_OBIT]
+    wgroup = F[F_WGROUP]
     value = S[S_VALUE]
     level = S[S_LEVEL]
     reason = S[S_REASON]
@@ -425,13 +425,13 @@ def propagate(F, S):
             break
         # The groups of p are satisfied; those of the literal that became false lose it.
         for o in range(ostart[p], ostart[p + 1]):
-            gtrue[ogroup[o]] = p
+            gtrue[wgroup[obit[o] >> 6]] = p
         f = p ^ 1
         o = ostart[f]
         end = ostart[f + 1]
         while o < end:
             undo, o, c, q = falsify(
-                o, end, gopen, gundo, undo, gtrue, ogroup, opos, gword, gclause, lits, cstart, value
+                o, end, gopen, gundo, undo, gtrue, obit, wgroup, gword, gclause, lits, cstart, value
             )
             if c < 0:
                 break
