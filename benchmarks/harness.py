@@ -26,7 +26,7 @@ from encoder.encodings import ENCODING_NAMES
 from encoder.errors import InputError
 from encoder.variant import Variant
 from executors import EXECUTORS, completed, cut, make_executor
-from solvers.backends import REGISTRY
+from solvers.backends import PYSAT_NAMES, REGISTRY
 from solvers.limits import DEFAULT_TIMEOUT
 
 DEFAULT_SOLVERS = ("up", "fl", "fl2", "minisat22", "glucose3", "glucose4", "cadical195")
@@ -75,6 +75,10 @@ class RunOptions:
                 raise ValueError(f"{name} must be > 0, not {value}")
         if self.max_depth < 0:
             raise ValueError(f"max_depth must be >= 0, not {self.max_depth}")
+        if self.seed and not self.shuffle:
+            raise ValueError("seed seeds shuffle: give shuffle=True too")
+        if self.fresh and not set(self.solvers) & set(PYSAT_NAMES):
+            raise ValueError("fresh builds a new PySAT solver per grid: no PySAT solver given")
 
 
 @dataclass(frozen=True)

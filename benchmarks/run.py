@@ -70,7 +70,7 @@ from encoder.output_files import check_folder
 from executors import available_cores
 from executors.sources import source_digest
 from puzzles.outputs import print_out
-from solvers.backends import REGISTRY, missing_reason
+from solvers.backends import PYSAT_NAMES, REGISTRY, missing_reason
 from solvers.limits import DEFAULT_TIMEOUT
 
 PROG = "benchmarks"
@@ -128,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--shuffle", action="store_true", help="shuffle each set before --limit (seeded)"
     )
-    group.add_argument("--seed", type=int, default=0, help="seed of --shuffle (default 0)")
+    group.add_argument("--seed", type=int, help="seed of --shuffle (default 0)")
     group = parser.add_argument_group("execution")
     group.add_argument(
         "--workers",
@@ -245,6 +245,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     settle_executor_flags(parser, args, local_workers=available_cores())
     if args.resume and not args.out:
         parser.error("--resume needs --out DIR (the folder of the run's journal)")
+    # Options that would be ignored without a word are usage errors.
+    if args.seed is not None and not args.shuffle:
+        parser.error("--seed seeds --shuffle: give --shuffle too")
+    args.seed = args.seed or 0
+    if args.fresh and not set(args.solvers) & set(PYSAT_NAMES):
+        parser.error("--fresh builds a new PySAT solver per grid: no PySAT solver in --solvers")
     options = run_options(args)
     started = time.perf_counter()
     out = Path(args.out) if args.out else None

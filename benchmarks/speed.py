@@ -37,6 +37,11 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    less start-up (target <= 1.5x); the proofs' size; and the time the checker
    (`solvers.proof_check`, PySAT's propagation) takes per proof on the first
    `--check-limit` of them, each verified against the grid's formula.
+7. The BxB rating of depth-2 grids (`solvers.bxb_rating`): its median on a sample of
+   `berthier-eleven-te2` (every K-th grid, `--bxb-every K`, target <= 1 s), Easter Monster
+   (target <= 10 s), and a time limit of 2 s on a grid it cannot finish in 2 s (mith's
+   first T&E(3) grid): the rating stops within 10% of it.  Wall times, with the process's
+   processor time beside them (on a loaded machine the two differ).
 
 Each timed call is preceded by one untimed call on the same grid, so compilation and
 cold caches are not counted.  The baseline closure is slow, so it runs on a sample.
@@ -67,7 +72,7 @@ from encoder.cli_common import positive
 from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
-from encoder.grids import format_line
+from encoder.grids import format_line, parse_grid
 from encoder.numbering import cell_value
 from encoder.puzzle_files import open_source, read_puzzles
 from solvers.depth_rating import Rater, ladder_labels
@@ -257,7 +262,8 @@ def depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet: bool
     open_rows = [i for i in range(len(sample)) if not solved(up_answers[i][1])]
     engine_open = [fl_engine[i] for i in open_rows]
     baseline_open = [fl_baseline[i] for i in open_rows]
-    print(f"\n2. failed-literal closure (depth 1), {len(seventeen)} grids of {args.seventeen}")
+    name = set_name(args.seventeen)
+    print(f"\n2. failed-literal closure (depth 1), {len(seventeen)} grids of {name}")
     print(f"   engine.probe(depth=1)  median {ms(median(fl_engine))}, worst {ms(max(fl_engine))}")
     print(f"   solved by depth 1: {fl_solved}/{len(seventeen)} = {fl_solved / len(seventeen):.2%}")
     print(f"   against the baseline, on the first {len(sample)} grids (closures identical):")
@@ -318,6 +324,47 @@ def deeper(engine, grids, depth: int, source: str, targets: tuple[float, float],
         print(target_line(f"depth-{depth} closure / Minisat22.solve (medians)", ratio, 1.0))
     rating_ms = float(np.median(ratings.seconds)) * 1e3
     print(target_line(f"depth rating up to {depth}, median", rating_ms, rating_target_ms, "ms"))
+
+
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+BXB_SET = "berthier-eleven-te2"
+ELEVEN_B2B = "12.4....945.....2...9.......6...58......6...7..19...5.3...78.........3....52...4."
+
+
+def bxb_speed(every: int) -> None:
+    """Question 7: the BxB rating's median on a sample of eleven's T&E(2) grids, Easter
+    Monster, and how closely it keeps a time limit."""
+    from solvers.bxb_rating import BxbRater
+
+    rater = BxbRater(GEOMETRY)
+    print(f"\n7. BxB rating of depth-2 grids (load average {load()})")
+
+    def rate(grid: tuple[int, ...], limited: BxbRater = rater) -> tuple[float, float, str]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        label = limited.rate(grid).label()
+        return time.perf_counter() - wall, time.process_time() - cpu, label
+
+    rate(parse_grid(ELEVEN_B2B, GEOMETRY))  # compiled or loaded before anything is timed
+    try:
+        sample = read_grids(BXB_SET)[::every]
+    except GridError as error:
+        print(f"   {BXB_SET}: not measured ({error})")
+    else:
+        times = [rate(grid) for grid in sample]
+        walls, cpus = [t[0] for t in times], [t[1] for t in times]
+        print(f"   {len(sample)} grids (every {every}th of {BXB_SET}): median "
+              f"{median(walls):.3f} s wall, {median(cpus):.3f} s processor")  # fmt: skip
+        print(target_line("BxB median a grid", median(walls), 1.0, "s"))
+    wall, cpu, label = rate(parse_grid(EASTER_MONSTER, GEOMETRY))
+    print(f"   Easter Monster: BxB {label}, {wall:.2f} s wall, {cpu:.2f} s processor")
+    print(target_line("Easter Monster", wall, 10.0, "s"))
+    deeper_source, no_deeper = find_deeper(None)
+    if deeper_source is None:
+        print(f"   time limit: not measured ({no_deeper})")
+        return
+    wall, _, label = rate(read_grids(deeper_source, 1)[0], BxbRater(GEOMETRY, time_limit=2.0))
+    print(f"   time limit 2 s on a T&E(3) grid: {label} after {wall:.3f} s")
+    print(target_line("time limit overshoot", wall / 2.0, 1.1))
 
 
 def run_command(argv: list[str], stdout) -> tuple[float, float]:
@@ -464,6 +511,11 @@ SCALED_COMMANDS = (
 )
 
 
+def set_name(source: str) -> str:
+    """Return the name a source is shown by: a catalogue name, or a file's stem."""
+    return open_source(source).name
+
+
 def find_deeper(source: str | None) -> tuple[str | None, str]:
     """Return (the depth-3 grids, why there are none): the file or set given, else the
     catalogued sample of mith's T&E(3) grids when a verified copy is on this machine."""
@@ -592,11 +644,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="question 6: proofs checked per list (default 1000)",
     )
+    parser.add_argument(
+        "--bxb-every", type=positive(int), default=50, metavar="K",
+        help=f"question 7: every K-th grid of {BXB_SET} (default 50)",
+    )  # fmt: skip
+    parser.add_argument("--skip-bxb", action="store_true", help="skip question 7 (BxB)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     quiet = args.quiet or not sys.stderr.isatty()
 
     seventeen_grids = read_grids(args.seventeen)  # bad input first
+    # Sets are named as the catalogue names them (a file by its stem), never by the path
+    # of one machine's copy.
+    seventeen_name, hardest_name = set_name(args.seventeen), set_name(args.hardest)
     seventeen = [given_literals(grid, GEOMETRY) for grid in seventeen_grids[: args.limit or None]]
     hardest = read_givens(args.hardest, args.limit or None)
     deeper_source, no_deeper = find_deeper(args.deeper)
@@ -609,27 +669,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
     started = time.perf_counter()
 
-    up_answers = unit_propagation(engine, plain, minisat, seventeen, args.seventeen, quiet)
+    up_answers = unit_propagation(engine, plain, minisat, seventeen, seventeen_name, quiet)
     depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet)
-    deeper(engine, hardest, 2, args.hardest, (1.0, 1.0), "3a.", quiet, minisat)
+    deeper(engine, hardest, 2, hardest_name, (1.0, 1.0), "3a.", quiet, minisat)
     minisat.delete()
     if deepest:
-        deeper(engine, deepest, 3, deeper_source, (15.0, 10.0), "3b.", quiet)
+        deeper(engine, deepest, 3, set_name(deeper_source), (15.0, 10.0), "3b.", quiet)
     else:
         print(f"\n3b. depth-3 closure: not measured ({no_deeper}; --deeper FILE)")
     lines = grid_lines(seventeen_grids)
     with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
         if not args.skip_commands:
-            commands(args.seventeen, lines[: args.limit or None], Path(tmp))
+            commands(seventeen_name, lines[: args.limit or None], Path(tmp))
         if args.scale:
-            at_scale(args.seventeen, lines, args.scale, Path(tmp), args.workers)
+            at_scale(seventeen_name, lines, args.scale, Path(tmp), args.workers)
         if not args.skip_proofs:
             print("\n6. proofs: solvers rate --no-length (depth up to 2), one worker")
             limit = args.limit or None
             hardest_grids = read_grids(args.hardest, limit)
-            for source, grids in ((args.seventeen, seventeen_grids[:limit]),
-                                  (args.hardest, hardest_grids)):  # fmt: skip
+            for source, grids in ((seventeen_name, seventeen_grids[:limit]),
+                                  (hardest_name, hardest_grids)):  # fmt: skip
                 proof_figures(source, grids, Path(tmp), args.check_limit)
+    if not args.skip_bxb:
+        bxb_speed(args.bxb_every)
     print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
 

@@ -218,11 +218,11 @@ RATE_DEFAULTS = {"max_depth": 2, "polarity": "both", "length_depth": 1}
 
 def settle_rate_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Refuse options that contradict each other (a usage error, exit 2): a solver's lines
-    have no depth or length rating, --no-length no length depth, --fresh needs a PySAT
-    solver; then fill in the defaults."""
+    have no depth or length rating (nor its proof), --no-length no length depth, --fresh
+    needs a PySAT solver; then fill in the defaults."""
     solver = "--solver" if args.solver else "--solver-cmd" if args.solver_cmd else None
     rating = {"max_depth": "--max-depth", "polarity": "--polarity"}
-    rating |= {"length_depth": "--length-depth"}
+    rating |= {"length_depth": "--length-depth", "proof": "--proof"}
     for name, flag in rating.items():
         if solver and getattr(args, name) is not None:
             parser.error(f"{flag} is an option of the depth rating, which {solver} replaces")
@@ -256,10 +256,6 @@ def run_rate(args: argparse.Namespace) -> int:
         None if args.no_length else args.length_depth,
         args.proof is not None,
     )
-    if args.proof is not None and (args.solver or args.solver_cmd):
-        raise InputError(
-            "--proof writes the depth rating's proof: not with --solver or --solver-cmd"
-        )
     proofs = ProofFiles(args.proof) if args.proof is not None else None
     show_bar = not args.quiet and sys.stderr.isatty()
     from tqdm import tqdm

@@ -27,15 +27,13 @@ import numpy as np
 
 from encoder.geometry import Geometry
 from encoder.grids import format_line
-from encoder.numbering import cell_var
+from encoder.numbering import Grid, Lit, cell_value, cell_var
 from solvers.engine import Engine, Ladder, SolveResult
 from solvers.grid_engine import GridEngine
 from solvers.probe import LADDER_SAT, LADDER_UNSAT
 from solvers.proof_log import FIRST, HEAD, new_log
 from solvers.results import Status
 
-Lit = int
-Grid = tuple[int, ...]
 FORMAT = "DRUP"
 EMPTY = np.zeros(1, np.int64)  # the empty clause as a flat lemma: "0"
 START_CAPACITY = 1 << 9  # literals per query (or per grid of a ladder) at first
@@ -369,7 +367,7 @@ def uniqueness_proof(rules: GridEngine, grid: Grid) -> tuple[str, str] | None:
         "sudoku-sat: a grid's formula (centrale rules, F1 and F2) and, last, the clause",
         "forbidding its solution: unsatisfiable exactly when that solution is the only one",
         f"grid: {format_line(grid, geometry)}",
-        f"solution: {format_line(tuple((v - 1) % n + 1 for v in sorted(true)), geometry)}",
+        f"solution: {format_line(tuple(cell_value(v, n)[1] for v in sorted(true)), geometry)}",
     ]
     cnf = write_dimacs(formula.num_vars, [clause_lines(clauses)], len(clauses), comments)
     result, lemmas = search_lemmas(Engine(clauses, formula.num_vars))
