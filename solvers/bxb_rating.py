@@ -34,7 +34,6 @@ reported as not settled.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,7 +45,7 @@ from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
-from solvers.limits import deadline_after
+from solvers.limits import clock, deadline_after
 from solvers.results import rating_label
 
 # Results of the kernels (as `length_kernels`' SOLVED, CONTRADICTION and STUCK) and one
@@ -69,7 +68,7 @@ RESUME_BYTES = 64 << 20
 @njit(cache=True)
 def _clock():
     with objmode(now="float64"):
-        now = time.monotonic()
+        now = clock()  # solvers.limits: compiling does not count
     return now
 
 
@@ -85,7 +84,7 @@ def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
     """Apply B_limit to the untracked state T: eliminate every open candidate whose
     shortest refutation has length <= limit, propagating after each, until none is
     left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME
-    (the clock is read every CLOCK_EVERY refutations; `deadline` is a time.monotonic()
+    (the clock is read every CLOCK_EVERY refutations; `deadline` is a solvers.limits.clock()
     value, inf for none); next the shortest refutation left, the smallest limit at
     which B would eliminate more (more than all constraints when none is left)."""
     one = np.zeros(1, np.int32)
@@ -288,14 +287,14 @@ class BxbRater:
 
     def rate(self, grid: Grid, deadline: float | None = None) -> BxbRating:
         """Return the grid's rating (see the module docstring), stopping at `deadline`
-        (a time.monotonic() value) if given, else after the rater's time limit."""
-        begin = time.perf_counter()
+        (a solvers.limits.clock() value) if given, else after the rater's time limit."""
+        begin = clock()
         if deadline is None:
             deadline = deadline_after(self.time_limit)
         r = self.lengths
 
         def done(status: Status, value: int | None = None, timed_out=False) -> BxbRating:
-            return BxbRating(value, status, time.perf_counter() - begin, timed_out)
+            return BxbRating(value, status, clock() - begin, timed_out)
 
         T = r.start(grid)
         if T is None:
@@ -418,7 +417,7 @@ class LengthColumn:
         the refutation-length rating leaves at '>1' gets its BxB; a larger
         `length_depth` asks for the nested refutation length instead.  `depth`, when
         the depth rating already gave it, saves the depth-1 attempt on depth-2 grids."""
-        begin = time.perf_counter()
+        begin = clock()
         deadline = deadline_after(self.time_limit)
         if not (length_depth == 1 and depth == 2):
             rated = self.lengths.rate(grid, length_depth)
@@ -428,4 +427,4 @@ class LengthColumn:
                 return LengthLabel(rated.label(), rating, rated.seconds, rated.timed_out)
         bxb = self.bxb.rate(grid, deadline)
         rating = "BxB" if bxb.status is Status.SAT else ""
-        return LengthLabel(bxb.label(), rating, time.perf_counter() - begin, bxb.timed_out)
+        return LengthLabel(bxb.label(), rating, clock() - begin, bxb.timed_out)

@@ -144,7 +144,8 @@ class Explainer:
     def __init__(self, geometry: Geometry, zero_based: bool = False):
         self.geometry = geometry
         self.base = 0 if zero_based else 1  # number of the first row, column, region
-        rules = GridEngine(geometry, "centrale")
+        # Without groups: the words follow the trail, whose order is the watched literals'.
+        rules = GridEngine(geometry, "centrale", groups=False)
         self.formula: Formula = rules.formula
         self.engine = rules.engine
         self._clauses = self.formula.clauses
