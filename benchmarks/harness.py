@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass, field, fields
 
 from benchmarks.chunks import HOME, ChunkResult, ChunkTask, GridRun, run_chunk
@@ -25,7 +25,7 @@ from benchmarks.sets import Dataset, default_files, read_dataset, unique_names
 from encoder.encodings import ENCODING_NAMES
 from encoder.errors import InputError
 from encoder.variant import Variant
-from executors import EXECUTORS, completed, cut, make_executor
+from executors import EXECUTORS, completed, make_executor
 from solvers.backends import PYSAT_NAMES, REGISTRY
 from solvers.limits import DEFAULT_TIMEOUT
 
@@ -104,26 +104,39 @@ def load_datasets(sources: Sequence[str], options: RunOptions) -> list[Dataset]:
     return unique_names(datasets)
 
 
-def make_tasks(datasets: Sequence[Dataset], options: RunOptions) -> list[ChunkTask]:
+def chunk_tasks(
+    datasets: Sequence[Dataset], options: RunOptions
+) -> Iterator[tuple[int, ChunkTask]]:
+    """Yield (index of the chunk in run order, its task) for every chunk, the grids read
+    block by block as the tasks are taken (`Dataset.blocks`).  The biggest sets come
+    first (16x16 grids are far harder than 9x9 ones): the order of the chunks changes
+    no figure, only the wall time; the index is that of the run order (set, encoding,
+    position), whatever order they come in."""
     rate = any(name in HOME for name in options.solvers)
-    tasks = []
-    for dataset in datasets:
-        for encoding in options.encodings:
-            for first, part in cut(dataset.puzzles, options.chunk_size):
-                tasks.append(
-                    ChunkTask(
-                        dataset.name,
-                        encoding,
-                        options.solvers,
-                        first,
-                        part,
-                        options.fresh,
-                        options.timeout,
-                        options.max_depth if rate else None,
-                        not options.no_length,
-                    )
+    per_set = [-(-d.count // options.chunk_size) for d in datasets]  # chunks per encoding
+    starts = [len(options.encodings) * sum(per_set[:k]) for k in range(len(datasets))]
+    order = sorted(range(len(datasets)), key=lambda k: -datasets[k].count * datasets[k].size ** 6)
+    for k in order:
+        dataset = datasets[k]
+        for e, encoding in enumerate(options.encodings):
+            for c, (first, part) in enumerate(dataset.blocks(options.chunk_size)):
+                task = ChunkTask(
+                    dataset.name,
+                    encoding,
+                    options.solvers,
+                    first,
+                    part,
+                    options.fresh,
+                    options.timeout,
+                    options.max_depth if rate else None,
+                    not options.no_length,
                 )
-    return tasks
+                yield starts[k] + e * per_set[k] + c, task
+
+
+def make_tasks(datasets: Sequence[Dataset], options: RunOptions) -> list[ChunkTask]:
+    """Return every chunk's task in run order, all in memory (small runs, tests)."""
+    return [task for _, task in sorted(chunk_tasks(datasets, options), key=lambda p: p[0])]
 
 
 def _progress(total: int, quiet: bool):
@@ -137,13 +150,6 @@ def _progress(total: int, quiet: bool):
         disable=quiet or not sys.stderr.isatty(),
         dynamic_ncols=True,
     )
-
-
-def _cost(task: ChunkTask) -> int:
-    """A rough guess of a chunk's work, to start the biggest first (16x16 grids are far
-    harder than 9x9 ones): the order of chunks changes no figure, only the wall time."""
-    size = task.puzzles[0].geometry.size if task.puzzles else 0
-    return len(task.puzzles) * size**6
 
 
 class Tallies:
@@ -186,29 +192,39 @@ def task_index(task: ChunkTask | ChunkResult) -> tuple[str, str, int]:
 
 
 def execute(
-    tasks: list[ChunkTask],
+    datasets: Sequence[Dataset],
     options: RunOptions,
     keep: Callable[[int, ChunkResult], None],
     skip: Set[int] = frozenset(),
 ) -> tuple[ChunkResult | None, bool]:
-    """Run the chunks whose index in `tasks` is not in `skip`, handing each finished
-    one to `keep(index, result)` (in completion order); return (the chunk that reported
-    an error, or None; interrupted).  An error stops the run at once."""
-    todo = [t for i, t in enumerate(tasks) if i not in skip]
-    index = {task_index(t): i for i, t in enumerate(tasks)}
-    bar = _progress(sum(len(t.puzzles) for t in tasks), options.quiet)
-    bar.update(sum(len(t.puzzles) for i, t in enumerate(tasks) if i in skip))
-    if not todo:
+    """Run the chunks of the sets whose index (`chunk_tasks`) is not in `skip`, handing
+    each finished one to `keep(index, result)` (in completion order); return (the chunk
+    that reported an error, or None; interrupted).  An error stops the run at once.
+    The tasks are made as the executor takes them: the grids are read block by block."""
+    chunks = sum(-(-d.count // options.chunk_size) for d in datasets) * len(options.encodings)
+    left = chunks - len(skip)
+    bar = _progress(sum(d.count for d in datasets) * len(options.encodings), options.quiet)
+    index: dict[tuple[str, str, int], int] = {}
+
+    def todo() -> Iterator[ChunkTask]:
+        for i, task in chunk_tasks(datasets, options):
+            if i in skip:
+                bar.update(len(task.puzzles))
+                continue
+            index[task_index(task)] = i
+            yield task
+
+    if left <= 0:
+        bar.update(bar.total - bar.n)
         bar.close()
         return None, False
-    workers = min(options.workers, len(todo))
-    executor = make_executor(options.executor, workers, options.scheduler)
-    results = completed(executor, run_chunk, sorted(todo, key=_cost, reverse=True))
+    executor = make_executor(options.executor, min(options.workers, left), options.scheduler)
+    results = completed(executor, run_chunk, todo())
     try:
         for result in results:
             if result.error:
                 return result, False  # closing `results` below stops the executor
-            keep(index[task_index(result)], result)
+            keep(index.pop(task_index(result)), result)
             bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
             bar.update(result.count)
     except KeyboardInterrupt:  # `completed` has stopped the executor
@@ -254,7 +270,7 @@ def benchmark(*datasets: str, **options) -> BenchmarkResults:
     except InputError as error:
         raise ValueError(str(error)) from None
     chunks: list[tuple[int, ChunkResult]] = []
-    failed, _ = execute(make_tasks(sets, run), run, lambda i, chunk: chunks.append((i, chunk)))
+    failed, _ = execute(sets, run, lambda i, chunk: chunks.append((i, chunk)))
     if failed:
         raise RuntimeError(f"{failed.error_source}: {failed.error}")
     tallies = Tallies()

@@ -447,7 +447,7 @@ def results_json(
                 "path": d.path,
                 "sha256": d.sha256,
                 "grids_in_file": d.total,
-                "grids_run": len(d.puzzles),
+                "grids_run": d.count,
                 "variant": d.variant,
                 "flags": d.flags,
                 "flags_from": d.flags_from,

@@ -51,7 +51,6 @@ from benchmarks.harness import (
     Tallies,
     execute,
     load_datasets,
-    make_tasks,
 )
 from benchmarks.journal import FILE as JOURNAL_FILE
 from benchmarks.journal import Journal
@@ -228,7 +227,7 @@ def run_identity(datasets: Sequence[Dataset], options: RunOptions) -> dict:
     return {
         "solvers": list(options.solvers),
         "encodings": list(options.encodings),
-        "data": [[d.name, d.sha256, len(d.puzzles), d.flags] for d in datasets],
+        "data": [[d.name, d.sha256, d.count, d.flags] for d in datasets],
         "selection": [options.column, options.limit, options.shuffle, options.seed],
         "chunk_size": options.chunk_size,
         "time_limit": options.timeout,
@@ -263,19 +262,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reason:
             print(f"{PROG}: {name}: {reason}; its grids count as UNKNOWN", file=sys.stderr)
     for d in datasets:
-        if not d.puzzles:
+        if not d.count:
             print(f"{PROG}: {d.path}: no grids in this file, skipped", file=sys.stderr)
-    if not any(d.puzzles for d in datasets):
+    if not any(d.count for d in datasets):
         print(f"{PROG}: no grids to run in {len(datasets)} file(s)", file=sys.stderr)
         return 1
-    tasks = make_tasks(datasets, options)
     tallies = Tallies()
     journal = None
     if out is None:
-        failed, interrupted = execute(tasks, options, lambda _, chunk: tallies.add(chunk))
+        failed, interrupted = execute(datasets, options, lambda _, chunk: tallies.add(chunk))
     else:  # every chunk committed to the journal first, counted from it after
         journal = Journal(out, run_identity(datasets, options), args.resume)
-        failed, interrupted = execute(tasks, options, journal.commit, journal.done())
+        failed, interrupted = execute(datasets, options, journal.commit, journal.done())
     if failed:
         return _fail(f"{failed.error_source}: {failed.error}")
     if journal is not None:
@@ -284,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summaries, profiles = tallies.results(datasets, options)
     elapsed = time.perf_counter() - started
     grids_done = tallies.grids
-    grids_total = sum(len(t.puzzles) for t in tasks)
+    grids_total = sum(d.count for d in datasets) * len(options.encodings)
     meta = metadata(
         command=["python", "-m", "benchmarks", "run", *(argv or sys.argv[2:])],
         solvers=list(args.solvers),

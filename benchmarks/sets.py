@@ -12,18 +12,24 @@ project's own sets (`default_files`, `benchmarks.paths.SETS`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
-from dataclasses import dataclass, replace
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from encoder.geometry import Geometry
-from encoder.puzzle_files import Puzzle, open_source
+from encoder.puzzle_files import Puzzle, PuzzleSource, open_source
 from encoder.variant import Variant
 
 
 @dataclass(frozen=True)
 class Dataset:
-    """The grids of one file, in run order (after --shuffle and --limit)."""
+    """The grids of one file, in run order (after --shuffle and --limit).  The grids
+    themselves are read again, block by block, when the run needs them (`blocks`), so a
+    set of millions of grids is never held whole; a shuffled set, standard input and a
+    grid given as text are held (`held`)."""
 
     name: str  # the file's stem, or its name when two files share a stem
     path: str
@@ -32,8 +38,41 @@ class Dataset:
     flags: str  # the geometry flags applied, as typed ("" for plain Sudoku)
     flags_from: str  # "command line", "catalogue", "header", "file name" or "none"
     variant: str  # e.g. "9x9, 3x3 boxes, diagonals" (first grid's geometry)
-    puzzles: tuple[Puzzle, ...]
-    lines: tuple[int, ...]  # 1-based line of each grid in the file
+    count: int  # grids run
+    size: int  # side of the first grid (0: none): 16x16 grids are far slower than 9x9
+    lines: Sequence[int]  # 1-based line of each grid run in the file, in run order
+    source: PuzzleSource = field(repr=False, compare=False)
+    held: tuple[Puzzle, ...] | None = field(default=None, repr=False, compare=False)
+
+    def blocks(self, size: int) -> Iterator[tuple[int, tuple[Puzzle, ...]]]:
+        """Yield (position of the first grid, the grids) for consecutive blocks of `size`
+        grids in run order, reading the file as it goes."""
+        if size < 1:
+            raise ValueError(f"block size must be >= 1, not {size}")
+        if self.held is not None:
+            for first in range(0, len(self.held), size):
+                yield first, self.held[first : first + size]
+            return
+        geometries: dict[tuple[int, str | None], Geometry] = {}
+        block: list[Puzzle] = []
+        first = 0
+        for text in itertools.islice(self.source.texts(allow_empty=True), self.count):
+            block.append(self.source.puzzle(text, geometries=geometries))
+            if len(block) == size:
+                yield first, tuple(block)
+                first += size
+                block = []
+        if block:
+            yield first, tuple(block)
+
+    @property
+    def puzzles(self) -> tuple[Puzzle, ...]:
+        """Every grid run, in run order, in memory (small sets, tests; a run reads
+        `blocks`)."""
+        return tuple(p for _, block in self.blocks(BLOCK) for p in block)
+
+
+BLOCK = 4096  # grids parsed at a time by `Dataset.puzzles`
 
 
 def _sha256(path: str) -> str:
@@ -61,23 +100,43 @@ def read_dataset(
     seed: int = 0,
 ) -> Dataset:
     """Read, select and check the grids of one file or catalogued set; `variant`: the
-    command line's geometry options (they then win over the set's own)."""
+    command line's geometry options (they then win over the set's own).  Every grid
+    that will run is parsed and checked now (a bad one is a GridError before anything
+    runs), then dropped: the run reads them again (`Dataset.blocks`)."""
     opened = open_source(source, variant, column)
-    texts = list(opened.texts(allow_empty=True))
-    chosen = choose(len(texts), limit, shuffle, seed)
     geometries: dict[tuple[int, str | None], Geometry] = {}
-    puzzles = tuple(opened.puzzle(texts[p], geometries=geometries) for p in chosen)
+    held = None
+    first: Puzzle | None = None
+    if shuffle or opened.text is not None or opened.path == "-":  # not read twice
+        texts = list(opened.texts(allow_empty=True))
+        total = len(texts)
+        chosen = choose(total, limit, shuffle, seed)
+        held = tuple(opened.puzzle(texts[p], geometries=geometries) for p in chosen)
+        lines = array("l", (texts[p].line for p in chosen))
+        first = held[0] if held else None
+    else:  # the first `limit` grids, in file order: streamed
+        total = 0
+        lines = array("l")
+        for text in opened.texts(allow_empty=True):
+            total += 1
+            if limit is None or total <= limit:
+                puzzle = opened.puzzle(text, geometries=geometries)
+                first = first or puzzle
+                lines.append(text.line)
     found = "command line" if opened.variant_from == "given" else opened.variant_from
     return Dataset(
         name=opened.name,
         path=opened.path,
         sha256=_sha256(opened.path) if opened.text is None and opened.path != "-" else "",
-        total=len(texts),
+        total=total,
         flags=opened.variant.flags(),
         flags_from=found,
-        variant=puzzles[0].geometry.describe() if puzzles else "",
-        puzzles=puzzles,
-        lines=tuple(texts[p].line for p in chosen),
+        variant=first.geometry.describe() if first else "",
+        count=len(lines),
+        size=first.geometry.size if first else 0,
+        lines=lines,
+        source=opened,
+        held=held,
     )
 
 

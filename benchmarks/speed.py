@@ -5,24 +5,35 @@ Every question is answered on the exam's 9x9 formula (11,988 rule clauses) with 
 givens passed as assumptions, so both sides do exactly the same logical work:
 
 1. Unit propagation of the givens: `Engine.propagate` against `Minisat22.propagate`, per
-   call from Python (medians), and `Engine.propagate_batch` (many grids a call, results as
-   arrays) per grid against Minisat22 per call (means); target: at most 0.5x for both.
+   call from Python (medians; target: at most 0.5x), and `Engine.propagate_batch` (many
+   grids a call, results as arrays) per grid against Minisat22 per call (means; target:
+   at most 0.2x).  The engine built without its exactly-one groups (`groups=False`, the
+   watched-literal propagation of every clause) is timed beside it, and the C reference
+   (about 0.5 us a propagation to the fixpoint in fsss2 and tdoku, SIMD) printed for scale.
 2. The exam's failed-literal closure (depth 1) on the 17-clue list: `Engine.probe` against
    the same closure driven from Python through `Minisat22.propagate` calls, the natural
-   way to build it on PySAT (target: at least 10 times faster where UP leaves the grid open).
-3. Deeper closures: the depth-2 median on the forum's hardest list (target <= 1 ms) and
-   the depth-3 median on mith's sample of T&E(3) grids (target <= 15 ms), for the closure
-   of that depth alone (`Engine.probe`) and for the depth rating that reaches it (the
-   closures of depth 0, 1, ... each on top of the one below, `Rater.ladder`).
+   way to build it on PySAT (target: at least 10 times faster where UP leaves the grid
+   open), and its median over all grids (target <= 10 us).
+3. Deeper closures: the depth-2 median on the forum's hardest list (target <= 1 ms, and
+   no slower than `Minisat22.solve`'s median on the same grids) and the depth-3 median
+   on mith's sample of T&E(3) grids (target <= 15 ms), for the closure of that depth
+   alone (`Engine.probe`) and for the depth rating that reaches it (the closures of depth
+   0, 1, ... each on top of the one below, `Rater.ladder`; target <= 10 ms at depth 3).
 4. The commands at the speed of their kernels, one worker, both with `--no-length` (the
    targets were set for the depth rating and the solver calls): `solvers rate --max-depth
    1` over the 17-clue list, its wall time less start-up against the summed kernel time it
-   prints (target <= 1.5x); `benchmarks run --solvers up,fl,minisat22`, its wall time less
-   start-up against the summed time of the solver calls it reports (target <= 1.5x).
-   Start-up is the same command on the list's first grid.  Each command is run again as
-   by default, with the refutation-length rating, on a line of its own with no target.
-5. With `--scale N,...`: grids/s and peak memory (RSS) of `rate` and `run` over N grids,
-   the 17-clue list repeated into a temporary file; `--no-length`, then by default.
+   prints (target <= 1.5x), and its whole wall time against a loop of
+   `Minisat22.propagate` over the same grids (target <= 0.5x); `benchmarks run --solvers
+   up,fl,minisat22`, its wall time less start-up against the summed time of the solver
+   calls it reports (target <= 1.5x).  Start-up is the same command on the list's first
+   grid.  Each command is run again as by default, with the refutation-length rating
+   (`solvers rate`: target >= 5,000 grids/s).
+5. With `--scale N,...`: grids/s and peak memory (RSS of the largest process) of `rate`
+   and `run` over N grids, the 17-clue list repeated into a temporary file;
+   `--no-length`, then by default; with each count of local `--workers` (e.g. 1,2), and
+   on the Dask cluster of `--scheduler` (e.g. `scripts/netns_cluster.sh`'s) (targets:
+   `rate --no-length` over 1,000,000 grids in under 2 minutes, its peak memory no more
+   than 1.25x that of the smallest N, on each place).
 6. Proofs: `solvers rate --no-length` (depth up to 2) over the 17-clue list and the
    forum's hardest, with `--proof FILE` (every grid's DRUP proof in one file) against
    without, the
@@ -30,6 +41,11 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    wall ratio beside it); the proofs' size; and the time the checker
    (`solvers.proof_check`, PySAT's propagation) takes per proof on the first
    `--check-limit` of them, each verified against the grid's formula.
+7. The BxB rating of depth-2 grids (`solvers.bxb_rating`): its median on a sample of
+   `berthier-eleven-te2` (every K-th grid, `--bxb-every K`, target <= 1 s), Easter Monster
+   (target <= 10 s), and a time limit of 2 s on a grid it cannot finish in 2 s (mith's
+   first T&E(3) grid): the rating stops within 10% of it.  Wall times, with the process's
+   processor time beside them (on a loaded machine the two differ).
 
 Each timed call is preceded by one untimed call on the same grid, so compilation and
 cold caches are not counted.  The baseline closure is slow, so it runs on a sample.
@@ -60,10 +76,11 @@ from encoder.cli_common import positive
 from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
-from encoder.grids import format_line
+from encoder.grids import format_line, parse_grid
 from encoder.numbering import cell_value
 from encoder.puzzle_files import open_source, read_puzzles
 from solvers.depth_rating import Rater, ladder_labels
+from solvers.engine import Engine
 from solvers.grid_engine import GridEngine
 
 GEOMETRY = standard(9)
@@ -171,10 +188,32 @@ def fingerprint(ok: bool, literals: Sequence[int]) -> tuple:
     return ok, len(literals), sum(literals), sum(lit * lit for lit in literals)
 
 
-def unit_propagation(engine, minisat, seventeen, source: str, quiet: bool) -> list:
-    """Question 1; return the engine's answers (ok, literals) per grid."""
-    up_engine, up_minisat, answers = [], [], []
-    # Grid by grid, one side then the other, so a change of machine load hits both.
+def batch_seconds(engine, seventeen: list[list[int]], answers: list) -> float:
+    """Return the time of `Engine.propagate_batch` over the grids, BATCH a call, after
+    checking its answers against `answers` (those of single calls)."""
+    flat, offsets = batch_arrays(seventeen)
+    total = 0.0
+    for start in range(0, len(seventeen), BATCH):
+        stop = min(start + BATCH, len(seventeen))
+        part = offsets[start : stop + 1]
+        args = (flat[part[0] : part[-1]], part - part[0])
+        elapsed, (ok, lits, at) = timed(lambda a=args: engine.propagate_batch(*a))
+        total += elapsed
+        for i in range(stop - start):  # the answers of one call per grid
+            single = answers[start + i]
+            if fingerprint(bool(ok[i]), lits[at[i] : at[i + 1]].tolist()) != fingerprint(*single):
+                raise SystemExit(f"{PROG}: batch and single propagations differ on grid {i}")
+    return total
+
+
+C_REFERENCE_US = 0.5  # fsss2 / tdoku: singles to the fixpoint, SIMD, one core
+
+
+def unit_propagation(engine, plain, minisat, seventeen, source: str, quiet: bool) -> list:
+    """Question 1; return the engine's answers (ok, literals) per grid.  `plain` is the
+    same formula in an engine without groups."""
+    up_engine, up_plain, up_minisat, answers = [], [], [], []
+    # Grid by grid, one side then the other, so a change of machine load hits all.
     for givens in tqdm(seventeen, desc="UP", disable=quiet, leave=False, file=sys.stderr):
         elapsed, answer = timed(lambda g=givens: engine.propagate(g))
         up_engine.append(elapsed)
@@ -183,31 +222,28 @@ def unit_propagation(engine, minisat, seventeen, source: str, quiet: bool) -> li
         up_minisat.append(elapsed)
         if (ok, set(lits)) != (answer[0], set(answer[1])):
             raise SystemExit(f"{PROG}: engine and Minisat22 propagations differ on {givens}")
-    flat, offsets = batch_arrays(seventeen)
-    batch_seconds = 0.0
-    for start in range(0, len(seventeen), BATCH):
-        stop = min(start + BATCH, len(seventeen))
-        part = offsets[start : stop + 1]
-        args = (flat[part[0] : part[-1]], part - part[0])
-        elapsed, (ok, lits, at) = timed(lambda a=args: engine.propagate_batch(*a))
-        batch_seconds += elapsed
-        for i in range(stop - start):  # the answers of one call per grid
-            single = answers[start + i]
-            if fingerprint(bool(ok[i]), lits[at[i] : at[i + 1]].tolist()) != fingerprint(*single):
-                raise SystemExit(f"{PROG}: batch and single propagations differ on grid {i}")
+        elapsed, (ok, lits) = timed(lambda g=givens: plain.propagate(g))
+        up_plain.append(elapsed)
+        if (ok, set(lits)) != (answer[0], set(answer[1])):
+            raise SystemExit(f"{PROG}: engine with and without groups differ on {givens}")
+    per_grid = batch_seconds(engine, seventeen, answers) / len(seventeen)
+    plain_per_grid = batch_seconds(plain, seventeen, answers) / len(seventeen)
     up_solved = sum(ok and solved(lits) for ok, lits in answers)
-    per_grid = batch_seconds / len(seventeen)
     minisat_mean = sum(up_minisat) / len(up_minisat)
     print(f"\n1. unit propagation of the givens, {len(seventeen)} grids of {source}")
-    print(f"   engine.propagate        median {median(up_engine) * 1e6:7.1f} us per call")
+    print(f"   engine.propagate        median {median(up_engine) * 1e6:7.1f} us per call "
+          f"(without groups {median(up_plain) * 1e6:.1f} us)")  # fmt: skip
     print(f"   engine.propagate_batch  mean   {per_grid * 1e6:7.1f} us per grid "
-          f"({BATCH} grids a call, answers as arrays)")  # fmt: skip
+          f"({BATCH} grids a call, answers as arrays; without groups "
+          f"{plain_per_grid * 1e6:.1f} us)")  # fmt: skip
     print(f"   Minisat22.propagate     median {median(up_minisat) * 1e6:7.1f} us per call, "
           f"mean {minisat_mean * 1e6:.1f} us  (baseline)")  # fmt: skip
+    print(f"   C reference (fsss2, tdoku; SIMD, for scale): about {C_REFERENCE_US} us a "
+          f"propagation, {C_REFERENCE_US / (minisat_mean * 1e6):.3f}x Minisat22 here")  # fmt: skip
     per_call = median(up_engine) / median(up_minisat)
     print(target_line("per call, engine / Minisat22 (medians)", per_call, 0.5))
     print(
-        target_line("per grid in batch, engine / Minisat22 (means)", per_grid / minisat_mean, 0.5)
+        target_line("per grid in batch, engine / Minisat22 (means)", per_grid / minisat_mean, 0.2)
     )
     print(f"   solved by UP alone: {up_solved}/{len(seventeen)} = {up_solved / len(seventeen):.2%}")
     return answers
@@ -224,6 +260,7 @@ def depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet: bool
         if (ok, set(lits)) != (base_ok, set(base_lits)):
             raise SystemExit(f"{PROG}: engine and baseline closures differ")
     fl_solved = sum(ok and solved(lits) for ok, lits in fl_answers)
+    all_median_us = median(fl_engine) * 1e6
     # Half of the 17-clue grids are solved by UP, where both sides do the same single
     # propagation; the closure's own work is on the others, so report them apart.
     open_rows = [i for i in range(len(sample)) if not solved(up_answers[i][1])]
@@ -249,14 +286,24 @@ def depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet: bool
                           at_most=False))  # fmt: skip
     else:
         print("   target >= 10x on open grids: not measured (UP solves every grid of the sample)")
+    print(target_line("depth-1 closure median, all grids", all_median_us, 10, "us"))
 
 
-def deeper(engine, grids, depth: int, source: str, target_ms: float, number: str, quiet: bool):
+def deeper(engine, grids, depth: int, source: str, targets: tuple[float, float], number: str,
+           quiet: bool, solver: Minisat22 | None = None):  # fmt: skip
     """Question 3: the median time per grid of the depth-`depth` closure, and of the
-    depth rating (closures of depth 0, 1, ... until one fills the grid) up to it."""
+    depth rating (closures of depth 0, 1, ... until one fills the grid) up to it, against
+    their targets (ms); with a `solver`, its `solve` median on the same grids too."""
+    target_ms, rating_target_ms = targets
     times, answers = per_grid(
         f"depth {depth} engine", grids, lambda g: engine.probe(g, depth), quiet
     )
+    solve_times = []
+    if solver is not None:  # each grid's first solve: a second one reuses its learnt clauses
+        for givens in tqdm(grids, desc="Minisat22.solve", disable=quiet, leave=False):
+            start = time.perf_counter()
+            solver.solve(assumptions=givens)
+            solve_times.append(time.perf_counter() - start)
     done = sum(ok and solved(lits) for ok, lits in answers)
     rater = Rater(GEOMETRY)
     values = np.zeros((len(grids), CELLS), dtype=np.int8)
@@ -273,8 +320,55 @@ def deeper(engine, grids, depth: int, source: str, target_ms: float, number: str
           f"{ms(float(np.median(ratings.seconds)))}, worst {ms(float(ratings.seconds.max()))}; "
           f"depths {dict(sorted(rated.items()))}")  # fmt: skip
     print(target_line(f"depth-{depth} closure median", median(times) * 1e3, target_ms, "ms"))
+    if solve_times:
+        print(f"   Minisat22.solve (a reused solver, givens as assumptions, first call on each "
+              f"grid)  median "
+              f"{ms(median(solve_times))}")  # fmt: skip
+        ratio = median(times) / median(solve_times)
+        print(target_line(f"depth-{depth} closure / Minisat22.solve (medians)", ratio, 1.0))
     rating_ms = float(np.median(ratings.seconds)) * 1e3
-    print(target_line(f"depth rating up to {depth}, median", rating_ms, target_ms, "ms"))
+    print(target_line(f"depth rating up to {depth}, median", rating_ms, rating_target_ms, "ms"))
+
+
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+BXB_SET = "berthier-eleven-te2"
+ELEVEN_B2B = "12.4....945.....2...9.......6...58......6...7..19...5.3...78.........3....52...4."
+
+
+def bxb_speed(every: int) -> None:
+    """Question 7: the BxB rating's median on a sample of eleven's T&E(2) grids, Easter
+    Monster, and how closely it keeps a time limit."""
+    from solvers.bxb_rating import BxbRater
+
+    rater = BxbRater(GEOMETRY)
+    print(f"\n7. BxB rating of depth-2 grids (load average {load()})")
+
+    def rate(grid: tuple[int, ...], limited: BxbRater = rater) -> tuple[float, float, str]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        label = limited.rate(grid).label()
+        return time.perf_counter() - wall, time.process_time() - cpu, label
+
+    rate(parse_grid(ELEVEN_B2B, GEOMETRY))  # compiled or loaded before anything is timed
+    try:
+        sample = read_grids(BXB_SET)[::every]
+    except GridError as error:
+        print(f"   {BXB_SET}: not measured ({error})")
+    else:
+        times = [rate(grid) for grid in sample]
+        walls, cpus = [t[0] for t in times], [t[1] for t in times]
+        print(f"   {len(sample)} grids (every {every}th of {BXB_SET}): median "
+              f"{median(walls):.3f} s wall, {median(cpus):.3f} s processor")  # fmt: skip
+        print(target_line("BxB median a grid", median(walls), 1.0, "s"))
+    wall, cpu, label = rate(parse_grid(EASTER_MONSTER, GEOMETRY))
+    print(f"   Easter Monster: BxB {label}, {wall:.2f} s wall, {cpu:.2f} s processor")
+    print(target_line("Easter Monster", wall, 10.0, "s"))
+    deeper_source, no_deeper = find_deeper(None)
+    if deeper_source is None:
+        print(f"   time limit: not measured ({no_deeper})")
+        return
+    wall, _, label = rate(read_grids(deeper_source, 1)[0], BxbRater(GEOMETRY, time_limit=2.0))
+    print(f"   time limit 2 s on a T&E(3) grid: {label} after {wall:.3f} s")
+    print(target_line("time limit overshoot", wall / 2.0, 1.1))
 
 
 def run_command(argv: list[str], stdout) -> tuple[float, float]:
@@ -296,16 +390,20 @@ def run_with_usage(argv: list[str], stdout) -> tuple[float, os.struct_rusage]:
     return wall, usage
 
 
+ONE_WORKER = ("--workers", "1")
+
+
 def rate_run(
-    path: Path, folder: Path, workers: int = 1, length: bool = False
+    path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
 ) -> tuple[float, float, float, int]:
-    """Run `solvers rate --max-depth 1` on a file, with `--no-length` unless `length`:
-    (wall, peak MiB, summed kernel s, grids)."""
+    """Run `solvers rate --max-depth 1` on a file, with `--no-length` unless `length`,
+    on the workers `where` names (executor flags): (wall, peak MiB, summed kernel s,
+    grids)."""
     out = folder / "rate.out"
     with open(out, "wb") as handle:
         argv = ["solvers", "rate", str(path), "--max-depth", "1", "--quiet"]
         argv += [] if length else ["--no-length"]
-        wall, peak = run_command([*argv, "--workers", str(workers)], handle)
+        wall, peak = run_command([*argv, *where], handle)
     kernel, grids = 0.0, 0
     with open(out, encoding="utf-8") as handle:
         for line in handle:
@@ -315,16 +413,15 @@ def rate_run(
 
 
 def harness_run(
-    path: Path, folder: Path, workers: int = 1, length: bool = False
+    path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
 ) -> tuple[float, float, float, int]:
     """Run `benchmarks run` with up, fl, minisat22 on a file, with `--no-length` unless
-    `length`: (wall, peak MiB, summed solver-call seconds, grids)."""
+    `length`, on the workers `where` names: (wall, peak MiB, summed solver-call
+    seconds, grids)."""
     out = folder / "run"
     argv = ["benchmarks", "run", str(path), "--solvers", "up,fl,minisat22", "--quiet"]
     argv += [] if length else ["--no-length"]
-    wall, peak = run_command(
-        [*argv, "--workers", str(workers), "--out", str(out)], subprocess.DEVNULL
-    )
+    wall, peak = run_command([*argv, *where, "--out", str(out)], subprocess.DEVNULL)
     summaries = json.loads((out / "results.json").read_text(encoding="utf-8"))["summaries"]
     calls = sum(s["seconds_total"] for s in summaries)
     return wall, peak, calls, max(s["grids"] for s in summaries)
@@ -333,6 +430,18 @@ def harness_run(
 def grid_lines(grids: list[tuple[int, ...]]) -> list[str]:
     """Return the grids as the lines of a file of grids, one a line."""
     return [format_line(grid, GEOMETRY) + "\n" for grid in grids]
+
+
+def minisat_loop(givens: list[list[int]]) -> float:
+    """Return the time of a loop of `Minisat22.propagate` over the grids' givens (the
+    rules loaded once, before the clock starts)."""
+    from encoder.encodings import rule_formula
+
+    with Minisat22(bootstrap_with=rule_formula(GEOMETRY).clauses) as solver:
+        start = time.perf_counter()
+        for g in givens:
+            solver.propagate(assumptions=g)
+        return time.perf_counter() - start
 
 
 def commands(source: str, lines: list[str], folder: Path) -> None:
@@ -349,14 +458,18 @@ def commands(source: str, lines: list[str], folder: Path) -> None:
           f"{start_up:.2f} s, summed kernel time {kernel:.2f} s "
           f"({speed:,.0f} grids/s)")  # fmt: skip
     print(target_line("(wall - start-up) / kernel time", (wall - start_up) / kernel, 1.5))
+    loop = minisat_loop(read_givens(str(grids), None))
+    print(f"   a Minisat22.propagate loop over the same grids: {loop:.2f} s")
+    print(target_line("rate --no-length wall (start-up included) / that loop", wall / loop, 0.5))
     # The targets were set for the depth rating; the refutation-length rating (the
     # default) is measured too, for information (its seconds count both ratings).
     start_up, _, _, _ = rate_run(one, folder, length=True)
     wall, _, kernel, rated = rate_run(grids, folder, length=True)
     speed = rated / max(wall - start_up, 1e-9)
-    print(f"   (no target) with the refutation-length rating (the default): wall {wall:.2f} s, "
+    print(f"   with the refutation-length rating (the default): wall {wall:.2f} s, "
           f"summed kernel time {kernel:.2f} s ({speed:,.0f} grids/s), (wall - start-up) / "
           f"kernel time {(wall - start_up) / kernel:.2f}")  # fmt: skip
+    print(target_line("rate (default) grids/s", speed, 5000, "grids/s", at_most=False))
     start_up, _, _, _ = harness_run(one, folder)
     wall, _, calls, ran = harness_run(grids, folder)
     print(f"   benchmarks run --solvers up,fl,minisat22 --no-length: wall {wall:.2f} s, start-up "
@@ -371,25 +484,40 @@ def commands(source: str, lines: list[str], folder: Path) -> None:
           f"{(wall - start_up) / calls:.2f}")  # fmt: skip
 
 
-def at_scale(source: str, lines: list[str], sizes: list[int], folder: Path, workers: int) -> None:
-    """Question 5: grids/s and peak memory of rate and run over large files."""
-    print(f"\n5. at scale: the grids of {source} repeated, {workers} worker(s)")
+def at_scale(source: str, lines: list[str], sizes: list[int], folder: Path, places) -> None:
+    """Question 5: grids/s and peak memory of rate and run over large files, on each of
+    `places` ((what it is, executor flags))."""
+    print(f"\n5. at scale: the grids of {source} repeated")
+    peaks: dict[str, list[float]] = {place: [] for place, _ in places}
     for size in sizes:
         path = folder / f"scale_{size}.txt"
         with open(path, "w", encoding="utf-8") as dst:
             for start in range(0, size, len(lines)):
                 dst.writelines(lines[: min(len(lines), size - start)])
-        for command, run in SCALED_COMMANDS:
-            for length in (False, True):  # the targets' way, then the default
-                wall, peak, _, count = run(path, folder, workers, length=length)
-                what = (
-                    "   (no target) the same with the refutation-length rating (the default)"
-                    if length
-                    else f"   {command} --no-length, {size:,} grids"
-                )
-                print(f"{what}: {count / wall:,.0f} grids/s ({wall:.1f} s), "
-                      f"peak RSS {peak:,.0f} MiB")  # fmt: skip
+        for place, where in places:
+            for command, run in SCALED_COMMANDS:
+                for length in (False, True):  # the targets' way, then the default
+                    wall, peak, _, count = run(path, folder, where, length=length)
+                    what = (
+                        "   (no target) the same with the refutation-length rating (the default)"
+                        if length
+                        else f"   {command} --no-length, {size:,} grids, {place}"
+                    )
+                    print(f"{what}: {count / wall:,.0f} grids/s ({wall:.1f} s), "
+                          f"peak RSS {peak:,.0f} MiB", flush=True)  # fmt: skip
+                    if run is rate_run and not length:
+                        peaks[place].append(peak)
+                        if size >= MILLION:
+                            print(target_line(f"rate --no-length, {size:,} grids, {place}, wall",
+                                              wall, 120 * size / MILLION, "s"))  # fmt: skip
         path.unlink()
+    for place, seen in peaks.items():
+        if len(seen) > 1:
+            print(target_line(f"rate --no-length peak RSS, largest N / smallest N, {place}",
+                              seen[-1] / seen[0], 1.25))  # fmt: skip
+
+
+MILLION = 1_000_000
 
 
 # Question 5's commands: what the line names, and how it is run.
@@ -528,7 +656,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="question 5: rate and run over N grids each (e.g. 100000,1000000)",
     )
     parser.add_argument(
-        "--workers", type=positive(int), default=2, help="workers of question 5 (default 2)"
+        "--workers",
+        type=sizes,
+        default=[2],
+        metavar="K,...",
+        help="question 5: local workers, each count in turn (e.g. 1,2; default 2)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="question 5: also on the Dask cluster of this scheduler (tcp://HOST:8786)",
     )
     parser.add_argument(
         "--skip-proofs", action="store_true", help="skip question 6 (rating with proofs)"
@@ -540,6 +677,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="question 6: proofs checked per list (default 1000)",
     )
+    parser.add_argument(
+        "--bxb-every", type=positive(int), default=50, metavar="K",
+        help=f"question 7: every K-th grid of {BXB_SET} (default 50)",
+    )  # fmt: skip
+    parser.add_argument("--skip-bxb", action="store_true", help="skip question 7 (BxB)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     quiet = args.quiet or not sys.stderr.isatty()
@@ -554,17 +696,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     deepest = read_givens(deeper_source, args.limit or None) if deeper_source else []
     rules = GridEngine(GEOMETRY)
     formula, engine = rules.formula, rules.engine
+    plain = Engine(formula.clauses, formula.num_vars, groups=False)
     minisat = Minisat22(bootstrap_with=formula.clauses)
     print(f"machine: {machine()}; load average at the start {load()}")
     print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
     started = time.perf_counter()
 
-    up_answers = unit_propagation(engine, minisat, seventeen, seventeen_name, quiet)
+    up_answers = unit_propagation(engine, plain, minisat, seventeen, seventeen_name, quiet)
     depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet)
+    deeper(engine, hardest, 2, hardest_name, (1.0, 1.0), "3a.", quiet, minisat)
     minisat.delete()
-    deeper(engine, hardest, 2, hardest_name, 1.0, "3a.", quiet)
     if deepest:
-        deeper(engine, deepest, 3, set_name(deeper_source), 15.0, "3b.", quiet)
+        deeper(engine, deepest, 3, set_name(deeper_source), (15.0, 10.0), "3b.", quiet)
     else:
         print(f"\n3b. depth-3 closure: not measured ({no_deeper}; --deeper FILE)")
     lines = grid_lines(seventeen_grids)
@@ -572,7 +715,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.skip_commands:
             commands(seventeen_name, lines[: args.limit or None], Path(tmp))
         if args.scale:
-            at_scale(seventeen_name, lines, args.scale, Path(tmp), args.workers)
+            places = [(f"{k} local worker(s)", ("--workers", str(k))) for k in args.workers]
+            if args.scheduler:
+                dask = ("--executor", "dask", "--scheduler", args.scheduler)
+                places.append((f"Dask cluster at {args.scheduler}", dask))
+            at_scale(seventeen_name, lines, args.scale, Path(tmp), places)
         if not args.skip_proofs:
             print("\n6. proofs: solvers rate --no-length (depth up to 2), one worker")
             limit = args.limit or None
@@ -580,6 +727,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for source, grids in ((seventeen_name, seventeen_grids[:limit]),
                                   (hardest_name, hardest_grids)):  # fmt: skip
                 proof_figures(source, grids, Path(tmp), args.check_limit)
+    if not args.skip_bxb:
+        bxb_speed(args.bxb_every)
     print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
 

@@ -19,6 +19,10 @@ Why the results are exactly those of a local run:
   an ExecutorError); the client reads each key's result once, and releases it at
   once, so a finished chunk is neither recomputed nor counted twice.
 
+A scheduler lost mid-run (its machine down, its process killed) cannot be replaced
+under a running client: the run ends with an ExecutorError in one line, and the
+command's journal (`benchmarks run --out DIR --resume`) finishes it against a new one.
+
 Tasks are fed to the cluster a window at a time (twice the cluster's threads, re-read
 as workers come and go): a run over millions of grids keeps only that many chunks in
 the scheduler's memory, and Ctrl-C has little to cancel.  Ctrl-C (or a wrong answer)
@@ -37,6 +41,7 @@ the machine running the command reads the dataset files.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import multiprocessing
@@ -46,6 +51,7 @@ import signal
 import sys
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import CancelledError
 from typing import Any
 
 from executors.contract import ExecutorError
@@ -136,12 +142,18 @@ class DaskExecutor:
         self.cluster = None  # only when this executor started it
         self.futures: dict[str, Any] = {}  # key -> future, submitted and not yet read
         self.config = None  # dask settings of our LocalCluster, undone by `close`
+        self.quieted = None  # the client logger's level before `connect` (see there)
 
     def connect(self):
         """Start the LocalCluster or reach the scheduler; return the client."""
         if self.client is not None:
             return self.client
         distributed = _distributed()
+        # The client logs a scheduler it cannot reach again with a traceback; the run
+        # says it in one line instead (`results`).
+        client_log = logging.getLogger("distributed.client")
+        self.quieted = client_log.level
+        client_log.setLevel(logging.CRITICAL)
         try:
             if self.scheduler:
                 self.client = distributed.Client(
@@ -235,7 +247,6 @@ class DaskExecutor:
 
         try:
             submit()
-            done = 0
             for future in finished:
                 key = future.key
                 if key not in self.futures:  # already read: never counted twice
@@ -249,10 +260,21 @@ class DaskExecutor:
                     ) from None
                 del self.futures[key]
                 future.release()
-                done += 1
                 yield result
                 submit()
-            assert done == len(tasks), f"{done} results for {len(tasks)} tasks"
+            assert not self.futures, f"{len(self.futures)} tasks submitted and never read"
+        except (OSError, TimeoutError, asyncio.CancelledError, CancelledError) as error:
+            lost = isinstance(error, distributed.comm.CommClosedError)
+            if not (lost or client.status != "running"):
+                self.stop()
+                raise  # a task's own error
+            self.futures.clear()  # nobody left to cancel them
+            self.stop()
+            raise ExecutorError(
+                f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} "
+                f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}); "
+                "with --out DIR, --resume finishes the run once a scheduler and workers are up"
+            ) from None
         except BaseException:
             self.stop()
             raise
@@ -281,3 +303,6 @@ class DaskExecutor:
                 cluster.close(timeout=CLOSE_TIMEOUT)
         if config is not None:
             config.__exit__(None, None, None)
+        if self.quieted is not None:  # only now: closing a lost client logs its loss
+            logging.getLogger("distributed.client").setLevel(self.quieted)
+            self.quieted = None

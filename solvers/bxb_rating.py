@@ -34,7 +34,6 @@ reported as not settled.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,7 +45,7 @@ from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
-from solvers.limits import deadline_after
+from solvers.limits import clock, deadline_after
 from solvers.results import rating_label
 
 # Results of the kernels (as `length_kernels`' SOLVED, CONTRADICTION and STUCK) and one
@@ -56,18 +55,20 @@ CONTRADICTION = K.CONTRADICTION
 STUCK = K.STUCK
 OUT_OF_TIME = 4
 NO_DEADLINE = np.inf
-LOOKAHEAD = 0
+CLOCK_EVERY = 8  # refutation searches between two looks at the clock (tens of µs)
 # Slots of the work counters.
 SEARCHES = 0  # shortest-refutation searches
 HYPOTHESES = 1  # hypotheses tried
 SKIPPED = 2  # hypotheses whose saved state showed they could not move
+ELIMINATED = 3  # candidates the closures eliminated
+NUM_COUNTERS = 4
 RESUME_BYTES = 64 << 20
 
 
 @njit(cache=True)
 def _clock():
     with objmode(now="float64"):
-        now = time.monotonic()
+        now = clock()  # solvers.limits: compiling does not count
     return now
 
 
@@ -83,7 +84,7 @@ def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
     """Apply B_limit to the untracked state T: eliminate every open candidate whose
     shortest refutation has length <= limit, propagating after each, until none is
     left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME
-    (the clock is read before each refutation; `deadline` is a time.monotonic()
+    (the clock is read every CLOCK_EVERY refutations; `deadline` is a solvers.limits.clock()
     value, inf for none); next the shortest refutation left, the smallest limit at
     which B would eliminate more (more than all constraints when none is left)."""
     one = np.zeros(1, np.int32)
@@ -92,20 +93,22 @@ def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
     unbounded = G[K.G_CSTART].shape[0] - 1  # no refutation is longer than all constraints
     # Round and round the candidates until a whole turn since the last elimination
     # eliminated nothing (a candidate is only refuted again after the state changed);
-    # the lengths found in that quiet turn are those of the final state.  Lengths
-    # beyond `limit` cost about as much to find as the bound check, and say at which
-    # limit this state moves again.
+    # the lengths found in that quiet turn are those of the final state (a search
+    # bounded by `limit` says limit + 1 for longer ones: the state moves again no
+    # sooner than that).
     quiet = 0  # candidates looked at since the last elimination
     shortest_left = unbounded + 1
     v = 0
     while quiet < num_candidates:
         quiet += 1
         if val[2 * v] == 0:
-            if deadline < NO_DEADLINE and _clock() >= deadline:
+            look = deadline < NO_DEADLINE and work[SEARCHES] % CLOCK_EVERY == 0
+            if look and _clock() >= deadline:
                 return OUT_OF_TIME, shortest_left
             work[SEARCHES] += 1
-            length = K.shortest_refutation(G, T, X, 2 * v, min(limit + LOOKAHEAD, unbounded))
+            length = K.shortest_refutation(G, T, X, 2 * v, limit)
             if length <= limit:
+                work[ELIMINATED] += 1
                 if not _eliminate(G, T, 2 * v + 1, queue, one, empty):
                     return CONTRADICTION, shortest_left
                 quiet = 0
@@ -190,11 +193,23 @@ def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_som
     if status != STUCK:
         return status, outer_next
     val = T[K.T_VAL]
+    # Hypotheses whose saved state is closest to moving first: the sooner the turn's
+    # eliminations come, the shorter the quiet turn after the last one.
+    saved, _, has_saved = memo
+    closeness = np.zeros(num_candidates, np.int64)  # open candidates in the saved state
+    if saved.shape[0] > 0:
+        for v in range(num_candidates):
+            if has_saved[v]:
+                for y in range(num_candidates):
+                    closeness[v] += saved[v, 2 * y] == 0
+    order = np.argsort(closeness, kind="mergesort")
     quiet = 0  # hypotheses looked at since the last elimination
     shortest_left = outer_next
-    v = 0
+    at = 0
     while quiet < num_candidates:
         quiet += 1
+        v = order[at]
+        at = at + 1 if at + 1 < num_candidates else 0
         if val[2 * v] == 0 and not true_somewhere[v]:
             inner, inner_next = _try_hypothesis(
                 G, T, U, X, num_candidates, v, limit, queue, deadline, memo, codes, cones, work
@@ -213,8 +228,19 @@ def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_som
                 shortest_left = outer_next
             elif inner_next < shortest_left:
                 shortest_left = inner_next
-        v = v + 1 if v + 1 < num_candidates else 0
     return STUCK, shortest_left
+
+
+@dataclass(frozen=True)
+class NestedRefutation:
+    """A hypothesis (a DIMACS literal, cell = value) refuted by T&E(B_level): the
+    candidates B_level eliminates under it, in order, each as (its negation, the length
+    of its refutation, that refutation's constraints), the last one's elimination
+    (or the hypothesis itself when the list is empty) reaching the contradiction."""
+
+    hypothesis: int
+    level: int
+    eliminations: tuple[tuple[int, int, tuple[int, ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -261,14 +287,14 @@ class BxbRater:
 
     def rate(self, grid: Grid, deadline: float | None = None) -> BxbRating:
         """Return the grid's rating (see the module docstring), stopping at `deadline`
-        (a time.monotonic() value) if given, else after the rater's time limit."""
-        begin = time.perf_counter()
+        (a solvers.limits.clock() value) if given, else after the rater's time limit."""
+        begin = clock()
         if deadline is None:
             deadline = deadline_after(self.time_limit)
         r = self.lengths
 
         def done(status: Status, value: int | None = None, timed_out=False) -> BxbRating:
-            return BxbRating(value, status, time.perf_counter() - begin, timed_out)
+            return BxbRating(value, status, clock() - begin, timed_out)
 
         T = r.start(grid)
         if T is None:
@@ -278,7 +304,7 @@ class BxbRater:
         at = NO_DEADLINE if deadline is None else deadline
         true_somewhere = self._solution_candidates(grid)
         self._memo[2][:] = False
-        self.work = np.zeros(3, np.int64)
+        self.work = np.zeros(NUM_COUNTERS, np.int64)
         p = 1
         while p <= r.num_constraints:
             status, next_limit = trial_and_error(
@@ -293,6 +319,61 @@ class BxbRater:
                 return done(Status.UNKNOWN, timed_out=True)
             p = max(p + 1, next_limit)
         return done(Status.UNKNOWN)
+
+    # --- one step, for explanations ---------------------------------------------------
+
+    def nested_step(self, T: K.State, grid: Grid) -> NestedRefutation | None:
+        """Return the shortest nested refutation in the untracked state T (of `grid`):
+        a hypothesis that B_p refutes for the smallest p, with the fewest eliminations
+        under it, and those eliminations in order; None when no p refutes any."""
+        r = self.lengths
+        true_somewhere = self._solution_candidates(grid)
+        no_memo = (np.zeros((0, 2 * r.num_vars), np.int8), np.zeros(0, np.int64), np.zeros(0, bool))
+        codes = np.zeros(2 * r.num_vars, np.int32)
+        cones = np.zeros(2 * r.num_vars, np.int32)
+        work = np.zeros(NUM_COUNTERS, np.int64)
+        hypotheses = [v for v in range(r.num_candidates) if T[K.T_VAL][2 * v] == 0]
+        hypotheses = [v for v in hypotheses if not true_somewhere[v]]
+        p = 1
+        while p <= r.num_constraints:
+            refuted = []
+            shortest_left = r.num_constraints + 1
+            for v in hypotheses:
+                before = int(work[ELIMINATED])
+                status, left = _try_hypothesis(
+                    r.G, T, self._workspace, r.X, r.num_candidates, v, p, r._queue,
+                    NO_DEADLINE, no_memo, codes, cones, work,
+                )  # fmt: skip
+                if status == CONTRADICTION:
+                    refuted.append((int(work[ELIMINATED]) - before, v))
+                else:
+                    shortest_left = min(shortest_left, left)
+            if refuted:
+                return self._replay(T, min(refuted)[1], p)
+            p = max(p + 1, shortest_left)
+        return None
+
+    def _replay(self, T: K.State, v: int, p: int) -> NestedRefutation:
+        """Return B_p under candidate v, which ends in a contradiction, step by step."""
+        r = self.lengths
+        U = K.copy_state(T)
+        eliminated: list[tuple[int, int, tuple[int, ...]]] = []
+        ok = progress = r.add_fact(U, v + 1)
+        while ok:
+            if not progress:
+                raise AssertionError("B_p under the hypothesis should end in a contradiction")
+            progress = False
+            for y in range(r.num_candidates):
+                if U[K.T_VAL][2 * y] != 0:
+                    continue
+                length = K.shortest_refutation(r.G, U, r.X, 2 * y, p)
+                if length <= p:
+                    eliminated.append((-(y + 1), int(length), r._bits(r.X[11])))
+                    ok = r.add_fact(U, -(y + 1))
+                    progress = True
+                    if not ok:
+                        break
+        return NestedRefutation(v + 1, p, tuple(eliminated))
 
     def _solution_candidates(self, grid: Grid) -> np.ndarray:
         """Return a boolean array over the candidates: True for those of one solution
@@ -336,7 +417,7 @@ class LengthColumn:
         the refutation-length rating leaves at '>1' gets its BxB; a larger
         `length_depth` asks for the nested refutation length instead.  `depth`, when
         the depth rating already gave it, saves the depth-1 attempt on depth-2 grids."""
-        begin = time.perf_counter()
+        begin = clock()
         deadline = deadline_after(self.time_limit)
         if not (length_depth == 1 and depth == 2):
             rated = self.lengths.rate(grid, length_depth)
@@ -346,4 +427,4 @@ class LengthColumn:
                 return LengthLabel(rated.label(), rating, rated.seconds, rated.timed_out)
         bxb = self.bxb.rate(grid, deadline)
         rating = "BxB" if bxb.status is Status.SAT else ""
-        return LengthLabel(bxb.label(), rating, time.perf_counter() - begin, bxb.timed_out)
+        return LengthLabel(bxb.label(), rating, clock() - begin, bxb.timed_out)

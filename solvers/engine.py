@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from encoder.numbering import Lit
-from solvers.limits import TimeLimitReached, deadline_after, next_slice
+from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
 from solvers.probe import (
     CUR_DEPTH,
     CUR_END,
@@ -53,6 +53,10 @@ from solvers.propagate import (
     BAD_LITERAL,
     CONFLICTS,
     DECISIONS,
+    F_CSTART,
+    F_GCLAUSE,
+    F_LITS,
+    F_OBIT,
     NEVER,
     NO_CONFLICT,
     PAUSE_AT,
@@ -80,6 +84,8 @@ from solvers.search import (
     solve_kernel,
     start,
 )
+
+watch_compilation()  # compiling the kernels never counts against a time limit
 
 POLARITIES = ("both", "positive")
 _STAT_SLOTS = {
@@ -241,7 +247,7 @@ def _sliced(
                 return out
             now = time.monotonic()
             engine.slice_size = next_slice(engine.slice_size, now - began)
-            if engine.deadline is not None and now >= engine.deadline:
+            if engine.deadline is not None and clock() >= engine.deadline:
                 raise TimeLimitReached(engine.time_limit)
             resume = True if between is None else between()
     except BaseException:
@@ -254,15 +260,20 @@ def _sliced(
 class Engine:
     """One CNF and a reusable assignment state; every query leaves the state at level 0.
 
-    `deadline` (a `time.monotonic()` value, or None) bounds the probing and search
+    `deadline` (a `solvers.limits.clock()` value, or None) bounds the probing and search
     queries: past it they raise `solvers.limits.TimeLimitReached`; `time_limit(s)` sets
     it for a block of queries."""
 
-    def __init__(self, clauses: Iterable[Iterable[Lit]], num_vars: int | None = None):
+    def __init__(
+        self, clauses: Iterable[Iterable[Lit]], num_vars: int | None = None, groups: bool = True
+    ):
         """Build the engine for clauses of DIMACS ints: lists, or an `encoder.dimacs.Cnf`
         whose flat arrays are used as they are (no copy: a large parsed formula costs
         its arrays and the engine's own, nothing per clause in Python).  num_vars
-        defaults to the Cnf's count, or to the highest variable of lists."""
+        defaults to the Cnf's count, or to the highest variable of lists.  groups:
+        propagate the formula's exactly-one groups natively (`solvers.groups`: the same
+        answers, faster); False propagates every clause on watched literals, in the
+        order the explanations follow."""
         from encoder.dimacs import MAX_VARS, Cnf  # the one conversion to flat arrays
 
         cnf = clauses if isinstance(clauses, Cnf) else Cnf.from_clauses(clauses, num_vars)
@@ -274,9 +285,14 @@ class Engine:
             raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
         self.num_clauses: int = len(cnf)
-        *formula, units, unit_idx, first_empty = build(cnf.literals, cnf.offsets, self.num_vars)
+        *formula, units, unit_idx, first_empty, full = build(
+            cnf.literals, cnf.offsets, self.num_vars, groups
+        )
         self._F = tuple(formula)
-        self._S = new_state(self.num_vars)
+        self.num_groups: int = len(formula[F_GCLAUSE])
+        # Each group's satisfying literal starts as its first one (sound: see solvers.groups).
+        first = formula[F_LITS][formula[F_CSTART][formula[F_GCLAUSE]]]
+        self._S = new_state(self.num_vars, full, len(formula[F_OBIT]), first)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack

@@ -8,9 +8,11 @@ When propagation stalls, the explainer follows the simplest-first resolution of
 shortest, each printed with its length and its chain ("r4c7≠5 (length 3): if r4c7=5,
 then r4c8=3 (the only value left in the cell), ..., then box 5 has no place left for
 3"), then the singles that follow, and so on.  When unit propagation refutes no
-candidate, it tries nested hypotheses: at depth d a hypothesis is followed with the
-depth d-1 rule; the first one that fails is printed with its nested length (finding
-the shortest nested refutation takes minutes on the hardest grids).  Singles come from
+candidate, it prints the shortest nested refutation (`solvers.bxb_rating`): the
+hypothesis that braids of the smallest length bound p refute, as T&E(B_p) does, with the
+values those braids rule out under it, each with its chain, and the contradiction they
+reach; deeper still (depth-3 grids, `--max-depth 3`), the first hypothesis that the
+depth-2 rule refutes.  Singles come from
 the engine's `trace` (the reason clause of every implied literal).  Cells are named as
 players and every published tool name them, r4c7 with rows and columns from 1, boxes
 and other regions numbered from 1, values as their symbols; `zero_based` numbers rows,
@@ -28,7 +30,7 @@ eliminations, and the hypotheses ruled out: it does not depend on the trace's or
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from encoder.decode import known_values
 from encoder.encodings import Formula, given_literals
@@ -36,6 +38,7 @@ from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import Grid, cell_value
 from solvers import length_kernels as K
+from solvers.bxb_rating import BxbRater
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
 from solvers.literals import to_code, to_dimacs
@@ -121,6 +124,8 @@ class Step:
     cell: int = -1
     value: int = 0
     region: tuple[int, ...] = ()
+    # a nested refutation: the (cell, value) pairs ruled out under the hypothesis
+    inner: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass
@@ -139,11 +144,13 @@ class Explainer:
     def __init__(self, geometry: Geometry, zero_based: bool = False):
         self.geometry = geometry
         self.base = 0 if zero_based else 1  # number of the first row, column, region
-        rules = GridEngine(geometry, "centrale")
+        # Without groups: the words follow the trail, whose order is the watched literals'.
+        rules = GridEngine(geometry, "centrale", groups=False)
         self.formula: Formula = rules.formula
         self.engine = rules.engine
         self._clauses = self.formula.clauses
         self.info = list(self._clause_infos())
+        self._nested_rater: BxbRater | None = None  # made at the first depth-2 stall
 
     def _clause_infos(self) -> Iterator[ClauseInfo]:
         g = self.geometry
@@ -259,9 +266,13 @@ class Explainer:
                     yield self._ruled_out(walk, "refutation", -lit, sentence, (f"  {sentence}",))
                 facts = [*facts, *shortest.eliminated]
                 rater.apply(state, shortest)  # a contradiction shows in the propagation below
+            elif max_depth >= 2 and (nested := self._bxb(rater).nested_step(state, grid)):
+                yield self._nested_step(walk, rater, state, facts, nested)
+                facts = [*facts, -nested.hypothesis]
+                rater.add_fact(state, -nested.hypothesis)
             else:
                 found = None
-                for depth in range(2, max_depth + 1):
+                for depth in range(3, max_depth + 1):
                     found = self._failed_literal(facts, depth)
                     if found is not None:
                         break
@@ -295,6 +306,41 @@ class Explainer:
             ("", "Solved:", *format_pretty(solved, self.geometry).splitlines()),
             "solved",
         )
+
+    def _bxb(self, rater: RefutationRater) -> BxbRater:
+        if self._nested_rater is None:
+            self._nested_rater = BxbRater(self.geometry, lengths=rater)
+        return self._nested_rater
+
+    def _nested_step(self, walk: _Walk, rater, state, facts: list[int], nested) -> Step:
+        """Return the step of a hypothesis refuted by T&E(B_p): the values refutations
+        of length at most p rule out under it, each with its chain, then what breaks."""
+        hypothesis, p = nested.hypothesis, nested.level
+        under = K.copy_state(state)
+        rater.add_fact(under, hypothesis)
+        inner_lines, ruled_out = [], []
+        for lit, length, cone in nested.eliminations:
+            inner_lines.append(f"    {self._refutation_words(rater, under, -lit, cone, length)}")
+            ruled_out.append(lit)
+            rater.add_fact(under, lit)
+        ok, _, conflict = self.engine.trace([*facts, hypothesis, *ruled_out])
+        assert not ok, "a nested refutation ends in a contradiction"
+        end = self.conflict_words(conflict)
+        shown = ", ".join(self.lit_words(lit) for lit in ruled_out[:4])
+        if len(ruled_out) > 4:
+            shown += f" and {len(ruled_out) - 4} more"
+        under_it = f"refutations of length <= {p} give {shown}; then " if ruled_out else ""
+        sentence = (
+            f"Suppose {self.lit_words(hypothesis)} (nested, braids of length <= {p}): "
+            f"under it, {under_it}{end}. So {self.lit_words(-hypothesis)}."
+        )
+        header = f"Suppose {self.lit_words(hypothesis)} (nested, braids of length <= {p}):"
+        closing = f"    then {end}. So {self.lit_words(-hypothesis)}."
+        step = self._ruled_out(
+            walk, "hypothesis", hypothesis, sentence, (header, *inner_lines, closing)
+        )
+        inner = tuple(cell_value(-lit, self.geometry.size) for lit in ruled_out if lit < 0)
+        return replace(step, inner=inner)
 
     def _ruled_out(self, walk: _Walk, kind: str, hypothesis: int, sentence: str, lines) -> Step:
         """Return the step of a refuted hypothesis (a DIMACS literal): 'cell = value'

@@ -8,7 +8,8 @@ keys, a click in the list of steps, or `page.html#12` for step 12).  The picture
 from the `Step` records of `solvers.explain`, so the page says what the text says, in
 the same order and words.  A "note" step (a remark such as "unit propagation stalls")
 changes nothing on the board: it is shown above the next step instead of taking a
-click of its own.
+click of its own.  A nested refutation's "before" picture strikes the values ruled out
+under its hypothesis (the hypothesis marked), so the page draws the refutation too.
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ class _Pictures:
         focus = step.cell if step.cell >= 0 else None
         marked = step.cell >= 0 and (not after or step.kind == "placement")
         gone = after and step.kind in ("refutation", "hypothesis") and board.values[step.cell] == 0
+        struck = {step.cell: {step.value}} if gone else None
+        if step.inner and not after:  # a nested refutation: what falls under the hypothesis
+            struck = {}
+            for c, k in step.inner:
+                struck.setdefault(c, set()).add(k)
         parts = svg_parts(
             self.geometry,
             self.grid,
@@ -57,7 +63,7 @@ class _Pictures:
             shade=step.region,
             focus=focus,
             marks={step.cell: {step.value}} if marked else None,
-            struck={step.cell: {step.value}} if gone else None,
+            struck=struck,
         )
         self.start, self.lines = parts.start, parts.lines
         cells = [self.pieces.setdefault(piece, len(self.pieces)) for piece in parts.cells]

@@ -21,10 +21,11 @@ from solvers.results import SolutionCount
 class GridEngine:
     """The rules of `geometry` in `encoding`, loaded in one engine."""
 
-    def __init__(self, geometry: Geometry, encoding: str = "centrale"):
+    def __init__(self, geometry: Geometry, encoding: str = "centrale", groups: bool = True):
+        """groups: propagate the exactly-one groups natively (see `Engine`)."""
         self.geometry = geometry
         self.formula: Formula = rule_formula(geometry, encoding)
-        self.engine = Engine(self.formula.clauses, self.formula.num_vars)
+        self.engine = Engine(self.formula.clauses, self.formula.num_vars, groups=groups)
         n = geometry.size
         self._cell_vars = n**3
         fixed = self.engine.fixed() if self.engine.ok else []  # not ok: every grid is UNSAT

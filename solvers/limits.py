@@ -20,24 +20,103 @@ is made to return to Python often enough to notice a time limit and a pending Ct
 - External binaries run in a process of their own, killed at the time limit
   (`solvers.backends`).
 
-A time limit is a deadline on `time.monotonic()`, so one limit can cover the several
-calls a grid needs (a depth rating tries depth 0, 1, 2, ...).  A command whose work is
-a long chain of calls, in Python as much as in compiled code (`solvers explain`: the
-wording tables of a big formula, then step after step), is bounded as a whole by
-`alarm_after`: a timer signal raises `TimeLimitReached` in Python code, which the
-kernels return to every slice.
+A time limit is a deadline on `clock()`, so one limit can cover the several calls a
+grid needs (a depth rating tries depth 0, 1, 2, ...).  `clock()` is `time.monotonic()`
+less the time numba spent compiling (or loading from its disk cache) the kernels, so
+compilation never counts against a limit: in a fresh install the first grid would
+otherwise spend its 10 seconds compiling.  Modules that call kernels call
+`watch_compilation()` when imported, which also says once on stderr that kernels are
+being compiled when that takes more than COMPILE_NOTE_AFTER seconds.  A command whose
+work is a long chain of calls, in Python as much as in compiled code (`solvers
+explain`: the wording tables of a big formula, then step after step), is bounded as a
+whole by `alarm_after`: a timer signal raises `TimeLimitReached` in Python code, which
+the kernels return to every slice.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 
 DEFAULT_TIMEOUT = 10.0  # seconds per grid, for every solver (the commands' --timeout)
 SLICE_SECONDS = 0.1  # target length of one slice of compiled work
 FIRST_CONFLICT_BUDGET = 20_000
+
+
+COMPILE_NOTE_AFTER = 1.5  # seconds of compiling before stderr says what is going on
+COMPILE_NOTE = (
+    "sudoku-sat: compiling the engine's kernels (numba, about a minute once; "
+    "they are cached on disk afterwards)"
+)
+
+
+class _CompileWatch:
+    """A numba event listener: the seconds spent holding numba's compiler lock (compiling
+    or loading cached kernels), and the one stderr note when a compilation runs long."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self.depth = 0  # the lock is re-entrant: only the outermost hold is timed
+        self.began = 0.0
+        self.timer: threading.Timer | None = None
+        self.noted = False
+
+    def on_start(self, event) -> None:
+        self.depth += 1
+        if self.depth == 1:
+            self.began = time.monotonic()
+            if not self.noted:
+                self.timer = threading.Timer(COMPILE_NOTE_AFTER, self._note)
+                self.timer.daemon = True
+                self.timer.start()
+
+    def on_end(self, event) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self.seconds += time.monotonic() - self.began
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+
+    def _note(self) -> None:
+        if not self.noted:
+            self.noted = True
+            print(COMPILE_NOTE, file=sys.stderr, flush=True)
+
+
+_WATCH = _CompileWatch()
+_WATCHING: list[bool] = []
+
+
+def watch_compilation() -> None:
+    """Start counting numba's compilation time (once per process; see `clock`)."""
+    if _WATCHING:
+        return
+    from numba.core import event
+
+    class Listener(event.Listener):  # numba checks the base class
+        on_start = staticmethod(_WATCH.on_start)
+        on_end = staticmethod(_WATCH.on_end)
+
+    event.register("numba:compiler_lock", Listener())
+    _WATCHING.append(True)
+
+
+def compile_seconds() -> float:
+    """Return the seconds numba has spent compiling or loading kernels so far (those of
+    a compilation still under way included)."""
+    running = time.monotonic() - _WATCH.began if _WATCH.depth > 0 else 0.0
+    return _WATCH.seconds + running
+
+
+def clock() -> float:
+    """Return `time.monotonic()` less the time spent compiling: the clock of every time
+    limit and of the times the ratings report."""
+    return time.monotonic() - compile_seconds()
 
 
 class TimeLimitReached(Exception):
@@ -56,8 +135,8 @@ def time_limit_reason(seconds: float | None) -> str:
 
 
 def deadline_after(seconds: float | None) -> float | None:
-    """Return the `time.monotonic()` deadline `seconds` from now (None: no limit)."""
-    return None if seconds is None else time.monotonic() + seconds
+    """Return the `clock()` deadline `seconds` from now (None: no limit)."""
+    return None if seconds is None else clock() + seconds
 
 
 def next_slice(size: int, elapsed: float, smallest: int = 1_000) -> int:
@@ -78,7 +157,13 @@ def alarm_after(seconds: float | None) -> Iterator[None]:
         yield
         return
 
+    deadline = clock() + seconds
+
     def expire(signum, frame) -> None:
+        left = deadline - clock()
+        if left > 0.001:  # numba compiled meanwhile: that time does not count
+            signal.setitimer(signal.ITIMER_REAL, left)
+            return
         raise TimeLimitReached(seconds)
 
     previous = signal.signal(signal.SIGALRM, expire)
@@ -130,7 +215,7 @@ def pysat_solve(
     solver, assumptions: Sequence[int] = (), deadline: float | None = None
 ) -> bool | None:
     """Solve with a PySAT solver; return True, False, or None when `deadline` (a
-    `time.monotonic()` value) passed first.  Ctrl-C raises KeyboardInterrupt."""
+    `clock()` value) passed first.  Ctrl-C raises KeyboardInterrupt."""
     with pysat_interrupts():
         if deadline is None or not supports_budget(solver):
             return solver.solve(assumptions=assumptions)
@@ -142,6 +227,6 @@ def pysat_solve(
             if answer is not None:
                 return answer
             now = time.monotonic()
-            if now >= deadline:
+            if clock() >= deadline:
                 return None
             budget = next_slice(budget, now - started)

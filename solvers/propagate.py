@@ -18,6 +18,9 @@ become root-level facts, binary clauses become implication lists in CSR form
 (`bimp[bstart[l]:bstart[l + 1]]` are the literals implied when l becomes true, with
 their clause in `bcls`), and longer clauses are stored flat (`lits[cstart[c]:cstart[c +
 1]]`, input position `corig[c]`) with their two watched literals in positions 0 and 1.
+Long clauses that are exactly-one groups (built with groups=True) are not watched:
+`solvers.groups` propagates them with bit sets (fields gclause..wgroup of F, gopen..gtrue
+of S); with groups=False, or in a formula without groups, those fields are empty.
 
 Watch-list convention: `watches[l]` (the slice `wlist[wstart[l]:wstart[l] +
 wcount[l]]`, with a blocker literal per entry in `wblock`) lists the long clauses in
@@ -38,11 +41,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.groups import falsify, find_groups, group_layout, restore
 from solvers.literals import to_code, to_codes, to_dimacs
 
 FORMULA_FIELDS = ("lits", "cstart", "corig", "wstart", "wcount", "wlist", "wblock")
 FORMULA_FIELDS += ("bstart", "bimp", "bcls")
+FORMULA_FIELDS += ("gclause", "gword", "ostart", "obit", "wgroup")  # solvers.groups
 STATE_FIELDS = ("value", "level", "reason", "trail", "trail_lim", "st")
+STATE_FIELDS += ("gopen", "gundo", "gmark", "gtrue")  # solvers.groups
 
 # Positions of the fields in F and S, derived from the names so that they cannot drift.
 # numba freezes module globals when it compiles, so F[F_CORIG] is a constant index, as
@@ -57,12 +63,21 @@ F_WBLOCK = FORMULA_FIELDS.index("wblock")
 F_BSTART = FORMULA_FIELDS.index("bstart")
 F_BIMP = FORMULA_FIELDS.index("bimp")
 F_BCLS = FORMULA_FIELDS.index("bcls")
+F_GCLAUSE = FORMULA_FIELDS.index("gclause")
+F_GWORD = FORMULA_FIELDS.index("gword")
+F_OSTART = FORMULA_FIELDS.index("ostart")
+F_OBIT = FORMULA_FIELDS.index("obit")
+F_WGROUP = FORMULA_FIELDS.index("wgroup")
 S_VALUE = STATE_FIELDS.index("value")
 S_LEVEL = STATE_FIELDS.index("level")
 S_REASON = STATE_FIELDS.index("reason")
 S_TRAIL = STATE_FIELDS.index("trail")
 S_TRAIL_LIM = STATE_FIELDS.index("trail_lim")
 S_ST = STATE_FIELDS.index("st")
+S_GOPEN = STATE_FIELDS.index("gopen")
+S_GUNDO = STATE_FIELDS.index("gundo")
+S_GMARK = STATE_FIELDS.index("gmark")
+S_GTRUE = STATE_FIELDS.index("gtrue")
 
 # Arrays indexed by decision level (trail_lim, and search's `flipped` in engine.py) have
 # num_vars + SPARE_LEVELS slots, because there can be more levels than variables: each
@@ -95,7 +110,8 @@ SEARCH_BASE = 11  # search.py: the base level of the paused search, its models f
 SEARCH_MODELS = 12  # decisions made, and whether it paused inside a node's closure
 SEARCH_DECISIONS = 13
 SEARCH_IN_CLOSURE = 14
-NUM_SLOTS = 15
+UNDO = 15  # size of the groups' undo log (solvers.groups)
+NUM_SLOTS = 16
 NEVER = (1 << 62) - 1  # a PAUSE_AT no counter reaches: no pausing
 
 NO_CONFLICT = -1  # propagate's result when no clause is falsified
@@ -113,11 +129,13 @@ BINARY_REASON = -4
 
 
 @njit(cache=True)
-def build(flat, offsets, num_vars):
-    """Return (formula arrays..., units, unit clause indices, first empty clause or -1).
+def build(flat, offsets, num_vars, groups):
+    """Return (formula arrays..., units, unit clause indices, first empty clause or -1,
+    the groups' full bit sets).
 
     `flat` holds the DIMACS literals of all clauses, clause i being
-    flat[offsets[i]:offsets[i + 1]]; literals were checked to lie in 1..num_vars."""
+    flat[offsets[i]:offsets[i + 1]]; literals were checked to lie in 1..num_vars.
+    groups: find the exactly-one groups and propagate them natively (solvers.groups)."""
     m = offsets.shape[0] - 1
     nlits = 2 * num_vars
     codes = np.empty(flat.shape[0], np.int32)
@@ -224,6 +242,16 @@ def build(flat, offsets, num_vars):
     bimp = bimp[:k].copy()
     bcls = bcls[:k].copy()
 
+    if groups:
+        is_group = find_groups(lits, cstart, bstart, bimp, nlits)
+    else:
+        is_group = np.zeros(n_long, np.int8)
+    for c in range(n_long):
+        if is_group[c]:
+            for p in range(cstart[c], cstart[c + 1]):
+                occ[lits[p]] -= 1  # a group clause takes no room in the watch lists
+    gclause, gword, ostart, obit, wgroup, full = group_layout(lits, cstart, is_group, nlits)
+
     wstart = np.zeros(nlits + 1, np.int32)
     for lit in range(nlits):
         wstart[lit + 1] = wstart[lit] + occ[lit]
@@ -231,6 +259,8 @@ def build(flat, offsets, num_vars):
     wblock = np.empty(wstart[nlits], np.int32)
     wcount = np.zeros(nlits, np.int32)
     for c in range(n_long):
+        if is_group[c]:
+            continue
         s = cstart[c]
         for w in range(2):
             lit = lits[s + w]
@@ -249,15 +279,23 @@ def build(flat, offsets, num_vars):
         bstart,
         bimp,
         bcls,
+        gclause,
+        gword,
+        ostart,
+        obit,
+        wgroup,
         units,
         unit_idx,
         first_empty,
+        full,
     )
 
 
 @njit(cache=True)
-def new_state(num_vars):
-    """Return an empty assignment state S for num_vars variables."""
+def new_state(num_vars, full, group_literals, gtrue):
+    """Return an empty assignment state S for num_vars variables; `full` is the groups'
+    bit sets with every literal open, `group_literals` the number of group literals,
+    `gtrue` a literal of each group (the one whose truth would satisfy it)."""
     value = np.zeros(2 * num_vars, np.int8)  # per literal: 1 true, -1 false, 0 unassigned
     level = np.zeros(num_vars, np.int32)  # decision level of each assigned variable
     reason = np.full(num_vars, REASON_DECISION, np.int32)  # why it is assigned (REASON_*)
@@ -266,7 +304,10 @@ def new_state(num_vars):
     trail_lim = np.zeros(num_vars + SPARE_LEVELS, np.int32)
     st = np.zeros(NUM_SLOTS, np.int64)
     st[PAUSE_AT] = NEVER
-    return (value, level, reason, trail, trail_lim, st)  # in STATE_FIELDS order
+    gopen = full.copy()  # per group, its literals not yet false (see solvers.groups)
+    gundo = np.zeros(group_literals, np.int32)  # bits cleared, to set back on backtracking
+    gmark = np.zeros(num_vars, np.int32)  # undo log size when trail[i] was propagated
+    return (value, level, reason, trail, trail_lim, st, gopen, gundo, gmark, gtrue.copy())
 
 
 @njit(cache=True)
@@ -298,6 +339,8 @@ def cancel_until(S, lvl):
     if st[DLEVEL] <= lvl:
         return
     start = trail_lim[lvl]
+    if start < st[QHEAD]:  # propagated literals cleared group bits: set them back
+        st[UNDO] = restore(S[S_GOPEN], S[S_GUNDO], st[UNDO], S[S_GMARK][start])
     for i in range(st[TRAIL_SIZE] - 1, start - 1, -1):
         lit = trail[i]
         value[lit] = 0
@@ -305,6 +348,18 @@ def cancel_until(S, lvl):
     st[TRAIL_SIZE] = start
     st[QHEAD] = start
     st[DLEVEL] = lvl
+
+
+@njit(cache=True)
+def implied(q, why, lvl, size, value, reason, level, trail):
+    """Assign q true at level lvl with reason `why` on top of a trail of `size` literals
+    (propagate's own copy of `enqueue`, its scalars in registers); return the new size."""
+    value[q] = 1
+    value[q ^ 1] = -1
+    reason[q >> 1] = why
+    level[q >> 1] = lvl
+    trail[size] = q
+    return size + 1
 
 
 @njit(cache=True)
@@ -326,18 +381,29 @@ def propagate(F, S):
     bstart = F[F_BSTART]
     bimp = F[F_BIMP]
     bcls = F[F_BCLS]
+    gclause = F[F_GCLAUSE]
+    gword = F[F_GWORD]
+    ostart = F[F_OSTART]
+    obit = F[F_OBIT]
+    wgroup = F[F_WGROUP]
     value = S[S_VALUE]
     level = S[S_LEVEL]
     reason = S[S_REASON]
     trail = S[S_TRAIL]
     st = S[S_ST]
+    gopen = S[S_GOPEN]
+    gundo = S[S_GUNDO]
+    gmark = S[S_GMARK]
+    gtrue = S[S_GTRUE]
     # Scalars are kept in locals (st may alias the other arrays as far as LLVM knows).
     qhead = st[QHEAD]
     size = st[TRAIL_SIZE]
     lvl = st[DLEVEL]
+    undo = st[UNDO]
     confl = NO_CONFLICT
     while qhead < size and confl == NO_CONFLICT:
         p = trail[qhead]
+        gmark[qhead] = undo
         qhead += 1
         # Binary clauses first: most of a Sudoku formula, one lookup each.
         for i in range(bstart[p], bstart[p + 1]):
@@ -357,8 +423,26 @@ def propagate(F, S):
             size += 1
         if confl != NO_CONFLICT:
             break
-        # Long clauses watching the literal that just became false.
+        # The groups of p are satisfied; those of the literal that became false lose it.
+        for o in range(ostart[p], ostart[p + 1]):
+            gtrue[wgroup[obit[o] >> 6]] = p
         f = p ^ 1
+        o = ostart[f]
+        end = ostart[f + 1]
+        while o < end:
+            undo, o, c, q = falsify(
+                o, end, gopen, gundo, undo, gtrue, obit, wgroup, gword, gclause, lits, cstart, value
+            )
+            if c < 0:
+                break
+            if q < 0 or value[q] == -1:
+                confl = corig[c]
+                break
+            # The group's clause is unit: its last open literal is implied.
+            size = implied(q, c, lvl, size, value, reason, level, trail)
+        if confl != NO_CONFLICT:
+            break
+        # Long clauses watching the literal that just became false.
         base = wstart[f]
         end = base + wcount[f]
         i = base
@@ -416,6 +500,7 @@ def propagate(F, S):
         wcount[f] = j - base
     st[PROPAGATIONS] += qhead - st[QHEAD]
     st[QHEAD] = qhead
+    st[UNDO] = undo
     st[TRAIL_SIZE] = size
     return confl
 

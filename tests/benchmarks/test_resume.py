@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sqlite3
 import time
 
 import pytest
@@ -94,3 +95,28 @@ def test_a_journal_of_another_run_is_refused_in_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         run_command.main([*first, "--resume"])  # --resume without --out: a usage error
     assert "--resume needs --out DIR" in capsys.readouterr().err
+
+
+def test_a_full_disk_is_one_line_and_resume_finishes(reference, tmp_path, monkeypatch, capsys):
+    """SQLite's page limit stands for a full disk: the commit that does not fit fails
+    whole, the run stops with one line, and --resume (with room again) finishes."""
+    from benchmarks import journal as journal_module
+    from benchmarks.__main__ import main
+
+    real_connect = sqlite3.connect
+
+    def small_disk(*args, **kwargs):
+        db = real_connect(*args, **kwargs)
+        db.execute("PRAGMA max_page_count = 6")  # 24 KiB at most
+        return db
+
+    out = tmp_path / "out"
+    argv = ["run", *map(str, SETS), *OPTIONS, "--workers", "1", "--out", str(out)]
+    monkeypatch.setattr(journal_module.sqlite3, "connect", small_disk)
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err == f"benchmarks: {out}/{FILE}: cannot commit a chunk (database or disk is full)\n"
+    monkeypatch.setattr(journal_module.sqlite3, "connect", real_connect)
+    assert main([*argv, "--resume"]) == 0
+    assert figures(out) == reference[0]
+    assert csv_rows(out) == reference[1]

@@ -79,6 +79,8 @@ def assert_replays(steps, grid, geometry) -> None:
         elif step.kind == "hypothesis":
             assert step.sentence.startswith("Suppose") and step.value
             assert step.value not in step.after.candidates[step.cell]
+            # what falls under the hypothesis is on the board it starts from
+            assert all(k in step.before.candidates[c] for c, k in step.inner)
         elif step.kind == "refutation":  # 'r4c7≠5  (length 3): if r4c7=5, then ...'
             assert step.value in step.before.candidates[step.cell]
             assert step.value not in step.after.candidates[step.cell]

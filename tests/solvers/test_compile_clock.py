@@ -1,0 +1,77 @@
+"""Compiling kernels never counts against a time limit (issue 23's fresh-venv report:
+the first `solvers rate` of Easter Monster ran out of its 10 s while numba compiled)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from numba import njit
+
+from solvers import limits
+
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+
+
+def test_compilation_is_left_out_of_the_clock():
+    limits.watch_compilation()
+
+    @njit  # a kernel of its own, never cached: calling it compiles it
+    def total(values):
+        s = 0
+        for v in values:
+            s += v * v
+        return s
+
+    before_compile, before_wall, before_clock = (
+        limits.compile_seconds(),
+        time.monotonic(),
+        limits.clock(),
+    )
+    assert total(np.arange(10)) == 285
+    compiled = limits.compile_seconds() - before_compile
+    wall = time.monotonic() - before_wall
+    counted = limits.clock() - before_clock
+    assert compiled > 0
+    assert counted == pytest.approx(wall - compiled, abs=1e-3)
+    # A second call compiles nothing: the clock runs with the wall again.
+    again = limits.compile_seconds()
+    total(np.arange(10))
+    assert limits.compile_seconds() == again
+
+
+def test_a_deadline_ignores_the_compilation_inside_it():
+    limits.watch_compilation()
+
+    @njit
+    def twice(x):
+        return 2 * x
+
+    deadline = limits.deadline_after(0.05)
+    started = time.monotonic()
+    twice(21)  # compiling takes far more than 0.05 s ...
+    assert time.monotonic() - started > 0.05
+    assert limits.clock() < deadline  # ... and none of it counts
+
+
+@pytest.mark.slow
+def test_fresh_cache_rates_easter_monster_within_its_limit(tmp_path):
+    """With an empty numba cache (a fresh install), the first rating of Easter Monster
+    compiles every kernel, says so once on stderr, and still rates the grid."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-m", "solvers", "rate", EASTER_MONSTER, "--timeout", "10"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "time limit" not in done.stderr
+    assert done.stderr.count(limits.COMPILE_NOTE) == 1
+    fields = done.stdout.strip().splitlines()[-1].split("\t")
+    assert fields[2:4] == ["2", ">1"], done.stdout  # depth 2; no length-1 refutation
