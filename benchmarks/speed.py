@@ -36,9 +36,8 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    than 1.25x that of the smallest N, on each place).
 6. Proofs: `solvers rate --no-length` (depth up to 2) over the 17-clue list and the
    forum's hardest, with `--proof FILE` (every grid's DRUP proof in one file) against
-   without, the
-   processor time (user + system) of the command less start-up (target <= 1.5x; the
-   wall ratio beside it); the proofs' size; and the time the checker
+   without: the processor time (user + system) of the command less start-up (target
+   <= 1.5x; the wall ratio beside it), the proofs' size, and the time the checker
    (`solvers.proof_check`, PySAT's propagation) takes per proof on the first
    `--check-limit` of them, each verified against the grid's formula.
 7. The BxB rating of depth-2 grids (`solvers.bxb_rating`): its median on a sample of
