@@ -11,6 +11,10 @@ NOT_AVAILABLE: "n/a" in tables and CSV, null in JSON, never 0.
 Per set x encoding (`DepthProfile`), when the home-grown engine ran: the share of grids
 that need depth 0 (unit propagation), 1 (failed literals), 2, 3, more, or are UNSAT.
 
+Both are made from running counters (`SolverTally`, `DepthTally`), fed a grid at a
+time: medians come from counts of each value (a solver time kept to 0.1 µs), so memory
+does not grow with the number of grids.
+
 `results.json` layout (SCHEMA, version 1): {"schema", "version", "metadata",
 "datasets": [...], "summaries": [...], "depth_profiles": [...]}; `compare` reads it.
 """
@@ -193,14 +197,6 @@ def _figures(counts: Counter | None) -> tuple[Number, Number]:
     return _median(counts), float(total) / sum(counts.values())
 
 
-def summarise(dataset: str, encoding: str, solver: str, runs: Sequence[GridRun]) -> Summary:
-    """Return the summary of one solver's runs (grids in any order)."""
-    tally = SolverTally()
-    for run in runs:
-        tally.add(run)
-    return tally.summary(dataset, encoding, solver)
-
-
 class DepthTally:
     """Running counters of the depth and refutation-length labels of a set in one
     encoding."""
@@ -217,18 +213,6 @@ class DepthTally:
         counts = {bucket: self.depths[bucket] for bucket in DEPTH_BUCKETS}
         grids = sum(self.depths.values())
         return DepthProfile(dataset, encoding, grids, max_depth, counts, dict(self.lengths))
-
-
-def depth_profile(
-    dataset: str,
-    encoding: str,
-    labels: Sequence[str],
-    max_depth: int,
-    lengths: Sequence[str] = (),
-):
-    tally = DepthTally()
-    tally.add(labels, lengths)
-    return tally.profile(dataset, encoding, max_depth)
 
 
 LENGTH_COLUMNS = 7  # lengths 0 .. 6 get a column each, longer ones share "7+"
