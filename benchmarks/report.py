@@ -230,7 +230,8 @@ LENGTH_HEADERS = [
 
 def length_rows(profiles: Sequence[DepthProfile]) -> list[list[str]]:
     """Return the refutation-length table's rows: the median and mean of the settled
-    lengths, the share of each, and the share left unrated (depth > 1, time limit)."""
+    lengths (BxB for depth-2 grids), the share of each, and the share left unrated
+    (depth > 2, time limit)."""
     rows = []
     for p in profiles:
         if not p.lengths:
@@ -363,7 +364,7 @@ def markdown(
         if lengths:
             parts.append(
                 "### Refutation length (longest shortest refutation needed, "
-                "simplest first; depth-1 steps only)"
+                "simplest first; for depth-2 grids their BxB)"
             )
             parts.append(table(lengths, LENGTH_HEADERS, text_columns=2))
     return "\n\n".join(parts) + "\n"
