@@ -863,10 +863,12 @@ def test_solve_accepts_every_registry_name(name, tmp_path, capsys):
     path = tmp_path / "tiny.cnf"
     path.write_text("p cnf 3 3\n1 2 0\n-1 2 0\n1 -2 3 0\n")
     code = main(["solve", str(path), "--solver", name])
-    lines = capsys.readouterr().out.splitlines()
-    if missing_reason(name):
-        assert (code, lines[-1]) == (0, "s UNKNOWN")
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    if missing_reason(name):  # a failed solver: its reason said, and a failing exit status
+        assert (code, lines[-1]) == (1, "s UNKNOWN")
         assert any(line.startswith("c reason: binary") for line in lines)
+        assert f"{name} failed: binary '" in err
         return
     if name in CLOSURES and code == 0:  # (1 v 3) stays open under any closure
         assert lines[-1] == "s UNKNOWN"
