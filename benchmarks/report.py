@@ -11,6 +11,10 @@ NOT_AVAILABLE: "n/a" in tables and CSV, null in JSON, never 0.
 Per set x encoding (`DepthProfile`), when the home-grown engine ran: the share of grids
 that need depth 0 (unit propagation), 1 (failed literals), 2, 3, more, or are UNSAT.
 
+Both are made from running counters (`SolverTally`, `DepthTally`), fed a grid at a
+time: medians come from counts of each value (a solver time kept to 0.1 µs), so memory
+does not grow with the number of grids.
+
 `results.json` layout (SCHEMA, version 1): {"schema", "version", "metadata",
 "datasets": [...], "summaries": [...], "depth_profiles": [...]}; `compare` reads it.
 """
@@ -193,14 +197,6 @@ def _figures(counts: Counter | None) -> tuple[Number, Number]:
     return _median(counts), float(total) / sum(counts.values())
 
 
-def summarise(dataset: str, encoding: str, solver: str, runs: Sequence[GridRun]) -> Summary:
-    """Return the summary of one solver's runs (grids in any order)."""
-    tally = SolverTally()
-    for run in runs:
-        tally.add(run)
-    return tally.summary(dataset, encoding, solver)
-
-
 class DepthTally:
     """Running counters of the depth and refutation-length labels of a set in one
     encoding."""
@@ -219,18 +215,6 @@ class DepthTally:
         return DepthProfile(dataset, encoding, grids, max_depth, counts, dict(self.lengths))
 
 
-def depth_profile(
-    dataset: str,
-    encoding: str,
-    labels: Sequence[str],
-    max_depth: int,
-    lengths: Sequence[str] = (),
-):
-    tally = DepthTally()
-    tally.add(labels, lengths)
-    return tally.profile(dataset, encoding, max_depth)
-
-
 LENGTH_COLUMNS = 7  # lengths 0 .. 6 get a column each, longer ones share "7+"
 LENGTH_HEADERS = [
     "dataset",
@@ -246,7 +230,8 @@ LENGTH_HEADERS = [
 
 def length_rows(profiles: Sequence[DepthProfile]) -> list[list[str]]:
     """Return the refutation-length table's rows: the median and mean of the settled
-    lengths, the share of each, and the share left unrated (depth > 1, time limit)."""
+    lengths (BxB for depth-2 grids), the share of each, and the share left unrated
+    (depth > 2, time limit)."""
     rows = []
     for p in profiles:
         if not p.lengths:
@@ -379,7 +364,7 @@ def markdown(
         if lengths:
             parts.append(
                 "### Refutation length (longest shortest refutation needed, "
-                "simplest first; depth-1 steps only)"
+                "simplest first; for depth-2 grids their BxB)"
             )
             parts.append(table(lengths, LENGTH_HEADERS, text_columns=2))
     return "\n\n".join(parts) + "\n"

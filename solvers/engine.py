@@ -30,6 +30,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from encoder.numbering import Lit
+from solvers.groups import GCLAUSE, GWORD, OBIT, WGROUP
 from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
 from solvers.probe import (
     CUR_DEPTH,
@@ -54,9 +55,8 @@ from solvers.propagate import (
     CONFLICTS,
     DECISIONS,
     F_CSTART,
-    F_GCLAUSE,
+    F_GS,
     F_LITS,
-    F_OBIT,
     NEVER,
     NO_CONFLICT,
     PAUSE_AT,
@@ -289,10 +289,11 @@ class Engine:
             cnf.literals, cnf.offsets, self.num_vars, groups
         )
         self._F = tuple(formula)
-        self.num_groups: int = len(formula[F_GCLAUSE])
+        gs = formula[F_GS]
+        self.num_groups: int = int(gs[GWORD] - gs[GCLAUSE])
         # Each group's satisfying literal starts as its first one (sound: see solvers.groups).
-        first = formula[F_LITS][formula[F_CSTART][formula[F_GCLAUSE]]]
-        self._S = new_state(self.num_vars, full, len(formula[F_OBIT]), first)
+        first = formula[F_LITS][formula[F_CSTART][gs[gs[GCLAUSE] : gs[GWORD]]]]
+        self._S = new_state(self.num_vars, full, int(gs[WGROUP] - gs[OBIT]), first)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack

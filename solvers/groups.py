@@ -25,11 +25,13 @@ conflict names and how many literals were propagated before it, may differ: an
 engine built with `groups=False` (the explainer's, whose words follow the trail)
 propagates exactly as the watched-literal engine always did.
 
-Backtracking.  Every bit cleared is pushed on an undo log (`gundo`, the word index
-times 64 plus the bit), and `gmark[i]` is the log's size when trail[i] was taken off
-the queue, so undoing the trail from position i pops the log down to gmark[i] (only
+Backtracking.  Every bit cleared is pushed on an undo log (the word index times 64
+plus the bit), and the log's top when trail[i] was taken off the queue is kept for
+position i, so undoing the trail from position i pops the log down to it (only
 literals already taken off the queue have cleared bits).  The log holds at most one
-entry per group literal.
+entry per group literal.  Both live in the state's int32 array `glog` (positions
+0..num_vars-1: the tops; then one satisfying literal per group, `gtrue` below; then the
+log), the bit sets in its int64 array `gopen`.
 
 Satisfied groups wait.  `gtrue[g]` is a literal of group g (the last one taken off the
 queue true, at first its first literal); while it is true the group is satisfied and a
@@ -38,10 +40,17 @@ propagated was assigned at the current level, at or after gtrue[g] (levels only 
 along the trail), so no backtrack undoes gtrue[g] and keeps it; when the group is no
 longer satisfied its bits are right again.
 
-Memory: the literal-to-group lists (`obit`, one int per group literal) take the room
-the watch lists no longer keep for group clauses; the undo log and the per-group and
-per-variable arrays come on top (9x9: 3 % more than the watched-literal engine's
-arrays, 0.5 % at 25x25).
+Packing.  numba passes every array of the formula and state tuples at every call, and
+propagate is called once a hypothesis: so the groups' static arrays are packed in one
+array `gs` (sections below) and their state in two.  A formula without groups still
+pays for those three arguments and the views propagate makes of gs: about 25 % on
+the propagation-bound minimal Sudoku encoding, measured against the engine before
+groups (see the README).
+
+Memory: the literal-to-group lists (one int per group literal) take the room the watch
+lists no longer keep for group clauses; the undo log and the per-group and
+per-variable arrays come on top (the exam's formula: 7 % more than the watched-literal
+engine's arrays at 9x9, 2 % at 25x25; a formula without groups: a few bytes).
 
 Roads not taken: bit-parallel boards (one bit per cell and value, singles as shifts
 and masks, as fsss2 and tdoku do) are faster on the standard geometries but answer
@@ -58,8 +67,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-ONE = np.uint64(1)
-ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+ONE = np.int64(1)  # bit sets are int64 words
 
 
 @njit(cache=True)
@@ -89,20 +97,46 @@ def find_groups(lits, cstart, bstart, bimp, num_lits):
     return is_group
 
 
+# The groups' arrays are packed in one int32 array `gs` (one argument for every kernel:
+# numba passes each array of the formula tuple on every call, and the engine calls
+# propagate thousands of times a grid): a header of section starts, then the sections.
+GCLAUSE = 0  # per group g: its long clause
+GWORD = 1  # per group, and one more: its first word in the bit sets (gword[g]..gword[g+1])
+OSTART = 2  # per literal, and one more: where its bits start in OBIT
+OBIT = 3  # per group literal: word index * 64 + bit
+WGROUP = 4  # per word: its group
+HEADER = 6  # the five section starts, and the end
+
+
 @njit(cache=True)
 def group_layout(lits, cstart, is_group, num_lits):
-    """Return (gclause, gword, ostart, obit, wgroup, full): group g is long clause
-    gclause[g], its bit set the words gword[g]:gword[g + 1] (bit p = its p-th literal),
-    word w belongs to group wgroup[w], and the bits of a literal l in its groups are
-    obit[ostart[l]:ostart[l + 1]] (word index * 64 + bit); `full` is every group's bit
-    set with all its literals open."""
+    """Return (gs, full): the packed groups of the long clauses flagged in is_group
+    (group g is long clause gs[gs[GCLAUSE] + g], its bit p the p-th literal of the
+    clause) and every group's bit set with all its literals open."""
     n_long = cstart.shape[0] - 1
     count = 0
+    occurrences = 0
+    words = 0
     for c in range(n_long):
-        count += is_group[c]
-    gclause = np.empty(count, np.int32)
-    gword = np.zeros(count + 1, np.int32)
-    ostart = np.zeros(num_lits + 1, np.int32)
+        if is_group[c]:
+            count += 1
+            size = cstart[c + 1] - cstart[c]
+            occurrences += size
+            words += (size + 63) // 64
+    at = np.zeros(HEADER, np.int32)
+    at[GCLAUSE] = HEADER
+    at[GWORD] = at[GCLAUSE] + count
+    at[OSTART] = at[GWORD] + count + 1
+    at[OBIT] = at[OSTART] + (num_lits + 1 if count else 0)  # no groups, no memory
+    at[WGROUP] = at[OBIT] + occurrences
+    at[HEADER - 1] = at[WGROUP] + words
+    gs = np.zeros(at[HEADER - 1], np.int32)
+    gs[:HEADER] = at
+    gclause = gs[at[GCLAUSE] : at[GWORD]]
+    gword = gs[at[GWORD] : at[OSTART]]
+    ostart = gs[at[OSTART] : at[OBIT]]
+    obit = gs[at[OBIT] : at[WGROUP]]
+    wgroup = gs[at[WGROUP] :]
     g = 0
     for c in range(n_long):
         if is_group[c]:
@@ -112,12 +146,12 @@ def group_layout(lits, cstart, is_group, num_lits):
             for i in range(cstart[c], cstart[c + 1]):
                 ostart[lits[i] + 1] += 1
             g += 1
+    if count == 0:
+        return gs, np.zeros(0, np.int64)
     for lit in range(num_lits):
         ostart[lit + 1] += ostart[lit]
-    obit = np.empty(ostart[num_lits], np.int32)
-    wgroup = np.empty(gword[count], np.int32)
     fill = ostart[:num_lits].copy()
-    full = np.zeros(gword[count], np.uint64)
+    full = np.zeros(words, np.int64)
     for g in range(count):
         c = gclause[g]
         wgroup[gword[g] : gword[g + 1]] = g
@@ -126,8 +160,8 @@ def group_layout(lits, cstart, is_group, num_lits):
             lit = lits[i]
             obit[fill[lit]] = (gword[g] + (p >> 6)) * 64 + (p & 63)
             fill[lit] += 1
-            full[gword[g] + (p >> 6)] |= ONE << np.uint64(p & 63)
-    return gclause, gword, ostart, obit, wgroup, full
+            full[gword[g] + (p >> 6)] |= ONE << (p & 63)
+    return gs, full
 
 
 @njit(cache=True)
@@ -139,17 +173,18 @@ def last_open(gopen, a, b):
         m = gopen[w]
         if m == 0:
             continue
-        if found >= 0 or (m & (m - ONE)) != 0:
+        if found >= 0 or (m & (m - 1)) != 0:
             return -2
         found = (w - a) * 64 + np.int64(trailing_zeros(m))
     return found
 
 
 @njit(cache=True)
-def falsify(o, end, gopen, gundo, undo, gtrue, obit, wgroup, gword, gclause, lits, cstart, value):
-    """Clear the literal that has just become false from its groups' bit sets, its
-    occurrences o:end (`ostart[f]:ostart[f + 1]`), logging each bit in gundo from index
-    `undo`.  Stop after the first group that became unit or empty and return (undo, next
+def falsify(o, end, gopen, glog, undo, gtrue, obit, wgroup, gword, gclause, lits, cstart, value):
+    """Clear the literal that has just become false from its groups' bit sets (words
+    gopen[w]), its occurrences o:end of gs's OBIT section, logging each bit in
+    glog from index `undo`; gtrue is where glog keeps each group's satisfying literal.
+    Stop after the first group that became unit or empty and return (undo, next
     occurrence, c, q): q is the literal its clause c implies (open, or already false:
     the caller enqueues it or reports the conflict), -1 for an empty group; c is -1 when
     no group of the remaining occurrences needs anything."""
@@ -160,13 +195,13 @@ def falsify(o, end, gopen, gundo, undo, gtrue, obit, wgroup, gword, gclause, lit
         g = wgroup[w]
         if value[gtrue[g]] == 1:
             continue  # satisfied: its bits can wait (see the module docstring)
-        gopen[w] &= ALL ^ (ONE << np.uint64(e & 63))
-        gundo[undo] = e
+        gopen[w] &= ~(ONE << (e & 63))
+        glog[undo] = e
         undo += 1
         a, b = gword[g], gword[g + 1]
         if b - a == 1:
             m = gopen[a]
-            if m & (m - ONE):
+            if m & (m - 1):
                 continue  # two literals or more still open
             left = np.int64(trailing_zeros(m)) if m else -1
         else:
@@ -183,9 +218,9 @@ def falsify(o, end, gopen, gundo, undo, gtrue, obit, wgroup, gword, gclause, lit
 
 
 @njit(cache=True)
-def restore(gopen, gundo, undo, down_to):
-    """Set back the bits logged in gundo[down_to:undo]; return down_to."""
+def restore(gopen, glog, undo, down_to):
+    """Set back the bits logged in glog[down_to:undo]; return down_to."""
     for i in range(undo - 1, down_to - 1, -1):
-        e = gundo[i]
-        gopen[e >> 6] |= ONE << np.uint64(e & 63)
+        e = glog[i]
+        gopen[e >> 6] |= ONE << (e & 63)
     return down_to

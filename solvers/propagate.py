@@ -19,7 +19,7 @@ become root-level facts, binary clauses become implication lists in CSR form
 their clause in `bcls`), and longer clauses are stored flat (`lits[cstart[c]:cstart[c +
 1]]`, input position `corig[c]`) with their two watched literals in positions 0 and 1.
 Long clauses that are exactly-one groups (built with groups=True) are not watched:
-`solvers.groups` propagates them with bit sets (fields gclause..wgroup of F, gopen..gtrue
+`solvers.groups` propagates them with bit sets (field gs of F, glog of S and the
 of S); with groups=False, or in a formula without groups, those fields are empty.
 
 Watch-list convention: `watches[l]` (the slice `wlist[wstart[l]:wstart[l] +
@@ -41,14 +41,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.groups import falsify, find_groups, group_layout, restore
+from solvers.groups import (
+    GCLAUSE,
+    GWORD,
+    OBIT,
+    OSTART,
+    WGROUP,
+    falsify,
+    find_groups,
+    group_layout,
+    restore,
+)
 from solvers.literals import to_code, to_codes, to_dimacs
 
 FORMULA_FIELDS = ("lits", "cstart", "corig", "wstart", "wcount", "wlist", "wblock")
 FORMULA_FIELDS += ("bstart", "bimp", "bcls")
-FORMULA_FIELDS += ("gclause", "gword", "ostart", "obit", "wgroup")  # solvers.groups
+FORMULA_FIELDS += ("gs",)  # the groups, packed (solvers.groups)
 STATE_FIELDS = ("value", "level", "reason", "trail", "trail_lim", "st")
-STATE_FIELDS += ("gopen", "gundo", "gmark", "gtrue")  # solvers.groups
+STATE_FIELDS += ("glog", "gopen")  # solvers.groups
 
 # Positions of the fields in F and S, derived from the names so that they cannot drift.
 # numba freezes module globals when it compiles, so F[F_CORIG] is a constant index, as
@@ -63,21 +73,15 @@ F_WBLOCK = FORMULA_FIELDS.index("wblock")
 F_BSTART = FORMULA_FIELDS.index("bstart")
 F_BIMP = FORMULA_FIELDS.index("bimp")
 F_BCLS = FORMULA_FIELDS.index("bcls")
-F_GCLAUSE = FORMULA_FIELDS.index("gclause")
-F_GWORD = FORMULA_FIELDS.index("gword")
-F_OSTART = FORMULA_FIELDS.index("ostart")
-F_OBIT = FORMULA_FIELDS.index("obit")
-F_WGROUP = FORMULA_FIELDS.index("wgroup")
+F_GS = FORMULA_FIELDS.index("gs")
 S_VALUE = STATE_FIELDS.index("value")
 S_LEVEL = STATE_FIELDS.index("level")
 S_REASON = STATE_FIELDS.index("reason")
 S_TRAIL = STATE_FIELDS.index("trail")
 S_TRAIL_LIM = STATE_FIELDS.index("trail_lim")
 S_ST = STATE_FIELDS.index("st")
+S_GLOG = STATE_FIELDS.index("glog")
 S_GOPEN = STATE_FIELDS.index("gopen")
-S_GUNDO = STATE_FIELDS.index("gundo")
-S_GMARK = STATE_FIELDS.index("gmark")
-S_GTRUE = STATE_FIELDS.index("gtrue")
 
 # Arrays indexed by decision level (trail_lim, and search's `flipped` in engine.py) have
 # num_vars + SPARE_LEVELS slots, because there can be more levels than variables: each
@@ -110,7 +114,7 @@ SEARCH_BASE = 11  # search.py: the base level of the paused search, its models f
 SEARCH_MODELS = 12  # decisions made, and whether it paused inside a node's closure
 SEARCH_DECISIONS = 13
 SEARCH_IN_CLOSURE = 14
-UNDO = 15  # size of the groups' undo log (solvers.groups)
+UNDO = 15  # top of the groups' undo log in glog (solvers.groups)
 NUM_SLOTS = 16
 NEVER = (1 << 62) - 1  # a PAUSE_AT no counter reaches: no pausing
 
@@ -250,7 +254,7 @@ def build(flat, offsets, num_vars, groups):
         if is_group[c]:
             for p in range(cstart[c], cstart[c + 1]):
                 occ[lits[p]] -= 1  # a group clause takes no room in the watch lists
-    gclause, gword, ostart, obit, wgroup, full = group_layout(lits, cstart, is_group, nlits)
+    gs, full = group_layout(lits, cstart, is_group, nlits)
 
     wstart = np.zeros(nlits + 1, np.int32)
     for lit in range(nlits):
@@ -279,11 +283,7 @@ def build(flat, offsets, num_vars, groups):
         bstart,
         bimp,
         bcls,
-        gclause,
-        gword,
-        ostart,
-        obit,
-        wgroup,
+        gs,
         units,
         unit_idx,
         first_empty,
@@ -305,9 +305,13 @@ def new_state(num_vars, full, group_literals, gtrue):
     st = np.zeros(NUM_SLOTS, np.int64)
     st[PAUSE_AT] = NEVER
     gopen = full.copy()  # per group, its literals not yet false (see solvers.groups)
-    gundo = np.zeros(group_literals, np.int32)  # bits cleared, to set back on backtracking
-    gmark = np.zeros(num_vars, np.int32)  # undo log size when trail[i] was propagated
-    return (value, level, reason, trail, trail_lim, st, gopen, gundo, gmark, gtrue.copy())
+    # glog: per trail position the undo log's top when it was propagated, per group its
+    # satisfying literal, then the undo log (the bits cleared, set back on backtracking).
+    tops = num_vars if gtrue.shape[0] else 0  # a formula without groups keeps no log
+    glog = np.zeros(tops + gtrue.shape[0] + group_literals, np.int32)
+    glog[tops : tops + gtrue.shape[0]] = gtrue
+    st[UNDO] = tops + gtrue.shape[0]
+    return (value, level, reason, trail, trail_lim, st, glog, gopen)
 
 
 @njit(cache=True)
@@ -339,8 +343,10 @@ def cancel_until(S, lvl):
     if st[DLEVEL] <= lvl:
         return
     start = trail_lim[lvl]
-    if start < st[QHEAD]:  # propagated literals cleared group bits: set them back
-        st[UNDO] = restore(S[S_GOPEN], S[S_GUNDO], st[UNDO], S[S_GMARK][start])
+    if (
+        start < st[QHEAD] and S[S_GLOG].shape[0] > 0
+    ):  # propagated literals cleared group bits: set them back
+        st[UNDO] = restore(S[S_GOPEN], S[S_GLOG], st[UNDO], S[S_GLOG][start])
     for i in range(st[TRAIL_SIZE] - 1, start - 1, -1):
         lit = trail[i]
         value[lit] = 0
@@ -381,29 +387,32 @@ def propagate(F, S):
     bstart = F[F_BSTART]
     bimp = F[F_BIMP]
     bcls = F[F_BCLS]
-    gclause = F[F_GCLAUSE]
-    gword = F[F_GWORD]
-    ostart = F[F_OSTART]
-    obit = F[F_OBIT]
-    wgroup = F[F_WGROUP]
+    gs = F[F_GS]
     value = S[S_VALUE]
     level = S[S_LEVEL]
     reason = S[S_REASON]
     trail = S[S_TRAIL]
     st = S[S_ST]
+    glog = S[S_GLOG]
     gopen = S[S_GOPEN]
-    gundo = S[S_GUNDO]
-    gmark = S[S_GMARK]
-    gtrue = S[S_GTRUE]
     # Scalars are kept in locals (st may alias the other arrays as far as LLVM knows).
     qhead = st[QHEAD]
     size = st[TRAIL_SIZE]
     lvl = st[DLEVEL]
     undo = st[UNDO]
+    grouped = gs[GWORD] > gs[GCLAUSE]  # a formula without groups pays for none of their work
+    # The sections of gs as arrays of their own (views, made once a call).
+    gclause = gs[gs[GCLAUSE] : gs[GWORD]]
+    gword = gs[gs[GWORD] : gs[OSTART]]
+    ostart = gs[gs[OSTART] : gs[OBIT]]
+    obit = gs[gs[OBIT] : gs[WGROUP]]
+    wgroup = gs[gs[WGROUP] :]
+    gtrue = glog[trail.shape[0] :]  # each group's satisfying literal
     confl = NO_CONFLICT
     while qhead < size and confl == NO_CONFLICT:
         p = trail[qhead]
-        gmark[qhead] = undo
+        if grouped:
+            glog[qhead] = undo
         qhead += 1
         # Binary clauses first: most of a Sudoku formula, one lookup each.
         for i in range(bstart[p], bstart[p + 1]):
@@ -423,25 +432,27 @@ def propagate(F, S):
             size += 1
         if confl != NO_CONFLICT:
             break
-        # The groups of p are satisfied; those of the literal that became false lose it.
-        for o in range(ostart[p], ostart[p + 1]):
-            gtrue[wgroup[obit[o] >> 6]] = p
         f = p ^ 1
-        o = ostart[f]
-        end = ostart[f + 1]
-        while o < end:
-            undo, o, c, q = falsify(
-                o, end, gopen, gundo, undo, gtrue, obit, wgroup, gword, gclause, lits, cstart, value
-            )
-            if c < 0:
+        if grouped:
+            # The groups of p are satisfied; those of f, now false, lose it.
+            for o in range(ostart[p], ostart[p + 1]):
+                gtrue[wgroup[obit[o] >> 6]] = p
+            o = ostart[f]
+            end = ostart[f + 1]
+            while o < end:
+                undo, o, c, q = falsify(
+                    o, end, gopen, glog, undo, gtrue, obit, wgroup, gword, gclause, lits, cstart,
+                    value,
+                )  # fmt: skip
+                if c < 0:
+                    break
+                if q < 0 or value[q] == -1:
+                    confl = corig[c]
+                    break
+                # The group's clause is unit: its last open literal is implied.
+                size = implied(q, c, lvl, size, value, reason, level, trail)
+            if confl != NO_CONFLICT:
                 break
-            if q < 0 or value[q] == -1:
-                confl = corig[c]
-                break
-            # The group's clause is unit: its last open literal is implied.
-            size = implied(q, c, lvl, size, value, reason, level, trail)
-        if confl != NO_CONFLICT:
-            break
         # Long clauses watching the literal that just became false.
         base = wstart[f]
         end = base + wcount[f]
