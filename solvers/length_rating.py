@@ -231,7 +231,7 @@ class RefutationRater:
         for v in chosen:
             K.shortest_refutation(self.G, T, self.X, 2 * v, best)
             cones.append(self._bits(self.X[11]))
-        return Step(1, int(best), tuple(-(v + 1) for v in chosen), tuple(cones))
+        return Step(1, int(best), tuple(to_dimacs(2 * v + 1) for v in chosen), tuple(cones))
 
     def apply(self, T: tuple, step: Step) -> bool:
         """Apply a step's eliminations and propagate; return False on a contradiction."""

@@ -626,7 +626,7 @@ def model_dimacs(S):
     n = value.shape[0] // 2
     out = np.empty(n, np.int64)
     for v in range(n):
-        out[v] = v + 1 if value[2 * v] == 1 else -(v + 1)
+        out[v] = to_dimacs(2 * v if value[2 * v] == 1 else 2 * v + 1)  # x_v true or false
     return out
 
 
