@@ -20,6 +20,7 @@ from benchmarks.paths import DATA
 
 SETS = [DATA / "sets" / "sudoku9_depth1.txt", DATA / "sets" / "sudoku9_x_depth2.txt"]
 OPTIONS = ["--limit", "150", "--chunk-size", "15", "--solvers", "up,fl,minisat22", "--quiet"]
+OPTIONS += ["--timeout", "600"]  # no figure may depend on the machine's load
 
 
 @pytest.fixture(scope="module")
