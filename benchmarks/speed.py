@@ -693,7 +693,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     hardest = read_givens(args.hardest, args.limit or None)
     deeper_source, no_deeper = find_deeper(args.deeper)
     deepest = read_givens(deeper_source, args.limit or None) if deeper_source else []
-    rules = GridEngine(GEOMETRY)
+    rules = GridEngine(GEOMETRY, groups=True)
     formula, engine = rules.formula, rules.engine
     plain = Engine(formula.clauses, formula.num_vars, groups=False)
     minisat = Minisat22(bootstrap_with=formula.clauses)

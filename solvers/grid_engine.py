@@ -21,7 +21,7 @@ from solvers.results import SolutionCount
 class GridEngine:
     """The rules of `geometry` in `encoding`, loaded in one engine."""
 
-    def __init__(self, geometry: Geometry, encoding: str = "centrale", groups: bool = True):
+    def __init__(self, geometry: Geometry, encoding: str = "centrale", groups: bool = False):
         """groups: propagate the exactly-one groups natively (see `Engine`)."""
         self.geometry = geometry
         self.formula: Formula = rule_formula(geometry, encoding)

@@ -100,7 +100,7 @@ def check_against_oracles(clauses, num_vars, queries, depths=(1, 2), probed=5, c
     without groups; probing (the first `probed` queries, at `depths`) and counting
     answered as without groups (counting only with `count`: a DPLL count of a random
     partial Sudoku grid can take minutes)."""
-    grouped = Engine(clauses, num_vars)
+    grouped = Engine(clauses, num_vars, groups=True)
     plain = Engine(clauses, num_vars, groups=False)
     assert grouped.num_groups == exactly_one_clauses(clauses)
     assert plain.num_groups == 0
@@ -195,17 +195,19 @@ def test_groups_found_in_each_encoding():
     # augmented: centrale's, the 486 triad definitions and the 324 segment constraints
     expected = {"centrale": 324, "natural": 81, "minimal": 0, "augmented": 324 + 486 + 324}
     for encoding, count in expected.items():
-        engine = Engine(rule_formula(g, encoding).clauses, rule_formula(g, encoding).num_vars)
+        engine = Engine(
+            rule_formula(g, encoding).clauses, rule_formula(g, encoding).num_vars, groups=True
+        )
         assert engine.num_groups == count, encoding
     # A compact at-most-one has no pairwise exclusions: its groups stay watched clauses.
     sequential = rule_formula(g, "centrale+sequential")
-    assert Engine(sequential.clauses, sequential.num_vars).num_groups == 0
+    assert Engine(sequential.clauses, sequential.num_vars, groups=True).num_groups == 0
 
 
 def test_a_formula_without_groups_is_propagated_as_before():
     rng = random.Random(5)
     clauses = planted(rng, 30, 0, 90)
-    assert Engine(clauses, 30).num_groups == 0
+    assert Engine(clauses, 30, groups=True).num_groups == 0
 
 
 @pytest.mark.slow
@@ -217,7 +219,7 @@ def test_public_sets_propagate_and_probe_as_without_groups(name, public):
     depth-2 closure (the first grids) as the engine without groups gives them."""
     g = standard(9)
     formula = rule_formula(g, "centrale")
-    grouped = Engine(formula.clauses, formula.num_vars)
+    grouped = Engine(formula.clauses, formula.num_vars, groups=True)
     plain = Engine(formula.clauses, formula.num_vars, groups=False)
     lines = public.puzzles(name, 400)
     with Minisat22(bootstrap_with=formula.clauses) as solver:
