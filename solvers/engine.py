@@ -37,7 +37,6 @@ from solvers.probe import (
     LADDER_TIMEOUT,
     LADDER_UNSAT,
     MARK,
-    NO_MEMORY,
     NUM_COLUMNS,
     closure_kernel,
     ladder_kernel,
@@ -49,14 +48,15 @@ from solvers.propagate import (
     BAD_LITERAL,
     CONFLICTS,
     DECISIONS,
+    EXHAUSTED,
+    FOUND,
     NEVER,
     NO_CONFLICT,
+    NO_MEMORY,
     PAUSE_AT,
     PAUSED,
     PROBES,
     PROPAGATIONS,
-    S_ST,
-    S_TRAIL,
     SPARE_LEVELS,
     TRAIL_SIZE,
     build,
@@ -70,8 +70,6 @@ from solvers.propagate import (
 )
 from solvers.results import Status
 from solvers.search import (
-    EXHAUSTED,
-    FOUND,
     count_kernel,
     search,
     solve_kernel,
@@ -222,7 +220,7 @@ def _sliced(
     Between slices Python runs its signal handlers (Ctrl-C raises KeyboardInterrupt
     here) and the engine's deadline is checked (TimeLimitReached).  Whatever stops the
     query, the state S is cancelled back to level 0."""
-    st = S[S_ST]
+    st = S.st
     resume = False
     try:
         while True:
@@ -267,8 +265,7 @@ class Engine:
             raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
         self.num_clauses: int = len(cnf)
-        *formula, units, unit_idx, first_empty = build(cnf.literals, cnf.offsets, self.num_vars)
-        self._F = tuple(formula)
+        self._F, units, unit_idx, first_empty = build(cnf.literals, cnf.offsets, self.num_vars)
         self._S = new_state(self.num_vars)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
@@ -438,7 +435,7 @@ class Engine:
             return Ladder(status, depth, solutions, cycles / rate)
         self._room(max(max_depth, 1))
         cursor = np.array([0, -1, 0, count], np.int64)
-        st = self._S[S_ST]
+        st = self._S.st
         limit = None if time_limit is None else time_limit * rate
         resume = False
         try:
@@ -474,7 +471,7 @@ class Engine:
         int64 array."""
         if not self.ok:
             return _none(as_array)
-        trail, st = self._S[S_TRAIL], self._S[S_ST]
+        trail, st = self._S.trail, self._S.st
         codes = trail[: st[TRAIL_SIZE]].astype(np.int64)
         dimacs = np.where(codes & 1, -((codes >> 1) + 1), (codes >> 1) + 1)
         return dimacs if as_array else dimacs.tolist()
@@ -496,7 +493,7 @@ class Engine:
         return status == NO_CONFLICT, steps, max(int(status), -1)
 
     def _stats(self) -> np.ndarray:
-        return self._S[S_ST][[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
+        return self._S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
 
     def solve(
         self, assumptions: Sequence[Lit] = (), budget: int | None = None, probe_depth: int = 0
@@ -565,8 +562,8 @@ class Engine:
         lits = _literal_array(assumptions)
         if not self.ok or limit == 0:
             return
-        F = tuple(a.copy() for a in self._F)  # propagation reorders clauses and watches
-        S = tuple(a.copy() for a in self._S)
+        F = self._F._make(a.copy() for a in self._F)  # propagation reorders clauses, watches
+        S = self._S._make(a.copy() for a in self._S)
         flipped = np.zeros_like(self._flipped)
         status, base = start(F, S, lits)
         self._check(status, lits)
@@ -577,10 +574,10 @@ class Engine:
         slots = list(_STAT_SLOTS.values())
         found = 0
         while limit is None or found < limit:
-            before = S[S_ST][slots]
+            before = S.st[slots]
             args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0)
             result, _ = _sliced(search, args, S, _search_result_paused, self)
-            self._S[S_ST][slots] += S[S_ST][slots] - before
+            self._S.st[slots] += S.st[slots] - before
             if result != FOUND:
                 return
             found += 1
@@ -589,7 +586,7 @@ class Engine:
     def accum_stats(self) -> dict[str, int]:
         """Return cumulative counters since construction: decisions, backtracks, conflicts,
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
-        st = self._S[S_ST]
+        st = self._S.st
         return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}
 
 

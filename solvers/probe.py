@@ -46,20 +46,17 @@ from numba.extending import intrinsic
 from solvers.propagate import (
     BAD_LITERAL,
     CLOSURE_TOP,
+    CONFLICT_CLOSURE,
     CONFLICTS,
     DLEVEL,
     NO_CONFLICT,
+    NO_MEMORY,
     PAUSE_AT,
     PAUSED,
     PROBES,
     PROPAGATIONS,
     REASON_DECISION,
     REASON_PROBE,
-    S_LEVEL,
-    S_ST,
-    S_TRAIL,
-    S_TRAIL_LIM,
-    S_VALUE,
     STAMP,
     TRAIL_SIZE,
     assume,
@@ -94,10 +91,6 @@ def mark_rows(num_literals):
     if num_literals > WITNESS_LITERALS:
         return CLOSURE
     return CLOSURE + (num_literals + 63) // 64
-
-
-CONFLICT_CLOSURE = -4  # closure: the closure (not one clause) is contradictory
-NO_MEMORY = -5  # closure_kernel: the mark table or the frames have fewer rows than depth
 
 
 @njit(cache=True)
@@ -135,7 +128,7 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
     slice ran out (call again with resume=True and the same arguments).  Candidates
     are every literal, or the positive ones only if positive_only.  `passed` needs at
     least `depth` rows of 2*num_vars stamps, `frames` `depth` rows of NUM_COLUMNS."""
-    value, trail, trail_lim, st = S[S_VALUE], S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    value, trail, trail_lim, st = S.value, S.trail, S.trail_lim, S.st
     keeps_closures = passed.shape[1] > CLOSURE
     if resume:
         top = st[CLOSURE_TOP]
@@ -228,7 +221,7 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, resume):
     if resume:
         confl = closure(F, S, depth, positive_only, passed, frames, True)
     else:
-        num_vars = S[S_LEVEL].shape[0]
+        num_vars = S.level.shape[0]
         if not check_literals(dimacs, num_vars):
             return BAD_LITERAL, np.empty(0, np.int64)
         if passed.shape[0] < depth or frames.shape[0] < depth:
@@ -242,7 +235,7 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, resume):
     if confl != NO_CONFLICT:
         cancel_until(S, 0)
         return confl, np.empty(0, np.int64)
-    out = trail_dimacs(S, S[S_TRAIL_LIM][0])
+    out = trail_dimacs(S, S.trail_lim[0])
     cancel_until(S, 0)
     return NO_CONFLICT, out
 
@@ -289,7 +282,7 @@ def filled_cells(S, n, out):
     for none; the last one on the trail when several) and return True when no cell is
     left at 0: the grid `encoder.decode.filled_grid` would read from the literals that
     propagate_kernel (level 0) or closure_kernel (level >= 1) returns."""
-    trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    trail, trail_lim, st = S.trail, S.trail_lim, S.st
     start = trail_lim[0] if st[DLEVEL] > 0 else st[TRAIL_SIZE]
     cell_vars = n * n * n
     out[:] = 0
@@ -322,8 +315,8 @@ def ladder_kernel(
     PAUSED (between two grids, or inside a closure: cursor says where) when the slice
     ran out; call again with resume=(cursor[CUR_DEPTH] >= 0).  The state is at level 0
     whenever it returns NO_CONFLICT or pauses between grids."""
-    st = S[S_ST]
-    num_vars = S[S_LEVEL].shape[0]
+    st = S.st
+    num_vars = S.level.shape[0]
     cells = n * n
     codes = np.empty(cells, np.int32)
     rated = 0
