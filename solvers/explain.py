@@ -35,7 +35,6 @@ from encoder.encodings import Formula, given_literals
 from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import cell_value
-from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
 
@@ -245,8 +244,8 @@ class Explainer:
                 yield self._note(stall, ("", stall))
             shortest = rater.shortest_step(state, max_depth=1) if max_depth >= 1 else None
             if shortest is not None:
-                for lit, cone in zip(shortest.eliminated, shortest.cones, strict=True):
-                    sentence = self._refutation_words(rater, state, -lit, cone, shortest.length)
+                for lit in shortest.eliminated:
+                    sentence = self._refutation_words(rater, state, -lit, shortest.length)
                     yield self._ruled_out("refutation", -lit, sentence, (f"  {sentence}",))
                 facts = [*facts, *shortest.eliminated]
                 rater.apply(state, shortest)  # a contradiction shows in the propagation below
@@ -295,10 +294,10 @@ class Explainer:
             self._board = before.rule_out(c, k)
         return Step(kind, sentence, tuple(lines), before, self._board, c, k)
 
-    def _refutation_words(self, rater, state, hypothesis: int, cone, length: int) -> str:
-        """Say how the hypothesis (a DIMACS literal) is refuted using only the
-        constraints of `cone` (indices into rater.constraint_clause)."""
-        forced, broken = refutation_chain(rater, state, hypothesis, cone)
+    def _refutation_words(self, rater, state, hypothesis: int, length: int) -> str:
+        """Say how the hypothesis (a DIMACS literal) is refuted by its shortest
+        refutation, of `length` constraints: the chain the rater's kernel derived."""
+        forced, broken = rater.chain(state, hypothesis, length)
         parts = []
         for lit, c in forced:
             info = self.info[rater.constraint_clause[c]]
@@ -400,52 +399,6 @@ class Explainer:
         if len(ruled_out) > 4:
             shown += f" and {len(ruled_out) - 4} more"
         return f"under it, {rule} give {shown}; then {self.conflict_words(conflict)}"
-
-
-def refutation_chain(rater, state, hypothesis: int, cone) -> tuple[list, object]:
-    """Replay a refutation: unit propagation from `hypothesis` (a DIMACS literal) over the
-    state's facts, the links and only the constraints of `cone`.  Return the values it
-    forces, in order, as (literal, constraint), and what breaks: an emptied constraint,
-    or the pair of true literals (DIMACS) that exclude each other."""
-    G, val = rater.G, state[K.T_VAL]
-    bstart, bimp = G[K.G_BSTART], G[K.G_BIMP]
-    cstart, clits = G[K.G_CSTART], G[K.G_CLITS]
-    hval: dict[int, int] = {}
-
-    def value(code: int) -> int:
-        return hval.get(code, int(val[code]))
-
-    def dimacs(code: int) -> int:
-        return -((code >> 1) + 1) if code & 1 else (code >> 1) + 1
-
-    forced: list[tuple[int, int]] = []
-    queue = [K.to_code(hypothesis)]
-    hval[queue[0]], hval[queue[0] ^ 1] = 1, -1
-    while True:
-        while queue:
-            lit = queue.pop()
-            for q in bimp[bstart[lit] : bstart[lit + 1]].tolist():
-                if value(q) == -1:
-                    return forced, (dimacs(lit), dimacs(q ^ 1))
-                if value(q) == 0:
-                    hval[q], hval[q ^ 1] = 1, -1
-                    queue.append(q)
-        progress = False
-        for c in cone:
-            lits = clits[cstart[c] : cstart[c + 1]].tolist()
-            if any(value(x) == 1 for x in lits):
-                continue
-            left = [x for x in lits if value(x) == 0]
-            if not left:
-                return forced, c
-            if len(left) == 1:
-                hval[left[0]], hval[left[0] ^ 1] = 1, -1
-                forced.append((dimacs(left[0]), c))
-                queue.append(left[0])
-                progress = True
-                break  # links first, as the kernel propagates
-        if not progress:  # cannot happen: the cone refutes the hypothesis
-            raise AssertionError("the refutation's constraints do not refute it")
 
 
 def explain_lines(

@@ -17,8 +17,8 @@ from encoder.grids import parse_grid
 from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.depth_rating import Rater
-from solvers.explain import refutation_chain
 from solvers.length_rating import RefutationRater
+from solvers.propagate import REASON_DECISION, build
 
 GEOMETRY = standard(9)
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -28,14 +28,16 @@ BERTHIER_W2 = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91.....
 def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] = ()) -> int:
     """Return the kernel's shortest refutation length of `hypothesis` (0: none)."""
     cnf = Cnf.from_clauses(clauses)
-    G = K.build_links(cnf.literals.astype(np.int64), cnf.offsets.astype(np.int64), cnf.num_vars)
-    T = K.new_state(G, cnf.num_vars, False)
+    F, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars)
+    assert units.size == 0
+    occ = K.occurrences(F)
+    S = K.new_state(F, cnf.num_vars, False)
     codes = np.array([K.to_code(lit) for lit in facts], np.int32)
-    queue = np.zeros(2 * cnf.num_vars, np.int32)
-    assert K.assert_facts(G, T, codes, np.zeros(codes.size, np.int32), queue) == K.NO_CONFLICT
-    X = K.new_scratch(G, cnf.num_vars)
-    m = G[K.G_CSTART].shape[0] - 1
-    length = K.shortest_refutation(G, T, X, K.to_code(hypothesis), m)
+    cones = np.zeros(codes.size, np.int32)
+    assert K.assert_facts(F, occ, S, codes, cones, REASON_DECISION) == K.NO_CONFLICT
+    X = K.new_scratch(F, cnf.num_vars)
+    m = K.num_constraints(F)
+    length = K.shortest_refutation(F, occ, S, X, K.to_code(hypothesis), m)
     return 0 if length > m else int(length)
 
 
@@ -107,7 +109,7 @@ def test_a_refutation_replays_with_exactly_its_constraints(rater):
         seen.add(step.length)
         for lit, cone in zip(step.eliminated, step.cones, strict=True):
             assert len(cone) == step.length
-            forced, broken = refutation_chain(rater, state, -lit, cone)
+            forced, broken = rater.chain(state, -lit, step.length)
             used = {c for _, c in forced} | ({broken} if isinstance(broken, int) else set())
             assert used == set(cone)
         assert rater.apply(state, step)
@@ -129,7 +131,7 @@ def test_depth_2_grids_need_a_nested_refutation(rater):
     grid = parse_grid(EASTER_MONSTER, GEOMETRY)
     assert rater.rate(grid, max_depth=1).label() == ">1"
     state = rater.start(grid)
-    K.simplest_first(rater.G, state, rater.X, 729, 324, rater._lengths, rater._queue,
+    K.simplest_first(rater.F, rater.occ, state, rater.X, 729, 324, rater._lengths,
                      rater._log, 1000)  # fmt: skip
     z = next(z for z in rater._open(state) if rater._fails(state, z, 2))
     length = rater.nested_length(state, (z >> 1) + 1, 2)
