@@ -11,7 +11,10 @@ then r4c8=3 (the only value left in the cell), ..., then box 5 has no place left
 candidate, it tries nested hypotheses: at depth d a hypothesis is followed with the
 depth d-1 rule; the first one that fails is printed with its nested length (finding
 the shortest nested refutation takes minutes on the hardest grids).  Singles come from
-the engine's `trace` (the reason clause of every implied literal).  Cells are named as
+the engine's `trace` (the reason clause of every implied literal); a refutation's chain
+is the length kernel's own derivation of it (`RefutationRater.chain`: the reasons it
+recorded, read back from the contradiction), so it names exactly the constraints its
+length counts.  Cells are named as
 players and every published tool name them, r4c7 with rows and columns from 1, boxes
 and other regions numbered from 1, values as their symbols; `zero_based` numbers rows,
 columns and regions from 0 instead, for programmers.

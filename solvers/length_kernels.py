@@ -71,12 +71,9 @@ from solvers.propagate import (
     STUCK,
     TRAIL_SIZE,
     enqueue,
-    to_code,
 )
 from solvers.propagate import NUM_SLOTS as PROPAGATE_SLOTS
 from solvers.propagate import new_state as new_assignment
-
-__all__ = ["CONTRADICTION", "NO_CONFLICT", "PAUSED", "SOLVED", "STUCK", "to_code"]
 
 # The facts and their cones: propagate's State (value, level, reason, trail, trail_lim,
 # st) and, per literal, the pool row of a true literal's cone (`cone`); per constraint,

@@ -50,7 +50,18 @@ from encoder.geometry import Geometry
 from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.limits import TimeLimitReached, deadline_after
-from solvers.propagate import REASON_DECISION, REASON_PROBE, REASON_UNIT, build, to_dimacs
+from solvers.propagate import (
+    CONTRADICTION,
+    NO_CONFLICT,
+    PAUSED,
+    REASON_DECISION,
+    REASON_PROBE,
+    REASON_UNIT,
+    SOLVED,
+    build,
+    to_code,
+    to_dimacs,
+)
 
 Grid = tuple[int, ...]
 STEPS_PER_CALL = 8  # simplest-first steps per kernel call: Python checks the clock between
@@ -127,10 +138,10 @@ class RefutationRater:
         contradiction."""
         S = K.new_state(self.F, self.num_vars, False)
         givens = given_literals(grid, self.geometry)
-        codes = np.array([K.to_code(lit) for lit in givens], np.int32)
+        codes = np.array([to_code(lit) for lit in givens], np.int32)
         for facts, why in ((self._units, REASON_UNIT), (codes, REASON_DECISION)):
             cones = np.zeros(facts.size, np.int32)
-            if K.assert_facts(self.F, self.occ, S, facts, cones, why) != K.NO_CONFLICT:
+            if K.assert_facts(self.F, self.occ, S, facts, cones, why) != NO_CONFLICT:
                 return None
         return S
 
@@ -150,16 +161,16 @@ class RefutationRater:
 
     def add_fact(self, S: K.State, lit: int) -> bool:
         """Make the DIMACS literal `lit` a fact of S and propagate; False on a contradiction."""
-        return self._assert(S, K.to_code(lit)) == K.NO_CONFLICT
+        return self._assert(S, to_code(lit)) == NO_CONFLICT
 
     def nested_length(self, T: K.State, lit: int, depth: int) -> int | None:
         """Return the length of the depth-`depth` refutation of hypothesis `lit` (a
         DIMACS literal) in state T, or None when it has none."""
         if depth < 2:
-            K.shortest_refutation(self.F, self.occ, T, self.X, K.to_code(lit), self.num_constraints)
+            K.shortest_refutation(self.F, self.occ, T, self.X, to_code(lit), self.num_constraints)
             found = len(self._bits(self.X.best_cone))
             return found or None
-        found = self._nested(T, K.to_code(lit), depth, self.num_constraints)
+        found = self._nested(T, to_code(lit), depth, self.num_constraints)
         return None if found is None else found[0]
 
     def is_solved(self, T: K.State) -> bool:
@@ -205,19 +216,19 @@ class RefutationRater:
                 )  # fmt: skip
                 if count:
                     longest, depth, steps = max(longest, step_longest), max(depth, 1), steps + count
-                if status == K.SOLVED:
+                if status == SOLVED:
                     return done(Status.SAT)
-                if status == K.CONTRADICTION:
+                if status == CONTRADICTION:
                     return done(Status.UNSAT)
                 self._tick()
-                if status == K.PAUSED:
+                if status == PAUSED:
                     continue
                 step = self.nested_step(T, max_depth)
                 if step is None:
                     return done(Status.UNKNOWN)
                 longest, depth, steps = max(longest, step.length), max(depth, step.depth), steps + 1
                 for lit in step.eliminated:
-                    if self._assert(T, K.to_code(lit)) != K.NO_CONFLICT:
+                    if self._assert(T, to_code(lit)) != NO_CONFLICT:
                         return done(Status.UNSAT)
         except TimeLimitReached:
             return done(Status.UNKNOWN, timed_out=True)
@@ -247,7 +258,7 @@ class RefutationRater:
         the values its constraints force, in order, as (DIMACS literal, constraint
         index), and what breaks: the constraint it empties, or the two true literals
         (DIMACS) that exclude each other."""
-        z = K.to_code(hypothesis)
+        z = to_code(hypothesis)
         K.shortest_refutation(self.F, self.occ, T, self.X, z, length)
         lits = np.empty(self.num_constraints, np.int64)
         constraints = np.empty(self.num_constraints, np.int64)
@@ -262,7 +273,7 @@ class RefutationRater:
 
     def apply(self, T: K.State, step: Step) -> bool:
         """Apply a step's eliminations and propagate; return False on a contradiction."""
-        return all(self._assert(T, K.to_code(lit)) == K.NO_CONFLICT for lit in step.eliminated)
+        return all(self._assert(T, to_code(lit)) == NO_CONFLICT for lit in step.eliminated)
 
     def nested_step(self, T: K.State, max_depth: int) -> Step | None:
         """Return the step of the shortest nested refutations (depth 2 up to max_depth)
@@ -298,18 +309,18 @@ class RefutationRater:
         depth depth-1 (no cones: the cheap test before the nested length is counted)."""
         U = K.copy_state(T)
         U.st[K.TRACK] = 0
-        if self._assert(U, z, why=REASON_DECISION) != K.NO_CONFLICT:
+        if self._assert(U, z, why=REASON_DECISION) != NO_CONFLICT:
             return True
         while True:
             status = K.failed_closure(self.F, self.occ, U, self.X, self.num_candidates)
-            if status == K.CONTRADICTION:
+            if status == CONTRADICTION:
                 return True
-            if status == K.SOLVED or depth - 1 < 2:
+            if status == SOLVED or depth - 1 < 2:
                 return False
             for y in self._open(U):
                 self._tick()
                 if self._fails(U, y, depth - 1):
-                    if self._assert(U, y ^ 1) != K.NO_CONFLICT:
+                    if self._assert(U, y ^ 1) != NO_CONFLICT:
                         return True
                     break
             else:
@@ -326,7 +337,7 @@ class RefutationRater:
         U = K.copy_state(T)
         U.st[K.TRACK] = 1
         conflict = self._assert(U, z, why=REASON_DECISION)
-        while conflict == K.NO_CONFLICT:
+        while conflict == NO_CONFLICT:
             self._tick()
             if self.is_solved(U):
                 return None
@@ -341,7 +352,7 @@ class RefutationRater:
                     cones.append(self.X.best_cone.copy())
                 for v, cone in zip(chosen, cones, strict=True):
                     conflict = self._assert(U, 2 * v + 1, cone)
-                    if conflict != K.NO_CONFLICT:
+                    if conflict != NO_CONFLICT:
                         break
                 continue
             if depth - 1 < 2:
@@ -358,7 +369,7 @@ class RefutationRater:
             for length, y, cone in inner:
                 if length == low:
                     conflict = self._assert(U, y ^ 1, self._words(cone))
-                    if conflict != K.NO_CONFLICT:
+                    if conflict != NO_CONFLICT:
                         break
         cone = self._bits(U.pool[conflict])
         return (len(cone), cone) if len(cone) <= bound else None
