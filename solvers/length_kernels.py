@@ -580,20 +580,18 @@ def _forced_behind(F, S, X, lit, seen, found):
 
 
 @njit(cache=True)
-def refutation_chain(F, S, X, z, out_lits, out_constraints):
-    """Read the chain of the best refutation the last `shortest_refutation(..., z, ...)`
-    found: fill out_lits/out_constraints with the literals its constraints force and
-    those constraints, in the order a player reads them (of the steps whose premises are
+def refutation_chain(F, S, X, out_lits, out_constraints):
+    """Read the chain of the best refutation the last `shortest_refutation` call found.
+
+    Fill out_lits/out_constraints with the literals its constraints force and those
+    constraints, in the order a player reads them (of the steps whose premises are
     shown, the lowest-numbered constraint first), and return (number of steps, the
     constraint the contradiction empties or -1, and else the two true literals that
-    exclude each other).  It uses exactly the constraints of X.best_cone."""
+    exclude each other).  It uses exactly the constraints of X.best_cone: X.reason and
+    the entries still hold the derivation, and every literal the walk back visits was
+    made true by that hypothesis or is a fact of S."""
     nlits = X.value.shape[0]
     cstart, lits = F.cstart, F.lits
-    # Replay the hypothesis's assignment (shortest_refutation clears it on return).
-    for t in range(X.st[SCRATCH_TRAIL_SIZE]):
-        r = X.trail[t]
-        X.value[r] = 1
-        X.value[r ^ 1] = -1
     # Where the contradiction starts: the true literals it puts together.
     pending = [0]
     pending.pop()  # (an empty list of ints, typed for numba)
@@ -657,8 +655,4 @@ def refutation_chain(F, S, X, z, out_lits, out_constraints):
     for k in range(n):
         out_lits[k] = order[k]
         out_constraints[k] = forced_by[order[k]]
-    for t in range(X.st[SCRATCH_TRAIL_SIZE]):
-        r = X.trail[t]
-        X.value[r] = 0
-        X.value[r ^ 1] = 0
     return n, broken, a, b

@@ -262,7 +262,7 @@ class RefutationRater:
         K.shortest_refutation(self.F, self.occ, T, self.X, z, length)
         lits = np.empty(self.num_constraints, np.int64)
         constraints = np.empty(self.num_constraints, np.int64)
-        n, broken, a, b = K.refutation_chain(self.F, T, self.X, z, lits, constraints)
+        n, broken, a, b = K.refutation_chain(self.F, T, self.X, lits, constraints)
         forced = [
             (int(to_dimacs(lit)), int(c))
             for lit, c in zip(lits[:n].tolist(), constraints[:n].tolist(), strict=True)
