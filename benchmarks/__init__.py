@@ -1,9 +1,9 @@
 """Benchmarks: how much reasoning grids need, and how fast each part of the project is.
 
-The public API: `benchmark(*sets, solvers=..., ...)` runs what `python -m benchmarks
-run` runs and returns its records (`BenchmarkResults`: a `Summary` per set and solver,
-a `DepthProfile` per set, every `GridRun`).  Imported on first use, so that
-`import benchmarks` stays cheap.
+The public API: `benchmark(*sets, solvers=..., ...)` (`benchmarks.harness`) runs what
+`python -m benchmarks run` runs and returns its records (`BenchmarkResults`: a
+`Summary` per set and solver, a `DepthProfile` per set, every `GridRun`).  Imported on
+first use, so that `import benchmarks` stays cheap.
 
 >>> import benchmarks
 >>> sorted(benchmarks.__all__)
@@ -18,7 +18,7 @@ __all__ = ["BenchmarkResults", "benchmark"]
 def __getattr__(name: str):
     # The harness pulls in the solvers (numba); load it only when asked for.
     if name in __all__:
-        from benchmarks import run as harness
+        from benchmarks import harness
 
         return getattr(harness, name)
     raise AttributeError(f"module 'benchmarks' has no attribute {name!r}")

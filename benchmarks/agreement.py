@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import math
 import time
 from collections.abc import Sequence
@@ -32,15 +33,14 @@ from tabulate import tabulate
 
 from benchmarks.paths import machine
 from encoder.cli_common import (
+    add_executor_flags,
     add_geometry_flags,
     positive,
-    read_puzzle_texts,
-    resolve_named_set,
-    to_puzzle,
+    settle_executor_flags,
+    variant_of,
 )
 from encoder.errors import InputError, read_text
-from encoder.puzzle_files import TABLE_SUFFIXES
-from executors import add_executor_flags, settle_executor_flags
+from encoder.puzzle_files import TABLE_SUFFIXES, open_source
 
 DEFAULT_SET = "berthier-cb-5000"
 NOT_RATINGS = {"puzzle", "solution", "id", "clues", "nb_clues"}  # columns that are no rating
@@ -96,7 +96,7 @@ def rating_columns(
     header = next(reader, [])
     rows: dict[int, list[str]] = {}
     for row in reader:
-        rows[reader.line_num] = row  # the line numbers read_texts gives its puzzles
+        rows[reader.line_num] = row  # the line numbers the reader gives its puzzles
     if wanted is None:
         wanted = [name for name in header if name.lower() not in NOT_RATINGS]
         if not wanted:
@@ -163,14 +163,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
     settle_executor_flags(p, args)
-    texts, flags = read_puzzle_texts(args.table, args)
+    opened = open_source(args.table, variant_of(args))
+    texts = list(itertools.islice(opened.texts(allow_empty=True), args.limit))
     if not texts:
-        path, _, _ = resolve_named_set(args.table, args)
-        raise InputError("no puzzle to rate", path)
-    texts = texts[: args.limit]
+        raise InputError("no puzzle to rate", opened.path)
     wanted = args.columns.split(",") if args.columns else None
     names, published = rating_columns(texts[0].path, [t.line for t in texts], wanted)
-    puzzles = [to_puzzle(text, flags) for text in texts]
+    geometries: dict = {}
+    puzzles = [opened.puzzle(text, geometries=geometries) for text in texts]
     options = RateOptions(max_depth=0, timeout=args.timeout, length_depth=args.length_depth)
     chunks = [
         RateChunk(first, tuple(part), options) for first, part in cut(puzzles, args.chunk_size)

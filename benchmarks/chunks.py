@@ -10,8 +10,9 @@ geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
    call: a model must decode to a grid that keeps the givens and obeys every region
    (`encoder.check`, which shares no code with the encoders).
 2. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
-   settle it, else from `solvers.depth_rating` (its solutions checked too); and no solver
-   may answer UNSAT for a grid that has a checked solution.
+   settle it, else from `solvers.depth_rating`, the chunk's other grids rated in one
+   compiled call per geometry as `solvers rate` rates them (their solutions checked
+   too); and no solver may answer UNSAT for a grid that has a checked solution.
 
 Road not taken: a warm-up pass that answered and checked every grid before a second,
 timed pass; it doubled the harness's time for no other figure (the timed pass found the
@@ -32,21 +33,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from encoder.check import SolutionCheck, solution_problems
-from encoder.cli_common import Puzzle
 from encoder.decode import ModelError, grid_from_model
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
+from encoder.puzzle_files import Puzzle
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
-from solvers.rate_chunks import NO_LENGTH, keep_loaded
-from solvers.results import NotAvailable, SolverResult, Status, depth_bucket
+from solvers.per_geometry import MAX_LOADED, geometry_runs, keep_loaded
+from solvers.rate_chunks import NO_LENGTH
+from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
 # Closure solvers: "solved without search" is their own success (they never branch).
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
 HOME = tuple(HOME_DEPTHS)
-KEEP_LOADED = 4  # backends kept per solver (jigsaw sets bring one geometry per grid)
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ class _Loaded:
         backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
         backend.load(formula.clauses, formula.num_vars, geometry.size**3)
         self.backends[geometry] = backend
-        while len(self.backends) > KEEP_LOADED:
+        while len(self.backends) > MAX_LOADED:
             self.backends.popitem(last=False)[1].close()
         self.last = geometry, backend
         if first_call is not None and not _remembers(backend):
@@ -208,7 +209,7 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
     With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
     that solves a grid gives its depth, the first that refutes it makes it UNSAT, and
     one that ran out of time leaves it at "timeout" (the depths below did not solve
-    it; whether this one would have, nobody knows): exactly what `Rater.rate` would
+    it; whether this one would have, nobody knows): exactly what `Rater.rate_many` would
     find, without running those closures again."""
     ladder = []
     by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
@@ -221,7 +222,11 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
         label = None
         for depth, answers in enumerate(ladder):
             if answers[i].status is not Status.UNKNOWN or answers[i].timed_out:
-                label = depth_bucket(answers[i].status, depth, answers[i].timed_out)
+                label = depth_bucket(
+                    rating_label(
+                        answers[i].status, depth, task.max_depth, answers[i].timed_out, depth
+                    )
+                )
                 break
         settled.append(label)
     return settled
@@ -231,30 +236,30 @@ def _rate(
     task: ChunkTask, solved: list[tuple[int, ...] | None], settled: list[str | None]
 ) -> tuple[str, ...]:
     """Return the depth bucket of every grid: `settled` where known, else the rating of
-    `solvers.depth_rating` (whose solutions are checked too)."""
+    `solvers.depth_rating`, the other grids of each geometry rated together in one
+    compiled call (`Rater.rate_many`, the path `solvers rate` takes too), their
+    solutions checked too."""
     from solvers.depth_rating import Rater  # numba start-up only when rating
 
+    puzzles = task.puzzles
     raters: dict[Geometry, Rater] = {}
-    labels = []
-    for i, puzzle in enumerate(task.puzzles):
-        if settled[i] is not None:
-            labels.append(settled[i])
-            continue
-        geometry = puzzle.geometry
+    labels = list(settled)
+    who = f"the depth rating ({task.encoding})"
+    unsettled = [i for i, label in enumerate(settled) if label is None]
+    for run in geometry_runs(unsettled, lambda i: puzzles[i].geometry):
         rater = keep_loaded(
             raters,
-            geometry,
+            puzzles[run[0]].geometry,
             lambda g: Rater(g, task.encoding, time_limit=task.timeout),
-            KEEP_LOADED,
         )
-        rating = rater.rate(puzzle.grid, task.max_depth)
-        who = f"the depth rating ({task.encoding})"
-        if rating.status is Status.SAT and rating.solution != solved[i]:
-            _grid_checked(puzzle, rating.solution, who)
-            solved[i] = rating.solution
-        elif rating.status is Status.UNSAT and solved[i]:
-            raise _unsat_refuted(puzzle, who)
-        labels.append(rating.bucket())
+        ratings = rater.rate_many([puzzles[i].grid for i in run], task.max_depth)
+        for i, rating in zip(run, ratings, strict=True):
+            if rating.status is Status.SAT and rating.solution != solved[i]:
+                _grid_checked(puzzles[i], rating.solution, who)
+                solved[i] = rating.solution
+            elif rating.status is Status.UNSAT and solved[i]:
+                raise _unsat_refuted(puzzles[i], who)
+            labels[i] = rating.bucket()
     return tuple(labels)
 
 
@@ -270,7 +275,6 @@ def _lengths(task: ChunkTask) -> tuple[str, ...]:
             raters,
             geometry,
             lambda g: RefutationRater(g, task.encoding, time_limit=task.timeout),
-            KEEP_LOADED,
         )
         labels.append(rater.rate(puzzle.grid, max_depth=1).label())
     return tuple(labels)

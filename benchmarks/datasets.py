@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-from puzzles.outputs import reason
+from encoder.output_files import reason
 from puzzlesets import (
     PuzzleSet,
     PuzzleSetError,

@@ -44,9 +44,10 @@ from encoder.dimacs import parse_model
 from encoder.emit import rule_size
 from encoder.errors import InputError
 from encoder.geometry import make_geometry
-from encoder.grids import parse_cells, split_puzzles
+from encoder.output_files import check_folder, write_text
+from encoder.puzzle_files import read_puzzles
 from encoder.simplify import original_model, read_map
-from puzzles.outputs import check_folder, write_png, write_text
+from puzzles.outputs import write_png
 
 SIDES = (9, 16, 25, 36, 49, 64, 81, 100)
 COMPARED = ("pairwise", "sequential", "ladder", "bitwise", "commander", "product", "bimander")
@@ -211,8 +212,7 @@ def big_table(sides: Sequence[int], shares: Sequence[float], limit: float, tmp: 
             args = ["-m", "benchmarks", "generate", "--method", "remove", "--size", str(n)]
             args += ["--givens", str(givens), "--seed", "1", "--quiet", "-o", str(puzzles)]
             _run(args, 600)
-            [text] = split_puzzles(puzzles.read_text(encoding="utf-8"), size=n)
-            puzzle = parse_cells(text.cells, make_geometry(n))
+            [puzzle] = (p.grid for p in read_puzzles(str(puzzles), make_geometry(n)))
             timed_out = False
             for amo in ("pairwise", "sequential", "product", "commander"):
                 cnf = tmp / f"big{n}-{givens}-{amo}.cnf"

@@ -1,5 +1,10 @@
 """Where the project's own data lives (`data/`), and a one-line description of the
-machine for reports.  Public puzzle sets are found by name through `puzzlesets`."""
+machine for reports.  Public puzzle sets are found by name through `puzzlesets`.
+
+The project's own puzzle sets (`data/sets/` in the checkout) are the harness's default
+work, so they ship with the package: an installed copy (`pip install .`) holds them as
+package data in `benchmarks/sets/` (pyproject.toml maps the folder there), and `SETS`
+names that folder when it exists, the checkout's otherwise."""
 
 from __future__ import annotations
 
@@ -9,6 +14,8 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 DATA = PROJECT / "data"
+_PACKAGED = Path(__file__).resolve().parent / "sets"  # data/sets, installed as package data
+SETS = _PACKAGED if _PACKAGED.is_dir() else DATA / "sets"
 
 
 def cpu_model() -> str:

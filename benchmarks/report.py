@@ -34,8 +34,8 @@ from tabulate import tabulate
 
 from benchmarks.chunks import GridRun
 from benchmarks.paths import PROJECT, cpu_model
-from encoder.datasets import Dataset
-from puzzles.outputs import write_file, write_text
+from benchmarks.sets import Dataset
+from encoder.output_files import write_file, write_text
 from solvers.results import DEPTH_BUCKETS, NOT_AVAILABLE, NotAvailable, Status
 
 SCHEMA = "sudoku-sat/benchmark-results"

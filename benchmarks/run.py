@@ -6,18 +6,19 @@ grid without search, the depth profile of each set, and speed.
         [--limit N] [--shuffle --seed S] [--workers K] [--timeout S] [--out DIR]
         [--executor local|dask [--scheduler tcp://HOST:8786]]
 
-With no DATASET it runs every file of the project's `data/sets/`.  Each set is cut into
-chunks of `--chunk-size` grids at fixed positions; an executor (`executors`)
-runs the chunks (`benchmarks.chunks.run_chunk`) on `--workers` processes, and the
-per-grid results are merged back in run order, so the figures do not depend on the
-number of workers (times do, a little).  `--executor dask` runs the same chunks on a
-Dask cluster (`executors.dask_cluster`): a LocalCluster of `--workers` processes, or
-the cluster of the scheduler at `--scheduler`.  Every answer is checked after its timed call
-(see `benchmarks.chunks`); a wrong answer stops the run
-with the grid shown and exit status 1.  Ctrl-C stops the run: the chunks already
-finished are reported and written, and the exit status is 130.  Grids past `--timeout`
-and grids a solver failed on count as UNKNOWN and are counted per solver on stderr; a
-failure makes the exit status 1 once everything is reported.
+With no DATASET it runs every file of the project's `data/sets/`.  This module is the
+command line only: the options become a `benchmarks.harness.RunOptions`, and the
+harness (`benchmarks.harness`, also the Python API `benchmark`) cuts each set into
+chunks of `--chunk-size` grids at fixed positions, runs them with an executor
+(`executors`) on `--workers` processes, and merges the per-grid results back in run
+order, so the figures do not depend on the number of workers (times do, a little).
+`--executor dask` runs the same chunks on a Dask cluster (`executors.dask_cluster`): a
+LocalCluster of `--workers` processes, or the cluster of the scheduler at
+`--scheduler`.  Every answer is checked after its timed call (see `benchmarks.chunks`);
+a wrong answer stops the run with the grid shown and exit status 1.  Ctrl-C stops the
+run: the chunks already finished are reported and written, and the exit status is 130.
+Grids past `--timeout` and grids a solver failed on count as UNKNOWN and are counted
+per solver on stderr; a failure makes the exit status 1 once everything is reported.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
 `results.json` (with metadata), `results.csv` (one row per grid and solver) and PNG
@@ -35,44 +36,40 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import fields
 from pathlib import Path
 
-from benchmarks.chunks import CLOSURES, HOME, ChunkResult, ChunkTask, GridRun, run_chunk
-from benchmarks.paths import DATA
-from benchmarks.report import (
-    DepthProfile,
-    Summary,
-    depth_profile,
-    markdown,
-    metadata,
-    results_json,
-    summarise,
-    table,
-    write_csv,
-    write_json,
+from benchmarks.chunks import CLOSURES
+from benchmarks.harness import (
+    CHUNK_SIZE,
+    DEFAULT_SOLVERS,
+    RunOptions,
+    execute,
+    load_datasets,
+    make_tasks,
+    merge,
+    summarise_all,
 )
+from benchmarks.report import markdown, metadata, results_json, table, write_csv, write_json
 from encoder.amo import AMO_ENCODINGS
-from encoder.cli_common import add_geometry_flags, positive
-from encoder.datasets import Dataset, default_files, read_dataset, unique_names
-from encoder.encodings import ENCODING_NAMES, ENCODINGS
-from encoder.errors import InputError
-from executors import (
+from encoder.cli_common import (
     add_executor_flags,
-    available_cores,
-    completed,
-    cut,
-    make_executor,
+    add_geometry_flags,
+    positive,
     settle_executor_flags,
+    variant_of,
 )
-from puzzles.outputs import check_folder, print_out
+from encoder.encodings import ENCODING_NAMES, ENCODINGS
+from encoder.output_files import check_folder
+from executors import available_cores
+from puzzles.outputs import print_out
 from solvers.backends import REGISTRY, missing_reason
 from solvers.limits import DEFAULT_TIMEOUT
 
 PROG = "benchmarks"
-SETS = DATA / "sets"
-DEFAULT_SOLVERS = "up,fl,fl2,minisat22,glucose3,glucose4,cadical195"
-CHUNK_SIZE = 500
+# the options results.json records, in its order
+RECORDED = ("seed", "shuffle", "limit", "workers", "executor", "scheduler", "chunk_size")
+RECORDED += ("timeout", "fresh", "max_depth")
 
 
 def _names(known: Sequence[str], what: str):
@@ -105,8 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--solvers",
         type=_names(list(REGISTRY), "solver"),
-        default=_names(list(REGISTRY), "solver")(DEFAULT_SOLVERS),
-        help=f"comma-separated registry names (default {DEFAULT_SOLVERS}; "
+        default=DEFAULT_SOLVERS,
+        help=f"comma-separated registry names (default {','.join(DEFAULT_SOLVERS)}; "
         f"known: {', '.join(REGISTRY)})",
     )
     parser.add_argument(
@@ -192,184 +189,6 @@ def _fail(message: str) -> int:
     return 1
 
 
-def load_datasets(args: argparse.Namespace) -> list[Dataset]:
-    files = args.datasets or default_files(SETS)
-    if not files:
-        raise InputError("no dataset files here: give DATASET files", str(SETS))
-    datasets = [
-        read_dataset(path, args, args.column, args.limit, args.shuffle, args.seed) for path in files
-    ]
-    return unique_names(datasets)
-
-
-def make_tasks(datasets: Sequence[Dataset], args: argparse.Namespace) -> list[ChunkTask]:
-    rate = any(name in HOME for name in args.solvers)
-    tasks = []
-    for dataset in datasets:
-        for encoding in args.encodings:
-            for first, part in cut(dataset.puzzles, args.chunk_size):
-                tasks.append(
-                    ChunkTask(
-                        dataset.name,
-                        encoding,
-                        args.solvers,
-                        first,
-                        part,
-                        args.fresh,
-                        args.timeout,
-                        args.max_depth if rate else None,
-                        not args.no_length,
-                    )
-                )
-    return tasks
-
-
-def _progress(total: int, quiet: bool):
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total,
-        unit="grid",
-        desc="benchmark",
-        file=sys.stderr,
-        disable=quiet or not sys.stderr.isatty(),
-        dynamic_ncols=True,
-    )
-
-
-def _cost(task: ChunkTask) -> int:
-    """A rough guess of a chunk's work, to start the biggest first (16x16 grids are far
-    harder than 9x9 ones): the order of chunks changes no figure, only the wall time."""
-    size = task.puzzles[0].geometry.size if task.puzzles else 0
-    return len(task.puzzles) * size**6
-
-
-def execute(tasks: list[ChunkTask], args: argparse.Namespace) -> tuple[list[ChunkResult], bool]:
-    """Run the chunks; return (finished chunks, interrupted).  A chunk reporting an
-    error stops the run at once and is returned last."""
-    workers = min(args.workers, len(tasks)) if tasks else 1
-    executor = make_executor(args.executor, workers, args.scheduler)
-    done: list[ChunkResult] = []
-    total = sum(len(t.puzzles) for t in tasks)
-    bar = _progress(total, args.quiet)
-    results = completed(executor, run_chunk, sorted(tasks, key=_cost, reverse=True))
-    try:
-        for result in results:
-            done.append(result)
-            if result.error:
-                break  # closing `results` below stops the executor
-            bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
-            bar.update(result.count)
-    except KeyboardInterrupt:  # `completed` has stopped the executor
-        return done, True
-    finally:
-        results.close()
-        bar.close()
-    return done, False
-
-
-def merge(results: Sequence[ChunkResult]):
-    """Return {(dataset, encoding): (runs by solver, depth labels by position, refutation
-    lengths by position)}."""
-    by_key: dict[tuple[str, str], list[ChunkResult]] = defaultdict(list)
-    for result in results:
-        by_key[(result.dataset, result.encoding)].append(result)
-    merged = {}
-    for key, chunks in by_key.items():
-        chunks.sort(key=lambda c: c.first)
-        runs: dict[str, list[GridRun]] = defaultdict(list)
-        depths: dict[int, str] = {}
-        lengths: dict[int, str] = {}
-        for chunk in chunks:
-            for run in chunk.runs:
-                runs[run.result.solver].append(run)
-            if chunk.depths:
-                positions = range(chunk.first, chunk.first + chunk.count)
-                depths.update(zip(positions, chunk.depths, strict=True))
-                lengths.update(zip(positions, chunk.lengths, strict=True))
-        merged[key] = (runs, depths, lengths)
-    return merged
-
-
-def summarise_all(datasets: Sequence[Dataset], merged, args: argparse.Namespace):
-    """Return (summaries, depth profiles) of merged runs, in the order of the tables."""
-    summaries, profiles = [], []
-    for d in datasets:
-        for encoding in args.encodings:
-            if (d.name, encoding) not in merged:
-                continue
-            runs, depths, lengths = merged[(d.name, encoding)]
-            for solver in args.solvers:
-                if runs.get(solver):
-                    summaries.append(summarise(d.name, encoding, solver, runs[solver]))
-            if depths:
-                labels = [depths[p] for p in sorted(depths)]
-                rated = [lengths[p] for p in sorted(lengths)]
-                profiles.append(depth_profile(d.name, encoding, labels, args.max_depth, rated))
-    return summaries, profiles
-
-
-@dataclass(frozen=True)
-class BenchmarkResults:
-    """What `benchmark` returns: the records behind the tables of `run`."""
-
-    summaries: tuple[Summary, ...]  # one per set, encoding and solver
-    profiles: tuple[DepthProfile, ...]  # one per set and encoding, when rated
-    runs: dict[tuple[str, str, str], tuple[GridRun, ...]]  # (set, encoding, solver) -> runs
-
-
-def benchmark(*datasets: str, **options) -> BenchmarkResults:
-    """Run solvers over puzzle sets as `python -m benchmarks run` does, and return the
-    records instead of printing tables.  `datasets` are files or catalogue names (none:
-    data/sets/); `options` are the command's options by their Python names (`solvers`
-    and `encodings` as lists or comma-separated strings, `workers=1` by default here).
-    A usage error or bad input raises ValueError; a wrong answer, RuntimeError.
-
-    >>> from benchmarks import benchmark
-    >>> results = benchmark("data/sets/sudoku4_minimal.txt", solvers=["up", "fl"], limit=20)
-    >>> [(s.solver, s.grids, s.solved) for s in results.summaries]
-    [('up', 20, 20), ('fl', 20, 20)]
-    >>> results.profiles[0].counts["0"]
-    20
-    """
-    options.setdefault("workers", 1)
-    options["quiet"] = True
-    argv = list(datasets)
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            argv.append(flag)
-        elif value is not False and value is not None:
-            text = value if isinstance(value, str) else None
-            if text is None and isinstance(value, list | tuple):
-                text = ",".join(map(str, value))
-            argv += [flag, str(value) if text is None else text]
-    parser = build_parser()
-    parser.exit_on_error = False
-    try:
-        args = parser.parse_args(argv)
-    except (argparse.ArgumentError, SystemExit) as error:
-        raise ValueError(f"benchmark: bad options {argv}: {error}") from None
-    settle_executor_flags(parser, args, local_workers=available_cores())
-    try:
-        datasets = load_datasets(args)
-    except InputError as error:
-        raise ValueError(str(error)) from None
-    tasks = make_tasks(datasets, args)
-    results, _ = execute(tasks, args)
-    failed = [r for r in results if r.error]
-    if failed:
-        raise RuntimeError(f"{failed[0].error_source}: {failed[0].error}")
-    merged = merge(results)
-    summaries, profiles = summarise_all(datasets, merged, args)
-    runs = {
-        (dataset, encoding, solver): tuple(solver_runs)
-        for (dataset, encoding), (by_solver, _, _) in merged.items()
-        for solver, solver_runs in by_solver.items()
-    }
-    return BenchmarkResults(tuple(summaries), tuple(profiles), runs)
-
-
 def solver_times(summaries) -> str:
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for s in summaries:
@@ -379,15 +198,22 @@ def solver_times(summaries) -> str:
     return table(rows, ["solver", "grids", "seconds in solver calls"])
 
 
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """Return the harness's options the command line gives (the same names)."""
+    names = [f.name for f in fields(RunOptions) if f.name != "variant"]
+    return RunOptions(variant=variant_of(args), **{name: getattr(args, name) for name in names})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     settle_executor_flags(parser, args, local_workers=available_cores())
+    options = run_options(args)
     started = time.perf_counter()
     out = Path(args.out) if args.out else None
     if out is not None:  # learn now, not after the run, that the results cannot be kept
         check_folder(str(out))
-    datasets = load_datasets(args)  # bad input: one line from benchmarks/__main__.py
+    datasets = load_datasets(args.datasets, options)  # bad input: one line, __main__.py
     # Warnings, not progress: printed even with --quiet.
     for name in args.solvers:
         reason = missing_reason(name)
@@ -399,13 +225,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not any(d.puzzles for d in datasets):
         print(f"{PROG}: no grids to run in {len(datasets)} file(s)", file=sys.stderr)
         return 1
-    tasks = make_tasks(datasets, args)
-    results, interrupted = execute(tasks, args)
+    tasks = make_tasks(datasets, options)
+    results, interrupted = execute(tasks, options)
     failed = [r for r in results if r.error]
     if failed:
         return _fail(f"{failed[0].error_source}: {failed[0].error}")
     merged = merge(results)
-    summaries, profiles = summarise_all(datasets, merged, args)
+    summaries, profiles = summarise_all(datasets, merged, options)
     elapsed = time.perf_counter() - started
     grids_done = sum(r.count for r in results)
     grids_total = sum(len(t.puzzles) for t in tasks)
@@ -414,16 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         solvers=list(args.solvers),
         encodings=list(args.encodings),
         closures=[s for s in args.solvers if s in CLOSURES],
-        seed=args.seed,
-        shuffle=args.shuffle,
-        limit=args.limit,
-        workers=args.workers,
-        executor=args.executor,
-        scheduler=args.scheduler,
-        chunk_size=args.chunk_size,
-        timeout=args.timeout,
-        fresh=args.fresh,
-        max_depth=args.max_depth,
+        **{name: getattr(options, name) for name in RECORDED},
         length_rated=not args.no_length,
         interrupted=interrupted,
         grids_done=grids_done,

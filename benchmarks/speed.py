@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import os
 import subprocess
@@ -48,12 +49,13 @@ from tqdm import tqdm
 
 from benchmarks.paths import machine
 from benchmarks.timing import median
-from encoder.cli_common import flags_namespace, positive, resolve_named_set
+from encoder.cli_common import positive
 from encoder.encodings import given_literals
 from encoder.errors import GridError
 from encoder.geometry import standard
-from encoder.grids import format_line, parse_cells
-from encoder.puzzle_files import read_texts
+from encoder.grids import format_line
+from encoder.numbering import cell_value
+from encoder.puzzle_files import open_source, read_puzzles
 from solvers.depth_rating import Rater, ladder_labels
 from solvers.grid_engine import GridEngine
 
@@ -64,11 +66,8 @@ CELLS = GEOMETRY.size**2
 def read_grids(source: str, limit: int | None = None) -> list[tuple[int, ...]]:
     """Return the first `limit` (None: all) grids of a file or catalogued set of classic
     9x9 grids; a source without any is an error, as in every command."""
-    path, _, _ = resolve_named_set(source, flags_namespace(""))
-    texts = read_texts(path)[:limit]
-    if not texts:
-        raise GridError("no grid found (only blank lines or comments)", path)
-    return [parse_cells(t.cells, GEOMETRY) for t in texts]
+    puzzles = read_puzzles(source, GEOMETRY, allow_conflicts=True)
+    return [puzzle.grid for puzzle in itertools.islice(puzzles, limit)]
 
 
 def read_givens(source: str, limit: int | None) -> list[list[int]]:
@@ -254,8 +253,8 @@ def deeper(engine, grids, depth: int, source: str, target_ms: float, number: str
     rater = Rater(GEOMETRY)
     values = np.zeros((len(grids), CELLS), dtype=np.int8)
     for row, givens in zip(values, grids, strict=True):
-        lits = np.asarray(givens) - 1
-        row[lits // GEOMETRY.size] = lits % GEOMETRY.size + 1
+        cells, held = cell_value(np.asarray(givens), GEOMETRY.size)
+        row[cells] = held
     rater.ladder(values[:1], depth)  # compiled or loaded before anything is timed
     ratings = rater.ladder(values, depth)
     rated = Counter(ladder_labels(ratings, depth))
@@ -392,7 +391,7 @@ def find_deeper(source: str | None) -> tuple[str | None, str]:
     if source:
         return source, ""
     try:
-        resolve_named_set(DEEPER_SET, flags_namespace(""))
+        open_source(DEEPER_SET)
     except GridError as error:  # not here, or a copy with a wrong checksum
         return None, str(error)
     return DEEPER_SET, ""

@@ -21,7 +21,7 @@ Outputs: a table per method on stdout, `solutions_vs_givens.csv` and
 `solutions_vs_givens.png` (mean on a log scale versus k, one curve per method; share
 of unique grids below) in --out.  --out is checked for writing before the study; the
 tables are printed first and the files written after, each renamed into place when
-complete (`puzzles.outputs`), so a full disk loses no table and a closed stdout no
+complete (`encoder.output_files`), so a full disk loses no table and a closed stdout no
 file.  Ctrl-C keeps the chunks finished: their tables and files, and exit status 130.
 
     python -m benchmarks stats --givens 17-45 --samples 300 --seed 1 --workers 2 --out docs
@@ -48,20 +48,20 @@ from tabulate import tabulate
 from tqdm import tqdm
 
 from benchmarks.paths import machine
-from encoder.cli_common import add_geometry_flags, geometry_for, positive
+from encoder.cli_common import (
+    add_executor_flags,
+    add_geometry_flags,
+    positive,
+    settle_executor_flags,
+    variant_of,
+)
 from encoder.geometry import Geometry
-from executors import add_executor_flags, completed, cut, make_executor, settle_executor_flags
+from encoder.output_files import check_folder, write_file
+from executors import completed, cut, make_executor
 from puzzles.counting import SolutionCount
 from puzzles.fullgrid import GridSampler
 from puzzles.generate import random_placement, remove_givens
-from puzzles.outputs import (
-    Interrupted,
-    check_folder,
-    interrupts,
-    print_out,
-    write_file,
-    write_png,
-)
+from puzzles.outputs import Interrupted, interrupts, print_out, write_png
 
 METHODS = {"random": "(1) random placement", "remove": "(2) removal from a full grid"}
 BOOTSTRAP_RESAMPLES = 2000
@@ -313,7 +313,7 @@ def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
 
 
 def write_csv(points: Sequence[Point], path: str, comments: Sequence[str]) -> None:
-    """Write the points, renamed into place when complete (`puzzles.outputs`)."""
+    """Write the points, renamed into place when complete (`encoder.output_files`)."""
 
     def write(handle) -> None:
         for line in comments:
@@ -445,7 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not methods or any(m not in METHODS for m in methods):
         parser.error(f"--methods: choose among {', '.join(METHODS)}")
     settle_executor_flags(parser, args)
-    geometry = geometry_for(args, args.size or 9)
+    geometry = variant_of(args).geometry(args.size or 9)
     if max(args.givens) > geometry.num_cells:
         parser.error(f"--givens: at most {geometry.num_cells} for {geometry.describe()}")
     if args.out is not None:

@@ -15,10 +15,10 @@ from encoder.amo import AMO_ENCODINGS
 from encoder.check import solution_problems
 from encoder.cli_common import (
     add_geometry_flags,
-    geometry_for,
-    load_one_puzzle,
-    load_puzzles,
+    all_puzzles,
+    one_puzzle,
     run_front_end,
+    variant_of,
     write_with,
 )
 from encoder.decode import grid_from_model
@@ -31,6 +31,7 @@ from encoder.grids import format_line, format_pretty
 from encoder.output_files import check_folder
 from encoder.simplify import original_model, read_map
 from encoder.status import Status
+from encoder.variant import Variant
 from encoder.version import __version__
 
 PROG = "encoder"
@@ -53,7 +54,6 @@ def encode_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--givens",
         choices=GIVEN_STYLES,
-        default="centrale",
         help="grid formula: centrale = the exam's F1 and F2, units = one unit per "
         "given (default: centrale)",
     )
@@ -117,12 +117,21 @@ def decode_parser() -> argparse.ArgumentParser:
 def run_encode(argv: Sequence[str]) -> int:
     parser = encode_parser()
     args = parser.parse_args(argv)
+    # Options that contradict each other are usage errors (a default contradicts nothing).
+    if args.givens is not None and (args.simplify or args.rules_only):
+        instead = (
+            ", which --simplify applies instead" if args.simplify else ": --rules-only has none"
+        )
+        parser.error(f"--givens writes a grid's givens as clauses{instead}")
+    args.givens = args.givens or "centrale"
     if args.rules_only:
         if args.grid or args.index is not None or args.out_dir:
             parser.error("--rules-only takes no GRID, --index or --out-dir")
         if args.simplify:
             parser.error("--simplify applies a grid's givens: it needs a GRID")
-        geometry = geometry_for(args, args.size or 9)
+        if args.allow_conflicts:
+            parser.error("--allow-conflicts is about a grid's givens: --rules-only has none")
+        geometry = variant_of(args).geometry(args.size or 9)
         write_with(
             lambda out: write_cnf(out, None, geometry, args.encoding, args.givens, amo=args.amo),
             args.output,
@@ -150,14 +159,14 @@ def run_encode(argv: Sequence[str]) -> int:
         )
 
     if args.out_dir:
-        puzzles = load_puzzles(args.grid, args, args.allow_conflicts)
+        puzzles = all_puzzles(args.grid, args, args.allow_conflicts)
         check_folder(args.out_dir)
         stem = "stdin" if args.grid == "-" else os.path.splitext(os.path.basename(args.grid))[0]
         for number, puzzle in enumerate(puzzles):
             encode(puzzle, os.path.join(args.out_dir, f"{stem}-{number:05d}.cnf"))
         print(f"{PROG}: wrote {len(puzzles)} files to {args.out_dir}", file=sys.stderr)
         return 0
-    puzzle = load_one_puzzle(
+    puzzle = one_puzzle(
         args.grid, args, args.index, args.allow_conflicts, " or encode all with --out-dir DIR"
     )
     encode(puzzle, args.output)
@@ -180,11 +189,11 @@ def run_decode(argv: Sequence[str]) -> int:
             literals = original_model(literals, *mapping)
     puzzle = None
     if args.grid:
-        puzzle = load_one_puzzle(args.grid, args, args.index, allow_conflicts=True)
+        puzzle = one_puzzle(args.grid, args, args.index, allow_conflicts=True)
         geometry = puzzle.geometry
     else:
         n = args.size or _size_from_model(literals)
-        geometry = geometry_for(args, n)
+        geometry = variant_of(args).geometry(n)
     try:
         grid = grid_from_model(literals, geometry)
     except InputError as error:
@@ -217,21 +226,7 @@ def _size_from_model(literals: Sequence[int]) -> int:
         candidates += smallest + [n for n in reversed(sizes) if n**3 < top]
     for n in dict.fromkeys(candidates):
         try:
-            grid_from_model(
-                literals,
-                geometry_for(
-                    argparse.Namespace(
-                        size=None,
-                        symbols=None,
-                        regions=None,
-                        box=None,
-                        diagonals=False,
-                        windows=False,
-                        no_boxes=True,
-                    ),
-                    n,
-                ),
-            )
+            grid_from_model(literals, Variant(no_boxes=True).geometry(n))
         except InputError:
             continue
         return n

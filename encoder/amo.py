@@ -50,7 +50,6 @@ PYSAT_ENCODINGS = {
     "mtotalizer": "mtotalizer",
     "kmtotalizer": "kmtotalizer",
 }
-HAND_WRITTEN = ("pairwise", "commander", "product", "bimander")
 AMO_ENCODINGS = (
     "pairwise",
     "sequential",

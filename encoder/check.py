@@ -13,8 +13,6 @@ import numpy as np
 
 from encoder.geometry import Geometry
 
-Grid = tuple[int, ...]
-
 
 def solution_problems(
     solution: Sequence[int], puzzle: Sequence[int], geometry: Geometry

@@ -15,9 +15,7 @@ import numpy as np
 
 from encoder.errors import InputError
 from encoder.geometry import Geometry
-from encoder.numbering import cell_value
-
-Grid = tuple[int, ...]
+from encoder.numbering import Grid, cell_value
 
 
 class ModelError(InputError):
@@ -50,12 +48,11 @@ def _one_value_per_cell(model: Sequence[int], n: int) -> Grid | None:
     """Return the grid of a model with exactly one true cell variable per cell, else
     None (the vectorised fast path; the loop above then says what is wrong)."""
     lits = np.asarray(model, dtype=np.int64)
-    true = lits[(lits > 0) & (lits <= n**3)] - 1
-    cells = true // n
-    if true.size != n * n or np.unique(cells).size != n * n:
+    cells, values = cell_value(lits[(lits > 0) & (lits <= n**3)], n)  # arrays in, arrays out
+    if cells.size != n * n or np.unique(cells).size != n * n:
         return None
     grid = np.zeros(n * n, dtype=np.int64)
-    grid[cells] = true % n + 1
+    grid[cells] = values
     return tuple(grid.tolist())
 
 

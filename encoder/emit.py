@@ -22,9 +22,10 @@ from typing import TextIO
 
 from encoder.amo import at_most_one
 from encoder.dimacs import clause_lines
-from encoder.encodings import Grid, RuleClauses, grid_groups, rule_blocks
+from encoder.encodings import RuleClauses, grid_groups, rule_blocks
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.numbering import Grid
 from encoder.simplify import Simplification
 from encoder.version import __version__
 

@@ -45,11 +45,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from encoder import numbering
 from encoder.amo import AMO_ENCODINGS, at_most_one, pairwise
 from encoder.errors import GridError
 from encoder.geometry import KIND_LETTERS, Geometry
-from encoder.numbering import Clause
+from encoder.numbering import Clause, Grid, cell_var
 
 ENCODINGS = ("centrale", "minimal", "natural", "augmented")
 # An encoding and an at-most-one encoding in one name, for the harness: `centrale+ladder`.
@@ -57,8 +56,6 @@ ENCODING_NAMES = ENCODINGS + tuple(
     f"{e}+{a}" for e in ENCODINGS for a in AMO_ENCODINGS if a != "pairwise"
 )
 GIVEN_STYLES = ("centrale", "units")
-
-Grid = tuple[int, ...]  # N*N values in reading order, 0 = blank
 
 
 @dataclass(frozen=True)
@@ -76,19 +73,12 @@ class Formula:
     def num_clauses(self) -> int:
         return sum(len(group) for _, group in self.groups)
 
-    def group_counts(self) -> dict[str, int]:
-        return {name: len(group) for name, group in self.groups}
-
-
-def cell_var(geometry: Geometry, c: int, k: int) -> int:
-    """Return the variable of 'cell number c holds k' in this geometry (numbering.py)."""
-    return numbering.cell_var(c, k, geometry.size)
-
 
 def _cell_vars(g: Geometry) -> np.ndarray:
     """Return the cell variables as an (N*N, N) array: row c holds x(c,1) .. x(c,N)."""
     n = g.size
-    return np.arange(1, n**3 + 1, dtype=np.int64).reshape(n * n, n)
+    cells, values = np.arange(n * n, dtype=np.int64), np.arange(1, n + 1, dtype=np.int64)
+    return cell_var(cells[:, None], values[None, :], n)  # numbering's, on arrays
 
 
 def _region_rows(g: Geometry, kind: str, full_only: bool = False) -> np.ndarray:
@@ -130,7 +120,7 @@ def _segment_blocks(g: Geometry, first_var: int) -> tuple[int, list[tuple[str, l
             by_value: dict[int, list[int]] = {k: [] for k in range(1, n + 1)}
             for b, cells in parts.items():
                 for k in range(1, n + 1):
-                    xs = [cell_var(g, c, k) for c in cells]
+                    xs = [cell_var(c, k, n) for c in cells]
                     if len(xs) == 1:
                         s = xs[0]  # a one-cell segment is the cell itself
                     else:
@@ -269,7 +259,8 @@ def rule_formula(geometry: Geometry, encoding: str = "centrale", amo: str = "pai
 
 def given_literals(grid: Grid, geometry: Geometry) -> list[int]:
     """Return one positive literal per given: the assumptions that state the grid."""
-    return [cell_var(geometry, c, k) for c, k in enumerate(grid) if k]
+    n = geometry.size
+    return [cell_var(c, k, n) for c, k in enumerate(grid) if k]
 
 
 def grid_groups(grid: Grid, geometry: Geometry, givens: str = "centrale") -> list[tuple[str, list]]:
@@ -283,11 +274,11 @@ def grid_groups(grid: Grid, geometry: Geometry, givens: str = "centrale") -> lis
     f2: list[Clause] = []
     for c, k in enumerate(grid):
         if k:
-            f1.append([cell_var(geometry, c, k)])
-            f1.extend([-cell_var(geometry, c, other)] for other in range(1, n + 1) if other != k)
+            f1.append([cell_var(c, k, n)])
+            f1.extend([-cell_var(c, other, n)] for other in range(1, n + 1) if other != k)
         else:
             seen = {grid[p] for p in geometry.peers[c]} - {0}
-            f2.extend([-cell_var(geometry, c, v)] for v in sorted(seen))
+            f2.extend([-cell_var(c, v, n)] for v in sorted(seen))
     return [("F1", f1), ("F2", f2)]
 
 

@@ -20,21 +20,19 @@ line.
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass
 from math import isqrt
 
-from encoder.errors import GridError, read_text
+from encoder.errors import GridError
 from encoder.geometry import DEFAULT_SYMBOLS, MAX_SIZE, SUPPORTED_SIZES, Geometry, Region
+from encoder.numbering import Grid
 
 BLANKS = "._0"
 _RANGE_ORDERS = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789abcdefghijklmnopqrstuvwxyz")
 SEPARATORS = " \t|-+"
 RESERVED = "._#" + SEPARATORS  # never symbols: `0` is a blank only when not a symbol
-
-Grid = tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -222,24 +220,6 @@ def _laid_out_error(rows: list[PuzzleText], size: int | None) -> GridError:
     return GridError(f"{what}: {len(rows)} lines of {common} cells", rows[0].path, rows[0].line)
 
 
-def read_source(source: str) -> tuple[str, str]:
-    """Return (text, display name) of a grid argument: `-` (stdin), a file, or a grid."""
-    if source == "-":
-        return read_text("-", GridError), "<stdin>"
-    stripped = _strip(source.strip().split("|", 1)[0])  # a jigsaw line: measure the cells
-    if "\n" in source or (_size_of(len(stripped)) and not looks_like_path(source)):
-        return source, "<argument>"
-    if not os.path.exists(source):
-        if len(stripped) > 12 and not looks_like_path(source):
-            raise GridError(
-                f"grid has {len(stripped)} cells, expected N*N ({_SIDES}),"
-                " and no file has that name",
-                "<argument>",
-            ) from None
-        raise GridError("no such file, and not a grid of N*N cells (N from 4 to 35)", source)
-    return read_text(source, GridError), source
-
-
 def looks_like_path(source: str) -> bool:
     """Return True when an argument that names no file was meant as a file name."""
     return "/" in source or source.endswith((".txt", ".sdk", ".csv"))
@@ -257,10 +237,6 @@ def size_of_puzzle(puzzle: PuzzleText) -> int:
             puzzle.line,
         )
     return n
-
-
-def default_symbols(n: int) -> str:
-    return DEFAULT_SYMBOLS[:n]
 
 
 def parse_cells(

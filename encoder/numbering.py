@@ -4,13 +4,16 @@ Variable x(i, j, k) says "cell (i, j) holds value k", with 0-based row i and col
 and value k in 1..N.  Following the Centrale 2014 exam it is DIMACS variable
 N*N*i + N*j + k, so a 9x9 grid uses variables 1..729 and the rest of the project
 never does this arithmetic itself.  Literals are DIMACS ints everywhere: 25 is x25,
--25 is its negation.
+-25 is its negation.  The project's vocabulary types are declared here once: `Lit`,
+`Clause` and `Grid` (a grid as N*N values in reading order, cell c = N*i + j, 0 for a
+blank), and every other module imports them.
 """
 
 from __future__ import annotations
 
 Lit = int  # a DIMACS literal: v or -v, v >= 1
 Clause = list[Lit]
+Grid = tuple[int, ...]  # N*N values in reading order (cell c = N*i + j), 0 for a blank
 
 
 def var(i: int, j: int, k: int, n: int = 9) -> int:
@@ -31,12 +34,14 @@ def unvar(v: int, n: int = 9) -> tuple[int, int, int]:
 
 def cell_var(c: int, k: int, n: int = 9) -> int:
     """Return the variable of 'cell number c (= n*i + j, reading order) holds k': the
-    same number as var(i, j, k), for code that walks cells by index."""
+    same number as var(i, j, k), for code that walks cells by index (numpy arrays of
+    cells and values give an array of variables)."""
     return n * c + k
 
 
 def cell_value(v: int, n: int = 9) -> tuple[int, int]:
-    """Return (cell number c, value k) of a cell variable v (inverse of `cell_var`)."""
+    """Return (cell number c, value k) of a cell variable v (inverse of `cell_var`);
+    given a numpy array of variables, two arrays."""
     c, k0 = divmod(v - 1, n)
     return c, k0 + 1
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from collections.abc import Callable
 from typing import IO
 
@@ -105,3 +106,12 @@ def write_file(path: str | os.PathLike, write: Callable[[IO], object], binary: b
 def write_text(path: str | os.PathLike, text: str) -> None:
     """Write `text` to `path` as `write_file` does."""
     write_file(path, lambda handle: handle.write(text))
+
+
+def reader_left() -> int:
+    """Handle a BrokenPipeError of a front end: the reader of stdout went away (`... |
+    head`), which is no error of ours and needs no message.  Point stdout at /dev/null so
+    that the interpreter's final flush does not raise again (the recipe of Python's
+    signal documentation); return the exit status, 0."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0

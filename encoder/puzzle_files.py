@@ -1,26 +1,381 @@
-"""Files of puzzles: one grid a line (or one grid laid out over N lines), or one column
-of a CSV/TSV table.
+"""The one way to read puzzles: `read_puzzles(source, geometry=None)` yields `Puzzle`s.
 
-This is the one reader of puzzle files for every front end: `#` comments and blank
-lines are skipped, a table's puzzle column is named by `column` (default `puzzle`),
-and every problem is a `GridError(message, path, line)`.
+A source is a grid written out (one line, a grid laid out over N lines, or numbers), a
+file of grids (one a line, `puzzle|regions` for jigsaw, or one grid laid out over N
+lines), a CSV/TSV table with a puzzle column (`column`, default `puzzle`), `-` for
+standard input, or the name of a catalogued public set (`top95`: its verified local
+copy, see `puzzlesets`).  Every command, the harness, `solvers.solve` and the notebook
+read through here; `encoder.grids.parse_grid(text, geometry)` parses one grid beneath.
+
+The variant (X, Hyper, ...) of a source is found here, in this order, so that every
+reader of a file sees the same one:
+1. the `geometry` the caller gives (a `Geometry`, or a `Variant` whose options are set:
+   the command line's flags);
+2. for a catalogued set, the catalogue;
+3. a header comment `# geometry: FLAGS` (the encoder's geometry flags: `--diagonals`,
+   `--windows`, `--box 2x3`, `--symbols 0-F`, ...), or else the geometry flags of the
+   `# command: python -m benchmarks generate ...` line `puzzles.generate` writes;
+4. the file name: a word `x` or `diagonals` -> `--diagonals`, `hyper`, `windoku` or
+   `windows` -> `--windows` (`andoku_standard_x.txt`, `sudoku9_hyper.txt`).
+Jigsaw regions always come from the `puzzle|regions` lines themselves.  The variant is
+a fact about the file (its header, its name, its catalogue entry), which is why it is
+found by the reader of files, in the encoder, and not by each command that reads one.
+
+A file is read STREAM_LINES lines at a time, so memory stays flat however long it is
+(a table, stdin or a grid given as text is read whole); a problem is a
+`GridError(message, path, line)`, raised when its block is read.
 """
 
 from __future__ import annotations
 
 import csv
-from dataclasses import replace
+import itertools
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from encoder.errors import GridError, read_text
-from encoder.grids import PuzzleText, split_puzzles
+from encoder.errors import GridError, read_text, unreadable
+from encoder.geometry import Geometry
+from encoder.grids import (
+    SEPARATORS,
+    PuzzleText,
+    describe_clash,
+    find_clashes,
+    looks_like_path,
+    parse_cells,
+    size_of_puzzle,
+    split_puzzles,
+)
+from encoder.numbering import Grid
+from encoder.variant import Variant
+from puzzlesets import PuzzleSet, PuzzleSetError, locate, lookup
 
 TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
+STREAM_LINES = 1 << 16  # lines of a file of grids read at a time
+HEADER_KEY = re.compile(r"^\s*#\s*geometry\s*:\s*(.*)$", re.IGNORECASE)
+COMMAND_KEY = re.compile(r"^\s*#\s*command\s*:\s*(.*)$", re.IGNORECASE)
+NAME_FLAGS = {
+    "x": "--diagonals",
+    "diagonal": "--diagonals",
+    "diagonals": "--diagonals",
+    "hyper": "--windows",
+    "windoku": "--windows",
+    "windows": "--windows",
+}
+ARGUMENT = "<argument>"  # the path of a grid given as text
+_SIDES = "N from 4 to 35, or numbers separated by spaces or commas"
+_NUMBERS = re.compile(r"[0-9.]+(?:[\s,|]+[0-9.]+)+")  # a grid in numbers, on one line
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A grid ready to encode: its geometry, values, and where it was read."""
+
+    geometry: Geometry
+    grid: Grid
+    source: str  # 'FILE:LINE'
+
+    @property
+    def line(self) -> int:
+        """The 1-based line of the file where the grid starts."""
+        return int(self.source.rsplit(":", 1)[1])
+
+    def _repr_svg_(self) -> str:
+        """The grid's picture, shown by notebooks."""
+        from encoder.picture import grid_svg
+
+        return grid_svg(self.geometry, self.grid)
+
+
+class ClashError(GridError):
+    """Givens that break the rules (the same value twice in a region)."""
+
+
+@dataclass(frozen=True)
+class PuzzleSource:
+    """What a source argument names, and the variant its grids are read with."""
+
+    name: str  # catalogue name, file stem, '<argument>' or '<stdin>'
+    path: str  # the file read; '-' for stdin; '<argument>' for a grid given as text
+    text: str | None  # the grid itself when given as text, else None
+    variant: Variant
+    variant_from: str  # 'given', 'catalogue', 'header', 'file name' or 'none'
+    column: str | None  # a table's puzzle column
+    geometry: Geometry | None = None  # a fixed geometry the caller gave
+
+    @property
+    def is_table(self) -> bool:
+        return self.text is None and self.path != "-" and is_table(self.path)
+
+    def texts(self, allow_empty: bool = False) -> Iterator[PuzzleText]:
+        """Yield the unparsed puzzles, with their lines (a file streamed; see the module
+        docstring).  A source with no grid at all (only comments) is a GridError unless
+        `allow_empty`; a table with a header only yields nothing."""
+        found = False
+        for text in self._texts():
+            found = True
+            yield text
+        if not found and not allow_empty and not self.is_table:
+            raise GridError("no grid found (only blank lines or comments)", self._shown())
+
+    def _shown(self) -> str:
+        return "<stdin>" if self.path == "-" else self.path
+
+    def _texts(self) -> Iterator[PuzzleText]:
+        size = self.geometry.size if self.geometry is not None else self.variant.size
+        if self.text is not None:
+            yield from split_puzzles(self.text, ARGUMENT, size)
+        elif self.path == "-":
+            text = read_text("-", GridError)
+            if _has_grid(text):
+                yield from split_puzzles(text, "<stdin>", size)
+        elif self.is_table:
+            delimiter = TABLE_SUFFIXES[Path(self.path).suffix.lower()]
+            text = read_text(self.path, GridError)
+            yield from _table_texts(text, self.path, self.column, delimiter)
+        else:
+            if self.column is not None:
+                raise GridError("--column applies to CSV/TSV files only", self.path)
+            yield from _stream(self.path, size)
+
+    def puzzles(self, allow_conflicts: bool = False) -> Iterator[Puzzle]:
+        """Yield the puzzles (see `read_puzzles`)."""
+        geometries: dict[tuple[int, str | None], Geometry] = {}
+        for text in self.texts():
+            yield self.puzzle(text, allow_conflicts, geometries)
+
+    def puzzle(
+        self,
+        text: PuzzleText,
+        allow_conflicts: bool = False,
+        geometries: dict[tuple[int, str | None], Geometry] | None = None,
+    ) -> Puzzle:
+        """Parse one puzzle text of this source; refuse clashing givens unless allowed
+        (`geometries`: a cache kept from grid to grid by the caller)."""
+        where = (text.path, text.line)
+        n = self.variant.size or (
+            self.geometry.size if self.geometry is not None else size_of_puzzle(text)
+        )
+        geometry = self.geometry
+        if geometry is None:
+            key = (n, text.regions)
+            cached = geometries.get(key) if geometries is not None else None
+            geometry = cached or self.variant.geometry(n, text.regions, where)
+            if geometries is not None:
+                if len(geometries) > 64:  # jigsaw: one geometry per grid, keep few
+                    geometries.clear()
+                geometries[key] = geometry
+        grid = parse_cells(text.cells, geometry, *where)
+        if not allow_conflicts:
+            clashes = find_clashes(grid, geometry)
+            if clashes:
+                detail = describe_clash(clashes[0], geometry)
+                more = f" (and {len(clashes) - 1} more)" if len(clashes) > 1 else ""
+                raise ClashError(f"{detail}{more}", *where)
+        return Puzzle(geometry, grid, f"{text.path}:{text.line}")
+
+
+def read_puzzles(
+    source: str,
+    geometry: Geometry | Variant | None = None,
+    *,
+    column: str | None = None,
+    allow_conflicts: bool = False,
+) -> Iterator[Puzzle]:
+    """Yield the puzzles of `source` (a grid, a file, '-', or a catalogue name; see the
+    module docstring), each with its geometry: `geometry` itself when it is a
+    `Geometry`, else the variant it or the source gives.  Givens that break the rules
+    are a `ClashError` unless `allow_conflicts`.
+
+    >>> from encoder import read_puzzles
+    >>> [p.source for p in read_puzzles("data/sets/sudoku4_minimal.txt")][:2]
+    ['data/sets/sudoku4_minimal.txt:6', 'data/sets/sudoku4_minimal.txt:7']
+    >>> next(read_puzzles("..12....4.3.....")).geometry.describe()
+    '4x4, 2x2 boxes'
+    """
+    return open_source(source, geometry, column).puzzles(allow_conflicts)
+
+
+def open_source(
+    source: str, geometry: Geometry | Variant | None = None, column: str | None = None
+) -> PuzzleSource:
+    """Return what `source` names and the variant its grids are read with (nothing is
+    read beyond a file's first 64 kB, for its header).  Nothing is downloaded: a public
+    set not on this machine is a GridError naming the command that fetches it."""
+    fixed = geometry if isinstance(geometry, Geometry) else None
+    given = geometry if isinstance(geometry, Variant) else Variant()
+    entry = _named_set(source)
+    text = None
+    if entry is not None:
+        path, name = _set_path(entry), entry.name
+        column = column or entry.column
+    elif _is_grid_text(source):
+        path, name, text = ARGUMENT, ARGUMENT, source
+    else:
+        path = source
+        name = "<stdin>" if source == "-" else Path(source).stem
+    if fixed is not None or given.given:
+        variant, found = given, "given"
+    elif entry is not None:
+        variant, found = _catalogue_variant(entry), "catalogue" if entry.flags else "none"
+    else:
+        variant, found = _file_variant(path, text)
+    return PuzzleSource(name, path, text, variant, found, column, fixed)
 
 
 def is_table(path: str) -> bool:
     """Return True when the file name says CSV or TSV."""
     return Path(path).suffix.lower() in TABLE_SUFFIXES
+
+
+def _named_set(source: str) -> PuzzleSet | None:
+    """Return the catalogued public set `source` names (`top95`), or None for a file, a
+    grid or `-`: an existing file of that name wins."""
+    if source == "-" or "\n" in source or os.path.exists(source):
+        return None
+    return lookup(source)
+
+
+def _set_path(entry: PuzzleSet) -> str:
+    if not entry.one_variant:
+        raise GridError(
+            "its rows have several layouts (see its other columns): it cannot be read as "
+            f"one set; open {entry.file} and take the rows one at a time",
+            entry.name,
+        )
+    try:
+        return str(locate(entry.name))
+    except PuzzleSetError as error:
+        raise GridError(error.message, entry.name) from None
+
+
+def _catalogue_variant(entry: PuzzleSet) -> Variant:
+    try:
+        return Variant.parse(entry.flags)
+    except GridError as error:
+        raise GridError(f"catalogue flags: {error.message}", entry.name) from None
+
+
+def _is_grid_text(source: str) -> bool:
+    """Return True when a source argument is a grid written out rather than a file name
+    (an existing file of that name wins, but for a whole grid of symbols); a short word
+    that is neither is 'no such file'."""
+    if source == "-":
+        return False
+    first = source.strip().split("|", 1)[0]  # a jigsaw line: measure the cells
+    cells = first.translate(str.maketrans("", "", SEPARATORS))
+    if "\n" in source or (_is_square(len(cells)) and not looks_like_path(source)):
+        return True
+    if os.path.exists(source) or looks_like_path(source):
+        return False
+    if _NUMBERS.fullmatch(source.strip()):
+        return True  # numbers on one line, read as the same text in a file is
+    if len(cells) > 12:
+        raise GridError(
+            f"grid has {len(cells)} cells, expected N*N ({_SIDES}), and no file has that name",
+            ARGUMENT,
+        )
+    raise GridError("no such file, and not a grid of N*N cells (N from 4 to 35)", source)
+
+
+def _is_square(length: int) -> bool:
+    from encoder.geometry import SUPPORTED_SIZES
+
+    n = int(length**0.5 + 0.5)
+    return n * n == length and n in SUPPORTED_SIZES
+
+
+def _file_variant(path: str, text: str | None) -> tuple[Variant, str]:
+    """Return the variant of a file (or stdin, or a grid given as text) that the caller
+    gave none for: its header's, else its name's (see the module docstring)."""
+    if text is None and path not in ("-", ARGUMENT):
+        try:
+            with open(path, encoding="utf-8-sig") as handle:  # as read_text reads it
+                text = handle.read(1 << 16)
+        except (OSError, UnicodeDecodeError):
+            text = None  # the reading reports it
+    found = header_flags(text) if text is not None else None
+    if found is not None:
+        flags, line = found
+        try:
+            return Variant.parse(flags), "header"
+        except GridError as error:
+            raise GridError(f"header: {error.message}", path, line) from None
+    flags = name_flags(path) if path not in ("-", ARGUMENT) else ""
+    return Variant.parse(flags), "file name" if flags else "none"
+
+
+def header_flags(text: str) -> tuple[str, int] | None:
+    """Return (flags, line) from the comments before the first grid: a `# geometry:
+    FLAGS` line, else the flags of a `# command: ... generate ...` line."""
+    command = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            break
+        match = HEADER_KEY.match(stripped)
+        if match:
+            return match.group(1).strip(), number
+        match = COMMAND_KEY.match(stripped)
+        if match and "generate" in match.group(1) and command is None:
+            command = (_generator_flags(match.group(1)), number)
+    return command
+
+
+def _generator_flags(command: str) -> str:
+    """Return the geometry flags of a `benchmarks generate` command line ('' if none)."""
+    try:
+        return Variant.parse(command, known_only=True).flags()
+    except GridError:
+        return ""
+
+
+def name_flags(path: str) -> str:
+    """Return the geometry flags a file name suggests ('' when it suggests none)."""
+    words = re.split(r"[^a-z0-9]+", Path(path).stem.lower())
+    found = []
+    for word in words:
+        flag = NAME_FLAGS.get(word)
+        if flag and flag not in found:
+            found.append(flag)
+    return " ".join(found)
+
+
+def _has_grid(text: str) -> bool:
+    return any(line.split("#", 1)[0].strip() for line in text.splitlines())
+
+
+def _stream(path: str, size: int | None) -> Iterator[PuzzleText]:
+    """Yield the puzzle texts of a file of grids, STREAM_LINES lines at a time."""
+    done = 0  # lines of the file read before the block
+    try:
+        handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 (closed below)
+    except FileNotFoundError:
+        raise GridError("no such file", path) from None
+    except OSError as error:  # a folder, a file we may not read
+        raise GridError(unreadable(path, error)[0], path) from None
+    with handle:
+        while True:
+            try:
+                lines = list(itertools.islice(handle, STREAM_LINES))
+            except (OSError, UnicodeDecodeError):
+                read_text(path, GridError)  # raises the problem worded as for every file
+                raise
+            if not lines:
+                break
+            if _has_grid("".join(lines)):
+                try:
+                    texts = split_puzzles("".join(lines), path, size)
+                except GridError as error:
+                    line = error.line + done if error.line is not None else None
+                    raise GridError(error.message, error.path, line) from None
+                for text in texts:
+                    yield replace(text, line=text.line + done)
+            done += len(lines)
 
 
 def _table_texts(text: str, path: str, column: str | None, delimiter: str) -> list[PuzzleText]:
@@ -51,17 +406,3 @@ def _table_texts(text: str, path: str, column: str | None, delimiter: str) -> li
             raise GridError("expected one grid in the puzzle column", path, line) from None
         texts.append(replace(puzzle, line=line))
     return texts
-
-
-def read_texts(path: str, column: str | None = None, size: int | None = None) -> list[PuzzleText]:
-    """Return the puzzle texts of a dataset file, with their line numbers (none for a
-    file of comments only, or a table with a header only)."""
-    text = read_text(path, GridError)
-    delimiter = TABLE_SUFFIXES.get(Path(path).suffix.lower())
-    if delimiter is not None:
-        return _table_texts(text, path, column, delimiter)
-    if column is not None:
-        raise GridError("--column applies to CSV/TSV files only", path)
-    if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
-        return []  # only comments: a generator that found nothing (reported, skipped)
-    return split_puzzles(text, path, size)  # also accepts one grid laid out over N lines

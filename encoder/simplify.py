@@ -27,10 +27,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from encoder.encodings import Grid, grid_groups
+from encoder.encodings import grid_groups
 from encoder.errors import InputError
 from encoder.geometry import Geometry
-from encoder.numbering import Clause
+from encoder.numbering import Clause, Grid
 
 MAP_PREFIX = "map "
 TRUE_PREFIX = "true "

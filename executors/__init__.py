@@ -19,13 +19,13 @@ project.  The contract is in `executors.contract`.
   the tasks run on a `dask.distributed` cluster, a `LocalCluster` of K processes when
   no scheduler address is given.  Dask is imported only when this executor is chosen.
 
-`add_executor_flags` declares `--executor` and `--scheduler` for every command that
-runs chunks (`benchmarks run`, `benchmarks stats`, `solvers rate`).
+The command-line flags that choose an executor (`--executor`, `--scheduler`) are
+declared by the front ends (`encoder.cli_common.add_executor_flags`): this package
+takes a name, a number of workers and an address.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable
 
@@ -39,13 +39,11 @@ __all__ = [
     "ExecutorError",
     "LocalExecutor",
     "SerialExecutor",
-    "add_executor_flags",
     "available_cores",
     "completed",
     "cut",
     "in_order",
     "make_executor",
-    "settle_executor_flags",
 ]
 
 
@@ -79,30 +77,3 @@ def available_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def settle_executor_flags(
-    parser: argparse.ArgumentParser, args: argparse.Namespace, local_workers: int = 1
-) -> None:
-    """Check --scheduler against --executor (a usage error) and fill in --workers when
-    it was not given: all cores for a Dask LocalCluster, `local_workers` otherwise."""
-    if args.scheduler and args.executor != "dask":
-        parser.error("--scheduler needs --executor dask")
-    if args.workers is None:
-        args.workers = available_cores() if args.executor == "dask" else local_workers
-
-
-def add_executor_flags(group: argparse._ActionsContainer) -> None:
-    """Declare --executor and --scheduler (see the module docstring)."""
-    group.add_argument(
-        "--executor",
-        choices=list(EXECUTORS),
-        default="local",
-        help="where chunks run: local processes (--workers) or a Dask cluster (default local)",
-    )
-    group.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="--executor dask: address of a running Dask scheduler (tcp://HOST:8786); "
-        "default: a LocalCluster of --workers processes on this machine",
-    )

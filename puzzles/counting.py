@@ -19,10 +19,9 @@ from pysat.solvers import Solver
 
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
+from encoder.numbering import Grid
 from solvers.limits import pysat_solve
 from solvers.results import SolutionCount
-
-Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
 
 
 class PysatCounter:

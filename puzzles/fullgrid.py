@@ -44,8 +44,8 @@ from encoder.decode import grid_from_model
 from encoder.encodings import rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry
-from encoder.numbering import cell_var
-from puzzles.counting import Grid, PysatCounter
+from encoder.numbering import Grid, cell_var
+from puzzles.counting import PysatCounter
 from solvers.grid_engine import GridEngine
 from solvers.limits import pysat_interrupts, pysat_solve
 from solvers.results import SolutionCount

@@ -50,14 +50,17 @@ from functools import lru_cache
 
 from tqdm import tqdm
 
-from encoder.cli_common import add_geometry_flags, geometry_for
+from encoder.cli_common import add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.numbering import Grid
+from encoder.output_files import check_file, write_text
 from encoder.status import Status
-from puzzles.fullgrid import SEARCHED_UP_TO, Grid, GridSampler, pattern_full_grid, sampler_for
+from encoder.variant import Variant
+from puzzles.fullgrid import SEARCHED_UP_TO, GridSampler, pattern_full_grid, sampler_for
 from puzzles.jigsaw import RegionMap, draw_jigsaw, map_text
-from puzzles.outputs import check_file, interrupts, print_out, write_text
+from puzzles.outputs import interrupts, print_out
 from solvers.depth_rating import Rater
 
 GENERATOR_VERSION = 1
@@ -336,17 +339,16 @@ def describe_request(request: Request) -> str:
     return text
 
 
-def geometry_flags(args: argparse.Namespace, geometry: Geometry) -> str:
+def geometry_flags(variant: Variant, geometry: Geometry) -> str:
     """Return the geometry flags that read the output back (jigsaw maps are on the lines)."""
-    flags = [f"--size {geometry.size}"]
-    if args.box:
-        flags.append(f"--box {shlex.quote(args.box)}")
-    flags += [f"--{name}" for name in ("diagonals", "windows") if getattr(args, name)]
-    if args.no_boxes:
-        flags.append("--no-boxes")
-    if args.symbols:
-        flags.append(f"--symbols {shlex.quote(args.symbols)}")
-    return " ".join(flags)
+    return Variant(
+        size=geometry.size,
+        box=variant.box,
+        diagonals=variant.diagonals,
+        windows=variant.windows,
+        no_boxes=variant.no_boxes,
+        symbols=variant.symbols or None,
+    ).flags()
 
 
 def header(
@@ -461,7 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except ValueError as error:
         parser.error(str(error))
-    geometry = geometry_for(args, args.size or 9)
+    geometry = variant_of(args).geometry(args.size or 9)
     if geometry.size > SEARCHED_UP_TO and (
         args.method not in ("remove", "full") or args.unique or args.jigsaw
     ):
@@ -491,7 +493,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("benchmarks: no puzzle found; nothing written", file=sys.stderr)
         return 1
     command = "python -m benchmarks generate " + shlex.join(argv)
-    flags = geometry_flags(args, geometry)
+    flags = geometry_flags(variant_of(args), geometry)
     lines = header(request, geometry, command, flags, report)
     lines += [p.line() for p in report.puzzles]
     text = "\n".join(lines) + "\n"

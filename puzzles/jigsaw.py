@@ -28,7 +28,8 @@ from encoder.geometry import (
     orthogonal_neighbours,
     pieces,
 )
-from puzzles.fullgrid import Grid, GridSampler, phase_guided_grid
+from encoder.numbering import Grid
+from puzzles.fullgrid import GridSampler, phase_guided_grid
 
 RegionMap = tuple[int, ...]  # region index 0..N-1 of every cell
 

@@ -1,7 +1,6 @@
 """A command's results written so that no fault loses them: standard output that may
 close early, and what was finished before Ctrl-C.  Files are written through
-`encoder.output_files` (a temporary file renamed into place; its names are imported
-from here too by the commands).
+`encoder.output_files` (a temporary file renamed into place), imported from there.
 
 The commands print their tables before they write their files, and a reader closing
 standard output early (`| head`) stops the printing, never the files (`print_out`).
@@ -17,16 +16,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from encoder.cli_common import reader_left
-from encoder.output_files import (  # noqa: F401  (the commands import them from here too)
-    OutputError,
-    check_file,
-    check_folder,
-    reason,
-    write_file,
-    write_text,
-)
-from solvers.limits import pysat_interrupts
+from encoder.output_files import reader_left, write_file
+from solvers.limits import pysat_interrupts, raised_in_numba
 
 
 class Interrupted(KeyboardInterrupt):
@@ -47,10 +38,7 @@ def interrupts() -> Iterator[None]:
         with pysat_interrupts():
             yield
     except SystemError as error:
-        cause = error.__cause__ or error.__context__
-        while cause is not None and not isinstance(cause, KeyboardInterrupt):
-            cause = cause.__cause__ or cause.__context__
-        if cause is None:
+        if not raised_in_numba(error, KeyboardInterrupt):
             raise
         raise KeyboardInterrupt from None
 

@@ -4,7 +4,7 @@
 As in the school paper, uniqueness means that no second solution exists.  The count
 comes from one of the two counters of `puzzles.counting` (the engine's search, or PySAT
 with blocking clauses with `--counter pysat`).  A file is read as `benchmarks run`
-reads it (`encoder.datasets`): the variant from the geometry flags, else from the file's
+reads it (`encoder.puzzle_files`): the variant from the geometry flags, else from the file's
 `# geometry: FLAGS` header (written by `generate`), else from its name (`_x`, `hyper`);
 CSV/TSV files by their puzzle column.  A file without a puzzle is refused (exit 1), as
 `run` refuses it; Ctrl-C ends the run with the summary of the puzzles checked so far
@@ -20,10 +20,10 @@ import sys
 import time
 from collections.abc import Sequence
 
-from encoder.cli_common import add_geometry_flags, load_puzzles
-from encoder.datasets import read_dataset
+from encoder.cli_common import add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
+from encoder.puzzle_files import open_source
 from puzzles.counting import (
     PysatCounter,
     SolutionCounter,
@@ -71,17 +71,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cap < 2:
         parser.error("--cap must be at least 2 (a second solution must be looked for)")
-    if args.file == "-":
-        puzzles = load_puzzles(args.file, args)
-    else:  # read as `benchmarks run` reads it: variant from flags, header or file name
-        dataset = read_dataset(args.file, args, args.column)
-        puzzles = list(dataset.puzzles)
-        if dataset.flags_from in ("catalogue", "header", "file name"):
-            print(
-                f"benchmarks: {args.file}: {dataset.variant} "
-                f"(flags from the {dataset.flags_from}: {dataset.flags or 'none'})",
-                file=sys.stderr,
-            )
+    # read as `benchmarks run` reads it: variant from flags, catalogue, header or file name
+    opened = open_source(args.file, variant_of(args), args.column)
+    puzzles = list(opened.puzzles())
+    if puzzles and opened.variant_from in ("catalogue", "header", "file name"):
+        print(
+            f"benchmarks: {args.file}: {puzzles[0].geometry.describe()} "
+            f"(flags from the {opened.variant_from}: {opened.variant.flags() or 'none'})",
+            file=sys.stderr,
+        )
     if not puzzles:  # as `run`, `rate` and `encoder` do: nothing checked is no success
         raise GridError("no grid found (only blank lines or comments)", args.file)
     start = time.perf_counter()

@@ -26,37 +26,37 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from encoder.cli_common import (
-    Puzzle,
+    add_executor_flags,
     add_geometry_flags,
     command_line,
-    iter_puzzles,
-    load_one_puzzle,
+    one_puzzle,
     positive,
     run_front_end,
+    settle_executor_flags,
+    variant_of,
     write_output,
 )
 from encoder.dimacs import read_cnf, renamed
 from encoder.errors import DimacsError
-from executors import ExecutorError, add_executor_flags, settle_executor_flags
-from solvers.limits import DEFAULT_TIMEOUT
+from encoder.puzzle_files import Puzzle, read_puzzles
+from executors import ExecutorError
+from solvers.limits import DEFAULT_TIMEOUT, TimeLimitReached, alarm_after
 
 PROG = "solvers"
 
 
-def rate_parser(sub) -> None:
+def rate_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("rate", help="depth of reasoning each grid needs, or a solver's work")
     p.add_argument("grids", metavar="GRIDS", help="a grid, a file of grids, or '-'")
     p.add_argument(
         "--max-depth",
         type=positive(int, zero=True),
-        default=2,
         metavar="D",
         help="depth rating: deepest nesting tried (default 2); deeper grids print >D",
     )
     p.add_argument(
         "--length-depth",
         type=positive(int, zero=True),
-        default=1,
         metavar="D",
         help="refutation-length rating: deepest nesting tried (default 1; a depth-2 step "
         "takes seconds); grids beyond it print >D in the length column",
@@ -73,7 +73,6 @@ def rate_parser(sub) -> None:
     p.add_argument(
         "--polarity",
         choices=("both", "positive"),
-        default="both",
         help="depth rating: hypotheses tried, cell=value and cell≠value (both) or cell=value only",
     )
     add_solver_flags(
@@ -109,6 +108,7 @@ def rate_parser(sub) -> None:
         help="grids per chunk with --workers K > 1 or --executor dask (default 500); "
         "an incremental PySAT solver's decisions depend on it",
     )
+    return p
 
 
 def add_solver_flags(
@@ -154,6 +154,13 @@ def explain_parser(sub) -> None:
     p.add_argument("--index", type=int, metavar="N", help="puzzle N (0-based) of a file")
     p.add_argument("--max-depth", type=positive(int, zero=True), default=2, metavar="D")
     p.add_argument(
+        "--timeout",
+        type=positive(float),
+        metavar="S",
+        help="stop the explanation after S seconds, the steps found so far kept (printed, "
+        "and on the --html page); one line on stderr says so (default: no limit)",
+    )
+    p.add_argument(
         "--html",
         metavar="PAGE",
         help="also write the explanation as one self-contained HTML page: the grid before "
@@ -173,12 +180,38 @@ def solve_parser(sub) -> None:
     add_solver_flags(p, default="dpll", what="the solver", timeout=None)
 
 
+# The rating options' defaults, filled in once the parser has checked that the options
+# given do not contradict each other (a default cannot contradict anything).
+RATE_DEFAULTS = {"max_depth": 2, "polarity": "both", "length_depth": 1}
+
+
+def settle_rate_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse options that contradict each other (a usage error, exit 2): a solver's lines
+    have no depth or length rating, --no-length no length depth, --fresh needs a PySAT
+    solver; then fill in the defaults."""
+    solver = "--solver" if args.solver else "--solver-cmd" if args.solver_cmd else None
+    rating = {"max_depth": "--max-depth", "polarity": "--polarity"}
+    rating |= {"length_depth": "--length-depth"}
+    for name, flag in rating.items():
+        if solver and getattr(args, name) is not None:
+            parser.error(f"{flag} is an option of the depth rating, which {solver} replaces")
+    if solver and args.no_length:
+        parser.error(f"--no-length: {solver} prints no refutation length to skip")
+    if args.no_length and args.length_depth is not None:
+        parser.error("--length-depth sets the refutation-length rating, which --no-length skips")
+    if args.fresh and not solver:
+        parser.error("--fresh builds a new PySAT solver per grid: it needs --solver")
+    for name, default in RATE_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+
+
 def run_rate(args: argparse.Namespace) -> int:
     from solvers.rate_chunks import RateOptions, rate_lines
 
     # Read as rated, so that memory stays flat however long the file: the first grid is
     # read before anything else happens, so that a bad file fails at once.
-    puzzles = iter_puzzles(args.grids, args, allow_conflicts=True)
+    puzzles = read_puzzles(args.grids, variant_of(args), allow_conflicts=True)
     first = next(puzzles)
     puzzles = itertools.chain([first], puzzles)
     options = RateOptions(
@@ -247,16 +280,21 @@ _YES_NO = {True: "yes", False: "no"}
 def run_explain(args: argparse.Namespace) -> int:
     from solvers.explain import Explainer
 
-    puzzle = load_one_puzzle(args.grid, args, args.index, allow_conflicts=True)
+    puzzle = one_puzzle(args.grid, args, args.index, allow_conflicts=True)
     if args.html is not None:  # learn now, not after the explanation, that it cannot be kept
         from encoder.output_files import check_file
 
         check_file(args.html)
     steps = []
-    for step in Explainer(puzzle.geometry, args.zero_based).steps(puzzle.grid, args.max_depth):
-        steps.append(step)
-        for line in step.lines:
-            print(line)
+    try:
+        with alarm_after(args.timeout):  # the whole explanation, its set-up included
+            explainer = Explainer(puzzle.geometry, args.zero_based)
+            for step in explainer.steps(puzzle.grid, args.max_depth):
+                steps.append(step)
+                for line in step.lines:
+                    print(line)
+    except TimeLimitReached as stop:  # the steps so far stand, and go to the page
+        print(f"{PROG}: {puzzle.source}: {stop} after {len(steps)} steps", file=sys.stderr)
     if args.html is not None:
         from solvers.explain_page import explain_page
 
@@ -327,12 +365,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog=f"python -m {PROG}", description="The home-grown SAT engine on Sudoku grids."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    rate_parser(sub)
+    rate = rate_parser(sub)
     explain_parser(sub)
     solve_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "rate":
-        settle_executor_flags(parser, args)
+        settle_executor_flags(rate, args)
+        settle_rate_flags(rate, args)
     commands = {"rate": run_rate, "explain": run_explain, "solve": run_solve}
     return run_front_end(PROG, lambda: commands[args.command](args), (ExecutorError,))
 

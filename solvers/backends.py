@@ -89,6 +89,7 @@ import numpy as np
 
 from encoder.dimacs import Cnf, clause_lines, parse_model, write_dimacs
 from encoder.errors import DimacsError
+from encoder.numbering import Lit
 from solvers.limits import (
     TimeLimitReached,
     deadline_after,
@@ -98,9 +99,6 @@ from solvers.limits import (
 )
 from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
 from solvers.solver_stats import read_statistics
-
-Lit = int  # a DIMACS literal: v or -v
-Clause = list[Lit]
 
 
 def _split_units(formula: Cnf) -> tuple[Cnf, list[Lit], np.ndarray]:

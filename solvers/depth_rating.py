@@ -17,13 +17,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from encoder.geometry import Geometry
+from encoder.numbering import Grid
 from encoder.status import Status
-from solvers.engine import Engine, Ladder
+from solvers.engine import Ladder
 from solvers.grid_engine import GridEngine
 from solvers.probe import LADDER_BAD, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT, LADDER_UNSAT
-from solvers.results import depth_bucket
-
-Grid = tuple[int, ...]
+from solvers.results import depth_bucket, rating_label
 
 
 @dataclass(frozen=True)
@@ -42,37 +41,17 @@ class Rating:
 
     def depth_label(self) -> str:
         """Return '0', '1', ... , 'unsat@d', '>D' or 'timeout@d' as printed by `rate`."""
-        return depth_label(self.status, self.depth, self.max_depth, self.timed_out)
+        return rating_label(self.status, self.depth, self.max_depth, self.timed_out, self.depth)
 
     def bucket(self) -> str:
         """Return the harness's depth bucket (see DEPTH_BUCKETS)."""
-        return depth_bucket(self.status, self.depth, self.timed_out)
-
-
-def closure(
-    engine: Engine, assumptions: list[int], depth: int, polarity: str
-) -> tuple[bool, list[int]]:
-    """Return the depth-`depth` closure: plain unit propagation for depth 0."""
-    if depth == 0:
-        return engine.propagate(assumptions)
-    return engine.probe(assumptions, depth=depth, polarity=polarity)
-
-
-def depth_label(status: Status, depth: int | None, max_depth: int, timed_out: bool) -> str:
-    """Return '0', '1', ... , 'unsat@d', '>D' or 'timeout@d' as printed by `rate`."""
-    if timed_out:
-        return f"timeout@{depth}"
-    if status is Status.UNKNOWN:
-        return f">{max_depth}"
-    if status is Status.UNSAT:
-        return f"unsat@{depth}"
-    return str(depth)
+        return depth_bucket(self.depth_label())
 
 
 def ladder_labels(out: Ladder, max_depth: int) -> list[str]:
-    """Return the depth label of each grid of a ladder (see `depth_label`)."""
+    """Return the depth label of each grid of a ladder, as `Rating.depth_label` does."""
     return [
-        depth_label(_LADDER_STATUS[code], depth, max_depth, code == LADDER_TIMEOUT)
+        rating_label(_LADDER_STATUS[code], depth, max_depth, code == LADDER_TIMEOUT, depth)
         for code, depth in zip(out.status.tolist(), out.depth.tolist(), strict=True)
     ]
 

@@ -29,15 +29,18 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from encoder.numbering import Lit
 from solvers.limits import TimeLimitReached, deadline_after, next_slice
 from solvers.probe import (
     CUR_DEPTH,
+    CUR_END,
     CUR_GRID,
     CUR_START,
     LADDER_TIMEOUT,
     LADDER_UNSAT,
     MARK,
     NUM_COLUMNS,
+    NUM_CURSOR,
     closure_kernel,
     ladder_kernel,
     mark_rows,
@@ -58,7 +61,6 @@ from solvers.propagate import (
     PROBES,
     PROPAGATIONS,
     SPARE_LEVELS,
-    TRAIL_SIZE,
     build,
     cancel_until,
     model_dimacs,
@@ -67,6 +69,7 @@ from solvers.propagate import (
     propagate_kernel,
     setup_root,
     trace_kernel,
+    trail_dimacs,
 )
 from solvers.results import Status
 from solvers.search import (
@@ -76,7 +79,6 @@ from solvers.search import (
     start,
 )
 
-Lit = int  # a DIMACS literal: v or -v for the variable v >= 1
 POLARITIES = ("both", "positive")
 _STAT_SLOTS = {
     "decisions": DECISIONS,
@@ -85,7 +87,6 @@ _STAT_SLOTS = {
     "propagations": PROPAGATIONS,
     "probes": PROBES,
 }
-_UNLIMITED = (1 << 62) - 1
 
 
 @dataclass(frozen=True)
@@ -213,13 +214,20 @@ class Ladder:
 
 
 def _sliced(
-    kernel, args: tuple, S: tuple, paused: Callable[[tuple], bool], engine: Engine
+    kernel,
+    args: tuple,
+    S: tuple,
+    paused: Callable[[tuple], bool],
+    engine: Engine,
+    between: Callable[[], bool] | None = None,
 ) -> tuple:
     """Call a resumable kernel slice by slice until it finishes; return its result.
 
     Between slices Python runs its signal handlers (Ctrl-C raises KeyboardInterrupt
-    here) and the engine's deadline is checked (TimeLimitReached).  Whatever stops the
-    query, the state S is cancelled back to level 0."""
+    here), the engine's deadline is checked (TimeLimitReached) and `between()` runs,
+    when given: it returns whether the next slice resumes the paused one (without it,
+    every slice after the first does).  Whatever stops the query, the state S is
+    cancelled back to level 0."""
     st = S.st
     resume = False
     try:
@@ -229,14 +237,13 @@ def _sliced(
             out = _slice(kernel, (*args, resume))
             if not paused(out):
                 return out
-            resume = True
             now = time.monotonic()
             engine.slice_size = next_slice(engine.slice_size, now - began)
             if engine.deadline is not None and now >= engine.deadline:
                 raise TimeLimitReached(engine.time_limit)
+            resume = True if between is None else between()
     except BaseException:
-        if resume:
-            _call(cancel_until, S, 0)
+        _call(cancel_until, S, 0)  # paused inside a query, or not: back to level 0
         raise
     finally:
         st[PAUSE_AT] = NEVER
@@ -414,11 +421,11 @@ class Engine:
         time_limit: float | None = None,
     ) -> Ladder:
         """Rate many grids in one compiled loop (see probe.ladder_kernel): `grids` holds
-        rows of N*N values (0 for a blank) of a formula whose variable N*c + k says that
-        cell c holds k.  Each grid counts as rated at the first depth whose closure fills
-        it (SAT) or is contradictory (UNSAT), as `solvers.depth_rating` does one grid at a time;
-        `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses about
-        every tenth of a second (Ctrl-C, the time limit), as every long query does."""
+        rows of N*N values (0 for a blank) of a formula whose variable
+        `encoder.numbering.cell_var(c, k, N)` says that cell c holds k.  Each grid is
+        rated at the first depth whose closure fills it (SAT) or is contradictory
+        (UNSAT); `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses
+        about every tenth of a second (Ctrl-C, the time limit), as every long query does."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if max_depth < 0:
@@ -434,34 +441,28 @@ class Engine:
             status[:] = LADDER_UNSAT
             return Ladder(status, depth, solutions, cycles / rate)
         self._room(max(max_depth, 1))
-        cursor = np.array([0, -1, 0, count], np.int64)
-        st = self._S.st
+        cursor = np.zeros(NUM_CURSOR, np.int64)  # from grid 0, between grids, to the last
+        cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
         limit = None if time_limit is None else time_limit * rate
-        resume = False
-        try:
-            while True:
-                st[PAUSE_AT] = st[PROPAGATIONS] + self.slice_size
-                began = time.monotonic()
-                args = (self._F, self._S, grids, size, max_depth, polarity == "positive")
-                args += (self._passed, self._frames, cursor, status, depth, solutions, cycles)
-                if _slice(ladder_kernel, (*args, resume)) != PAUSED:
-                    break
-                self.slice_size = next_slice(self.slice_size, time.monotonic() - began)
-                resume = cursor[CUR_DEPTH] >= 0
-                if resume and limit is not None:
-                    spent = _call(read_cycles) - cursor[CUR_START]
-                    if spent >= limit:  # this grid is over its time: the next one
-                        _call(cancel_until, self._S, 0)
-                        g = cursor[CUR_GRID]
-                        status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
-                        cursor[CUR_GRID] += 1
-                        cursor[CUR_DEPTH] = -1
-                        resume = False
-        except BaseException:
-            _call(cancel_until, self._S, 0)  # paused inside a closure, or not: level 0
-            raise
-        finally:
-            st[PAUSE_AT] = NEVER
+
+        def between() -> bool:
+            """Give up the grid being rated when it is over its time (the next one is
+            rated from scratch); return whether the ladder resumes inside a closure."""
+            if cursor[CUR_DEPTH] < 0:  # paused between two grids
+                return False
+            spent = _call(read_cycles) - cursor[CUR_START]
+            if limit is None or spent < limit:
+                return True
+            _call(cancel_until, self._S, 0)
+            g = cursor[CUR_GRID]
+            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
+            cursor[CUR_GRID] += 1
+            cursor[CUR_DEPTH] = -1
+            return False
+
+        args = (self._F, self._S, grids, size, max_depth, polarity == "positive", self._passed)
+        args += (self._frames, cursor, status, depth, solutions, cycles)
+        _sliced(ladder_kernel, args, self._S, _ladder_paused, self, between)
         return Ladder(status, depth, solutions, cycles / rate)
 
     def fixed(self, as_array: bool = False) -> list[Lit]:
@@ -471,9 +472,7 @@ class Engine:
         int64 array."""
         if not self.ok:
             return _none(as_array)
-        trail, st = self._S.trail, self._S.st
-        codes = trail[: st[TRAIL_SIZE]].astype(np.int64)
-        dimacs = np.where(codes & 1, -((codes >> 1) + 1), (codes >> 1) + 1)
+        dimacs = _call(trail_dimacs, self._S, 0)
         return dimacs if as_array else dimacs.tolist()
 
     def trace(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[tuple[Lit, int]], int]:
@@ -544,7 +543,7 @@ class Engine:
             self._passed,
             self._frames,
             lits,
-            _UNLIMITED if limit is None else int(limit),
+            -1 if limit is None else int(limit),
             -1 if budget is None else int(budget),
         )
         status, result, models = _sliced(count_kernel, args, self._S, _search_paused, self)
@@ -588,6 +587,10 @@ class Engine:
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
         st = self._S.st
         return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}
+
+
+def _ladder_paused(out: int) -> bool:
+    return out == PAUSED
 
 
 def _closure_paused(out: tuple) -> bool:

@@ -31,17 +31,15 @@ eliminations, and the hypotheses ruled out: it does not depend on the trace's or
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from encoder.decode import known_values
 from encoder.encodings import Formula, given_literals
 from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
-from encoder.numbering import cell_value
+from encoder.numbering import Grid, cell_value
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
-
-Grid = tuple[int, ...]
 
 STEP_KINDS = (
     "grid",  # the givens, as the explanation starts
@@ -124,6 +122,16 @@ class Step:
     cell: int = -1
     value: int = 0
     region: tuple[int, ...] = ()
+
+
+@dataclass
+class _Walk:
+    """Where one explanation stands: the board after its last step and the placements
+    already told.  Each `Explainer.steps` call has its own, so that explanations of
+    one Explainer advanced in turn do not mix."""
+
+    board: Board
+    reported: set[int] = field(default_factory=set)
 
 
 class Explainer:
@@ -213,8 +221,7 @@ class Explainer:
         """Yield the explanation of `grid` as `Step` records, in order."""
         n = self.geometry.size
         facts = given_literals(grid, self.geometry)
-        self._reported: set[int] = set()
-        self._board = Board.start(grid, self.geometry)
+        walk = _Walk(Board.start(grid, self.geometry))
         heading = f"Grid ({self.geometry.describe()}), {len(facts)} givens"
         lines = (f"{heading}:", *format_pretty(grid, self.geometry).splitlines(), "")
         sentence = (
@@ -222,21 +229,22 @@ class Explainer:
             f"exam's F2 clauses rule out the others)."
         )
         printed = Board(tuple(grid), (frozenset(),) * (n * n))  # the grid as printed
-        yield Step("grid", sentence, lines, printed, self._board)
+        yield Step("grid", sentence, lines, printed, walk.board)
         clashes = find_clashes(grid, self.geometry)
         if clashes:  # say it in the givens' own terms, not as a clause found later
             clash = describe_clash(clashes[0], self.geometry)
             yield self._note(
+                walk,
                 f"Contradiction in the givens: {clash}. The grid has no solution.",
                 kind="contradiction",
             )
             return
-        yield self._note("Unit propagation of the givens:")
-        ok, steps, new = yield from self._propagate(facts)
+        yield self._note(walk, "Unit propagation of the givens:")
+        ok, steps, new = yield from self._propagate(walk, facts)
         if not ok:
             return
         if not new:
-            yield self._note("(no value placed)", ("  (no value placed)",))
+            yield self._note(walk, "(no value placed)", ("  (no value placed)",))
         placed = self._placed(steps)
         rater = RefutationRater(self.geometry)
         state = rater.start(grid)
@@ -244,12 +252,12 @@ class Explainer:
         while len(placed) < n * n:
             if announce:
                 stall = f"{len(placed)} of {n * n} cells known; unit propagation stalls."
-                yield self._note(stall, ("", stall))
+                yield self._note(walk, stall, ("", stall))
             shortest = rater.shortest_step(state, max_depth=1) if max_depth >= 1 else None
             if shortest is not None:
                 for lit in shortest.eliminated:
                     sentence = self._refutation_words(rater, state, -lit, shortest.length)
-                    yield self._ruled_out("refutation", -lit, sentence, (f"  {sentence}",))
+                    yield self._ruled_out(walk, "refutation", -lit, sentence, (f"  {sentence}",))
                 facts = [*facts, *shortest.eliminated]
                 rater.apply(state, shortest)  # a contradiction shows in the propagation below
             else:
@@ -260,6 +268,7 @@ class Explainer:
                         break
                 if found is None:
                     yield self._note(
+                        walk,
                         f"No hypothesis fails even with depth-{max_depth} reasoning: from "
                         f"here the grid needs deeper hypotheses or search (backtracking).",
                         kind="stuck",
@@ -274,28 +283,31 @@ class Explainer:
                     f"Suppose {self.lit_words(hypothesis)} (depth {depth}{length}): {conflict}. "
                     f"So {self.lit_words(-hypothesis)}."
                 )
-                yield self._ruled_out("hypothesis", hypothesis, sentence, (sentence,))
-            ok, steps, new = yield from self._propagate(facts)
+                yield self._ruled_out(walk, "hypothesis", hypothesis, sentence, (sentence,))
+            ok, steps, new = yield from self._propagate(walk, facts)
             if not ok:
                 return
             placed = self._placed(steps)
             announce = new > 0
         solved = known_values(placed, self.geometry)
         yield self._note(
-            "Solved.", ("", "Solved:", *format_pretty(solved, self.geometry).splitlines()), "solved"
+            walk,
+            "Solved.",
+            ("", "Solved:", *format_pretty(solved, self.geometry).splitlines()),
+            "solved",
         )
 
-    def _ruled_out(self, kind: str, hypothesis: int, sentence: str, lines) -> Step:
+    def _ruled_out(self, walk: _Walk, kind: str, hypothesis: int, sentence: str, lines) -> Step:
         """Return the step of a refuted hypothesis (a DIMACS literal): 'cell = value'
         refuted takes the value out of the cell, 'cell ≠ value' refuted places it."""
         c, k = cell_value(abs(hypothesis), self.geometry.size)
-        before = self._board
+        before = walk.board
         if hypothesis < 0:
-            self._board = before.place(c, k, self.geometry)
-            self._reported.add(abs(hypothesis))
+            walk.board = before.place(c, k, self.geometry)
+            walk.reported.add(abs(hypothesis))
         else:
-            self._board = before.rule_out(c, k)
-        return Step(kind, sentence, tuple(lines), before, self._board, c, k)
+            walk.board = before.rule_out(c, k)
+        return Step(kind, sentence, tuple(lines), before, walk.board, c, k)
 
     def _refutation_words(self, rater, state, hypothesis: int, length: int) -> str:
         """Say how the hypothesis (a DIMACS literal) is refuted by its shortest
@@ -320,34 +332,37 @@ class Explainer:
             f"if {self.lit_words(hypothesis)}, then {chain}"
         )
 
-    def _note(self, sentence: str, lines: tuple[str, ...] = (), kind: str = "note") -> Step:
+    def _note(
+        self, walk: _Walk, sentence: str, lines: tuple[str, ...] = (), kind: str = "note"
+    ) -> Step:
         """Return a step that changes nothing on the board."""
-        return Step(kind, sentence, lines or (sentence,), self._board, self._board)
+        return Step(kind, sentence, lines or (sentence,), walk.board, walk.board)
 
     def _placed(self, steps: list[tuple[int, int]]) -> list[int]:
         n = self.geometry.size
         return [lit for lit, _ in steps if 0 < lit <= n**3]
 
-    def _propagate(self, facts: list[int]):
+    def _propagate(self, walk: _Walk, facts: list[int]):
         """Yield a step per new placement UP makes from `facts`; return (ok, trail, how
         many)."""
         ok, steps, conflict = self.engine.trace(facts)
         count = 0
         for lit, reason in steps:
             # The trace restarts from the givens each time: print only new placements.
-            if lit > 0 and reason >= 0 and lit not in self._reported:
-                self._reported.add(lit)
+            if lit > 0 and reason >= 0 and lit not in walk.reported:
+                walk.reported.add(lit)
                 count += 1
                 c, k = cell_value(lit, self.geometry.size)
                 sentence = f"{self.lit_words(lit)}  {self.placement_reason(reason)}"
-                before = self._board
-                self._board = before.place(c, k, self.geometry)
+                before = walk.board
+                walk.board = before.place(c, k, self.geometry)
                 region = self.info[reason].cells
                 yield Step(
-                    "placement", sentence, (f"  {sentence}",), before, self._board, c, k, region
+                    "placement", sentence, (f"  {sentence}",), before, walk.board, c, k, region
                 )
         if not ok:
             yield self._note(
+                walk,
                 f"Contradiction: {self.conflict_words(conflict)}. The grid has no solution.",
                 (f"  Contradiction: {self.conflict_words(conflict)}. The grid has no solution.",),
                 "contradiction",

@@ -19,10 +19,9 @@ from html import escape
 
 from encoder.geometry import Geometry
 from encoder.grids import format_line
+from encoder.numbering import Grid
 from encoder.picture import svg_parts
 from solvers.explain import Board, Step
-
-Grid = tuple[int, ...]
 
 KIND_WORDS = {
     "grid": "the givens",

@@ -13,11 +13,9 @@ import numpy as np
 
 from encoder.encodings import Formula, given_literals, rule_formula
 from encoder.geometry import Geometry
-from encoder.numbering import cell_var
+from encoder.numbering import Grid, cell_var
 from solvers.engine import Engine
 from solvers.results import SolutionCount
-
-Grid = tuple[int, ...]  # N*N values in reading order, 0 for a blank
 
 
 class GridEngine:

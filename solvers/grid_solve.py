@@ -18,12 +18,12 @@ from encoder.decode import grid_from_model
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry, make_geometry
-from encoder.grids import format_line, parse_grid, size_of_puzzle, split_puzzles
+from encoder.grids import format_line
+from encoder.numbering import Grid
 from encoder.picture import grid_svg
+from encoder.puzzle_files import read_puzzles
 from encoder.status import Status
 from solvers.results import SolverResult
-
-Grid = tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -47,16 +47,15 @@ class GridResult:
         return grid_svg(self.geometry, self.givens, self.solution or None)
 
 
-def read_grid(grid: str | Sequence[int], geometry: Geometry | None = None) -> tuple[Grid, Geometry]:
-    """Return (values, geometry) of a grid given as text or as N*N values; without a
-    geometry, classic Sudoku of the grid's size."""
+def _givens(grid: str | Sequence[int], geometry: Geometry | None) -> tuple[Grid, Geometry]:
+    """Return (values, geometry) of a grid given as text (anything `read_puzzles` reads:
+    one grid) or as N*N values; without a geometry, the one the text says (its size, a
+    file's variant), or classic Sudoku of the values' size."""
     if isinstance(grid, str):
-        if geometry is None:  # the size as every reader of grids finds it
-            puzzles = split_puzzles(grid, "<grid>")
-            if len(puzzles) != 1:
-                raise GridError(f"{len(puzzles)} grids given, expected one", "<grid>")
-            geometry = make_geometry(size_of_puzzle(puzzles[0]))
-        return parse_grid(grid, geometry), geometry
+        puzzles = list(read_puzzles(grid, geometry, allow_conflicts=True))
+        if len(puzzles) != 1:
+            raise GridError(f"{len(puzzles)} grids given, expected one", "<grid>")
+        return puzzles[0].grid, puzzles[0].geometry
     values = tuple(grid)
     if geometry is None:
         side = math.isqrt(len(values))
@@ -90,7 +89,7 @@ def solve(
     """
     from solvers.backends import make_backend  # PySAT and numba only when solving
 
-    values, geometry = read_grid(grid, geometry)
+    values, geometry = _givens(grid, geometry)
     formula = rule_formula(geometry, encoding)
     with make_backend(solver, timeout=timeout) as backend:
         backend.load(formula.clauses, formula.num_vars, geometry.size**3)

@@ -47,9 +47,11 @@ import numpy as np
 from encoder.dimacs import Cnf
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
+from encoder.numbering import Grid
 from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.limits import TimeLimitReached, deadline_after
+from solvers.literals import to_code, to_codes, to_dimacs
 from solvers.propagate import (
     CONTRADICTION,
     NO_CONFLICT,
@@ -59,11 +61,9 @@ from solvers.propagate import (
     REASON_UNIT,
     SOLVED,
     build,
-    to_code,
-    to_dimacs,
 )
+from solvers.results import rating_label
 
-Grid = tuple[int, ...]
 STEPS_PER_CALL = 8  # simplest-first steps per kernel call: Python checks the clock between
 
 
@@ -84,13 +84,7 @@ class RefutationRating:
 
     def label(self) -> str:
         """Return the length as `rate` prints it: '4', 'unsat', '>D' or 'timeout'."""
-        if self.timed_out:
-            return "timeout"
-        if self.status is Status.UNSAT:
-            return "unsat"
-        if self.status is Status.UNKNOWN:
-            return f">{self.depth}"
-        return str(self.length)
+        return rating_label(self.status, self.length, self.depth, self.timed_out)
 
 
 @dataclass(frozen=True)
@@ -138,7 +132,7 @@ class RefutationRater:
         contradiction."""
         S = K.new_state(self.F, self.num_vars, False)
         givens = given_literals(grid, self.geometry)
-        codes = np.array([to_code(lit) for lit in givens], np.int32)
+        codes = to_codes(np.asarray(givens, np.int64))
         for facts, why in ((self._units, REASON_UNIT), (codes, REASON_DECISION)):
             cones = np.zeros(facts.size, np.int32)
             if K.assert_facts(self.F, self.occ, S, facts, cones, why) != NO_CONFLICT:
@@ -299,7 +293,7 @@ class RefutationRater:
                 return Step(
                     depth,
                     best,
-                    tuple(-((z >> 1) + 1) for z, _ in chosen),
+                    tuple(to_dimacs(z ^ 1) for z, _ in chosen),
                     tuple(cone for _, cone in chosen),
                 )
         return None

@@ -21,12 +21,17 @@ is made to return to Python often enough to notice a time limit and a pending Ct
   (`solvers.backends`).
 
 A time limit is a deadline on `time.monotonic()`, so one limit can cover the several
-calls a grid needs (a depth rating tries depth 0, 1, 2, ...).
+calls a grid needs (a depth rating tries depth 0, 1, 2, ...).  A command whose work is
+a long chain of calls, in Python as much as in compiled code (`solvers explain`: the
+wording tables of a big formula, then step after step), is bounded as a whole by
+`alarm_after`: a timer signal raises `TimeLimitReached` in Python code, which the
+kernels return to every slice.
 """
 
 from __future__ import annotations
 
 import contextlib
+import signal
 import time
 from collections.abc import Iterator, Sequence
 
@@ -61,6 +66,42 @@ def next_slice(size: int, elapsed: float, smallest: int = 1_000) -> int:
     if elapsed <= 0:
         return size * 4
     return max(smallest, min(size * 4, int(size * SLICE_SECONDS / elapsed)))
+
+
+@contextlib.contextmanager
+def alarm_after(seconds: float | None) -> Iterator[None]:
+    """Raise TimeLimitReached in the block once `seconds` have passed (None: no limit).
+    For a command's main thread (a timer signal); an exception a signal raises while
+    numba runs Python code of its own comes back as a SystemError whose context is the
+    exception: it is turned back into TimeLimitReached."""
+    if seconds is None:
+        yield
+        return
+
+    def expire(signum, frame) -> None:
+        raise TimeLimitReached(seconds)
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except SystemError as error:
+        if not raised_in_numba(error, TimeLimitReached):
+            raise
+        raise TimeLimitReached(seconds) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def raised_in_numba(error: SystemError, kind: type[BaseException]) -> bool:
+    """True when `error` is how a numba call reports an exception of `kind` raised while
+    it ran Python code of its own ("returned a result with an exception set", the
+    exception somewhere in its chain of causes)."""
+    cause = error.__cause__ or error.__context__
+    while cause is not None and not isinstance(cause, kind):
+        cause = cause.__cause__ or cause.__context__
+    return cause is not None
 
 
 def _is_pysat_interrupt(error: BaseException) -> bool:

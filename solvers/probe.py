@@ -43,6 +43,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from solvers.literals import cell_value, cell_var, to_code, to_codes, to_dimacs
 from solvers.propagate import (
     BAD_LITERAL,
     CLOSURE_TOP,
@@ -65,7 +66,6 @@ from solvers.propagate import (
     enqueue,
     new_decision_level,
     propagate,
-    to_codes,
     trail_dimacs,
 )
 
@@ -287,10 +287,10 @@ def filled_cells(S, n, out):
     cell_vars = n * n * n
     out[:] = 0
     for i in range(start, st[TRAIL_SIZE]):
-        code = trail[i]
-        if not code & 1 and (code >> 1) < cell_vars:
-            v = code >> 1
-            out[v // n] = v % n + 1
+        lit = to_dimacs(trail[i])
+        if 0 < lit <= cell_vars:
+            c, k = cell_value(lit, n)
+            out[c] = k
     open_cells = 0
     for c in range(n * n):
         open_cells += out[c] == 0
@@ -303,7 +303,7 @@ def ladder_kernel(
     cycles, resume
 ):  # fmt: skip
     """Rate grids cursor[CUR_GRID] .. cursor[CUR_END]-1 of `grids` (rows of N*N values, 0
-    for a blank, on a formula whose variable N*c + k says cell c holds k): the depth
+    for a blank, on a formula whose variable `cell_var(c, k, N)` says cell c holds k): the depth
     rating of `solvers.depth_rating` for many grids in one call.
 
     Each grid's givens are assumed as by propagate_kernel; if unit propagation does not
@@ -337,11 +337,11 @@ def ladder_kernel(
             for c in range(cells):
                 k = grids[g, c]
                 if k != 0:
-                    var = n * c + k - 1
-                    if k < 0 or k > n or var >= num_vars:
+                    var = cell_var(c, k, n)
+                    if k < 0 or k > n or var > num_vars:
                         bad = True
                         break
-                    codes[m] = 2 * var
+                    codes[m] = to_code(var)
                     m += 1
             if bad:
                 status[g] = LADDER_BAD

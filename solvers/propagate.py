@@ -9,8 +9,9 @@ so the state is a few flat numpy arrays and no kernel allocates while propagatin
 
 Literals.  Inside the kernels a literal is a code `2*v + sign` for the 0-based
 variable v (DIMACS variable v+1) and sign 1 for a negation, so `lit ^ 1` is the
-negation and `value[lit]` reads a literal directly.  DIMACS ints are converted in
-`build` (clauses) and in the `*_kernel` entry points (assumptions, results) only.
+negation and `value[lit]` reads a literal directly (`solvers.literals` converts).
+DIMACS ints are converted in `build` (clauses) and in the `*_kernel` entry points
+(assumptions, results) only.
 
 Clauses.  Tautologies are dropped and duplicate literals merged while building.  Units
 become root-level facts, binary clauses become implication lists in CSR form
@@ -48,6 +49,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+
+from solvers.literals import to_code, to_codes, to_dimacs
 
 # The formula: long clauses flat with their watches, binary clauses as implication lists
 # (see "Clauses" and "Watch-list convention" above for each field's role).
@@ -114,21 +117,6 @@ REASON_DECISION = -1  # an assumption or a search decision
 REASON_PROBE = -2  # derived by the failed-literal rule
 REASON_UNIT = -3  # a unit clause of the formula (root level only)
 BINARY_REASON = -4
-
-
-@njit(cache=True)
-def to_code(dimacs):
-    """Return the literal code of a nonzero DIMACS literal."""
-    if dimacs > 0:
-        return 2 * (dimacs - 1)
-    return 2 * (-dimacs - 1) + 1
-
-
-@njit(cache=True)
-def to_dimacs(code):
-    """Return the DIMACS literal of a literal code."""
-    v = (code >> 1) + 1
-    return -v if code & 1 else v
 
 
 @njit(cache=True)
@@ -479,15 +467,6 @@ def assume(F, S, codes):
         if confl != NO_CONFLICT:
             return confl
     return NO_CONFLICT
-
-
-@njit(cache=True)
-def to_codes(dimacs):
-    """Return the literal codes of an array of DIMACS literals."""
-    codes = np.empty(dimacs.shape[0], np.int32)
-    for i in range(dimacs.shape[0]):
-        codes[i] = to_code(dimacs[i])
-    return codes
 
 
 @njit(cache=True)

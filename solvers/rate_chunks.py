@@ -16,28 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from encoder.cli_common import Puzzle
 from encoder.encodings import given_literals, rule_formula
 from encoder.grids import describe_clash, find_clashes, format_line
+from encoder.puzzle_files import Puzzle
 from encoder.status import Status
 from solvers.limits import DEFAULT_TIMEOUT
-
-MAX_LOADED = 4  # backends kept loaded (one per geometry; jigsaw files have many)
-
-
-def keep_loaded(cache: dict, key, make, limit: int = MAX_LOADED, drop=None):
-    """Return cache[key], made by `make(key)` the first time; beyond `limit` entries the
-    oldest is dropped (and handed to `drop`, e.g. to close a solver).  One geometry's
-    raters or backends are built once, a jigsaw file's many geometries a few at a time."""
-    item = cache.get(key)
-    if item is None:
-        while len(cache) >= limit:
-            oldest = cache.pop(next(iter(cache)))
-            if drop is not None:
-                drop(oldest)
-        item = cache[key] = make(key)
-    return item
-
+from solvers.per_geometry import geometry_runs, keep_loaded
 
 YES_NO = {True: "yes", False: "no"}
 
@@ -112,7 +96,7 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
 
     raters: dict = {}
     index = first
-    for batch in _batches(puzzles):
+    for batch in geometry_runs(puzzles, lambda puzzle: puzzle.geometry, BATCH):
         geometry = batch[0].geometry
         depth_rater, length_rater = keep_loaded(
             raters,
@@ -156,18 +140,6 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
 
 BATCH = 256  # grids per compiled call: a few milliseconds of work on 9x9 grids
 NO_LENGTH = "-"  # the length column with --no-length
-
-
-def _batches(puzzles: Iterable[Puzzle]) -> Iterator[list[Puzzle]]:
-    """Yield runs of at most BATCH consecutive puzzles of one geometry."""
-    batch: list[Puzzle] = []
-    for puzzle in puzzles:
-        if batch and (len(batch) >= BATCH or puzzle.geometry != batch[0].geometry):
-            yield batch
-            batch = []
-        batch.append(puzzle)
-    if batch:
-        yield batch
 
 
 def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:

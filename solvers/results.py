@@ -19,6 +19,7 @@ __all__ = [
     "SolverResult",
     "Status",
     "depth_bucket",
+    "rating_label",
 ]
 
 
@@ -79,22 +80,36 @@ class SolverResult:
             raise ValueError("only an UNKNOWN result times out or fails")
 
 
+def rating_label(
+    status: Status, value: int | None, beyond: int, timed_out: bool = False, at: int | None = None
+) -> str:
+    """Return a rating as `solvers rate` prints it, the one maker of the depth and length
+    labels: `value` when the grid is settled (SAT), '>beyond' when no level up to
+    `beyond` settles it (UNKNOWN), 'unsat' when a contradiction was found, 'timeout'
+    when the time limit stopped it; the last two followed by '@at' when `at` (the
+    depth concerned) is given.  The depth rating gives `at`: '2', '>2', 'unsat@0',
+    'timeout@1'; the length rating does not: '4', '>1', 'unsat', 'timeout'."""
+    where = "" if at is None else f"@{at}"
+    if timed_out:
+        return f"timeout{where}"
+    if status is Status.UNSAT:
+        return f"unsat{where}"
+    if status is Status.UNKNOWN:
+        return f">{beyond}"
+    return str(value)
+
+
 # The harness's depth buckets: depths 0-3, deeper than 3 or beyond the depth tried
 # ("more"), a contradiction found ("unsat"), and the time limit reached before the
 # depth was known ("timeout").
 DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat", "timeout")
 
 
-def depth_bucket(status: Status, depth: int | None, timed_out: bool = False) -> str:
-    """Return the bucket of a grid the closure of `depth` solved (SAT), refuted (UNSAT),
-    or left open at every depth tried (UNKNOWN), or that ran out of time (`timed_out`)."""
-    if timed_out:
-        return "timeout"
-    if status is Status.UNSAT:
-        return "unsat"
-    if status is Status.SAT and depth is not None and depth <= 3:
-        return str(depth)
-    return "more"
+def depth_bucket(label: str) -> str:
+    """Return the harness's bucket of a depth label (`rating_label`): '0' to '3', 'unsat'
+    and 'timeout' as they are (whatever the depth after '@'), 'more' for any other."""
+    word = label.partition("@")[0]
+    return word if word in DEPTH_BUCKETS and word != "more" else "more"
 
 
 @dataclass(frozen=True)

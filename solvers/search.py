@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.literals import to_codes
 from solvers.probe import closure
 from solvers.propagate import (
     BACKTRACKS,
@@ -55,7 +56,6 @@ from solvers.propagate import (
     model_dimacs,
     new_decision_level,
     propagate,
-    to_codes,
 )
 
 # What search returns: FOUND, EXHAUSTED, OUT_OF_BUDGET or PAUSED (the slice of work ran
@@ -122,9 +122,10 @@ def search(
 
     Stops after max_models models (FOUND, the assignment holds the last model), when
     none is left (EXHAUSTED, state back at `base`), before the decision that would
-    exceed `budget` (budget < 0: unlimited), or when the slice runs out (PAUSED; call
-    again with resume=True and the same arguments).  With next_model=True the current
-    assignment (a model returned by the previous call) is first backtracked from."""
+    exceed `budget`, or when the slice runs out (PAUSED; call again with resume=True
+    and the same arguments); max_models < 0 or budget < 0: unlimited.  With
+    next_model=True the current assignment (a model returned by the previous call) is
+    first backtracked from."""
     trail, trail_lim, st = S.trail, S.trail_lim, S.st
     in_closure = False
     if resume:
@@ -159,7 +160,7 @@ def search(
                 lit = pick_branch(F, S)
                 if lit < 0:
                     models += 1
-                    if models >= max_models:
+                    if max_models >= 0 and models >= max_models:
                         return FOUND, models
                     backtrack = True  # look for the next model
                 else:

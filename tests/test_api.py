@@ -3,7 +3,6 @@ examples run (doctest), and importing the packages loads no numba kernel."""
 
 from __future__ import annotations
 
-import argparse
 import doctest
 import importlib
 import subprocess
@@ -19,7 +18,8 @@ DOCUMENTED = [
     "solvers",
     "solvers.grid_solve",
     "benchmarks",
-    "benchmarks.run",
+    "benchmarks.harness",
+    "encoder.puzzle_files",
 ]
 
 
@@ -66,7 +66,7 @@ def test_importing_the_packages_is_cheap():
 
 
 def test_grids_and_results_show_as_pictures():
-    from encoder.cli_common import load_one_puzzle
+    from encoder import read_puzzles
     from solvers import solve
 
     four = "1...........4..."  # 4x4, many solutions: dpll finds one
@@ -74,11 +74,7 @@ def test_grids_and_results_show_as_pictures():
     svg = result._repr_svg_()
     assert svg.startswith("<svg") and svg.count('class="sg-v"') == 14  # 14 values found
     assert str(result).startswith("dpll SAT: 1")
-    args = argparse.Namespace(
-        size=None, box=None, diagonals=False, windows=False, regions=None,
-        no_boxes=False, symbols=None,
-    )  # fmt: skip
-    puzzle = load_one_puzzle(four, args, None)
+    [puzzle] = read_puzzles(four)
     assert puzzle._repr_svg_().count('class="sg-g"') == 2
 
 

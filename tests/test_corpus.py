@@ -138,9 +138,10 @@ def _as_subprocess(case: dict, argv: list[str], tmp_path: Path) -> tuple[int, st
         out, err = process.communicate()
         pytest.fail(f"{case['name']}: still running after {limit} s\n{err[-2000:]}")
     if "interrupt_after" in case:
-        # honoured within about a second (plus a margin for a loaded machine)
+        # honoured within about a second, then the outputs kept so far are written (a
+        # plot imports matplotlib): a wide margin, since CI shares a loaded machine
         waited = time.monotonic() - started - case["interrupt_after"]
-        assert waited < 3.0, f"{case['name']}: took {waited:.1f} s to stop after SIGINT"
+        assert waited < 15.0, f"{case['name']}: took {waited:.1f} s to stop after SIGINT"
     if "max_rss_mb" in case:
         peak = int((tmp_path / "peak-rss-kib").read_text()) / 1024
         assert peak <= case["max_rss_mb"], f"{case['name']}: peak memory {peak:.0f} MB"

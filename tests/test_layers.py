@@ -13,6 +13,7 @@ Layers, lowest first (a module imports only its own package and the layers below
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -119,3 +120,76 @@ def test_the_checks_can_fail(tmp_path):
     assert edges == {"encoder.a": {"benchmarks.run", "encoder.b"}, "encoder.b": {"encoder.a"}}
     assert upward_imports(edges) == ["encoder.a imports benchmarks.run"]
     assert cycles(edges) == ["encoder.a -> encoder.b -> encoder.a"]
+
+
+# The command line stays in the front ends: each package's __main__.py, the modules of the
+# commands `python -m benchmarks` dispatches to, and the one module of shared flags.  The
+# library beneath them (what the Python API reaches) takes typed values and never sees
+# argparse or a Namespace.
+FRONT_ENDS = {
+    "encoder.cli_common",  # the shared flags and error handler of every front end
+    "benchmarks.run",
+    "benchmarks.speed",
+    "benchmarks.stats",
+    "benchmarks.agreement",
+    "benchmarks.encodings",
+    "benchmarks.encoder_speed",
+    "benchmarks.compare",
+    "benchmarks.datasets",
+    "puzzles.generate",
+    "puzzles.unique",
+}
+
+
+def command_line_uses(path: Path) -> list[str]:
+    """Return 'line N: what' for every import of argparse and every name of it or of a
+    Namespace in `path` (string annotations included)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or "", *(alias.name for alias in node.names)]
+        elif isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.arg | ast.FunctionDef | ast.AnnAssign):
+            note = node.annotation if not isinstance(node, ast.FunctionDef) else node.returns
+            if isinstance(note, ast.Constant) and isinstance(note.value, str):
+                names = [word for word in re.split(r"\W+", note.value) if word]
+        for name in names:
+            if name.split(".")[0] == "argparse" or name == "Namespace":
+                found.append(f"line {node.lineno}: {name}")
+    return found
+
+
+def test_only_front_ends_see_the_command_line():
+    problems = [
+        f"{module} ({path.relative_to(PROJECT)}) {use}"
+        for module, path in modules().items()
+        if module not in FRONT_ENDS and not module.endswith("__main__")
+        for use in command_line_uses(path)
+    ]
+    assert not problems, "argparse in the library:\n" + "\n".join(problems)
+    assert set(modules()) >= FRONT_ENDS, "a front end listed here no longer exists"
+
+
+def test_the_command_line_check_can_fail(tmp_path):
+    """An argparse import, a Namespace parameter, and one in a string annotation are each
+    caught; a module without them passes."""
+    cases = {
+        "import argparse\n": ["line 1: argparse"],
+        "from argparse import Namespace\n": ["line 1: argparse", "line 1: Namespace"],
+        "def f(args: 'argparse.Namespace') -> int:\n    return 0\n": [
+            "line 1: argparse",
+            "line 1: Namespace",
+        ],
+        "def f(args):\n    return args.Namespace\n": ["line 2: Namespace"],
+        "import os\n\ndef f(parser):\n    return os.sep\n": [],
+    }
+    for number, (source, expected) in enumerate(cases.items()):
+        path = tmp_path / f"m{number}.py"
+        path.write_text(source)
+        assert sorted(command_line_uses(path)) == sorted(expected), source

@@ -31,6 +31,7 @@ from benchmarks import run as run_command  # noqa: E402
 from benchmarks import stats  # noqa: E402
 from benchmarks.__main__ import main as benchmarks_main  # noqa: E402
 from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
+from benchmarks.harness import RunOptions, load_datasets, make_tasks  # noqa: E402
 from benchmarks.paths import PROJECT  # noqa: E402
 from executors import SerialExecutor, dask_cluster  # noqa: E402
 from executors.dask_cluster import DaskExecutor, code_problems, code_state  # noqa: E402
@@ -151,10 +152,8 @@ def _without_times(result: ChunkResult) -> ChunkResult:
 
 
 def test_a_lost_worker_has_its_chunk_redone_once(scheduler, tmp_path, public):
-    args = run_command.build_parser().parse_args(
-        [str(public.set("top95")), "--solvers", "up,fl", "--chunk-size", "5"]
-    )
-    tasks = run_command.make_tasks(run_command.load_datasets(args), args)
+    options = RunOptions(solvers=("up", "fl"), chunk_size=5)
+    tasks = make_tasks(load_datasets([str(public.set("top95"))], options), options)
     victim = tasks[6].first
     client = distributed.Client(scheduler, set_as_default=False)
     before = set(client.run(os.getpid).values())

@@ -10,7 +10,6 @@ Whatever a test checks about solutions, the harness itself checks every model wi
 
 from __future__ import annotations
 
-import argparse
 import csv
 import hashlib
 import json
@@ -23,12 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import chunks
+from benchmarks import chunks, harness
 from benchmarks import run as run_command
 from benchmarks.__main__ import main as benchmarks_main
 from benchmarks.chunks import ChunkTask, run_chunk
+from benchmarks.harness import RunOptions, make_tasks
 from benchmarks.paths import PROJECT
-from encoder.datasets import choose, flags_namespace, read_dataset
+from benchmarks.sets import choose, read_dataset
+from encoder.variant import Variant
 from solvers.results import NOT_AVAILABLE, SolverResult, Status
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -248,7 +249,7 @@ def test_missing_file_and_bad_options(tmp_path):
 
 def test_variant_from_header_generator_command_and_file_name(tmp_path):
     [line] = project_grids("sudoku9_hyper_minimal.txt", 1)  # a Hyper grid
-    plain = flags_namespace("")
+    plain = Variant()
     explicit = tmp_path / "puzzles.txt"
     explicit.write_text(f"# geometry: --windows\n{line}\n")
     assert read_dataset(str(explicit), plain).flags == "--windows"
@@ -265,7 +266,7 @@ def test_variant_from_header_generator_command_and_file_name(tmp_path):
     named.write_text(line + "\n")
     assert read_dataset(str(named), plain).flags_from == "file name"
     # flags on the command line win over both
-    forced = read_dataset(str(named), flags_namespace("--size 9"))
+    forced = read_dataset(str(named), Variant(size=9))
     assert (forced.flags, forced.flags_from) == ("--size 9", "command line")
     assert forced.puzzles[0].geometry.extras == ()
 
@@ -273,10 +274,10 @@ def test_variant_from_header_generator_command_and_file_name(tmp_path):
 def test_size_is_guessed_from_line_length(tmp_path):
     for name, size in [("sudoku4_minimal.txt", 4), ("sudoku6_minimal.txt", 6)]:
         path = write_grids(tmp_path / f"grids{size}.txt", project_grids(name, 3))
-        data = read_dataset(str(path), flags_namespace(""), limit=3)
+        data = read_dataset(str(path), Variant(), limit=3)
         assert data.puzzles[0].geometry.size == size
     path = write_grids(tmp_path / "hex.txt", project_grids("sudoku16_minimal.txt", 1))
-    hex16 = read_dataset(str(path), flags_namespace(""), limit=1)
+    hex16 = read_dataset(str(path), Variant(), limit=1)
     assert hex16.puzzles[0].geometry.size == 16
 
 
@@ -305,7 +306,7 @@ class WrongBackend:
 
 def test_wrong_answer_stops_the_chunk_with_the_grid(monkeypatch, public):
     monkeypatch.setattr(chunks, "make_backend", lambda name, **_: WrongBackend())
-    data = read_dataset(str(public.set("top95")), flags_namespace(""), limit=2)
+    data = read_dataset(str(public.set("top95")), Variant(), limit=2)
     result = run_chunk(ChunkTask(data.name, "centrale", ("minisat22",), 0, data.puzzles))
     assert result.runs == ()
     assert result.error_source.endswith("norvig_top95.txt:1")
@@ -332,7 +333,7 @@ def test_unsat_contradicting_a_checked_solution_is_wrong(monkeypatch, public):
     monkeypatch.setattr(
         chunks, "make_backend", lambda name, **kw: Unsat() if name == "up" else real(name, **kw)
     )
-    data = read_dataset(str(public.set("top95")), flags_namespace(""), limit=1)
+    data = read_dataset(str(public.set("top95")), Variant(), limit=1)
     result = run_chunk(ChunkTask(data.name, "centrale", ("minisat22", "up"), 0, data.puzzles))
     assert "up (centrale) answered UNSAT but the grid has a checked solution" in result.error
 
@@ -341,18 +342,18 @@ def test_default_datasets_are_the_files_of_data_sets(tmp_path, monkeypatch, caps
     write_grids(tmp_path / "a_4x4.txt", project_grids("sudoku4_minimal.txt", 3))
     write_grids(tmp_path / "b_6x6.txt", project_grids("sudoku6_minimal.txt", 2))
     (tmp_path / "notes.md").write_text("not a dataset")
-    monkeypatch.setattr(run_command, "SETS", tmp_path)
+    monkeypatch.setattr(harness, "SETS", tmp_path)
     assert run_command.main(["--solvers", "up,minisat22", "--workers", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "### a_4x4: 3 of 3 grids, 4x4" in out
     assert "### b_6x6: 2 of 2 grids, 6x6" in out
-    monkeypatch.setattr(run_command, "SETS", tmp_path / "absent")
+    monkeypatch.setattr(harness, "SETS", tmp_path / "absent")
     assert benchmarks_main(["run", "--workers", "1"]) == 1  # the front end reports it
     assert "no dataset files here" in capsys.readouterr().err
 
 
 def test_depths_settled_by_the_closures_match_the_rating(public):
-    data = read_dataset(str(public.set("hardest")), flags_namespace(""))
+    data = read_dataset(str(public.set("hardest")), Variant())
     by_closures = run_chunk(ChunkTask(data.name, "centrale", ("up", "fl", "fl2"), 0, data.puzzles))
     by_rater = run_chunk(ChunkTask(data.name, "centrale", ("dpll",), 0, data.puzzles))
     assert by_closures.depths == by_rater.depths
@@ -373,17 +374,11 @@ def test_a_file_without_grids_is_skipped_with_a_note(tmp_path, capsys):
 
 
 def test_chunks_cut_at_fixed_positions(public):
-    data = read_dataset(str(public.set("top95")), flags_namespace(""))
-    args = argparse.Namespace(
-        solvers=("up",),
-        encodings=("centrale", "minimal"),
-        chunk_size=40,
-        fresh=False,
-        timeout=1.0,
-        max_depth=3,
-        no_length=False,
+    data = read_dataset(str(public.set("top95")), Variant())
+    options = RunOptions(
+        solvers=("up",), encodings=("centrale", "minimal"), chunk_size=40, timeout=1.0
     )
-    tasks = run_command.make_tasks([data], args)
+    tasks = make_tasks([data], options)
     assert [(t.encoding, t.first, len(t.puzzles)) for t in tasks] == [
         ("centrale", 0, 40),
         ("centrale", 40, 40),

@@ -7,12 +7,10 @@ complete solver fills it at once.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 from benchmarks.chunks import ChunkTask, run_chunk
-from encoder.cli_common import to_puzzle
-from encoder.grids import PuzzleText
+from encoder.puzzle_files import read_puzzles
 from solvers import __main__ as solvers_cli
 from solvers.depth_rating import Rater
 from solvers.results import Status
@@ -23,13 +21,7 @@ EASY = ".56.........6.87....4..29..5....1.3.8...2......1..........3..6.9..4...5.
 
 
 def _puzzles(*lines: str):
-    flags = argparse.Namespace(
-        size=None, box=None, diagonals=False, windows=False, regions=None, no_boxes=False,
-        symbols=None,
-    )  # fmt: skip
-    return tuple(
-        to_puzzle(PuzzleText(line, None, "<test>", n), flags) for n, line in enumerate(lines, 1)
-    )
+    return tuple(puzzle for line in lines for puzzle in read_puzzles(line))
 
 
 def test_a_grid_past_the_limit_is_counted_and_the_chunk_goes_on():

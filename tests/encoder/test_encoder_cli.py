@@ -354,3 +354,20 @@ def test_decode_usage_errors_exit_2(args):
 
 def test_decode_missing_model_file():
     assert_input_error(run_cli("decode", "no/such/model.txt"), "no/such/model.txt", "no such file")
+
+
+def test_a_grid_in_numbers_reads_the_same_as_an_argument_and_in_a_file(capsys):
+    """The issue's case: a 36x36 grid of numbers given on the command line was read as
+    2,592 symbol cells; it now gets the file's own message, located at the argument."""
+    from pathlib import Path
+
+    from encoder.__main__ import main
+
+    path = Path(__file__).parents[1] / "corpus" / "files" / "grid-36x36-numbers-value-37.txt"
+    text = path.read_text(encoding="utf-8").strip()
+    assert main([str(path), "--size", "36"]) == 1
+    from_file = capsys.readouterr().err
+    assert main([text.replace(" ", ","), "--size", "36"]) == 1
+    from_argument = capsys.readouterr().err
+    assert from_file == f"encoder: {path}:1: bad value 37 at cell (0,9); allowed: 1..36 or 0 or .\n"
+    assert from_argument == from_file.replace(str(path), "<argument>")

@@ -7,7 +7,6 @@ defects through every command.)"""
 
 from __future__ import annotations
 
-import argparse
 import io
 import sys
 
@@ -17,10 +16,12 @@ from encoder_oracle import x
 from encoder import GridError, make_geometry, standard
 from encoder.__main__ import main as encoder_main
 from encoder.check import solution_problems
-from encoder.cli_common import load_puzzles, run_front_end
+from encoder.cli_common import run_front_end
 from encoder.errors import read_text
 from encoder.geometry import disconnected_regions, pieces
 from encoder.grids import expand_symbols, split_puzzles
+from encoder.puzzle_files import read_puzzles
+from encoder.variant import Variant
 
 GRID4 = "..12....4.3....."
 SOLUTION4 = "3412214342311324"  # GRID4's one solution
@@ -29,13 +30,13 @@ BOXES4 = "1122112233443344"
 DISCONNECTED4 = "4122112233443341"
 PUZZLE_DISCONNECTED4 = ".......2...3.321"  # one solution under DISCONNECTED4
 
-NO_FLAGS = dict(
-    size=None, box=None, diagonals=False, windows=False, regions=None, no_boxes=False, symbols=None
-)
+
+def flags(**given) -> Variant:
+    return Variant(**given)
 
 
-def flags(**given) -> argparse.Namespace:
-    return argparse.Namespace(**{**NO_FLAGS, **given})
+def load_puzzles(source: str, variant: Variant) -> list:
+    return list(read_puzzles(source, variant))
 
 
 def located(error: GridError) -> tuple[str | None, int | None, str]:

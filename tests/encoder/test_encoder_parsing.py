@@ -3,7 +3,6 @@ supported size, other alphabets, jigsaw lines, located errors, and property test
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import re
 
@@ -32,8 +31,9 @@ from encoder import (
     parse_model,
     standard,
 )
-from encoder.cli_common import add_geometry_flags, to_puzzle
 from encoder.grids import expand_symbols, region_ids, size_of_puzzle, split_puzzles
+from encoder.puzzle_files import read_puzzles
+from encoder.variant import Variant
 
 SCHOOL = puzzle_lines(SCHOOL_EXAMPLE)[0]
 # Real puzzles from golden.txt (first lines of public sets, see its header): 9x9
@@ -369,13 +369,7 @@ GRID_TEXT = st.one_of(
 )
 
 
-def cli_args(*flags: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    add_geometry_flags(parser)
-    return parser.parse_args(list(flags))
-
-
-ARGS = {"none": cli_args(), "size9": cli_args("--size", "9"), "x": cli_args("--diagonals")}
+ARGS = {"none": Variant(), "size9": Variant(size=9), "x": Variant(diagonals=True)}
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -386,10 +380,10 @@ def test_arbitrary_text_raises_only_input_errors(text, args, allow):
     with contextlib.suppress(GridError):
         parse_grid(text, standard(9))
     try:
-        for puzzle in split_puzzles(text, "fuzz.txt", ARGS[args].size):
-            to_puzzle(puzzle, ARGS[args], allow_conflicts=allow)
+        for _ in read_puzzles("\n" + text, ARGS[args], allow_conflicts=allow):
+            pass
     except GridError as error:
-        assert error.path == "fuzz.txt"
+        assert error.path == "<argument>"
 
 
 @settings(max_examples=100, deadline=None)

@@ -10,15 +10,14 @@
 - Slow (`-m slow`): samples of the public sets, all complete solvers agree; `up` solves
   exactly the grids that `Minisat22.propagate` of the givens completes.
 - The encoder's DIMACS read back by `pysat.formula.CNF` and solved by Debian binaries.
-- A corpus of malformed DIMACS files (`data/malformed/`, named after their defect): one
-  line `solvers: FILE:LINE: problem`, exit 1, no traceback.
+- Malformed DIMACS beyond the bad-input corpus (`tests/corpus`, where each one-defect
+  file says its line and message): a bad byte, named by its line.
 - Faults of external binaries (missing, crashing, garbage, too slow): UNKNOWN with the
   reason, and a run over several grids goes on.
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import random
 import re
@@ -38,13 +37,13 @@ from pysat.solvers import Minisat22
 from tiny_formulas import TINY
 
 from encoder.check import is_solution, solution_problems, unsatisfied_clause
-from encoder.cli_common import Puzzle, add_geometry_flags, to_puzzle
 from encoder.decode import ModelError, grid_from_model
 from encoder.dimacs import Cnf, clause_lines, parse_cnf, parse_model
 from encoder.encodings import given_literals, puzzle_formula, rule_formula
-from encoder.errors import DimacsError
 from encoder.geometry import Geometry
-from encoder.grids import format_line, parse_cells, split_puzzles
+from encoder.grids import format_line, parse_cells
+from encoder.puzzle_files import Puzzle, read_puzzles
+from encoder.variant import Variant
 from solvers.backends import (
     BINARY_COMMANDS,
     BINARY_NAMES,
@@ -63,19 +62,14 @@ from solvers.results import NOT_AVAILABLE, SolverResult, Status
 PROJECT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
 GOLDEN = DATA / "golden.txt"
-MALFORMED = DATA / "malformed"
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
 MINISAT_FAMILY = ("minisat22", "glucose3", "glucose4")
 
-_FLAGS = argparse.ArgumentParser(add_help=False)
-add_geometry_flags(_FLAGS)
 
-
-def parse_puzzle(field: str, flags: str, path: str = "<test>") -> Puzzle:
+def parse_puzzle(field: str, flags: str) -> Puzzle:
     """Return the puzzle of one line (`cells` or `cells|regions`) under geometry flags."""
-    args = _FLAGS.parse_args(shlex.split(flags))
-    [text] = split_puzzles(field, path, args.size)
-    return to_puzzle(text, args, allow_conflicts=True)
+    [puzzle] = read_puzzles(field, Variant.parse(flags), allow_conflicts=True)
+    return puzzle
 
 
 def skip_if_missing(name: str) -> None:
@@ -505,58 +499,7 @@ def test_encoder_dimacs_solved_by_debian_binary(binary, grid, encoded, tmp_path)
     assert format_line(solution, geometry) == case.solution
 
 
-# --- malformed DIMACS ------------------------------------------------------------------
-
-MALFORMED_LINES = {  # file: the line the message must name
-    "empty.cnf": 1,
-    "no_p_line.cnf": 2,
-    "clause_count_mismatch.cnf": 2,
-    "literal_beyond_variable_count.cnf": 3,
-    "missing_final_zero.cnf": 3,
-    "non_numeric_token.cnf": 3,
-    "duplicate_header.cnf": 3,
-}
-
-
-def test_malformed_corpus_is_complete():
-    assert sorted(p.name for p in MALFORMED.glob("*.cnf")) == sorted(MALFORMED_LINES)
-
-
-@pytest.fixture(scope="module")
-def malformed_runs():
-    """`python -m solvers solve FILE` on every malformed file, run in parallel."""
-    processes = {
-        name: subprocess.Popen(
-            [sys.executable, "-m", "solvers", "solve", str(MALFORMED / name)],
-            cwd=PROJECT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for name in MALFORMED_LINES
-    }
-    runs = {}
-    for name, process in processes.items():
-        stdout, stderr = process.communicate(timeout=120)
-        runs[name] = (process.returncode, stdout, stderr)
-    return runs
-
-
-@pytest.mark.parametrize("name", list(MALFORMED_LINES))
-def test_malformed_dimacs_gives_one_located_line(name, malformed_runs):
-    code, stdout, stderr = malformed_runs[name]
-    path = MALFORMED / name
-    assert "Traceback" not in stderr
-    assert code == 1
-    assert stdout == ""
-    lines = stderr.splitlines()
-    assert len(lines) == 1, stderr
-    assert re.fullmatch(rf"solvers: {re.escape(str(path))}:{MALFORMED_LINES[name]}: \S.*", lines[0])
-    with path.open(encoding="utf-8", newline="") as handle:  # keep CR LF as written
-        text = handle.read()
-    with pytest.raises(DimacsError) as error:
-        parse_cnf(text, name)
-    assert error.value.line == MALFORMED_LINES[name]
+# --- malformed DIMACS (the small one-defect files are in tests/corpus) -------------------
 
 
 def test_non_utf8_dimacs_names_the_line_of_the_bad_byte(tmp_path):
@@ -1048,9 +991,7 @@ def test_closures_say_solved_without_search_as_propagation_does(set_name, encodi
     (no failed hypothesis; or one failed with every variable a cell variable) and ask
     the propagation otherwise (the augmented encoding's segment variables): either way
     the answer is Minisat22's root-level propagation filling every cell variable."""
-    from encoder.cli_common import flags_namespace, load_puzzles
-
-    puzzles = load_puzzles(str(PROJECT / "data" / "sets" / set_name), flags_namespace(""))
+    puzzles = list(read_puzzles(str(PROJECT / "data" / "sets" / set_name)))
     seen = set()
     for puzzle in puzzles[:12]:
         formula = rule_formula(puzzle.geometry, encoding)

@@ -4,6 +4,7 @@ run that prints nonsense such as a depth of ">-1" or a time limit "of -1 s"."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,22 @@ def test_meaningless_options_are_usage_errors(args, words, cnf):
     assert "error:" in error
     for word in words:
         assert word in error, (word, error)
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads a file of mode 000"
+)
+def test_rate_on_a_file_it_may_not_read_is_one_line(tmp_path, capsys):
+    """The issue's case: a PermissionError traceback from the reader; now one line and
+    exit 1, as every other unreadable file (the corpus tests a folder, which fails as
+    root too)."""
+    from solvers.__main__ import main
+
+    path = tmp_path / "grids.txt"
+    path.write_text(GRID + "\n")
+    path.chmod(0)
+    try:
+        assert main(["rate", str(path)]) == 1
+    finally:
+        path.chmod(0o644)
+    assert capsys.readouterr().err == f"solvers: {path}: cannot read: Permission denied\n"

@@ -63,6 +63,11 @@ def test_steps_replay_to_the_solution(name):
     grid, geometry = CASES[name]()
     steps = explain_steps(grid, geometry)
     assert [line for step in steps for line in step.lines] == list(explain_lines(grid, geometry))
+    assert_replays(steps, grid, geometry)
+
+
+def assert_replays(steps, grid, geometry) -> None:
+    """Each step's board follows the one before, from the givens to a solution."""
     assert steps[0].kind == "grid" and steps[-1].kind == "solved"
     assert steps[0].after == Board.start(grid, geometry)
     for previous, step in itertools.pairwise(steps):
@@ -208,3 +213,23 @@ def test_explainer_is_reusable():
     explainer = Explainer(geometry)
     once = list(explainer.steps(grid))
     assert list(explainer.steps(grid)) == once
+
+
+def test_interleaved_explanations_do_not_mix():
+    """Two steps() of one Explainer advanced in turn: each replays its own grid to its
+    solution (the board lives in the generator, not in the Explainer)."""
+    geometry = make_geometry(4)
+    grids = [parse_cells(first_puzzle("sudoku4_minimal.txt", i), geometry) for i in (0, 1)]
+    explainer = Explainer(geometry)
+    walks = [explainer.steps(grid) for grid in grids]
+    mixed: list[list] = [[], []]
+    going = [True, True]
+    while any(going):  # one step of each explanation in turn
+        for i, walk in enumerate(walks):
+            step = next(walk, None) if going[i] else None
+            going[i] = step is not None
+            if step is not None:
+                mixed[i].append(step)
+    assert mixed[0] != mixed[1]
+    for steps, grid in zip(mixed, grids, strict=True):
+        assert_replays(steps, grid, geometry)

@@ -20,7 +20,8 @@ from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.depth_rating import Rater
 from solvers.length_rating import RefutationRater
-from solvers.propagate import NO_CONFLICT, REASON_DECISION, build, to_code, to_dimacs
+from solvers.literals import to_code, to_codes, to_dimacs
+from solvers.propagate import NO_CONFLICT, REASON_DECISION, build
 
 GEOMETRY = standard(9)
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -34,7 +35,7 @@ def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] =
     assert units.size == 0
     occ = K.occurrences(F)
     S = K.new_state(F, cnf.num_vars, False)
-    codes = np.array([to_code(lit) for lit in facts], np.int32)
+    codes = to_codes(np.asarray(facts, np.int64))
     cones = np.zeros(codes.size, np.int32)
     assert K.assert_facts(F, occ, S, codes, cones, REASON_DECISION) == NO_CONFLICT
     X = K.new_scratch(F, cnf.num_vars)

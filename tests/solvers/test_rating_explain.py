@@ -23,9 +23,10 @@ from encoder.encodings import given_literals
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
 from encoder.status import Status
-from solvers.depth_rating import Rater
+from solvers.depth_rating import Rater, Rating
 from solvers.explain import explain_lines
-from solvers.length_rating import RefutationRater
+from solvers.length_rating import RefutationRater, RefutationRating
+from solvers.results import depth_bucket
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 GOLDEN_NUGGET = ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7....."
@@ -86,6 +87,26 @@ def test_famous_grids_need_depth_2(rater, grid):
 def test_contradiction_is_rated_unsat(rater, grid):
     rating = rater.rate(grid(CLASH))
     assert (rating.status, rating.depth_label(), rating.solution) == (Status.UNSAT, "unsat@0", ())
+
+
+@pytest.mark.parametrize(
+    ("status", "depth", "timed_out", "label", "bucket"),
+    [
+        (Status.SAT, 0, False, "0", "0"),
+        (Status.SAT, 3, False, "3", "3"),
+        (Status.SAT, 4, False, "4", "more"),
+        (Status.UNKNOWN, 5, False, ">5", "more"),
+        (Status.UNSAT, 1, False, "unsat@1", "unsat"),
+        (Status.UNKNOWN, 2, True, "timeout@2", "timeout"),
+    ],
+)
+def test_one_label_maker_for_rate_and_the_harness(status, depth, timed_out, label, bucket):
+    # rate's label and the harness's bucket of the same rating come from one maker
+    rating = Rating(depth, status, 5, 0.0, timed_out=timed_out)
+    assert (rating.depth_label(), rating.bucket()) == (label, bucket)
+    assert depth_bucket(label) == bucket
+    length = RefutationRating(depth, 1, status, 0, 0.0, timed_out)
+    assert length.label() == label.partition("@")[0].replace(">5", ">1")
 
 
 def test_positive_polarity_never_rates_lower(grid, public):

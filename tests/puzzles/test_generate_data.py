@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from encoder.datasets import flags_namespace, read_dataset
+from benchmarks.sets import read_dataset
 from encoder.status import Status
 from puzzles import generate
 from puzzles.counting import is_minimal
@@ -32,7 +32,7 @@ def _header(path: Path) -> dict[str, str]:
 
 def _puzzles(path: Path):
     """The puzzles as `benchmarks run` reads them (the variant from the header)."""
-    return read_dataset(str(path), flags_namespace("")).puzzles
+    return read_dataset(str(path)).puzzles
 
 
 def _regenerate(path: Path, tmp_path: Path) -> list[str]:

@@ -1,0 +1,49 @@
+"""Work done once per grid geometry: the raters and solver backends kept loaded, and
+runs of consecutive grids that share a geometry.
+
+A rater or a backend holds one geometry's rule formula (11,988 clauses for 9x9), so
+it is built once and reused for every grid of that geometry; a jigsaw file brings a
+new geometry with each grid, so only the last few stay loaded.  `solvers rate` and
+the harness (`benchmarks.chunks`) rate runs of grids of one geometry in one compiled
+call each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import TypeVar
+
+MAX_LOADED = 4  # raters or backends kept loaded (one per geometry; jigsaw files have many)
+
+Item = TypeVar("Item")
+
+
+def keep_loaded(cache: dict, key, make, limit: int = MAX_LOADED, drop=None):
+    """Return cache[key], made by `make(key)` the first time; beyond `limit` entries the
+    oldest is dropped (and handed to `drop`, e.g. to close a solver).  One geometry's
+    raters or backends are built once, a jigsaw file's many geometries a few at a time."""
+    item = cache.get(key)
+    if item is None:
+        while len(cache) >= limit:
+            oldest = cache.pop(next(iter(cache)))
+            if drop is not None:
+                drop(oldest)
+        item = cache[key] = make(key)
+    return item
+
+
+def geometry_runs(
+    items: Iterable[Item], geometry_of: Callable[[Item], Hashable], most: int | None = None
+) -> Iterator[list[Item]]:
+    """Yield runs of consecutive items of one geometry (`geometry_of(item)`), each of at
+    most `most` items (None: no bound)."""
+    run: list[Item] = []
+    for item in items:
+        if run and (
+            (most is not None and len(run) >= most) or geometry_of(item) != geometry_of(run[0])
+        ):
+            yield run
+            run = []
+        run.append(item)
+    if run:
+        yield run
