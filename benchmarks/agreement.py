@@ -1,13 +1,17 @@
-"""How well the refutation-length rating agrees with published ratings.
+"""How well the length column's ratings agree with published ratings.
 
 `python -m benchmarks agreement [SET]` rates every puzzle of a rated table (a catalogued
-name such as `berthier-cb-5000`, the default, or `kaggle-3m-sample`, or any CSV/TSV
-with a puzzle column) with `solvers.length_rating`, streaming the grids through the
-same chunks, workers and executors as `python -m solvers rate`, and prints:
+name such as `berthier-cb-5000`, the default, `berthier-eleven-te2` or
+`kaggle-3m-sample`, or any CSV/TSV with a puzzle column) with the length column of
+`python -m solvers rate` (`solvers.bxb_rating.LengthColumn`: the refutation-length
+rating, BxB for depth-2 grids), streaming the grids through the same chunks, workers
+and executors as `rate`, and prints:
 - Spearman's rho and Kendall's tau-b between the rating and each published column
   (every numeric column but the puzzle's id and clue count, or `--columns`);
-- with a `W` column (Berthier's whip rating), the share of puzzles rated exactly W, the
-  rating of the W = 0 puzzles, and the confusion table of rating against W;
+- with a `W` column (Berthier's whip rating) or a `BxB` column (his classification of
+  depth-2 puzzles), the share of puzzles rated exactly that, and the confusion table of
+  rating against it; for W the rating of the W = 0 puzzles, for BxB the goals (equal
+  on >= 95%, Spearman >= 0.95) with met / not met;
 - the time per puzzle of the rating (median, mean, 90th percentile, worst), and the
   wall time with the number of workers.
 
@@ -31,7 +35,7 @@ from pathlib import Path
 import numpy as np
 from tabulate import tabulate
 
-from benchmarks.paths import machine
+from benchmarks.paths import load, machine
 from encoder.cli_common import (
     add_executor_flags,
     add_geometry_flags,
@@ -45,6 +49,10 @@ from encoder.puzzle_files import TABLE_SUFFIXES, open_source
 DEFAULT_SET = "berthier-cb-5000"
 NOT_RATINGS = {"puzzle", "solution", "id", "clues", "nb_clues"}  # columns that are no rating
 SMALL = 10  # the confusion table's last row and column gather the values from here on
+EXACT = ("W", "BxB")  # integer ratings the length column is meant to equal
+# Goals for a column: (share of puzzles rated exactly it, Spearman's rho), both minima,
+# and the median time a puzzle (seconds), a maximum.
+GOALS = {"BxB": (0.95, 0.95, 1.0)}
 
 
 def average_ranks(values: np.ndarray) -> np.ndarray:
@@ -125,7 +133,7 @@ def rating_columns(
     return numeric, values
 
 
-def confusion(ours: list[int], published: list[float]) -> str:
+def confusion(ours: list[int], published: list[float], name: str = "W") -> str:
     """Return the table of our rating (columns) against a published integer rating (rows)."""
     top = SMALL
     counts = np.zeros((top + 1, top + 1), dtype=int)
@@ -133,8 +141,12 @@ def confusion(ours: list[int], published: list[float]) -> str:
         counts[min(int(a), top), min(b, top)] += 1
     label = [str(v) for v in range(top)] + [f"{top}+"]
     used = [v for v in range(top + 1) if counts[v].any() or counts[:, v].any()]
-    rows = [[f"W={label[w]}", *(counts[w, v] for v in used), counts[w].sum()] for w in used]
+    rows = [[f"{name}={label[w]}", *(counts[w, v] for v in used), counts[w].sum()] for w in used]
     return tabulate(rows, headers=["", *(label[v] for v in used), "total"], tablefmt="github")
+
+
+def met(ok: bool) -> str:
+    return "met" if ok else "not met"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -144,6 +156,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("table", nargs="?", default=DEFAULT_SET, metavar="SET")
     p.add_argument("--columns", help="published ratings to compare, comma-separated")
     p.add_argument("--limit", type=positive(int), metavar="N", help="the first N puzzles")
+    p.add_argument(
+        "--every", type=positive(int), default=1, metavar="K",
+        help="every K-th puzzle (1st, K+1-th, ...), before --limit: a sample of a sorted list",
+    )  # fmt: skip
     p.add_argument(
         "--length-depth", type=positive(int, zero=True), default=1, metavar="D",
         help="deepest nesting the rating tries (default 1)",
@@ -164,7 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     settle_executor_flags(p, args)
     opened = open_source(args.table, variant_of(args))
-    texts = list(itertools.islice(opened.texts(allow_empty=True), args.limit))
+    sample = itertools.islice(opened.texts(allow_empty=True), 0, None, args.every)
+    texts = list(itertools.islice(sample, args.limit))
     if not texts:
         raise InputError("no puzzle to rate", opened.path)
     wanted = args.columns.split(",") if args.columns else None
@@ -191,31 +208,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"({len(puzzles) - len(settled)} unsettled: time limit or depth > {args.length_depth})"
     )
     rows = []
+    rho = {}
     for name in names:
         pairs = [(ours[k], published[name][i]) for k, i in enumerate(settled)]
         pairs = [(a, b) for a, b in pairs if b is not None]
         x, y = [a for a, _ in pairs], [b for _, b in pairs]
-        rows.append([name, len(pairs), f"{spearman(x, y):.4f}", f"{kendall_tau_b(x, y):.4f}"])
+        rho[name] = spearman(x, y)
+        rows.append([name, len(pairs), f"{rho[name]:.4f}", f"{kendall_tau_b(x, y):.4f}"])
     print()
     headers = ["column", "puzzles", "Spearman", "Kendall tau-b"]
     print(tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True))
-    if "W" in names:
-        w = [published["W"][i] for i in settled]
-        equal = sum(a == b for a, b in zip(ours, w, strict=True))
-        zero = [a for a, b in zip(ours, w, strict=True) if b == 0]
+    for name in (name for name in EXACT if name in names):
+        pairs = [(ours[k], published[name][i]) for k, i in enumerate(settled)]
+        pairs = [(a, b) for a, b in pairs if b is not None]
+        mine, theirs = [a for a, _ in pairs], [b for _, b in pairs]
+        equal = sum(a == b for a, b in pairs)
+        share = equal / max(1, len(puzzles))  # unsettled puzzles count as misses
         print()
-        print(f"rating == W: {equal} of {len(ours)} ({100 * equal / max(1, len(ours)):.2f}%)")
-        print(f"W = 0: {len(zero)} puzzles, {sum(a == 0 for a in zero)} rated 0")
+        print(f"rating == {name}: {equal} of {len(puzzles)} ({100 * share:.2f}%)")
+        if name == "W":
+            zero = [a for a, b in pairs if b == 0]
+            print(f"W = 0: {len(zero)} puzzles, {sum(a == 0 for a in zero)} rated 0")
+        if name in GOALS:
+            least_equal, least_rho, _ = GOALS[name]
+            print(
+                f"goal: rating == {name} on >= {100 * least_equal:g}%: {met(share >= least_equal)}"
+            )
+            print(f"goal: Spearman >= {least_rho:g}: {met(rho[name] >= least_rho)}")
         print()
-        print("rating (columns) against W (rows):")
-        print(confusion(ours, w))
+        print(f"rating (columns) against {name} (rows):")
+        print(confusion(mine, theirs, name))
     times = np.array(seconds) * 1e3
     print()
     print(
         f"time per puzzle (rating only): median {np.median(times):.2f} ms, mean "
         f"{times.mean():.2f} ms, 90% {np.percentile(times, 90):.2f} ms, worst {times.max():.1f} ms"
     )
+    for name in (name for name in EXACT if name in names and name in GOALS):
+        most = GOALS[name][2]
+        print(f"goal: median <= {most:g} s a puzzle: {met(np.median(times) <= most * 1e3)}")
     print(f"wall time {wall:.1f} s with {args.workers} worker(s) ({args.executor})")
+    print(f"load average at the end: {load()}")
     return 0
 
 

@@ -87,11 +87,10 @@ class ChunkResult:
     count: int
     runs: tuple[GridRun, ...]
     depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
-    lengths: tuple[str, ...] = ()  # refutation-length labels (solvers.length_rating)
+    lengths: tuple[str, ...] = ()  # length-column labels (solvers.bxb_rating.LengthColumn)
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
     cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (checks included)
-    wall_seconds: float = 0.0
 
 
 class WrongAnswer(Exception):
@@ -264,19 +263,20 @@ def _rate(
 
 
 def _lengths(task: ChunkTask) -> tuple[str, ...]:
-    """Return the refutation-length label of every grid (nesting 1: deeper grids '>1')."""
-    from solvers.length_rating import RefutationRater
+    """Return the length-column label of every grid: its refutation length (nesting 1),
+    its BxB when it needs two levels, '>2' deeper (`solvers.bxb_rating.LengthColumn`)."""
+    from solvers.bxb_rating import LengthColumn
 
-    raters: dict[Geometry, RefutationRater] = {}
+    raters: dict[Geometry, LengthColumn] = {}
     labels = []
     for puzzle in task.puzzles:
         geometry = puzzle.geometry
         rater = keep_loaded(
             raters,
             geometry,
-            lambda g: RefutationRater(g, task.encoding, time_limit=task.timeout),
+            lambda g: LengthColumn(g, task.encoding, time_limit=task.timeout),
         )
-        labels.append(rater.rate(puzzle.grid, max_depth=1).label())
+        labels.append(rater.rate(puzzle.grid).label)
     return tuple(labels)
 
 
@@ -351,14 +351,9 @@ def _run(task: ChunkTask) -> ChunkResult:
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Run one chunk (see the module docstring); a wrong answer comes back as `error`."""
-    cpu, wall = time.process_time(), time.perf_counter()
+    cpu = time.process_time()
     try:
-        result = _run(task)
-        return replace(
-            result,
-            cpu_seconds=time.process_time() - cpu,
-            wall_seconds=time.perf_counter() - wall,
-        )
+        return replace(_run(task), cpu_seconds=time.process_time() - cpu)
     except WrongAnswer as wrong:
         error, source = wrong.message, wrong.source
     except InputError as bad:  # e.g. the augmented encoding of a grid without boxes

@@ -4,8 +4,10 @@
 (`benchmarks/run.py`, which only parses the command line, prints and writes files):
 the sets are read (`benchmarks.sets`), cut into chunks of `chunk_size` grids at fixed
 positions, the chunks run by an executor (`executors`) on `workers` processes or a Dask
-cluster (`benchmarks.chunks.run_chunk`), and the per-grid results merged back in run
-order, so the figures do not depend on the number of workers (times do, a little).
+cluster (`benchmarks.chunks.run_chunk`), and each finished chunk handed on (to the
+command's journal, or counted at once); chunks are counted in run order (`Tallies`,
+running counters: no list of every grid), so the figures do not depend on the number
+of workers (times do, a little).
 `RunOptions` holds the options, checked when built (a bad one is a ValueError).
 """
 
@@ -13,18 +15,18 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field, fields
 
 from benchmarks.chunks import HOME, ChunkResult, ChunkTask, GridRun, run_chunk
 from benchmarks.paths import SETS
-from benchmarks.report import DepthProfile, Summary, depth_profile, summarise
+from benchmarks.report import DepthProfile, DepthTally, SolverTally, Summary
 from benchmarks.sets import Dataset, default_files, read_dataset, unique_names
 from encoder.encodings import ENCODING_NAMES
 from encoder.errors import InputError
 from encoder.variant import Variant
 from executors import EXECUTORS, completed, cut, make_executor
-from solvers.backends import REGISTRY
+from solvers.backends import PYSAT_NAMES, REGISTRY
 from solvers.limits import DEFAULT_TIMEOUT
 
 DEFAULT_SOLVERS = ("up", "fl", "fl2", "minisat22", "glucose3", "glucose4", "cadical195")
@@ -73,6 +75,10 @@ class RunOptions:
                 raise ValueError(f"{name} must be > 0, not {value}")
         if self.max_depth < 0:
             raise ValueError(f"max_depth must be >= 0, not {self.max_depth}")
+        if self.seed and not self.shuffle:
+            raise ValueError("seed seeds shuffle: give shuffle=True too")
+        if self.fresh and not set(self.solvers) & set(PYSAT_NAMES):
+            raise ValueError("fresh builds a new PySAT solver per grid: no PySAT solver given")
 
 
 @dataclass(frozen=True)
@@ -140,69 +146,77 @@ def _cost(task: ChunkTask) -> int:
     return len(task.puzzles) * size**6
 
 
-def execute(tasks: list[ChunkTask], options: RunOptions) -> tuple[list[ChunkResult], bool]:
-    """Run the chunks; return (finished chunks, interrupted).  A chunk reporting an
-    error stops the run at once and is returned last."""
-    workers = min(options.workers, len(tasks)) if tasks else 1
+class Tallies:
+    """Running counters of a run, chunk by chunk: a `SolverTally` per set, encoding and
+    solver, a `DepthTally` per set and encoding.  Everything the tables, results.json
+    and the plots say comes from here; no list of every grid is kept."""
+
+    def __init__(self) -> None:
+        self.solvers: dict[tuple[str, str, str], SolverTally] = defaultdict(SolverTally)
+        self.depths: dict[tuple[str, str], DepthTally] = defaultdict(DepthTally)
+        self.grids = 0  # grid runs counted (a grid in each encoding)
+        self.cpu_seconds = 0.0  # of the workers, over the chunks counted
+
+    def add(self, chunk: ChunkResult) -> None:
+        for run in chunk.runs:
+            self.solvers[(chunk.dataset, chunk.encoding, run.result.solver)].add(run)
+        if chunk.depths:
+            self.depths[(chunk.dataset, chunk.encoding)].add(chunk.depths, chunk.lengths)
+        self.grids += chunk.count
+        self.cpu_seconds += chunk.cpu_seconds
+
+    def results(self, datasets: Sequence[Dataset], options: RunOptions):
+        """Return (summaries, depth profiles), in the order of the tables."""
+        summaries, profiles = [], []
+        for d in datasets:
+            for encoding in options.encodings:
+                for solver in options.solvers:
+                    tally = self.solvers.get((d.name, encoding, solver))
+                    if tally is not None and tally.grids:
+                        summaries.append(tally.summary(d.name, encoding, solver))
+                depths = self.depths.get((d.name, encoding))
+                if depths is not None:
+                    profiles.append(depths.profile(d.name, encoding, options.max_depth))
+        return summaries, profiles
+
+
+def task_index(task: ChunkTask | ChunkResult) -> tuple[str, str, int]:
+    """What names a chunk in a run: its set, encoding and first position."""
+    return task.dataset, task.encoding, task.first
+
+
+def execute(
+    tasks: list[ChunkTask],
+    options: RunOptions,
+    keep: Callable[[int, ChunkResult], None],
+    skip: Set[int] = frozenset(),
+) -> tuple[ChunkResult | None, bool]:
+    """Run the chunks whose index in `tasks` is not in `skip`, handing each finished
+    one to `keep(index, result)` (in completion order); return (the chunk that reported
+    an error, or None; interrupted).  An error stops the run at once."""
+    todo = [t for i, t in enumerate(tasks) if i not in skip]
+    index = {task_index(t): i for i, t in enumerate(tasks)}
+    bar = _progress(sum(len(t.puzzles) for t in tasks), options.quiet)
+    bar.update(sum(len(t.puzzles) for i, t in enumerate(tasks) if i in skip))
+    if not todo:
+        bar.close()
+        return None, False
+    workers = min(options.workers, len(todo))
     executor = make_executor(options.executor, workers, options.scheduler)
-    done: list[ChunkResult] = []
-    total = sum(len(t.puzzles) for t in tasks)
-    bar = _progress(total, options.quiet)
-    results = completed(executor, run_chunk, sorted(tasks, key=_cost, reverse=True))
+    results = completed(executor, run_chunk, sorted(todo, key=_cost, reverse=True))
     try:
         for result in results:
-            done.append(result)
             if result.error:
-                break  # closing `results` below stops the executor
+                return result, False  # closing `results` below stops the executor
+            keep(index[task_index(result)], result)
             bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
             bar.update(result.count)
     except KeyboardInterrupt:  # `completed` has stopped the executor
-        return done, True
+        return None, True
     finally:
         results.close()
         bar.close()
-    return done, False
-
-
-def merge(results: Sequence[ChunkResult]):
-    """Return {(dataset, encoding): (runs by solver, depth labels by position, refutation
-    lengths by position)}."""
-    by_key: dict[tuple[str, str], list[ChunkResult]] = defaultdict(list)
-    for result in results:
-        by_key[(result.dataset, result.encoding)].append(result)
-    merged = {}
-    for key, chunks in by_key.items():
-        chunks.sort(key=lambda c: c.first)
-        runs: dict[str, list[GridRun]] = defaultdict(list)
-        depths: dict[int, str] = {}
-        lengths: dict[int, str] = {}
-        for chunk in chunks:
-            for run in chunk.runs:
-                runs[run.result.solver].append(run)
-            if chunk.depths:
-                positions = range(chunk.first, chunk.first + chunk.count)
-                depths.update(zip(positions, chunk.depths, strict=True))
-                lengths.update(zip(positions, chunk.lengths, strict=True))
-        merged[key] = (runs, depths, lengths)
-    return merged
-
-
-def summarise_all(datasets: Sequence[Dataset], merged, options: RunOptions):
-    """Return (summaries, depth profiles) of merged runs, in the order of the tables."""
-    summaries, profiles = [], []
-    for d in datasets:
-        for encoding in options.encodings:
-            if (d.name, encoding) not in merged:
-                continue
-            runs, depths, lengths = merged[(d.name, encoding)]
-            for solver in options.solvers:
-                if runs.get(solver):
-                    summaries.append(summarise(d.name, encoding, solver, runs[solver]))
-            if depths:
-                labels = [depths[p] for p in sorted(depths)]
-                rated = [lengths[p] for p in sorted(lengths)]
-                profiles.append(depth_profile(d.name, encoding, labels, options.max_depth, rated))
-    return summaries, profiles
+    return None, False
 
 
 def _names(value: str | Sequence[str]) -> tuple[str, ...]:
@@ -239,15 +253,16 @@ def benchmark(*datasets: str, **options) -> BenchmarkResults:
         raise ValueError(f"benchmark: {error}") from None
     except InputError as error:
         raise ValueError(str(error)) from None
-    results, _ = execute(make_tasks(sets, run), run)
-    failed = [r for r in results if r.error]
+    chunks: list[tuple[int, ChunkResult]] = []
+    failed, _ = execute(make_tasks(sets, run), run, lambda i, chunk: chunks.append((i, chunk)))
     if failed:
-        raise RuntimeError(f"{failed[0].error_source}: {failed[0].error}")
-    merged = merge(results)
-    summaries, profiles = summarise_all(sets, merged, run)
-    runs = {
-        (dataset, encoding, solver): tuple(solver_runs)
-        for (dataset, encoding), (by_solver, _, _) in merged.items()
-        for solver, solver_runs in by_solver.items()
-    }
-    return BenchmarkResults(tuple(summaries), tuple(profiles), runs)
+        raise RuntimeError(f"{failed.error_source}: {failed.error}")
+    tallies = Tallies()
+    runs: dict[tuple[str, str, str], list[GridRun]] = defaultdict(list)
+    for _, chunk in sorted(chunks, key=lambda pair: pair[0]):  # in run order
+        tallies.add(chunk)
+        for grid_run in chunk.runs:
+            runs[(chunk.dataset, chunk.encoding, grid_run.result.solver)].append(grid_run)
+    summaries, profiles = tallies.results(sets, run)
+    by_key = {key: tuple(sorted(found, key=lambda r: r.position)) for key, found in runs.items()}
+    return BenchmarkResults(tuple(summaries), tuple(profiles), by_key)

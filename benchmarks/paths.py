@@ -33,3 +33,8 @@ def cpu_model() -> str:
 def machine() -> str:
     """Return a one-line description of this machine (CPU model, cores, Python)."""
     return f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def load() -> str:
+    """Return the machine's 1, 5 and 15-minute load averages, as timings are read with."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())

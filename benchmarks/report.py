@@ -23,11 +23,10 @@ import importlib.metadata
 import json
 import os
 import platform
-import statistics
 import subprocess
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tabulate import tabulate
@@ -105,44 +104,119 @@ class DepthProfile:
     grids: int
     max_depth: int
     counts: dict[str, int]  # DEPTH_BUCKETS -> grids
-    lengths: tuple[str, ...] = ()  # refutation-length label of each grid ('3', '>1', ...)
+    # refutation-length label ('3', '>1', ...) -> grids; empty when not rated
+    lengths: dict[str, int] = field(default_factory=dict)
 
     def share(self, bucket: str) -> float:
         return 100.0 * self.counts.get(bucket, 0) / self.grids if self.grids else 0.0
 
 
-def _figures(values: Sequence[int | NotAvailable]) -> tuple[Number, Number]:
-    """Return (median, mean), NOT_AVAILABLE if any value is."""
-    if not values or any(isinstance(v, NotAvailable) for v in values):
+TICK = 1e-7  # seconds: a solver time is kept to 0.1 µs for its median (CSV prints 0.1 µs)
+
+
+def _median(counts: Counter) -> float:
+    """Return the median of values given as value -> how many times (`statistics.median`
+    of the values written out, as a float)."""
+    total = sum(counts.values())
+    middle = [(total - 1) // 2, total // 2]  # the one or two middle ranks
+    found, seen = [], 0
+    for value in sorted(counts):
+        seen += counts[value]
+        while middle and middle[0] < seen:
+            found.append(value)
+            middle.pop(0)
+        if not middle:
+            break
+    return (found[0] + found[1]) / 2 if total % 2 == 0 else float(found[0])
+
+
+class SolverTally:
+    """Running counters of one solver on one set in one encoding: what its `Summary`
+    needs, in memory bounded by the number of distinct figures (decisions, conflicts,
+    times to 0.1 µs), never by the number of grids."""
+
+    def __init__(self) -> None:
+        self.grids = self.without = self.timed_out = self.failed = 0
+        self.without_known = True  # False once a grid's "without search" is NOT_AVAILABLE
+        self.statuses: Counter = Counter()
+        self.decisions: Counter | None = Counter()  # None once a figure is NOT_AVAILABLE
+        self.conflicts: Counter | None = Counter()
+        self.ticks: Counter = Counter()  # solver time in TICKs -> grids
+        self.seconds = 0.0
+
+    def add(self, run: GridRun) -> None:
+        result = run.result
+        self.grids += 1
+        if isinstance(run.without_search, NotAvailable):
+            self.without_known = False
+        else:
+            self.without += bool(run.without_search)
+        self.statuses[result.status] += 1
+        self.decisions = _count(self.decisions, result.decisions)
+        self.conflicts = _count(self.conflicts, result.conflicts)
+        self.ticks[round(result.seconds / TICK)] += 1
+        self.seconds += result.seconds
+        self.timed_out += result.timed_out
+        self.failed += result.failed
+
+    def summary(self, dataset: str, encoding: str, solver: str) -> Summary:
+        return Summary(
+            dataset,
+            encoding,
+            solver,
+            self.grids,
+            self.without if self.without_known else NOT_AVAILABLE,
+            self.statuses[Status.SAT],
+            self.statuses[Status.UNSAT],
+            self.statuses[Status.UNKNOWN],
+            *_figures(self.decisions),
+            *_figures(self.conflicts),
+            _median(self.ticks) * TICK if self.grids else 0.0,
+            self.seconds,
+            self.timed_out,
+            self.failed,
+        )
+
+
+def _count(counts: Counter | None, value: int | NotAvailable) -> Counter | None:
+    if counts is None or isinstance(value, NotAvailable):
+        return None
+    counts[value] += 1
+    return counts
+
+
+def _figures(counts: Counter | None) -> tuple[Number, Number]:
+    """Return (median, mean) of counted figures, NOT_AVAILABLE if any was."""
+    if not counts:
         return NOT_AVAILABLE, NOT_AVAILABLE
-    return float(statistics.median(values)), float(statistics.fmean(values))
+    total = sum(value * n for value, n in counts.items())
+    return _median(counts), float(total) / sum(counts.values())
 
 
 def summarise(dataset: str, encoding: str, solver: str, runs: Sequence[GridRun]) -> Summary:
     """Return the summary of one solver's runs (grids in any order)."""
-    flags = [r.without_search for r in runs]
-    without: int | NotAvailable = (
-        NOT_AVAILABLE if any(isinstance(f, NotAvailable) for f in flags) else sum(map(bool, flags))
-    )
-    decisions = _figures([r.result.decisions for r in runs])
-    conflicts = _figures([r.result.conflicts for r in runs])
-    seconds = [r.result.seconds for r in runs]
-    return Summary(
-        dataset,
-        encoding,
-        solver,
-        len(runs),
-        without,
-        sum(r.result.status is Status.SAT for r in runs),
-        sum(r.result.status is Status.UNSAT for r in runs),
-        sum(r.result.status is Status.UNKNOWN for r in runs),
-        *decisions,
-        *conflicts,
-        statistics.median(seconds) if seconds else 0.0,
-        sum(seconds),
-        sum(r.result.timed_out for r in runs),
-        sum(r.result.failed for r in runs),
-    )
+    tally = SolverTally()
+    for run in runs:
+        tally.add(run)
+    return tally.summary(dataset, encoding, solver)
+
+
+class DepthTally:
+    """Running counters of the depth and refutation-length labels of a set in one
+    encoding."""
+
+    def __init__(self) -> None:
+        self.depths: Counter = Counter()
+        self.lengths: Counter = Counter()
+
+    def add(self, depths: Sequence[str], lengths: Sequence[str]) -> None:
+        self.depths.update(depths)
+        self.lengths.update(lengths)
+
+    def profile(self, dataset: str, encoding: str, max_depth: int) -> DepthProfile:
+        counts = {bucket: self.depths[bucket] for bucket in DEPTH_BUCKETS}
+        grids = sum(self.depths.values())
+        return DepthProfile(dataset, encoding, grids, max_depth, counts, dict(self.lengths))
 
 
 def depth_profile(
@@ -152,10 +226,9 @@ def depth_profile(
     max_depth: int,
     lengths: Sequence[str] = (),
 ):
-    counts = {bucket: 0 for bucket in DEPTH_BUCKETS}
-    for label in labels:
-        counts[label] += 1
-    return DepthProfile(dataset, encoding, len(labels), max_depth, counts, tuple(lengths))
+    tally = DepthTally()
+    tally.add(labels, lengths)
+    return tally.profile(dataset, encoding, max_depth)
 
 
 LENGTH_COLUMNS = 7  # lengths 0 .. 6 get a column each, longer ones share "7+"
@@ -178,17 +251,17 @@ def length_rows(profiles: Sequence[DepthProfile]) -> list[list[str]]:
     for p in profiles:
         if not p.lengths:
             continue
-        settled = [int(label) for label in p.lengths if label.isdigit()]
-        total = len(p.lengths)
-        shares = [sum(v == k for v in settled) for k in range(LENGTH_COLUMNS)]
-        shares.append(sum(v >= LENGTH_COLUMNS for v in settled))
-        shares.append(total - len(settled))
+        settled = Counter({int(label): n for label, n in p.lengths.items() if label.isdigit()})
+        total = sum(p.lengths.values())
+        shares = [settled[k] for k in range(LENGTH_COLUMNS)]
+        shares.append(sum(n for v, n in settled.items() if v >= LENGTH_COLUMNS))
+        shares.append(total - sum(settled.values()))
         row = [p.dataset, p.encoding, f"{total:,}"]
-        row += (
-            [f"{statistics.median(settled):g}", f"{statistics.fmean(settled):.2f}"]
-            if settled
-            else [NA, NA]
-        )
+        if settled:
+            mean = float(sum(v * n for v, n in settled.items())) / sum(settled.values())
+            row += [f"{_median(settled):g}", f"{mean:.2f}"]
+        else:
+            row += [NA, NA]
         row += [f"{100 * s / total:.2f}" for s in shares]
         rows.append(row)
     return rows
@@ -396,7 +469,7 @@ def results_json(
                 **{k: v for k, v in asdict(p).items() if k != "lengths"},
                 "shares_pct": {b: p.share(b) for b in DEPTH_BUCKETS},
                 # refutation-length label -> grids (solvers.length_rating)
-                "length_counts": dict(sorted(Counter(p.lengths).items())),
+                "length_counts": dict(sorted(p.lengths.items())),
             }
             for p in profiles
         ],
@@ -434,22 +507,22 @@ def _csv_value(value) -> str:
     return str(value)
 
 
-def write_csv(path: Path, blocks) -> int:
-    """Write one row per grid and solver; `blocks` yields (dataset, encoding, runs,
-    depths by position, refutation lengths by position) with the dataset's lines.
-    Return the number of rows."""
+def write_csv(path: Path, chunks) -> int:
+    """Write one row per grid and solver, chunk by chunk; `chunks` yields (the
+    dataset, a `ChunkResult` of it) in run order.  Return the number of rows."""
     rows = 0
 
     def write(handle) -> None:
         nonlocal rows
         writer = csv.writer(handle)
         writer.writerow(CSV_COLUMNS)
-        for dataset, encoding, runs, depths, lengths in blocks:
-            for r in runs:
+        for dataset, chunk in chunks:
+            for r in chunk.runs:
+                offset = r.position - chunk.first
                 writer.writerow(
                     [
                         dataset.name,
-                        encoding,
+                        chunk.encoding,
                         r.position,
                         dataset.lines[r.position],
                         r.result.solver,
@@ -459,8 +532,8 @@ def write_csv(path: Path, blocks) -> int:
                         _csv_value(r.result.conflicts),
                         _csv_value(r.result.propagations),
                         f"{r.result.seconds * 1e6:.1f}",
-                        depths.get(r.position, ""),
-                        lengths.get(r.position, ""),
+                        chunk.depths[offset] if chunk.depths else "",
+                        chunk.lengths[offset] if chunk.lengths else "",
                         r.result.reason,
                     ]
                 )

@@ -17,11 +17,15 @@ LocalCluster of `--workers` processes, or the cluster of the scheduler at
 `--scheduler`.  Every answer is checked after its timed call (see `benchmarks.chunks`);
 a wrong answer stops the run with the grid shown and exit status 1.  Ctrl-C stops the
 run: the chunks already finished are reported and written, and the exit status is 130.
+With `--out DIR`, each finished chunk is first committed to a journal in DIR
+(`benchmarks.journal`); `--resume` finishes a run cut short by Ctrl-C, a kill, a full
+disk or a lost worker, with the results of a run never interrupted.
 Grids past `--timeout` and grids a solver failed on count as UNKNOWN and are counted
 per solver on stderr; a failure makes the exit status 1 once everything is reported.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
-`results.json` (with metadata), `results.csv` (one row per grid and solver) and PNG
+`results.json` (with metadata), `results.csv` (one row per grid and solver, chunk by
+chunk in run order, read back from the journal) and PNG
 plots (`benchmarks.plots`), written after the tables are printed, each through a
 temporary file renamed into place (`puzzles.outputs`); a file that cannot be written is
 one line on stderr and exit status 1, the tables already out.  A progress bar goes to
@@ -44,13 +48,15 @@ from benchmarks.harness import (
     CHUNK_SIZE,
     DEFAULT_SOLVERS,
     RunOptions,
+    Tallies,
     execute,
     load_datasets,
     make_tasks,
-    merge,
-    summarise_all,
 )
+from benchmarks.journal import FILE as JOURNAL_FILE
+from benchmarks.journal import Journal
 from benchmarks.report import markdown, metadata, results_json, table, write_csv, write_json
+from benchmarks.sets import Dataset
 from encoder.amo import AMO_ENCODINGS
 from encoder.cli_common import (
     add_executor_flags,
@@ -62,8 +68,9 @@ from encoder.cli_common import (
 from encoder.encodings import ENCODING_NAMES, ENCODINGS
 from encoder.output_files import check_folder
 from executors import available_cores
+from executors.sources import source_digest
 from puzzles.outputs import print_out
-from solvers.backends import REGISTRY, missing_reason
+from solvers.backends import PYSAT_NAMES, REGISTRY, missing_reason
 from solvers.limits import DEFAULT_TIMEOUT
 
 PROG = "benchmarks"
@@ -121,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--shuffle", action="store_true", help="shuffle each set before --limit (seeded)"
     )
-    group.add_argument("--seed", type=int, default=0, help="seed of --shuffle (default 0)")
+    group.add_argument("--seed", type=int, help="seed of --shuffle (default 0)")
     group = parser.add_argument_group("execution")
     group.add_argument(
         "--workers",
@@ -166,7 +173,18 @@ def build_parser() -> argparse.ArgumentParser:
         "column '-'",
     )
     group = parser.add_argument_group("output")
-    group.add_argument("--out", metavar="DIR", help="write results.json, results.csv, PNG plots")
+    group.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write results.json, results.csv, PNG plots; each finished chunk is first "
+        f"committed to DIR/{JOURNAL_FILE}, deleted once the run is complete",
+    )
+    group.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the run whose journal is in --out DIR (interrupted by Ctrl-C, a "
+        "kill, a full disk, a lost worker): only the chunks it lacks are run",
+    )
     group.add_argument(
         "--quiet",
         action="store_true",
@@ -204,10 +222,35 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     return RunOptions(variant=variant_of(args), **{name: getattr(args, name) for name in names})
 
 
+def run_identity(datasets: Sequence[Dataset], options: RunOptions) -> dict:
+    """Return what a journal is the journal of (`benchmarks.journal`): every option that
+    changes a figure, the data and the code; workers, executor and scheduler change none."""
+    return {
+        "solvers": list(options.solvers),
+        "encodings": list(options.encodings),
+        "data": [[d.name, d.sha256, len(d.puzzles), d.flags] for d in datasets],
+        "selection": [options.column, options.limit, options.shuffle, options.seed],
+        "chunk_size": options.chunk_size,
+        "time_limit": options.timeout,
+        "fresh": options.fresh,
+        "max_depth": options.max_depth,
+        "length_rating": not options.no_length,
+        "code": source_digest(),  # last: the options tell a user more
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     settle_executor_flags(parser, args, local_workers=available_cores())
+    if args.resume and not args.out:
+        parser.error("--resume needs --out DIR (the folder of the run's journal)")
+    # Options that would be ignored without a word are usage errors.
+    if args.seed is not None and not args.shuffle:
+        parser.error("--seed seeds --shuffle: give --shuffle too")
+    args.seed = args.seed or 0
+    if args.fresh and not set(args.solvers) & set(PYSAT_NAMES):
+        parser.error("--fresh builds a new PySAT solver per grid: no PySAT solver in --solvers")
     options = run_options(args)
     started = time.perf_counter()
     out = Path(args.out) if args.out else None
@@ -226,14 +269,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: no grids to run in {len(datasets)} file(s)", file=sys.stderr)
         return 1
     tasks = make_tasks(datasets, options)
-    results, interrupted = execute(tasks, options)
-    failed = [r for r in results if r.error]
+    tallies = Tallies()
+    journal = None
+    if out is None:
+        failed, interrupted = execute(tasks, options, lambda _, chunk: tallies.add(chunk))
+    else:  # every chunk committed to the journal first, counted from it after
+        journal = Journal(out, run_identity(datasets, options), args.resume)
+        failed, interrupted = execute(tasks, options, journal.commit, journal.done())
     if failed:
-        return _fail(f"{failed[0].error_source}: {failed[0].error}")
-    merged = merge(results)
-    summaries, profiles = summarise_all(datasets, merged, options)
+        return _fail(f"{failed.error_source}: {failed.error}")
+    if journal is not None:
+        for chunk in journal.chunks():
+            tallies.add(chunk)
+    summaries, profiles = tallies.results(datasets, options)
     elapsed = time.perf_counter() - started
-    grids_done = sum(r.count for r in results)
+    grids_done = tallies.grids
     grids_total = sum(len(t.puzzles) for t in tasks)
     meta = metadata(
         command=["python", "-m", "benchmarks", "run", *(argv or sys.argv[2:])],
@@ -243,10 +293,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         **{name: getattr(options, name) for name in RECORDED},
         length_rated=not args.no_length,
         interrupted=interrupted,
+        resumed=journal is not None and journal.resumed,
         grids_done=grids_done,
         grids_total=grids_total,
         wall_seconds=round(elapsed, 3),
-        worker_cpu_seconds=round(sum(r.cpu_seconds for r in results), 3),
+        worker_cpu_seconds=round(tallies.cpu_seconds, 3),
         load_average=_load_average(),
     )
     note = (
@@ -264,8 +315,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             + solver_times(summaries)
             + "\n"
         )
-    if out is not None:
-        write_outputs(out, meta, datasets, summaries, profiles, merged, args)
+    if journal is not None:
+        write_outputs(out, meta, datasets, summaries, profiles, journal, args)
+        if not interrupted:
+            journal.remove()  # the run is complete and its outputs written
     failed = report_unknowns(summaries, args.timeout)
     if interrupted:
         print(
@@ -304,18 +357,12 @@ def report_unknowns(summaries, timeout: float) -> int:
     return sum(failed.values())
 
 
-def write_outputs(out, meta, datasets, summaries, profiles, merged, args) -> None:
+def write_outputs(out, meta, datasets, summaries, profiles, journal: Journal, args) -> None:
     from benchmarks.plots import plot_depth_profile, plot_no_search
 
     write_json(out / "results.json", results_json(meta, datasets, summaries, profiles))
-    blocks = []
-    for d in datasets:
-        for encoding in args.encodings:
-            if (d.name, encoding) in merged:
-                runs, depths, lengths = merged[(d.name, encoding)]
-                for solver in args.solvers:
-                    blocks.append((d, encoding, runs.get(solver, ()), depths, lengths))
-    write_csv(out / "results.csv", blocks)
+    by_name = {d.name: d for d in datasets}
+    write_csv(out / "results.csv", ((by_name[c.dataset], c) for c in journal.chunks()))
     written = ["results.json", "results.csv"]
     if plot_no_search(summaries, out / "no_search.png"):
         written.append("no_search.png")

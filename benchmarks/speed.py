@@ -23,6 +23,11 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    by default, with the refutation-length rating, on a line of its own with no target.
 5. With `--scale N,...`: grids/s and peak memory (RSS) of `rate` and `run` over N grids,
    the 17-clue list repeated into a temporary file; `--no-length`, then by default.
+6. Proofs: `solvers rate --no-length` (depth up to 2) over the 17-clue list and the
+   forum's hardest, with `--proof FOLDER` (one DRUP proof a grid) against without, walls
+   less start-up (target <= 1.5x); the proofs' size; and the time the checker
+   (`solvers.proof_check`, PySAT's propagation) takes per proof on the first
+   `--check-limit` of them, each verified against the grid's formula.
 
 Each timed call is preceded by one untimed call on the same grid, so compilation and
 cold caches are not counted.  The baseline closure is slow, so it runs on a sample.
@@ -47,7 +52,7 @@ import numpy as np
 from pysat.solvers import Minisat22
 from tqdm import tqdm
 
-from benchmarks.paths import machine
+from benchmarks.paths import load, machine
 from benchmarks.timing import median
 from encoder.cli_common import positive
 from encoder.encodings import given_literals
@@ -222,7 +227,8 @@ def depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet: bool
     open_rows = [i for i in range(len(sample)) if not solved(up_answers[i][1])]
     engine_open = [fl_engine[i] for i in open_rows]
     baseline_open = [fl_baseline[i] for i in open_rows]
-    print(f"\n2. failed-literal closure (depth 1), {len(seventeen)} grids of {args.seventeen}")
+    name = set_name(args.seventeen)
+    print(f"\n2. failed-literal closure (depth 1), {len(seventeen)} grids of {name}")
     print(f"   engine.probe(depth=1)  median {ms(median(fl_engine))}, worst {ms(max(fl_engine))}")
     print(f"   solved by depth 1: {fl_solved}/{len(seventeen)} = {fl_solved / len(seventeen):.2%}")
     print(f"   against the baseline, on the first {len(sample)} grids (closures identical):")
@@ -385,6 +391,11 @@ SCALED_COMMANDS = (
 )
 
 
+def set_name(source: str) -> str:
+    """Return the name a source is shown by: a catalogue name, or a file's stem."""
+    return open_source(source).name
+
+
 def find_deeper(source: str | None) -> tuple[str | None, str]:
     """Return (the depth-3 grids, why there are none): the file or set given, else the
     catalogued sample of mith's T&E(3) grids when a verified copy is on this machine."""
@@ -407,6 +418,62 @@ def sizes(text: str) -> list[int]:
     if not values or min(values) < 1:
         raise argparse.ArgumentTypeError(f"expected positive sizes: {text!r}")
     return values
+
+
+PROOF_RUNS = 3  # runs of rate with and without --proof, alternated (medians)
+
+
+def proof_rate_run(path: Path, folder: Path, proofs: Path | None) -> float:
+    """Run `solvers rate --no-length` on a file, writing its proofs into `proofs` (None:
+    none); return the wall seconds."""
+    argv = ["solvers", "rate", str(path), "--no-length", "--quiet"]
+    argv += [] if proofs is None else ["--proof", str(proofs)]
+    with open(folder / "rate.out", "wb") as handle:
+        wall, _ = run_command(argv, handle)
+    return wall
+
+
+def proof_figures(source: str, grids: list[tuple[int, ...]], folder: Path, check: int) -> None:
+    """Question 6 on one list: rate with and without proofs, their size, checking them."""
+    from encoder.dimacs import parse_cnf
+    from encoder.emit import encode_dimacs
+    from solvers.proof_check import check_proof, read_proof
+
+    path, one = folder / "grids.txt", folder / "one.txt"
+    lines = grid_lines(grids)
+    path.write_text("".join(lines), encoding="utf-8")
+    one.write_text(lines[0], encoding="utf-8")
+    proofs = folder / "proofs"
+    proofs.mkdir(exist_ok=True)
+    start_up = proof_rate_run(one, folder, None)
+    start_up_with = proof_rate_run(one, folder, proofs)
+    walls: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(PROOF_RUNS):  # alternated, so that a change of load hits both
+        for proving in (False, True):
+            walls[proving].append(proof_rate_run(path, folder, proofs if proving else None))
+    without, with_proofs = median(walls[False]), median(walls[True])
+    files = sorted(proofs.glob("*.drup"), key=lambda p: int(p.stem))
+    sizes = [p.stat().st_size for p in files]
+    print(f"   {source}, {len(grids)} grids: median wall of {PROOF_RUNS} runs {without:.2f} s "
+          f"without --proof, {with_proofs:.2f} s with (start-up {start_up:.2f} s / "
+          f"{start_up_with:.2f} s); "
+          f"{len(files)} proofs, {sum(sizes) / 1e6:.1f} MB, median {median(sizes):.0f} "
+          f"bytes, largest {max(sizes)}")  # fmt: skip
+    ratio = (with_proofs - start_up_with) / max(without - start_up, 1e-9)
+    print(target_line("with / without --proof (walls less start-up)", ratio, 1.5))
+    times, lemmas, verified = [], [], 0
+    for grid, proof in zip(grids[:check], files[:check], strict=False):
+        cnf = parse_cnf(encode_dimacs(grid, GEOMETRY))
+        steps = read_proof(str(proof))
+        seconds, verdict = timed(lambda cnf=cnf, steps=steps: check_proof(cnf, steps, "proof"))
+        times.append(seconds)
+        lemmas.append(verdict.lemmas)
+        verified += verdict.claim in ("one model", "unsatisfiable")
+    print(f"   checking the first {len(times)}: {verified} verified, median "
+          f"{ms(median(times))} a proof ({median(lemmas):.0f} lemmas), "
+          f"total {sum(times):.2f} s")  # fmt: skip
+    for proof in files:
+        proof.unlink()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -447,11 +514,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=positive(int), default=2, help="workers of question 5 (default 2)"
     )
+    parser.add_argument(
+        "--skip-proofs", action="store_true", help="skip question 6 (rating with proofs)"
+    )
+    parser.add_argument(
+        "--check-limit",
+        type=positive(int),
+        default=1000,
+        metavar="N",
+        help="question 6: proofs checked per list (default 1000)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     quiet = args.quiet or not sys.stderr.isatty()
 
     seventeen_grids = read_grids(args.seventeen)  # bad input first
+    # Sets are named as the catalogue names them (a file by its stem), never by the path
+    # of one machine's copy.
+    seventeen_name, hardest_name = set_name(args.seventeen), set_name(args.hardest)
     seventeen = [given_literals(grid, GEOMETRY) for grid in seventeen_grids[: args.limit or None]]
     hardest = read_givens(args.hardest, args.limit or None)
     deeper_source, no_deeper = find_deeper(args.deeper)
@@ -463,26 +543,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
     started = time.perf_counter()
 
-    up_answers = unit_propagation(engine, minisat, seventeen, args.seventeen, quiet)
+    up_answers = unit_propagation(engine, minisat, seventeen, seventeen_name, quiet)
     depth_one(engine, minisat, formula, seventeen, up_answers, args, quiet)
     minisat.delete()
-    deeper(engine, hardest, 2, args.hardest, 1.0, "3a.", quiet)
+    deeper(engine, hardest, 2, hardest_name, 1.0, "3a.", quiet)
     if deepest:
-        deeper(engine, deepest, 3, deeper_source, 15.0, "3b.", quiet)
+        deeper(engine, deepest, 3, set_name(deeper_source), 15.0, "3b.", quiet)
     else:
         print(f"\n3b. depth-3 closure: not measured ({no_deeper}; --deeper FILE)")
     lines = grid_lines(seventeen_grids)
     with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
         if not args.skip_commands:
-            commands(args.seventeen, lines[: args.limit or None], Path(tmp))
+            commands(seventeen_name, lines[: args.limit or None], Path(tmp))
         if args.scale:
-            at_scale(args.seventeen, lines, args.scale, Path(tmp), args.workers)
+            at_scale(seventeen_name, lines, args.scale, Path(tmp), args.workers)
+        if not args.skip_proofs:
+            print("\n6. proofs: solvers rate --no-length (depth up to 2), one worker")
+            limit = args.limit or None
+            hardest_grids = read_grids(args.hardest, limit)
+            for source, grids in ((seventeen_name, seventeen_grids[:limit]),
+                                  (hardest_name, hardest_grids)):  # fmt: skip
+                proof_figures(source, grids, Path(tmp), args.check_limit)
     print(f"\n{time.perf_counter() - started:.0f} s; load average at the end {load()}")
     return 0
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -34,10 +34,11 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from math import isqrt
 from pathlib import Path
 
 from encoder.errors import GridError, read_text, unreadable
-from encoder.geometry import Geometry
+from encoder.geometry import SUPPORTED_SIZES, Geometry
 from encoder.grids import (
     SEPARATORS,
     PuzzleText,
@@ -76,11 +77,6 @@ class Puzzle:
     geometry: Geometry
     grid: Grid
     source: str  # 'FILE:LINE'
-
-    @property
-    def line(self) -> int:
-        """The 1-based line of the file where the grid starts."""
-        return int(self.source.rsplit(":", 1)[1])
 
     def _repr_svg_(self) -> str:
         """The grid's picture, shown by notebooks."""
@@ -281,9 +277,7 @@ def _is_grid_text(source: str) -> bool:
 
 
 def _is_square(length: int) -> bool:
-    from encoder.geometry import SUPPORTED_SIZES
-
-    n = int(length**0.5 + 0.5)
+    n = isqrt(length)
     return n * n == length and n in SUPPORTED_SIZES
 
 

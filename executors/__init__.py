@@ -11,10 +11,12 @@ project.  The contract is in `executors.contract`.
 
 - `SerialExecutor` (`--workers 1`, `executors.local`): runs the chunks one after the other in this
   process; Ctrl-C interrupts the running chunk.
-- `LocalExecutor` (`--workers K`, K > 1, `executors.local`): a `multiprocessing` pool of K processes
-  started with "spawn" (no fork of a process that holds threads or solver state).
-  Workers ignore SIGINT, so Ctrl-C reaches only the harness, which calls `stop`: the
-  pool is terminated at once and the finished chunks are kept.
+- `LocalExecutor` (`--workers K`, K > 1, `executors.local`): K worker processes started
+  with "spawn" (no fork of a process that holds threads or solver state), each fed one
+  task at a time through its own pipe.  Workers ignore SIGINT from their first
+  instruction, so Ctrl-C reaches only the command, which calls `stop` (SIGTERM, then
+  SIGKILL after a few seconds: never an unbounded wait); a worker that dies is reported
+  as an ExecutorError; no worker outlives the command.
 - `DaskExecutor` (`--executor dask [--scheduler ADDRESS]`, `executors.dask_cluster`):
   the tasks run on a `dask.distributed` cluster, a `LocalCluster` of K processes when
   no scheduler address is given.  Dask is imported only when this executor is chosen.

@@ -38,31 +38,31 @@ the machine running the command reads the dataset files.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import importlib
 import logging
+import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
 import sys
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from executors.contract import ExecutorError
+from executors.local import STOP_GRACE, sigint_blocked, sigint_deferred
+from executors.sources import PACKAGES, source_digest
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
 WORKER_TIMEOUT = 120.0  # seconds to wait for a first worker to join a scheduler
+CLOSE_TIMEOUT = 3 * STOP_GRACE  # seconds to close the client, then our LocalCluster
 MIN_WINDOW = 4  # tasks in flight at least, whatever the cluster's size
-PACKAGES = (
-    "puzzlesets",
+MACHINERY = (
     "executors",
-    "encoder",
-    "solvers",
-    "puzzles",
-    "benchmarks",
-)  # code a task may run
-MACHINERY = ("executors", "executors.contract", "executors.local", __name__)  # run code_state
+    "executors.contract",
+    "executors.local",
+    "executors.sources",
+    __name__,
+)  # run code_state
 
 
 def dask_setup(worker) -> None:
@@ -70,7 +70,7 @@ def dask_setup(worker) -> None:
     start-up): ignore SIGINT, as `LocalExecutor`'s workers do.  A terminal's Ctrl-C
     reaches every process of its group; only the command must react (it cancels the
     tasks and shuts the cluster down), not a worker with a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # since their start on a LocalCluster
     logging.getLogger("distributed.worker").addFilter(_drop_heartbeat_races)
 
 
@@ -90,12 +90,6 @@ def code_state() -> tuple[str, tuple[str, ...]]:
     after installing new code, and it never happens)."""
     import psutil  # a dependency of distributed
 
-    digest = hashlib.sha256()
-    for package in PACKAGES:
-        folder = Path(importlib.import_module(package).__file__).parent
-        for path in sorted(folder.rglob("*.py")):
-            digest.update(f"{package}/{path.relative_to(folder).as_posix()}\0".encode())
-            digest.update(path.read_bytes())
     started = psutil.Process().create_time()
     stale = []
     for name, module in list(sys.modules.items()):
@@ -104,7 +98,7 @@ def code_state() -> tuple[str, tuple[str, ...]]:
         ours = ours and source and os.path.exists(source)
         if ours and os.path.getmtime(source) > started:
             stale.append(name)
-    return digest.hexdigest(), tuple(sorted(stale))
+    return source_digest(), tuple(sorted(stale))
 
 
 def code_problems(mine: str, workers: Mapping[str, tuple[str, tuple[str, ...]]]) -> list[str]:
@@ -141,6 +135,7 @@ class DaskExecutor:
         self.client = None
         self.cluster = None  # only when this executor started it
         self.futures: dict[str, Any] = {}  # key -> future, submitted and not yet read
+        self.config = None  # dask settings of our LocalCluster, undone by `close`
 
     def connect(self):
         """Start the LocalCluster or reach the scheduler; return the client."""
@@ -153,17 +148,7 @@ class DaskExecutor:
                     self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False
                 )
             else:
-                self.cluster = distributed.LocalCluster(
-                    n_workers=self.workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address=None,
-                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
-                    silence_logs=logging.ERROR,
-                    preload=[__name__],  # dask_setup: workers ignore Ctrl-C
-                )
-                self.client = distributed.Client(self.cluster, set_as_default=False)
+                self._start_local_cluster(distributed)
         except (OSError, TimeoutError) as error:
             self.close()
             where = self.scheduler or "a LocalCluster on 127.0.0.1"
@@ -181,6 +166,35 @@ class DaskExecutor:
         self._check_code()
         self.workers = self._threads()
         return self.client
+
+    def _start_local_cluster(self, distributed) -> None:
+        """Start the LocalCluster and its client.  Its worker processes are forked by a
+        multiprocessing fork server started ignoring SIGINT (`sigint_blocked`), so they
+        ignore it from their first instruction: a Ctrl-C landing while one starts
+        cannot kill it half started.  A Ctrl-C during the start-up itself waits until
+        the cluster stands (a few seconds), so that `stop` knows what to shut down."""
+        import dask
+
+        self.config = dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload(["distributed"])  # what distributed preloads
+        with sigint_blocked():
+            multiprocessing.forkserver.ensure_running()
+        with sigint_deferred():
+            self._local_cluster(distributed)
+
+    def _local_cluster(self, distributed) -> None:
+        self.cluster = distributed.LocalCluster(
+            n_workers=self.workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
+            silence_logs=logging.ERROR,
+            preload=[__name__],  # dask_setup: workers ignore Ctrl-C
+        )
+        self.client = distributed.Client(self.cluster, set_as_default=False)
 
     def _check_code(self) -> None:
         """Raise ExecutorError when a worker would not run this checkout's code."""
@@ -256,9 +270,14 @@ class DaskExecutor:
 
     def close(self) -> None:
         """Close the client and the LocalCluster this executor started (idempotent)."""
-        client, cluster = self.client, self.cluster
-        self.client = self.cluster = None
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        client, cluster, config = self.client, self.cluster, self.config
+        self.client = self.cluster = self.config = None
+        # bounded: a scheduler already gone must not hold the command
+        with contextlib.suppress(Exception):
+            if client is not None:
+                client.close(timeout=CLOSE_TIMEOUT)
+        with contextlib.suppress(Exception):
+            if cluster is not None:
+                cluster.close(timeout=CLOSE_TIMEOUT)
+        if config is not None:
+            config.__exit__(None, None, None)

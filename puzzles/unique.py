@@ -10,12 +10,18 @@ CSV/TSV files by their puzzle column.  A file without a puzzle is refused (exit 
 `run` refuses it; Ctrl-C ends the run with the summary of the puzzles checked so far
 and exit status 130.
 
+With `--proof DIR`, each unique puzzle N (0-based, in file order) gets DIR/N.cnf, its
+formula with the clause that forbids its solution, and DIR/N.drup, the engine's proof
+that this formula is unsatisfiable (`solvers.proof.uniqueness_proof`), which `python -m
+solvers check DIR/N.cnf DIR/N.drup` verifies without the engine.
+
     python -m benchmarks unique data/sets/sudoku9_minimal.txt [--minimal] [--cap C]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -23,6 +29,7 @@ from collections.abc import Sequence
 from encoder.cli_common import add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
+from encoder.output_files import check_folder, write_text
 from encoder.puzzle_files import open_source
 from puzzles.counting import (
     PysatCounter,
@@ -32,6 +39,7 @@ from puzzles.counting import (
 )
 from puzzles.outputs import interrupts
 from solvers.grid_engine import GridEngine
+from solvers.proof import uniqueness_proof
 
 COUNTERS = ("engine", "pysat")
 
@@ -67,6 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--column", help="puzzle column of CSV/TSV files (default: puzzle)", default=None
     )
+    parser.add_argument(
+        "--proof",
+        metavar="DIR",
+        help="write, for each unique puzzle N, DIR/N.cnf (its formula with its solution "
+        "forbidden) and DIR/N.drup (a proof that it is unsatisfiable)",
+    )
     add_geometry_flags(parser)
     args = parser.parse_args(argv)
     if args.cap < 2:
@@ -82,13 +96,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if not puzzles:  # as `run`, `rate` and `encoder` do: nothing checked is no success
         raise GridError("no grid found (only blank lines or comments)", args.file)
+    if args.proof is not None:
+        check_folder(args.proof)
     start = time.perf_counter()
     counters: dict[Geometry, SolutionCounter] = {}
+    provers: dict[Geometry, GridEngine] = {}
     not_minimal = checked = 0
     tally: dict[str, int] = {"unique": 0, "no solution": 0, "several solutions": 0}
     try:
         with interrupts():  # Ctrl-C, however compiled code reports it
-            for puzzle in puzzles:
+            for index, puzzle in enumerate(puzzles):
                 if puzzle.geometry not in counters:
                     counters[puzzle.geometry] = make_counter(puzzle.geometry, args.counter)
                 counter = counters[puzzle.geometry]
@@ -103,6 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         else:
                             verdict += ", minimal"
                     tally["unique"] += 1
+                    if args.proof is not None:
+                        rules = provers.get(puzzle.geometry) or GridEngine(puzzle.geometry)
+                        provers[puzzle.geometry] = rules
+                        write_proof(rules, puzzle.grid, args.proof, index)
                 else:
                     tally["no solution" if count.solutions == 0 else "several solutions"] += 1
                 checked += 1
@@ -118,6 +139,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 counter.close()
     print_summary(tally, checked, not_minimal, args, time.perf_counter() - start)
     return 0 if tally["unique"] == len(puzzles) and not not_minimal else 1
+
+
+def write_proof(rules: GridEngine, grid, folder: str, index: int) -> None:
+    """Write DIR/N.cnf and DIR/N.drup for a unique puzzle (see the module docstring)."""
+    cnf, proof = uniqueness_proof(rules, grid)
+    write_text(os.path.join(folder, f"{index}.cnf"), cnf)
+    write_text(os.path.join(folder, f"{index}.drup"), proof)
 
 
 def print_summary(

@@ -44,7 +44,8 @@ def checksum(data: bytes) -> str:
 class Part:
     """One original file and what to keep of it, in this order: the first `drop_first`
     lines dropped (count lines, headers), `#` comment lines dropped, only the lines
-    matching `extract` kept (its first group), a table's rows sorted by the number in
+    matching `extract` kept (its first group), every `every`-th line kept (the first,
+    then every `every` lines on), a table's rows sorted by the number in
     column `sort_by` (header kept), one `column` of a table kept, substrings replaced
     (`replace`), `prefix` put before every line, the first `head` lines kept."""
 
@@ -53,6 +54,7 @@ class Part:
     drop_first: int = 0
     drop_comments: bool = False
     extract: str | None = None  # a regular expression; group 1 of each matching line
+    every: int = 1  # keep lines 1, 1 + every, 1 + 2 * every, ... (a sample of a long list)
     sort_by: str | None = None  # a table: sort the rows by this numeric column
     column: str | None = None  # a table: keep this column
     delimiter: str = ","
@@ -69,6 +71,9 @@ class Part:
         if self.extract is not None:
             pattern = re.compile(self.extract)
             lines = [found.group(1) for found in map(pattern.search, lines) if found]
+        if self.every < 1:
+            raise RecipeError(f"{self.url}: every = {self.every}, expected 1 or more")
+        lines = lines[:: self.every]
         if self.sort_by is not None:
             lines = _sorted_table(lines, self.sort_by, self.delimiter, self.url)
         if self.column is not None:

@@ -1,4 +1,4 @@
-"""Command line: `python -m solvers rate|explain|solve`.
+"""Command line: `python -m solvers rate|explain|solve|check`.
 
 - `rate GRIDS`: one tab-separated line per grid: index, grid, depth needed, refutation
   length (`solvers.length_rating`), seconds.
@@ -11,6 +11,9 @@
 - `explain GRID`: the reasoning step by step, in Sudoku words; `--html PAGE` also
   writes it as a page of pictures (`solvers.explain_page`).
 - `solve FILE.cnf --solver NAME`: SAT-competition output, exit 10/20/0.
+- `check CNF PROOF`: verify a DRUP proof without the engine (`solvers.proof_check`):
+  `s VERIFIED` and exit 0, or the first lemma that fails with its line and exit 1.
+`--proof` (rate, explain, solve) writes the answer's proof (`solvers.proof`).
 `--timeout S` bounds each grid (rate: default 10 s; solve: none) for every solver.
 Only argument parsing, I/O and exit codes live here: 1 for bad input (one line
 `solvers: FILE:LINE: problem`) and for a solver that failed (crashed, printed no
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import sys
 from collections.abc import Iterable, Sequence
 
@@ -37,7 +41,8 @@ from encoder.cli_common import (
     write_output,
 )
 from encoder.dimacs import read_cnf, renamed
-from encoder.errors import DimacsError
+from encoder.errors import DimacsError, InputError
+from encoder.output_files import OutputError, reason
 from encoder.puzzle_files import Puzzle, read_puzzles
 from executors import ExecutorError
 from solvers.limits import DEFAULT_TIMEOUT, TimeLimitReached, alarm_after
@@ -90,6 +95,13 @@ def rate_parser(sub) -> argparse.ArgumentParser:
         "instead of one incremental solver with the givens as assumptions",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--proof",
+        metavar="PATH",
+        help="write the depth rating's proof (DRUP: the closures' failed literals, then the "
+        "unit of every cell, or the empty clause for no solution), checked by `solvers "
+        "check`: to the file PATH for one grid, or PATH/N.drup for grid N when PATH is a folder",
+    )
     add_geometry_flags(p)
     group = p.add_argument_group("execution")
     group.add_argument(
@@ -171,6 +183,12 @@ def explain_parser(sub) -> None:
         action="store_true",
         help="number rows, columns and regions from 0 (r0c0) instead of players' r1c1",
     )
+    p.add_argument(
+        "--proof",
+        metavar="PROOF",
+        help="also write the explanation as a DRUP proof, lemma by lemma in its order "
+        "(checked by `python -m solvers check CNF PROOF`)",
+    )
     add_geometry_flags(p)
 
 
@@ -178,6 +196,19 @@ def solve_parser(sub) -> None:
     p = sub.add_parser("solve", help="solve a DIMACS CNF file")
     p.add_argument("cnf", metavar="FILE.cnf", help="DIMACS CNF, or '-' for stdin")
     add_solver_flags(p, default="dpll", what="the solver", timeout=None)
+    p.add_argument(
+        "--proof",
+        metavar="PROOF",
+        help="for an UNSAT answer, write a DRUP proof (home engines, PySAT's cadical195, "
+        "glucose3, glucose4, the cadical binary: the solver is asked again with proof "
+        "logging on)",
+    )
+
+
+def check_parser(sub) -> None:
+    p = sub.add_parser("check", help="verify a DRUP proof without the engine")
+    p.add_argument("cnf", metavar="CNF", help="the formula (DIMACS CNF), or '-' for stdin")
+    p.add_argument("proof", metavar="PROOF", help="the proof (DRUP text), or '-' for stdin")
 
 
 # The rating options' defaults, filled in once the parser has checked that the options
@@ -187,11 +218,11 @@ RATE_DEFAULTS = {"max_depth": 2, "polarity": "both", "length_depth": 1}
 
 def settle_rate_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Refuse options that contradict each other (a usage error, exit 2): a solver's lines
-    have no depth or length rating, --no-length no length depth, --fresh needs a PySAT
-    solver; then fill in the defaults."""
+    have no depth or length rating (nor its proof), --no-length no length depth, --fresh
+    needs a PySAT solver; then fill in the defaults."""
     solver = "--solver" if args.solver else "--solver-cmd" if args.solver_cmd else None
     rating = {"max_depth": "--max-depth", "polarity": "--polarity"}
-    rating |= {"length_depth": "--length-depth"}
+    rating |= {"length_depth": "--length-depth", "proof": "--proof"}
     for name, flag in rating.items():
         if solver and getattr(args, name) is not None:
             parser.error(f"{flag} is an option of the depth rating, which {solver} replaces")
@@ -223,7 +254,9 @@ def run_rate(args: argparse.Namespace) -> int:
         args.fresh,
         args.timeout,
         None if args.no_length else args.length_depth,
+        args.proof is not None,
     )
+    proofs = ProofFiles(args.proof) if args.proof is not None else None
     show_bar = not args.quiet and sys.stderr.isatty()
     from tqdm import tqdm
 
@@ -237,6 +270,8 @@ def run_rate(args: argparse.Namespace) -> int:
     with bar:
         try:
             for rated_line in lines:
+                if proofs is not None:
+                    proofs.write(rated_line)
                 print(rated_line.line, flush=flush)
                 if rated_line.note:
                     print(f"{PROG}: {rated_line.note}", file=sys.stderr)
@@ -252,6 +287,38 @@ def run_rate(args: argparse.Namespace) -> int:
         print(f"{PROG}: the solver failed on {failed} of {rated} grids", file=sys.stderr)
         return 1
     return 0
+
+
+class ProofFiles:
+    """Where `rate --proof PATH` writes: the file PATH for the one grid rated, or one
+    PATH/N.drup per grid N when PATH is a folder."""
+
+    def __init__(self, path: str):
+        from encoder.output_files import check_file, check_folder
+
+        self.path = path
+        self.folder = os.path.isdir(path)
+        (check_folder if self.folder else check_file)(path)
+        self.written = 0
+
+    def write(self, rated) -> None:
+        if not self.folder and rated.index > 0:
+            raise InputError(
+                f"--proof {self.path}: a file holds the proof of one grid; give a folder "
+                "for several (one N.drup per grid)"
+            )
+        if not rated.proof:  # open, or stopped by the time limit: nothing to prove
+            return
+        if not self.folder:
+            write_output(rated.proof, self.path)
+        else:  # many small files: written plainly (no temporary file and fsync each)
+            target = os.path.join(self.path, f"{rated.index}.drup")
+            try:
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(rated.proof)
+            except OSError as error:
+                raise OutputError(f"cannot write: {reason(error)}", target) from None
+        self.written += 1
 
 
 def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
@@ -285,6 +352,10 @@ def run_explain(args: argparse.Namespace) -> int:
         from encoder.output_files import check_file
 
         check_file(args.html)
+    if args.proof is not None:
+        from encoder.output_files import check_file
+
+        check_file(args.proof)
     steps = []
     try:
         with alarm_after(args.timeout):  # the whole explanation, its set-up included
@@ -295,6 +366,10 @@ def run_explain(args: argparse.Namespace) -> int:
                     print(line)
     except TimeLimitReached as stop:  # the steps so far stand, and go to the page
         print(f"{PROG}: {puzzle.source}: {stop} after {len(steps)} steps", file=sys.stderr)
+    if args.proof is not None and steps:  # the steps so far: a proof of what they say
+        from solvers.proof import explanation_proof
+
+        write_output(explanation_proof(explainer, puzzle.grid, steps), args.proof)
     if args.html is not None:
         from solvers.explain_page import explain_page
 
@@ -309,11 +384,19 @@ def run_solve(args: argparse.Namespace) -> int:
     from solvers.backends import make_backend
     from solvers.results import Status
 
+    name = args.solver if args.solver_cmd is None else "command"
+    if args.proof is not None:
+        from encoder.output_files import check_file
+        from solvers.proof import proof_refusal
+
+        refusal = proof_refusal(name)
+        if refusal:
+            raise InputError(f"--proof: {name} cannot prove its answers: {refusal}", args.cnf)
+        check_file(args.proof)
     cnf = read_cnf(args.cnf)
     # A header promising far more variables than the clauses use (encoder.dimacs): the
     # solver gets the used ones, renumbered, and the model lists them.
     formula, names = cnf.compact() if cnf.sparse else (cnf, None)
-    name = args.solver if args.solver_cmd is None else "command"
     # fresh: one call, so the solver is built inside it (its time includes loading the
     # formula) and deleted before anything else is built: the least memory for big files
     backend = make_backend(name, fresh=True, timeout=args.timeout, command=args.solver_cmd)
@@ -341,11 +424,58 @@ def run_solve(args: argparse.Namespace) -> int:
     print(f"s {words[result.status]}")
     if result.status is Status.SAT:
         print(model_lines(result.model if names is None else renamed(result.model, names)), end="")
+    if args.proof is not None:
+        print(f"c proof: {_write_proof(args, name, formula, names, result.status)}")
     if result.failed:  # UNKNOWN because the solver broke: an error, not an answer
         where = "<stdin>" if args.cnf == "-" else args.cnf
         print(f"{PROG}: {where}: {result.solver} failed: {result.reason}", file=sys.stderr)
         return 1
     return result.status.value
+
+
+def _write_proof(args: argparse.Namespace, name: str, formula, names, status) -> str:
+    """Write the proof of an UNSAT answer to args.proof; return what was done."""
+    from solvers.proof import renamed_proof, solver_proof
+    from solvers.results import Status
+
+    if status is not Status.UNSAT:
+        return f"none written: the answer is {status.name}, and only UNSAT answers have one"
+    path = None if names is not None else args.cnf
+    text = solver_proof(name, formula, path, args.timeout)
+    if text is None:
+        return f"none written: {name}, asked again with proof logging, gave no refutation"
+    if names is not None and name != "cadical":
+        text = renamed_proof(text, names)
+    write_output(text, args.proof)
+    return f"written to {args.proof} (check it: python -m solvers check {args.cnf} {args.proof})"
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from solvers.proof_check import ProofRefused, check_proof, read_proof
+
+    if args.cnf == "-" and args.proof == "-":
+        raise InputError("the formula and the proof cannot both come from stdin")
+    cnf = read_cnf(args.cnf)
+    lemmas = read_proof(args.proof)
+    try:
+        verdict = check_proof(cnf, lemmas, "<stdin>" if args.proof == "-" else args.proof)
+    except ProofRefused as refused:
+        print("s NOT VERIFIED")
+        print(f"{PROG}: {refused}", file=sys.stderr)
+        return 1
+    print(
+        f"c {verdict.lemmas} lemmas checked by reverse unit propagation ({verdict.deletions} "
+        f"deletions ignored), the widest of {verdict.widest} literals, in {verdict.seconds:.3f} s"
+    )
+    if verdict.claim == "unsatisfiable":
+        print("c the proof ends with the empty clause: the formula has no model")
+    else:
+        print(
+            "c the units of the formula and of the proof, closed under unit propagation, "
+            "are a model: the formula has exactly this one"
+        )
+    print("s VERIFIED")
+    return 0
 
 
 def model_lines(model: Sequence[int], width: int = 78) -> str:
@@ -368,11 +498,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     rate = rate_parser(sub)
     explain_parser(sub)
     solve_parser(sub)
+    check_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "rate":
         settle_executor_flags(rate, args)
         settle_rate_flags(rate, args)
-    commands = {"rate": run_rate, "explain": run_explain, "solve": run_solve}
+    commands = {"rate": run_rate, "explain": run_explain, "solve": run_solve, "check": run_check}
     return run_front_end(PROG, lambda: commands[args.command](args), (ExecutorError,))
 
 

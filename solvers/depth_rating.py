@@ -79,6 +79,7 @@ class Rater:
         self.polarity = polarity
         self.time_limit = time_limit
         self.engine = GridEngine(geometry, encoding).engine
+        self._log_capacity = 0  # what the proofs of the last ladder needed (ladder_proofs)
 
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
         """Return the rating of one grid; `seconds` is the wall time of this call."""
@@ -92,6 +93,18 @@ class Rater:
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
         return self.engine.ladder(values, n, max_depth, self.polarity, self.time_limit)
+
+    def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
+        """Return `ladder` and each grid's proof (`solvers.proof.rating_proofs`: "" for a
+        grid the rating did not settle)."""
+        from solvers.proof import ladder_lemmas, rating_proofs
+
+        n = self.geometry.size
+        values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
+        out, lemmas, self._log_capacity = ladder_lemmas(
+            self.engine, values, n, max_depth, self.polarity, self.time_limit, self._log_capacity
+        )
+        return out, rating_proofs(out, lemmas, values, self.geometry)
 
     def rate_many(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> list[Rating]:
         """Return the rating of each grid; `seconds` is the kernel's time on the grid."""

@@ -46,6 +46,7 @@ from solvers.probe import (
     mark_rows,
     read_cycles,
 )
+from solvers.proof_log import NO_LOG
 from solvers.propagate import (
     BACKTRACKS,
     BAD_LITERAL,
@@ -387,6 +388,7 @@ class Engine:
         depth: int = 1,
         polarity: str = "both",
         as_array: bool = False,
+        log: np.ndarray = NO_LOG,
     ) -> tuple[bool, list[Lit]]:
         """Return the failed-literal closure of depth `depth` above the root level.
 
@@ -394,7 +396,8 @@ class Engine:
         leads to a contradiction under the depth-1 smaller closure is negated and
         propagated, until a full round adds nothing (polarity "positive" only tries
         positive literals).  depth 0 is propagate.  (False, []) on a contradiction.
-        `as_array`: the literals as an int64 array (no list made)."""
+        `as_array`: the literals as an int64 array (no list made).  `log`: where the
+        failed literals are written as lemmas (`solvers.proof_log`; default none)."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if depth < 0:
@@ -404,7 +407,7 @@ class Engine:
             return False, _none(as_array)
         self._room(depth)
         positive_only = polarity == "positive"
-        args = (self._F, self._S, lits, int(depth), positive_only, self._passed, self._frames)
+        args = (self._F, self._S, lits, int(depth), positive_only, self._passed, self._frames, log)
         status, out = _sliced(closure_kernel, args, self._S, _closure_paused, self)
         assert status != NO_MEMORY
         if status != NO_CONFLICT:
@@ -419,13 +422,17 @@ class Engine:
         max_depth: int,
         polarity: str = "both",
         time_limit: float | None = None,
+        log: np.ndarray = NO_LOG,
+        log_at: np.ndarray = NO_LOG,
     ) -> Ladder:
         """Rate many grids in one compiled loop (see probe.ladder_kernel): `grids` holds
         rows of N*N values (0 for a blank) of a formula whose variable
         `encoder.numbering.cell_var(c, k, N)` says that cell c holds k.  Each grid is
         rated at the first depth whose closure fills it (SAT) or is contradictory
         (UNSAT); `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses
-        about every tenth of a second (Ctrl-C, the time limit), as every long query does."""
+        about every tenth of a second (Ctrl-C, the time limit), as every long query does.
+        `log` and `log_at` (one entry per grid and one more): where the closures' lemmas
+        are written, grid by grid (`solvers.proof_log`; default none)."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if max_depth < 0:
@@ -461,7 +468,7 @@ class Engine:
             return False
 
         args = (self._F, self._S, grids, size, max_depth, polarity == "positive", self._passed)
-        args += (self._frames, cursor, status, depth, solutions, cycles)
+        args += (self._frames, cursor, status, depth, solutions, cycles, log, log_at)
         _sliced(ladder_kernel, args, self._S, _ladder_paused, self, between)
         return Ladder(status, depth, solutions, cycles / rate)
 
@@ -495,11 +502,16 @@ class Engine:
         return self._S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
 
     def solve(
-        self, assumptions: Sequence[Lit] = (), budget: int | None = None, probe_depth: int = 0
+        self,
+        assumptions: Sequence[Lit] = (),
+        budget: int | None = None,
+        probe_depth: int = 0,
+        log: np.ndarray = NO_LOG,
     ) -> SolveResult:
         """Return SAT and a model, UNSAT (under the assumptions) or UNKNOWN (budget spent).
 
-        probe_depth > 0 runs the failed-literal closure of that depth at every node."""
+        probe_depth > 0 runs the failed-literal closure of that depth at every node.
+        `log`: where an UNSAT search writes its lemmas (`solvers.proof_log`)."""
         if probe_depth < 0:
             raise ValueError(f"probe_depth must be >= 0, not {probe_depth}")
         lits = _literal_array(assumptions)
@@ -517,6 +529,7 @@ class Engine:
             -1 if budget is None else int(budget),
             probe_depth,
             False,
+            log,
         )
         status, result, model = _sliced(solve_kernel, args, self._S, _search_paused, self)
         assert status != NO_MEMORY
@@ -574,7 +587,7 @@ class Engine:
         found = 0
         while limit is None or found < limit:
             before = S.st[slots]
-            args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0)
+            args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0, NO_LOG)
             result, _ = _sliced(search, args, S, _search_result_paused, self)
             self._S.st[slots] += S.st[slots] - before
             if result != FOUND:

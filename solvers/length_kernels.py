@@ -178,6 +178,21 @@ def copy_state(S):
     )
 
 
+@njit(cache=True)
+def copy_facts(T, U):
+    """Make the facts of U those of T (same formula), with no cones: U's trail, reasons,
+    counts and propagation scalars become T's; its pool and TRACK stay."""
+    n = T.st[TRAIL_SIZE]
+    U.value[:] = T.value
+    U.level[:] = T.level
+    U.reason[:] = T.reason
+    U.trail[:n] = T.trail[:n]
+    U.st[:PROPAGATE_SLOTS] = T.st[:PROPAGATE_SLOTS]
+    U.cone[:] = EMPTY
+    U.nfalse[:] = T.nfalse
+    U.ntrue[:] = T.ntrue
+
+
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)

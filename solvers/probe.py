@@ -44,6 +44,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from solvers.literals import cell_value, cell_var, to_code, to_codes, to_dimacs
+from solvers.proof_log import HEAD, forget_hypothesis, log_lemma, mark_hypothesis, set_base
 from solvers.propagate import (
     BAD_LITERAL,
     CLOSURE_TOP,
@@ -118,7 +119,7 @@ def _keep_witnessed(marks, stamp, trail, start, stop):
 
 
 @njit(cache=True)
-def closure(F, S, depth, positive_only, passed, frames, resume):
+def closure(F, S, depth, positive_only, passed, frames, resume, log):
     """Close the current level under the failed-literal rule of the given depth.
 
     Return NO_CONFLICT if no contradiction was found; the derived literals then stay on
@@ -127,7 +128,9 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
     contradiction (the trail is left for the caller to cancel), or PAUSED when the
     slice ran out (call again with resume=True and the same arguments).  Candidates
     are every literal, or the positive ones only if positive_only.  `passed` needs at
-    least `depth` rows of 2*num_vars stamps, `frames` `depth` rows of NUM_COLUMNS."""
+    least `depth` rows of 2*num_vars stamps, `frames` `depth` rows of NUM_COLUMNS.
+    Each failed literal is written to `log` as a lemma (solvers.proof_log; a log of
+    length 0 records nothing)."""
     value, trail, trail_lim, st = S.value, S.trail, S.trail_lim, S.st
     keeps_closures = passed.shape[1] > CLOSURE
     if resume:
@@ -165,6 +168,7 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
         else:
             st[PROBES] += 1
             frames[top, HYP] = lit
+            mark_hypothesis(log, top)
             new_decision_level(S)
             enqueue(S, lit, REASON_DECISION)
             if propagate(F, S) != NO_CONFLICT:
@@ -193,10 +197,12 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
                         passed[top, OWNER, lit] = hyp
                         passed[top, CLOSURE + (lit >> 6), hyp] |= np.int64(1) << (lit & 63)
                 cancel_until(S, base)
+                forget_hypothesis(log, top)
                 break
             cancel_until(S, base)
             learnt = st[TRAIL_SIZE]
             enqueue(S, frames[top, HYP] ^ 1, REASON_PROBE)
+            log_lemma(log, S, base, frames[top, HYP] ^ 1)
             frames[top, QUIET] = 0
             if propagate(F, S) == NO_CONFLICT:
                 if keeps_closures and top + 1 < depth:
@@ -212,14 +218,15 @@ def closure(F, S, depth, positive_only, passed, frames, resume):
 
 
 @njit(cache=True)
-def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, resume):
+def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, log, resume):
     """Entry point of Engine.probe: return (status, literals above the root level).
 
     The assumptions are enqueued as by propagate, then an empty base level is opened for
     the derived facts so that they are undone afterwards even without assumptions.
-    PAUSED leaves the state as it is, for a call with resume=True."""
+    PAUSED leaves the state as it is, for a call with resume=True.  The lemmas go to
+    `log` (solvers.proof_log), the assumptions counting as unit clauses."""
     if resume:
-        confl = closure(F, S, depth, positive_only, passed, frames, True)
+        confl = closure(F, S, depth, positive_only, passed, frames, True, log)
     else:
         num_vars = S.level.shape[0]
         if not check_literals(dimacs, num_vars):
@@ -229,7 +236,8 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, resume):
         confl = assume(F, S, to_codes(dimacs))
         if confl == NO_CONFLICT:
             new_decision_level(S)
-            confl = closure(F, S, depth, positive_only, passed, frames, False)
+            set_base(log, S.st[DLEVEL])
+            confl = closure(F, S, depth, positive_only, passed, frames, False, log)
     if confl == PAUSED:
         return PAUSED, np.empty(0, np.int64)
     if confl != NO_CONFLICT:
@@ -300,7 +308,7 @@ def filled_cells(S, n, out):
 @njit(cache=True)
 def ladder_kernel(
     F, S, grids, n, max_depth, positive_only, passed, frames, cursor, status, depths, solutions,
-    cycles, resume
+    cycles, log, log_at, resume
 ):  # fmt: skip
     """Rate grids cursor[CUR_GRID] .. cursor[CUR_END]-1 of `grids` (rows of N*N values, 0
     for a blank, on a formula whose variable `cell_var(c, k, N)` says cell c holds k): the depth
@@ -314,7 +322,9 @@ def ladder_kernel(
     when SAT, and the cycles it took.  Return NO_CONFLICT when every grid is rated, or
     PAUSED (between two grids, or inside a closure: cursor says where) when the slice
     ran out; call again with resume=(cursor[CUR_DEPTH] >= 0).  The state is at level 0
-    whenever it returns NO_CONFLICT or pauses between grids."""
+    whenever it returns NO_CONFLICT or pauses between grids.  The closures' lemmas go
+    to `log` (solvers.proof_log), grid g's from log_at[g] to log_at[g + 1] (both
+    arrays of length 0: none recorded)."""
     st = S.st
     num_vars = S.level.shape[0]
     cells = n * n
@@ -324,7 +334,7 @@ def ladder_kernel(
     while g < cursor[CUR_END]:
         if resume:
             d = cursor[CUR_DEPTH]
-            confl = closure(F, S, d, positive_only, passed, frames, True)
+            confl = closure(F, S, d, positive_only, passed, frames, True, log)
             resume = False
         else:
             if rated > 0 and st[PROPAGATIONS] >= st[PAUSE_AT]:
@@ -332,6 +342,8 @@ def ladder_kernel(
                 cursor[CUR_DEPTH] = -1
                 return PAUSED
             cursor[CUR_START] = cycle_counter()
+            if log_at.shape[0] > 0:
+                log_at[g] = log[HEAD]
             m = 0
             bad = False
             for c in range(cells):
@@ -368,9 +380,12 @@ def ladder_kernel(
                 break
             if d == 0:
                 new_decision_level(S)  # the base level of the derived facts
+                set_base(log, st[DLEVEL])
             d += 1
-            confl = closure(F, S, d, positive_only, passed, frames, False)
+            confl = closure(F, S, d, positive_only, passed, frames, False, log)
         depths[g] = d
+        if log_at.shape[0] > 0:
+            log_at[g + 1] = log[HEAD]
         cancel_until(S, 0)
         cycles[g] = cycle_counter() - cursor[CUR_START]
         g += 1

@@ -39,6 +39,7 @@ class RateOptions:
     timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid (None: no limit)
     # refutation-length rating: deepest nesting tried (slow beyond 1); None: not rated
     length_depth: int | None = 1
+    proof: bool = False  # depth rating: write each settled grid's proof (solvers.proof)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class RatedLine:
     failed: bool = False  # the solver failed on this grid (the command exits 1)
     length: str = ""  # the refutation-length rating's label (depth rating only)
     length_seconds: float = 0.0  # the time it took
+    proof: str = ""  # the depth rating's proof (DRUP text) with --proof, "" when none
 
 
 @dataclass(frozen=True)
@@ -89,10 +91,11 @@ def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:
 def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
     """Rate runs of consecutive grids of one geometry together, BATCH at most at a time,
     in one compiled call each (`Rater.ladder`): no Python work per grid but its line and,
-    unless it is turned off, its refutation-length rating (`solvers.length_rating`),
-    which costs far more than the depth (milliseconds a grid against tens of µs)."""
+    unless it is turned off, its length column (`solvers.bxb_rating.LengthColumn`: the
+    refutation-length rating, BxB for depth-2 grids), which costs far more than the
+    depth (milliseconds a grid against tens of µs)."""
+    from solvers.bxb_rating import LengthColumn
     from solvers.depth_rating import Rater, ladder_labels  # numba start-up only when needed
-    from solvers.length_rating import RefutationRater
 
     raters: dict = {}
     index = first
@@ -103,18 +106,23 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
             geometry,
             lambda g: (
                 Rater(g, options.encoding, options.polarity, options.timeout),
-                RefutationRater(g, options.encoding, options.timeout),
+                LengthColumn(g, options.encoding, options.timeout),
             ),
         )
-        out = depth_rater.ladder([p.grid for p in batch], options.max_depth)
+        grids = [p.grid for p in batch]
+        if options.proof:
+            out, proofs = depth_rater.ladder_proofs(grids, options.max_depth)
+        else:
+            out, proofs = depth_rater.ladder(grids, options.max_depth), [""] * len(batch)
         labels = ladder_labels(out, options.max_depth)
-        for puzzle, label, depth, seconds in zip(
-            batch, labels, out.depth.tolist(), out.seconds.tolist(), strict=True
+        for puzzle, label, depth, seconds, proof in zip(
+            batch, labels, out.depth.tolist(), out.seconds.tolist(), proofs, strict=True
         ):
             length, length_seconds, length_timed_out = NO_LENGTH, 0.0, False
             if options.length_depth is not None:
-                rated = length_rater.rate(puzzle.grid, options.length_depth)
-                length, length_seconds = rated.label(), rated.seconds
+                known = depth if label == str(depth) else None  # saves BxB a first try
+                rated = length_rater.rate(puzzle.grid, options.length_depth, known)
+                length, length_seconds = rated.label, rated.seconds
                 length_timed_out = rated.timed_out
             line = (
                 f"{index}\t{format_line(puzzle.grid, geometry)}\t{label}\t{length}\t"
@@ -134,7 +142,7 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                     f"{puzzle.source}: time limit of {options.timeout:g} s reached by the "
                     "refutation-length rating; --timeout S allows more"
                 )
-            yield RatedLine(index, line, note, timed_out, False, length, length_seconds)
+            yield RatedLine(index, line, note, timed_out, False, length, length_seconds, proof)
             index += 1
 
 

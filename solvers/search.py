@@ -30,6 +30,7 @@ from numba import njit
 
 from solvers.literals import to_codes
 from solvers.probe import closure
+from solvers.proof_log import log_lemma, set_base
 from solvers.propagate import (
     BACKTRACKS,
     BAD_LITERAL,
@@ -115,6 +116,7 @@ def search(
     probe_depth,
     positive_only,
     next_model,
+    log,
     resume,
 ):
     """Run DPLL above decision level `base`; return (FOUND | EXHAUSTED | OUT_OF_BUDGET |
@@ -125,7 +127,9 @@ def search(
     exceed `budget`, or when the slice runs out (PAUSED; call again with resume=True
     and the same arguments); max_models < 0 or budget < 0: unlimited.  With
     next_model=True the current assignment (a model returned by the previous call) is
-    first backtracked from."""
+    first backtracked from.  Until a model is found, every conflict and every closed
+    branch is written to `log` as a lemma (solvers.proof_log; length 0: nothing
+    recorded): the proof that no model lies above `base` when the search is EXHAUSTED."""
     trail, trail_lim, st = S.trail, S.trail_lim, S.st
     in_closure = False
     if resume:
@@ -143,7 +147,7 @@ def search(
             if st[PROPAGATIONS] >= st[PAUSE_AT] and not in_closure:
                 confl = PAUSED
             elif probe_depth > 0:
-                confl = closure(F, S, probe_depth, positive_only, passed, frames, in_closure)
+                confl = closure(F, S, probe_depth, positive_only, passed, frames, in_closure, log)
                 in_closure = confl == PAUSED
             else:
                 confl = propagate(F, S)
@@ -155,6 +159,8 @@ def search(
             ok = confl == NO_CONFLICT
             if not ok:
                 st[CONFLICTS] += 1
+                if models == 0:
+                    log_lemma(log, S, st[DLEVEL], -1)
                 backtrack = True
             else:
                 lit = pick_branch(F, S)
@@ -176,6 +182,8 @@ def search(
         backtrack = False
         lvl = st[DLEVEL]
         while lvl > base and flipped[lvl] == 1:
+            if models == 0:  # both branches of level lvl failed
+                log_lemma(log, S, lvl - 1, -1)
             lvl -= 1
         if lvl <= base:
             cancel_until(S, base)
@@ -218,16 +226,22 @@ def begin(F, S, passed, frames, dimacs, probe_depth, resume):
 
 
 @njit(cache=True)
-def solve_kernel(F, S, flipped, passed, frames, dimacs, budget, probe_depth, positive_only, resume):
+def solve_kernel(
+    F, S, flipped, passed, frames, dimacs, budget, probe_depth, positive_only, log, resume
+):  # fmt: skip
     """Entry point of Engine.solve: return (status, search result, model or empty array).
 
-    A PAUSED search keeps its state, for a call with resume=True."""
+    A PAUSED search keeps its state, for a call with resume=True.  The lemmas of an
+    EXHAUSTED search go to `log` (solvers.proof_log), the assumptions counting as unit
+    clauses."""
     status, base = begin(F, S, passed, frames, dimacs, probe_depth, resume)
     if status != NO_CONFLICT:
         return status, EXHAUSTED, np.empty(0, np.int64)
+    set_base(log, base)
     result, _ = search(
-        F, S, flipped, passed, frames, base, 1, budget, probe_depth, positive_only, False, resume
-    )
+        F, S, flipped, passed, frames, base, 1, budget, probe_depth, positive_only, False, log,
+        resume,
+    )  # fmt: skip
     if result == PAUSED:
         return status, result, np.empty(0, np.int64)
     model = model_dimacs(S) if result == FOUND else np.empty(0, np.int64)
@@ -243,8 +257,9 @@ def count_kernel(F, S, flipped, passed, frames, dimacs, limit, budget, resume):
     status, base = begin(F, S, passed, frames, dimacs, 0, resume)
     if status != NO_CONFLICT:
         return status, EXHAUSTED, 0
+    no_log = np.zeros(0, np.int64)  # counting finds models: its lemmas would prove nothing
     result, models = search(
-        F, S, flipped, passed, frames, base, limit, budget, 0, False, False, resume
+        F, S, flipped, passed, frames, base, limit, budget, 0, False, False, no_log, resume
     )
     if result != PAUSED:
         cancel_until(S, 0)

@@ -1,11 +1,20 @@
 """The chunk helpers of `executors`: cutting, completion order, input order, and the
-executor stopped whatever way the caller leaves."""
+executor stopped whatever way the caller leaves; `LocalExecutor`'s processes: deaf to
+SIGINT, a dead one reported, `stop` bounded, none outliving its parent."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
-from executors import SerialExecutor, completed, cut, in_order
+from benchmarks.paths import PROJECT
+from executors import ExecutorError, LocalExecutor, SerialExecutor, completed, cut, in_order
+from executors.local import STOP_GRACE
 
 
 class Recording(SerialExecutor):
@@ -53,3 +62,102 @@ def test_completed_stops_the_executor_on_an_error_and_when_left_early():
     assert next(results) == 3
     results.close()  # the caller leaves after the first result
     assert executor.stops == 2
+
+
+# ---------------------------------------------------------------- LocalExecutor's processes
+# The functions below run in spawned worker processes: module-level, so they pickle.
+
+
+def _sigint_handler(task):
+    return task, signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def _dies_at(task):
+    if task == 2:
+        os._exit(3)  # the worker process dies with its task half done
+    time.sleep(0.2)
+    return task
+
+
+def _stubborn(task):
+    """Sleep for an hour, deaf to SIGTERM: `stop` must resort to SIGKILL."""
+    if task == 0:
+        return os.getpid()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(3600)
+
+
+def test_local_workers_ignore_sigint_and_finish_every_task():
+    assert sorted(LocalExecutor(2).results(_sigint_handler, range(6))) == [
+        (i, True) for i in range(6)
+    ]
+
+
+def test_a_dead_local_worker_is_reported_and_nothing_is_left_running():
+    executor = LocalExecutor(2)
+    with pytest.raises(ExecutorError, match="died \\(exit code 3\\)"):
+        list(executor.results(_dies_at, range(5)))
+    assert executor.processes == []
+
+
+def test_stop_is_bounded_even_for_a_worker_deaf_to_sigterm():
+    executor = LocalExecutor(2)
+    results = executor.results(_stubborn, [0, 1])
+    worker = next(results)  # task 1 is running, and will never end
+    pids = [p.pid for p in executor.processes]
+    started = time.monotonic()
+    results.close()  # the caller leaves: `stop`
+    assert time.monotonic() - started < STOP_GRACE + 10  # wide margin for a loaded machine
+    assert executor.processes == []
+    assert worker in pids
+    assert not any(_running(pid) for pid in pids)
+
+
+PARENT = """
+import sys, time
+from executors import LocalExecutor
+def main():
+    results = LocalExecutor(2).results(time.sleep, [3600, 3600])
+    next(results)
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_no_local_worker_outlives_its_parent(tmp_path):
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT, encoding="utf-8")
+    parent = subprocess.Popen([sys.executable, str(script)], cwd=PROJECT)
+    try:
+        workers: list[int] = []
+        for _ in range(600):  # up to a minute for the workers to start on a loaded machine
+            workers = _children(parent.pid)
+            if len(workers) >= 2:
+                break
+            time.sleep(0.1)
+        assert len(workers) >= 2, "the workers did not start"
+        time.sleep(1.0)  # past their start-up
+    finally:
+        parent.kill()  # SIGKILL: no clean-up code runs in the parent
+        parent.wait()
+    for _ in range(100):
+        alive = [pid for pid in workers if _running(pid)]
+        if not alive:
+            break
+        time.sleep(0.1)
+    assert not alive, f"workers left running: {alive}"
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(p) for p in found.stdout.split()]
+
+
+def _running(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie (a dead child its new parent has not
+    reaped yet)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

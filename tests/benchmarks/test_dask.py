@@ -16,7 +16,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from dataclasses import replace
 from pathlib import Path
@@ -27,11 +26,14 @@ distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'dask[distributed]')"
 )
 
+from benchmark_processes import group_left, started, wait_for_chunks  # noqa: E402
+
 from benchmarks import run as run_command  # noqa: E402
 from benchmarks import stats  # noqa: E402
 from benchmarks.__main__ import main as benchmarks_main  # noqa: E402
 from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
 from benchmarks.harness import RunOptions, load_datasets, make_tasks  # noqa: E402
+from benchmarks.journal import FILE as JOURNAL  # noqa: E402
 from benchmarks.paths import PROJECT  # noqa: E402
 from executors import SerialExecutor, dask_cluster  # noqa: E402
 from executors.dask_cluster import DaskExecutor, code_problems, code_state  # noqa: E402
@@ -148,7 +150,7 @@ class DiesOnce:
 
 def _without_times(result: ChunkResult) -> ChunkResult:
     runs = tuple(replace(run, result=replace(run.result, seconds=0.0)) for run in result.runs)
-    return replace(result, runs=runs, cpu_seconds=0.0, wall_seconds=0.0)
+    return replace(result, runs=runs, cpu_seconds=0.0)
 
 
 def test_a_lost_worker_has_its_chunk_redone_once(scheduler, tmp_path, public):
@@ -238,28 +240,17 @@ def test_dask_is_imported_only_when_chosen():
 @pytest.mark.slow
 def test_ctrl_c_cancels_and_shuts_the_cluster_down(tmp_path, public):
     royle = public.set("royle17")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks", "run", royle, "--limit", "30000",
-         "--chunk-size", "300", "--workers", "2", "--solvers", "up,fl,minisat22",
-         "--executor", "dask", "--out", tmp_path],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=PROJECT,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )  # fmt: skip
-    results = tmp_path / "results.json"
-    time.sleep(12)
-    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
-    stdout, stderr = process.communicate(timeout=60)
+    argv = [royle, "--limit", "30000", "--chunk-size", "300", "--workers", "2"]
+    argv += ["--solvers", "up,fl,minisat22", "--executor", "dask", "--out", tmp_path]
+    with started(argv) as process:
+        assert wait_for_chunks(tmp_path / JOURNAL, process, 1)
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        stdout, stderr = process.communicate(timeout=60)
+        assert group_left(process.pid) == []  # the cluster's processes are gone
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "benchmarks: interrupted:" in stderr
-    meta = json.loads(results.read_text())["metadata"]
+    meta = json.loads((tmp_path / "results.json").read_text())["metadata"]
     assert meta["interrupted"] is True and meta["executor"] == "dask"
     assert 0 < meta["grids_done"] < meta["grids_total"]
     assert "INTERRUPTED: partial results" in stdout
-    for _ in range(50):  # the cluster's processes are gone
-        left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, text=True)
-        if not left.stdout.strip():
-            break
-        time.sleep(0.2)
-    assert not left.stdout.strip(), f"processes left: {left.stdout.split()}"

@@ -17,16 +17,17 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from benchmark_processes import started, wait_for_chunks
 
 from benchmarks import chunks, harness
 from benchmarks import run as run_command
 from benchmarks.__main__ import main as benchmarks_main
 from benchmarks.chunks import ChunkTask, run_chunk
 from benchmarks.harness import RunOptions, make_tasks
+from benchmarks.journal import FILE as JOURNAL
 from benchmarks.paths import PROJECT
 from benchmarks.sets import choose, read_dataset
 from encoder.variant import Variant
@@ -426,34 +427,11 @@ def test_results_do_not_depend_on_workers(tmp_path, public):
 @pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path, public):
     royle = public.set("royle17")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks",
-            "run",
-            royle,
-            "--limit",
-            "30000",
-            "--chunk-size",
-            "100",
-            "--workers",
-            "2",
-            "--solvers",
-            "up,fl,minisat22",
-            "--out",
-            tmp_path,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=PROJECT,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    time.sleep(20)
-    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
-    stdout, stderr = process.communicate(timeout=60)
+    argv = [royle, "--limit", "30000", "--chunk-size", "100", "--workers", "2"]
+    with started([*argv, "--solvers", "up,fl,minisat22", "--out", tmp_path]) as process:
+        assert wait_for_chunks(tmp_path / JOURNAL, process, 1)
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "benchmarks: interrupted:" in stderr
@@ -463,6 +441,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path, public):
     assert "INTERRUPTED: partial results" in stdout
     rows = table_rows(stdout, "royle17_49158_tdoku")
     assert int(rows["up"][2].replace(",", "")) == meta["grids_done"]
+    assert (tmp_path / JOURNAL).exists()  # kept for --resume
 
 
 def test_at_most_one_encodings_in_the_harness_agree_on_propagation(tmp_path):

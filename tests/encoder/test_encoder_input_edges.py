@@ -35,7 +35,7 @@ def flags(**given) -> Variant:
     return Variant(**given)
 
 
-def load_puzzles(source: str, variant: Variant) -> list:
+def puzzles_of(source: str, variant: Variant) -> list:
     return list(read_puzzles(source, variant))
 
 
@@ -161,7 +161,7 @@ def test_zero_stays_a_symbol_when_the_alphabet_has_it():
 )
 def test_empty_or_wrong_flags_are_refused_and_located(given, where, words):
     with pytest.raises(GridError) as caught:
-        load_puzzles(GRID4, flags(**given))
+        puzzles_of(GRID4, flags(**given))
     assert (caught.value.path, caught.value.line) == where
     assert caught.value.message.startswith(words)
 
@@ -169,7 +169,7 @@ def test_empty_or_wrong_flags_are_refused_and_located(given, where, words):
 @pytest.mark.parametrize("line", [f"{GRID4}|", f"{GRID4} | ", f"{GRID4}|\t"])
 def test_a_puzzle_line_with_an_empty_map_is_refused(line):
     with pytest.raises(GridError) as caught:
-        load_puzzles(line, flags())
+        puzzles_of(line, flags())
     assert located(caught.value) == (
         "<argument>",
         1,
@@ -199,7 +199,7 @@ def test_a_disconnected_map_warns_once_per_map(capsys):
     text = "\n".join([f"{PUZZLE_DISCONNECTED4}|{DISCONNECTED4}"] * 3 + [f"{GRID4}|{BOXES4}"])
 
     def action() -> int:
-        assert len(load_puzzles(text, flags())) == 4
+        assert len(puzzles_of(text, flags())) == 4
         return 0
 
     assert run_front_end("encoder", action) == 0

@@ -32,6 +32,9 @@ def test_part_steps_apply_in_their_documented_order():
     )
     assert kept.lines(original) == ["Ab", "CD"]
     assert part(prefix="5\t").lines(b"a\nb\n") == ["5\ta", "5\tb"]
+    # every: lines 1, 1 + n, ... of what extract kept, before head
+    sample = part(extract=r"^(\w)\d", every=2, head=2)
+    assert sample.lines(b"a1\n#\nb2\nc3\nd4\ne5\n") == ["a", "c"]
 
 
 def test_part_sorts_a_table_numerically_then_keeps_one_column():
@@ -47,6 +50,8 @@ def test_part_refuses_what_does_not_fit():
         part(sort_by="id").lines(b"id,puzzle\none,x\n")
     with pytest.raises(RecipeError, match="expected at least 5"):
         part(head=5).lines(b"a\nb\n")
+    with pytest.raises(RecipeError, match="every = 0"):
+        part(every=0).lines(b"a\n")
 
 
 def test_recipe_concatenates_dedupes_and_puts_a_header():

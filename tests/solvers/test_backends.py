@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 
@@ -66,10 +66,11 @@ CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not Non
 MINISAT_FAMILY = ("minisat22", "glucose3", "glucose4")
 
 
-def parse_puzzle(field: str, flags: str) -> Puzzle:
-    """Return the puzzle of one line (`cells` or `cells|regions`) under geometry flags."""
+def parse_puzzle(field: str, flags: str, where: str = "<test>") -> Puzzle:
+    """Return the puzzle of one line (`cells` or `cells|regions`) under geometry flags,
+    its source named `where`."""
     [puzzle] = read_puzzles(field, Variant.parse(flags), allow_conflicts=True)
-    return puzzle
+    return replace(puzzle, source=where)
 
 
 def skip_if_missing(name: str) -> None:

@@ -1,0 +1,333 @@
+"""The braids-of-braids rating of depth-2 grids, after Berthier's BxB classification.
+
+A grid that one level of trial and error with singles cannot solve (depth 2) gets no
+refutation-length rating in reasonable time: its refutations are nested.  Berthier
+classifies such puzzles by BxB, the smallest p for which T&E(B_p) solves them, and this
+module computes that number on the CNF with the length kernels.
+
+Definition implemented.  B_p is the resolution theory of singles and of eliminations by
+refutations of length at most p, the length being the one of `solvers.length_kernels`
+(the number of constraints, Berthier's CSP-variables, a unit-propagation refutation of
+the candidate uses): a candidate with such a refutation is eliminated, and so on until
+nothing changes.  B_p has the confluence property (an elimination only makes the
+others easier, so any order reaches the same state), which makes the next procedure
+well defined.  T&E(B_p) applies B_p to the grid, then takes each open candidate z as a
+hypothesis: on a copy of the state, z is made true and B_p applied until it stops or
+reaches a contradiction, in which case z is eliminated from the real state (and B_p
+applied there again).  A hypothesis that does not fail changes nothing, even one that
+fills the grid.  T&E(B_p) stops when the grid is solved or no hypothesis fails any
+more.  The rating is the smallest p for which it solves the grid.
+
+Because every step of T&E(B_p) is also a step of T&E(B_p+1) (a wider theory refutes at
+least the same hypotheses) and T&E(B_p+1) is confluent, the state where T&E(B_p) stops
+is a valid start for T&E(B_p+1): the rating tries p = 1, 2, ... on one state that only
+grows, and costs about one run of the last p instead of the sum over all of them.
+
+Where it may differ from Berthier's.  His B_p counts braids, chains of CSP-variables; a
+refutation's length here is the kernels' count of constraints, which equals the braid
+length up to the approximation the kernels describe (a literal keeps the cone of its
+first derivation) and the encoding (the exam's complete encoding, whose constraints are
+the cells and the row/column/box places, as his CSP-variables).  His T&E also
+eliminates by contradictions only.  A grid that no p solves (depth 3 and more) is
+reported as not settled.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, objmode
+
+from encoder.geometry import Geometry
+from encoder.numbering import Grid
+from encoder.status import Status
+from solvers import length_kernels as K
+from solvers.grid_engine import GridEngine
+from solvers.length_rating import RefutationRater
+from solvers.limits import deadline_after
+from solvers.propagate import (
+    CONTRADICTION,
+    NO_CONFLICT,
+    OUT_OF_TIME,
+    REASON_DECISION,
+    SOLVED,
+    STUCK,
+)
+from solvers.results import rating_label
+
+# The kernels return SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME (the deadline passed),
+# status codes declared with every kernel's in solvers.propagate.
+NO_DEADLINE = np.inf
+LOOKAHEAD = 0
+# Slots of the work counters.
+SEARCHES = 0  # shortest-refutation searches
+HYPOTHESES = 1  # hypotheses tried
+SKIPPED = 2  # hypotheses whose saved state showed they could not move
+RESUME_BYTES = 64 << 20
+
+
+@njit(cache=True)
+def _clock():
+    with objmode(now="float64"):
+        now = time.monotonic()
+    return now
+
+
+@njit(cache=True)
+def braid_closure(F, occ, T, X, num_candidates, limit, deadline, work):
+    """Apply B_limit to the untracked state T: eliminate every open candidate whose
+    shortest refutation has length <= limit, propagating after each, until none is
+    left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME
+    (the clock is read before each refutation; `deadline` is a time.monotonic()
+    value, inf for none); next the shortest refutation left, the smallest limit at
+    which B would eliminate more (more than all constraints when none is left)."""
+    value = T.value
+    unbounded = K.num_constraints(F)  # no refutation is longer than all constraints
+    # Round and round the candidates until a whole turn since the last elimination
+    # eliminated nothing (a candidate is only refuted again after the state changed);
+    # the lengths found in that quiet turn are those of the final state.  Lengths
+    # beyond `limit` cost about as much to find as the bound check, and say at which
+    # limit this state moves again.
+    quiet = 0  # candidates looked at since the last elimination
+    shortest_left = unbounded + 1
+    v = 0
+    while quiet < num_candidates:
+        quiet += 1
+        if value[2 * v] == 0:
+            if deadline < NO_DEADLINE and _clock() >= deadline:
+                return OUT_OF_TIME, shortest_left
+            work[SEARCHES] += 1
+            bound = min(limit + LOOKAHEAD, unbounded)
+            length = K.shortest_refutation(F, occ, T, X, 2 * v, bound)
+            if length <= limit:
+                if K.eliminate(F, occ, T, 2 * v + 1) != NO_CONFLICT:
+                    return CONTRADICTION, shortest_left
+                quiet = 0
+                shortest_left = unbounded + 1
+            elif length < shortest_left:
+                shortest_left = length
+        v = v + 1 if v + 1 < num_candidates else 0
+    return (SOLVED if K.solved(T, num_candidates) else STUCK), shortest_left
+
+
+@njit(cache=True)
+def _within(T, saved):
+    """Return True when every fact of T is a fact of the saved values."""
+    value = T.value
+    for lit in range(value.shape[0]):  # noqa: SIM110 (numba compiles no generator in all())
+        if value[lit] == 1 and saved[lit] != 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _try_hypothesis(F, occ, T, U, X, num_candidates, v, limit, deadline, memo, codes, cones, work):
+    """Apply B_limit under candidate v (open in T) in the workspace U; return (status,
+    next) as `braid_closure` (CONTRADICTION: v is refuted).
+
+    With `memo` (rows of a Memo, see BxbRater) the hypothesis's last state is resumed:
+    its facts follow from the present T and v too, and B_limit is confluent, so the
+    result is the same.  When T has no fact the saved state lacks, the state is the
+    saved one, and if its next limit is beyond `limit` nothing is tried at all."""
+    saved, next_limit, has_saved = memo
+    resume = saved.shape[0] > 0
+    if resume and has_saved[v] and next_limit[v] > limit and _within(T, saved[v]):
+        work[SKIPPED] += 1
+        return STUCK, next_limit[v]
+    work[HYPOTHESES] += 1
+    K.copy_facts(T, U)
+    codes[0] = 2 * v
+    k = 1
+    if resume and has_saved[v]:
+        value = T.value
+        for lit in range(value.shape[0]):
+            if saved[v, lit] == 1 and value[lit] == 0 and lit != 2 * v:
+                codes[k] = lit
+                k += 1
+    if K.assert_facts(F, occ, U, codes[:k], cones[:k], REASON_DECISION) != NO_CONFLICT:
+        return CONTRADICTION, 0
+    status, shortest_left = braid_closure(F, occ, U, X, num_candidates, limit, deadline, work)
+    if resume and status in (STUCK, SOLVED):
+        saved[v, :] = U.value
+        next_limit[v] = shortest_left
+        has_saved[v] = True
+    return status, shortest_left
+
+
+@njit(cache=True)
+def trial_and_error(F, occ, T, U, X, num_candidates, limit, deadline, true_somewhere, memo, work):
+    """Apply T&E(B_limit) to the untracked state T, with U (an untracked state of the
+    same formula) as the hypotheses' workspace: B_limit on T, then each open candidate
+    z as a hypothesis, eliminated from T when B_limit under z reaches a contradiction,
+    until the grid is solved or a whole turn eliminates nothing.  Candidates with
+    `true_somewhere[v]` (true in a solution) are not tried: sound rules never refute
+    them.  `memo` keeps the hypotheses' states between calls for one grid.
+
+    Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME; next
+    the smallest limit at which T&E would move again (every limit between `limit` and
+    it gets STUCK at once)."""
+    codes = np.zeros(T.value.shape[0], np.int32)
+    cones = np.zeros(T.value.shape[0], np.int32)
+    status, outer_next = braid_closure(F, occ, T, X, num_candidates, limit, deadline, work)
+    if status != STUCK:
+        return status, outer_next
+    value = T.value
+    quiet = 0  # hypotheses looked at since the last elimination
+    shortest_left = outer_next
+    v = 0
+    while quiet < num_candidates:
+        quiet += 1
+        if value[2 * v] == 0 and not true_somewhere[v]:
+            inner, inner_next = _try_hypothesis(
+                F, occ, T, U, X, num_candidates, v, limit, deadline, memo, codes, cones, work
+            )
+            if inner == OUT_OF_TIME:
+                return OUT_OF_TIME, shortest_left
+            if inner == CONTRADICTION:
+                if K.eliminate(F, occ, T, 2 * v + 1) != NO_CONFLICT:
+                    return CONTRADICTION, shortest_left
+                status, outer_next = braid_closure(
+                    F, occ, T, X, num_candidates, limit, deadline, work
+                )
+                if status != STUCK:
+                    return status, outer_next
+                quiet = 0
+                shortest_left = outer_next
+            elif inner_next < shortest_left:
+                shortest_left = inner_next
+        v = v + 1 if v + 1 < num_candidates else 0
+    return STUCK, shortest_left
+
+
+@dataclass(frozen=True)
+class BxbRating:
+    """A grid's braids-of-braids rating: `value` the smallest p for which T&E(B_p)
+    solves it (None when not settled), `status` SAT when solved, UNSAT when the grid
+    has no solution, UNKNOWN when no p up to the last one tried solved it or the time
+    limit (`timed_out`) stopped it."""
+
+    value: int | None
+    status: Status
+    seconds: float
+    timed_out: bool = False
+
+    def label(self) -> str:
+        """Return the rating as `rate` prints it: '3', 'unsat', '>2' or 'timeout'."""
+        return rating_label(self.status, self.value, 2, self.timed_out)
+
+
+class BxbRater:
+    """Rates grids of one geometry and encoding by BxB; `time_limit` (seconds, None:
+    none) bounds each grid."""
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        encoding: str = "centrale",
+        time_limit: float | None = None,
+        lengths: RefutationRater | None = None,
+    ):
+        self.lengths = lengths or RefutationRater(geometry, encoding)
+        self.time_limit = time_limit
+        self._workspace = K.new_state(self.lengths.F, self.lengths.num_vars, False)
+        self.engine = GridEngine(geometry, encoding)
+        # Each hypothesis's last state, resumed at its next trial (see
+        # `_hypothesis_fails`), when one value a literal for each candidate fits.
+        r = self.lengths
+        rows = r.num_candidates if r.num_candidates * 2 * r.num_vars <= RESUME_BYTES else 0
+        self._memo = (
+            np.zeros((rows, 2 * r.num_vars), np.int8),  # the values of its last state
+            np.zeros(rows, np.int64),  # the limit at which that state moves again
+            np.zeros(rows, np.bool_),  # whether it has one
+        )
+
+    def rate(self, grid: Grid, deadline: float | None = None) -> BxbRating:
+        """Return the grid's rating (see the module docstring), stopping at `deadline`
+        (a time.monotonic() value) if given, else after the rater's time limit."""
+        begin = time.perf_counter()
+        if deadline is None:
+            deadline = deadline_after(self.time_limit)
+        r = self.lengths
+
+        def done(status: Status, value: int | None = None, timed_out=False) -> BxbRating:
+            return BxbRating(value, status, time.perf_counter() - begin, timed_out)
+
+        T = r.start(grid)
+        if T is None:
+            return done(Status.UNSAT)
+        if r.is_solved(T):
+            return done(Status.SAT, 0)
+        at = NO_DEADLINE if deadline is None else deadline
+        true_somewhere = self._solution_candidates(grid)
+        self._memo[2][:] = False
+        self.work = np.zeros(3, np.int64)
+        p = 1
+        while p <= r.num_constraints:
+            status, next_limit = trial_and_error(
+                r.F, r.occ, T, self._workspace, r.X, r.num_candidates, p, at,
+                true_somewhere, self._memo, self.work,
+            )  # fmt: skip
+            if status == SOLVED:
+                return done(Status.SAT, p)
+            if status == CONTRADICTION:
+                return done(Status.UNSAT)
+            if status == OUT_OF_TIME:
+                return done(Status.UNKNOWN, timed_out=True)
+            p = max(p + 1, next_limit)
+        return done(Status.UNKNOWN)
+
+    def _solution_candidates(self, grid: Grid) -> np.ndarray:
+        """Return a boolean array over the candidates: True for those of one solution
+        of the grid (none when it has no solution).  Knowing them saves the hypotheses
+        that cannot fail; it changes no rating."""
+        found = self.engine.engine.solve(self.engine.givens(grid))
+        true = np.zeros(self.lengths.num_candidates, np.bool_)
+        for lit in found.model:
+            if 0 < lit <= true.size:
+                true[lit - 1] = True
+        return true
+
+
+@dataclass(frozen=True)
+class LengthLabel:
+    """What the length column shows for a grid: `label` (an integer, 'unsat', '>D' or
+    'timeout'), the `rating` it comes from ('length' or 'BxB'; '' when neither
+    settled it), its time and whether the time limit stopped it."""
+
+    label: str
+    rating: str
+    seconds: float
+    timed_out: bool = False
+
+
+class LengthColumn:
+    """The length column of `solvers rate`, the harness and `benchmarks agreement`:
+    the refutation-length rating (`solvers.length_rating`) of a grid that one level of
+    refutations solves, BxB of a grid that needs two.  `time_limit` bounds both
+    together for each grid."""
+
+    def __init__(
+        self, geometry: Geometry, encoding: str = "centrale", time_limit: float | None = None
+    ):
+        self.lengths = RefutationRater(geometry, encoding, time_limit)
+        self.bxb = BxbRater(geometry, encoding, time_limit, lengths=self.lengths)
+        self.time_limit = time_limit
+
+    def rate(self, grid: Grid, length_depth: int = 1, depth: int | None = None) -> LengthLabel:
+        """Return the grid's length label.  With `length_depth` 1 (the default), a grid
+        the refutation-length rating leaves at '>1' gets its BxB; a larger
+        `length_depth` asks for the nested refutation length instead.  `depth`, when
+        the depth rating already gave it, saves the depth-1 attempt on depth-2 grids."""
+        begin = time.perf_counter()
+        deadline = deadline_after(self.time_limit)
+        if not (length_depth == 1 and depth == 2):
+            rated = self.lengths.rate(grid, length_depth)
+            unsettled = rated.status is Status.UNKNOWN and not rated.timed_out
+            if not (unsettled and length_depth == 1):
+                rating = "length" if rated.status is Status.SAT else ""
+                return LengthLabel(rated.label(), rating, rated.seconds, rated.timed_out)
+        bxb = self.bxb.rate(grid, deadline)
+        rating = "BxB" if bxb.status is Status.SAT else ""
+        return LengthLabel(bxb.label(), rating, time.perf_counter() - begin, bxb.timed_out)

@@ -1,0 +1,96 @@
+"""`benchmarks run --out DIR --resume`: a run killed at a random moment (SIGKILL of the
+command alone, or a terminal's Ctrl-C), then resumed, perhaps killed again, ends with
+the results.json and results.csv of a run never interrupted (times and metadata apart);
+a journal of another run is refused in one line."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+
+import pytest
+from benchmark_processes import csv_rows, figures, group_left, started, wait_for
+
+from benchmarks import run as run_command
+from benchmarks.journal import FILE
+from benchmarks.paths import DATA
+
+SETS = [DATA / "sets" / "sudoku9_depth1.txt", DATA / "sets" / "sudoku9_x_depth2.txt"]
+OPTIONS = ["--limit", "150", "--chunk-size", "15", "--solvers", "up,fl,minisat22", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The outputs of the run never interrupted (one worker, in this process)."""
+    out = tmp_path_factory.mktemp("reference")
+    assert run_command.main([*map(str, SETS), *OPTIONS, "--workers", "1", "--out", str(out)]) == 0
+    assert not (out / FILE).exists()  # deleted once the run is complete
+    return figures(out), csv_rows(out)
+
+
+def _kill_and_resume(out, seed: int, how: signal.Signals, workers: str) -> int:
+    """Run, kill at random moments, resume until complete; return the kills that landed."""
+    moments = random.Random(seed)
+    kills = 0
+    for attempt in range(8):
+        argv = [*SETS, *OPTIONS, "--workers", workers, "--out", out]
+        with started([*argv, "--resume"] if attempt else argv) as process:
+            if wait_for(out / FILE, process) and attempt < 6:
+                time.sleep(moments.uniform(0.0, 6.0))
+                if process.poll() is None:
+                    if how is signal.SIGKILL:
+                        process.kill()  # the command alone: its workers must follow
+                    else:
+                        os.killpg(process.pid, how)  # a terminal's Ctrl-C
+                    kills += 1
+            stdout, stderr = process.communicate(timeout=300)
+            assert "Traceback" not in stderr, stderr
+            assert group_left(process.pid) == []
+        if process.returncode == 0:
+            return kills
+        expected = -signal.SIGKILL if how is signal.SIGKILL else 130
+        assert process.returncode == expected, stderr
+        if how is signal.SIGINT:
+            assert "INTERRUPTED: partial results" in stdout
+    raise AssertionError("the run never completed")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "seed, how, workers",
+    [(1, signal.SIGKILL, "2"), (2, signal.SIGKILL, "1"), (3, signal.SIGINT, "2")],
+)
+def test_a_run_killed_at_random_moments_resumes_to_the_same_results(
+    reference, tmp_path, seed, how, workers
+):
+    out = tmp_path / "out"
+    kills = _kill_and_resume(out, seed, how, workers)
+    assert kills >= 1  # at least the first try is cut short (a run lasts longer than 6 s)
+    assert figures(out) == reference[0]
+    assert csv_rows(out) == reference[1]
+    assert not (out / FILE).exists()
+
+
+def test_a_journal_of_another_run_is_refused_in_one_line(tmp_path, capsys):
+    out = str(tmp_path / "out")
+    first = [str(SETS[0]), "--limit", "30", "--chunk-size", "10", "--workers", "1", "--quiet"]
+    (tmp_path / "out").mkdir()
+    journal = run_command.Journal(tmp_path / "out", {"solvers": ["up"], "code": "x"}, resume=False)
+    journal.close()
+    from benchmarks.__main__ import main
+
+    assert main(["run", *first, "--solvers", "up,fl", "--out", out]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"benchmarks: {out}/{FILE}: the journal of an unfinished run: add --resume to finish "
+        "it, or delete it to start afresh\n"
+    )
+    assert main(["run", *first, "--solvers", "up,fl", "--out", out, "--resume"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"{out}/{FILE}: written for other solvers (" in err
+    with pytest.raises(SystemExit):
+        run_command.main([*first, "--resume"])  # --resume without --out: a usage error
+    assert "--resume needs --out DIR" in capsys.readouterr().err

@@ -1,0 +1,33 @@
+"""What is kept per geometry (solvers.per_geometry): the loaded cache and the runs."""
+
+from __future__ import annotations
+
+from solvers.per_geometry import geometry_runs, keep_loaded
+
+
+def test_runs_split_where_the_geometry_changes_and_at_the_bound():
+    items = ["a1", "a2", "a3", "b1", "a4", "a5"]
+    runs = list(geometry_runs(items, lambda item: item[0]))
+    assert runs == [["a1", "a2", "a3"], ["b1"], ["a4", "a5"]]
+    assert list(geometry_runs(items, lambda item: item[0], most=2)) == [
+        ["a1", "a2"],
+        ["a3"],
+        ["b1"],
+        ["a4", "a5"],
+    ]
+    assert list(geometry_runs([], lambda item: item)) == []
+
+
+def test_cache_builds_once_and_drops_the_oldest_beyond_its_limit():
+    made, dropped = [], []
+    cache: dict = {}
+
+    def make(key):
+        made.append(key)
+        return key.upper()
+
+    for key in "aabcda":
+        assert keep_loaded(cache, key, make, limit=3, drop=dropped.append) == key.upper()
+    assert made == ["a", "b", "c", "d", "a"]  # 'a' again after it was dropped for 'd'
+    assert dropped == ["A", "B"]
+    assert list(cache) == ["c", "d", "a"]
