@@ -157,27 +157,27 @@ class RefutationRater:
         """Make the DIMACS literal `lit` a fact of S and propagate; False on a contradiction."""
         return self._assert(S, to_code(lit)) == NO_CONFLICT
 
-    def nested_length(self, T: K.State, lit: int, depth: int) -> int | None:
+    def nested_length(self, S: K.State, lit: int, depth: int) -> int | None:
         """Return the length of the depth-`depth` refutation of hypothesis `lit` (a
-        DIMACS literal) in state T, or None when it has none."""
+        DIMACS literal) in state S, or None when it has none."""
         if depth < 2:
-            K.shortest_refutation(self.F, self.occ, T, self.X, to_code(lit), self.num_constraints)
+            K.shortest_refutation(self.F, self.occ, S, self.X, to_code(lit), self.num_constraints)
             found = len(self._bits(self.X.best_cone))
             return found or None
-        found = self._nested(T, to_code(lit), depth, self.num_constraints)
+        found = self._nested(S, to_code(lit), depth, self.num_constraints)
         return None if found is None else found[0]
 
-    def is_solved(self, T: K.State) -> bool:
-        return bool(K.solved(T, self.num_candidates))
+    def is_solved(self, S: K.State) -> bool:
+        return bool(K.solved(S, self.num_candidates))
 
-    def values(self, T: K.State) -> Grid:
+    def values(self, S: K.State) -> Grid:
         """Return the grid of the values the state has placed (0 where open)."""
         n = self.geometry.size
-        true = T.value[0 : 2 * self.num_candidates : 2].reshape(n * n, n) == 1
+        true = S.value[0 : 2 * self.num_candidates : 2].reshape(n * n, n) == 1
         return tuple(int(row.argmax()) + 1 if row.any() else 0 for row in true)
 
-    def _open(self, T: K.State) -> list[int]:
-        value = T.value
+    def _open(self, S: K.State) -> list[int]:
+        value = S.value
         return [2 * v for v in range(self.num_candidates) if value[2 * v] == 0]
 
     def _tick(self) -> None:
@@ -199,13 +199,13 @@ class RefutationRater:
             shown = depth if status is not Status.UNKNOWN or timed_out else max_depth
             return RefutationRating(length, shown, status, steps, seconds, timed_out)
 
-        T = self.start(grid)
-        if T is None:
+        S = self.start(grid)
+        if S is None:
             return done(Status.UNSAT)
         try:
             while True:
                 status, step_longest, count = K.simplest_first(
-                    self.F, self.occ, T, self.X, self.num_candidates, self.num_constraints,
+                    self.F, self.occ, S, self.X, self.num_candidates, self.num_constraints,
                     self._lengths, self._log, STEPS_PER_CALL,
                 )  # fmt: skip
                 if count:
@@ -217,46 +217,46 @@ class RefutationRater:
                 self._tick()
                 if status == PAUSED:
                     continue
-                step = self.nested_step(T, max_depth)
+                step = self.nested_step(S, max_depth)
                 if step is None:
                     return done(Status.UNKNOWN)
                 longest, depth, steps = max(longest, step.length), max(depth, step.depth), steps + 1
                 for lit in step.eliminated:
-                    if self._assert(T, to_code(lit)) != NO_CONFLICT:
+                    if self._assert(S, to_code(lit)) != NO_CONFLICT:
                         return done(Status.UNSAT)
         except TimeLimitReached:
             return done(Status.UNKNOWN, timed_out=True)
 
     # --- one step, for explanations and nesting --------------------------------------
 
-    def shortest_step(self, T: K.State, max_depth: int = 2) -> Step | None:
-        """Return the next step of the simplest-first resolution of state T (not
+    def shortest_step(self, S: K.State, max_depth: int = 2) -> Step | None:
+        """Return the next step of the simplest-first resolution of state S (not
         applied), or None when no refutation of depth <= max_depth is left."""
         best = K.candidate_lengths(
-            self.F, self.occ, T, self.X, self.num_candidates, self.num_constraints, self._lengths
+            self.F, self.occ, S, self.X, self.num_candidates, self.num_constraints, self._lengths
         )
         if best > self.num_constraints:
-            return self.nested_step(T, max_depth)
+            return self.nested_step(S, max_depth)
         chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
         cones = []
         for v in chosen:
-            K.shortest_refutation(self.F, self.occ, T, self.X, 2 * v, best)
+            K.shortest_refutation(self.F, self.occ, S, self.X, 2 * v, best)
             cones.append(self._bits(self.X.best_cone))
         return Step(1, int(best), tuple(-(v + 1) for v in chosen), tuple(cones))
 
     def chain(
-        self, T: K.State, hypothesis: int, length: int
+        self, S: K.State, hypothesis: int, length: int
     ) -> tuple[list[tuple[int, int]], int | tuple[int, int]]:
         """Return the chain of the shortest refutation (of length <= `length`) of
-        `hypothesis` (a DIMACS literal) in state T, read from the kernel's derivation:
+        `hypothesis` (a DIMACS literal) in state S, read from the kernel's derivation:
         the values its constraints force, in order, as (DIMACS literal, constraint
         index), and what breaks: the constraint it empties, or the two true literals
         (DIMACS) that exclude each other."""
         z = to_code(hypothesis)
-        K.shortest_refutation(self.F, self.occ, T, self.X, z, length)
+        K.shortest_refutation(self.F, self.occ, S, self.X, z, length)
         lits = np.empty(self.num_constraints, np.int64)
         constraints = np.empty(self.num_constraints, np.int64)
-        n, broken, a, b = K.refutation_chain(self.F, T, self.X, lits, constraints)
+        n, broken, a, b = K.refutation_chain(self.F, S, self.X, lits, constraints)
         forced = [
             (int(to_dimacs(lit)), int(c))
             for lit, c in zip(lits[:n].tolist(), constraints[:n].tolist(), strict=True)
@@ -265,24 +265,24 @@ class RefutationRater:
             return forced, int(broken)
         return forced, (int(to_dimacs(a)), int(to_dimacs(b)))
 
-    def apply(self, T: K.State, step: Step) -> bool:
+    def apply(self, S: K.State, step: Step) -> bool:
         """Apply a step's eliminations and propagate; return False on a contradiction."""
-        return all(self._assert(T, to_code(lit)) == NO_CONFLICT for lit in step.eliminated)
+        return all(self._assert(S, to_code(lit)) == NO_CONFLICT for lit in step.eliminated)
 
-    def nested_step(self, T: K.State, max_depth: int) -> Step | None:
+    def nested_step(self, S: K.State, max_depth: int) -> Step | None:
         """Return the step of the shortest nested refutations (depth 2 up to max_depth)
-        of an untracked state T that no unit-propagation refutation changes."""
+        of an untracked state S that no unit-propagation refutation changes."""
         for depth in range(2, max_depth + 1):
             found: list[tuple[int, int, tuple[int, ...]]] = []
             bound = self.num_constraints
             # The lengths of the last nested step first: a short one found early bounds
             # the others (lengths only shrink as the state grows).
-            order = sorted(self._open(T), key=lambda z: self._previous.get(z, bound + 1))
+            order = sorted(self._open(S), key=lambda z: self._previous.get(z, bound + 1))
             for z in order:
                 self._tick()
-                if not self._fails(T, z, depth):
+                if not self._fails(S, z, depth):
                     continue
-                result = self._nested(T, z, depth, bound)
+                result = self._nested(S, z, depth, bound)
                 if result is not None:
                     found.append((result[0], z, result[1]))
                     bound = min(bound, result[0])
@@ -298,10 +298,10 @@ class RefutationRater:
                 )
         return None
 
-    def _fails(self, T: K.State, z: int, depth: int) -> bool:
+    def _fails(self, S: K.State, z: int, depth: int) -> bool:
         """Return True when hypothesis z leads to a contradiction under the closure of
         depth depth-1 (no cones: the cheap test before the nested length is counted)."""
-        U = K.copy_state(T)
+        U = K.copy_state(S)
         U.st[K.TRACK] = 0
         if self._assert(U, z, why=REASON_DECISION) != NO_CONFLICT:
             return True
@@ -321,14 +321,14 @@ class RefutationRater:
                 return False
 
     def _nested(
-        self, T: K.State, z: int, depth: int, bound: int
+        self, S: K.State, z: int, depth: int, bound: int
     ) -> tuple[int, tuple[int, ...]] | None:
         """Return (length, cone) of the depth-`depth` refutation of hypothesis z: the
         simplest-first resolution under z, facts carrying cones, to its contradiction;
         None when there is none of length <= bound.  (A contradiction's cone contains
         the cone of the elimination that triggers it, and eliminations come in order of
         cone size, so the resolution stops once its steps are longer than `bound`.)"""
-        U = K.copy_state(T)
+        U = K.copy_state(S)
         U.st[K.TRACK] = 1
         conflict = self._assert(U, z, why=REASON_DECISION)
         while conflict == NO_CONFLICT:
