@@ -510,9 +510,14 @@ def solved(S, num_candidates):
 @njit(cache=True)
 def eliminate(F, occ, S, lit):
     """Make `lit` (the negation of a refuted hypothesis) a fact with an empty cone and
-    propagate; return NO_CONFLICT or the contradiction's pool row."""
-    one = np.full(1, lit, np.int32)
-    return assert_facts(F, occ, S, one, np.zeros(1, np.int32), REASON_PROBE)
+    propagate; return NO_CONFLICT or the contradiction's pool row.  (assert_facts for
+    one literal, without its two arrays: simplest-first eliminates hundreds a grid.)"""
+    if S.value[lit] == 1:
+        return NO_CONFLICT
+    if S.value[lit] == -1:
+        return _conflict_pair(S, EMPTY, S.cone[lit ^ 1])
+    _make_true(F, occ, S, lit, EMPTY, REASON_PROBE)
+    return _propagate_facts(F, occ, S)
 
 
 @njit(cache=True)
