@@ -48,13 +48,18 @@ def test_a_deadline_ignores_the_compilation_inside_it():
     limits.watch_compilation()
 
     @njit
-    def twice(x):
-        return 2 * x
+    def root_sum(values):
+        total = 0.0
+        for value in values:
+            total += np.sqrt(value) * np.cos(value)
+        return total
 
-    deadline = limits.deadline_after(0.05)
+    # An array loop compiles in a few tenths of a second on an idle machine (a bare
+    # integer function took only 28 ms there, less than the 0.05 s this test first used).
+    deadline = limits.deadline_after(0.02)
     started = time.monotonic()
-    twice(21)  # compiling takes far more than 0.05 s ...
-    assert time.monotonic() - started > 0.05
+    root_sum(np.arange(10.0))  # compiling takes far more than 0.02 s ...
+    assert time.monotonic() - started > 0.02
     assert limits.clock() < deadline  # ... and none of it counts
 
 
