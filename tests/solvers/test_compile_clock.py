@@ -79,4 +79,4 @@ def test_fresh_cache_rates_easter_monster_within_its_limit(tmp_path):
     assert "time limit" not in done.stderr
     assert done.stderr.count(limits.COMPILE_NOTE) == 1
     fields = done.stdout.strip().splitlines()[-1].split("\t")
-    assert fields[2:4] == ["2", ">1"], done.stdout  # depth 2; no length-1 refutation
+    assert fields[2:4] == ["2", "6"], done.stdout  # depth 2; its BxB (issue 25), 6
