@@ -1,0 +1,498 @@
+"""A bit-parallel Sudoku board: unit propagation and failed-literal closures of the
+exam's complete encoding, computed on candidate masks instead of clauses.
+
+A board is one 64-bit word per cell, the set of values still possible there (bit k-1
+for value k, so sides up to 64), beside the geometry's region table (`BoardTables`:
+every house as a list of cells, and each cell's peers).  `propagate` runs the two
+Sudoku rules to their fixpoint: a cell with one candidate takes it out of its peers
+(naked single), and a value with one place left in a full house goes there (hidden
+single); a cell with no candidate or a full house value with no place is a
+contradiction (two cells of a house fixed to the same value empty one of them).
+`closure` is solvers.probe's failed-literal closure nested to depth k, with the same
+hypotheses: for the cell literal x(c, v), "x true" is "cell c = v" and "x false" is
+"v removed from c", both polarities, or the positive ones alone (positive_only, as
+probe's polarity "positive"); a hypothesis that contradicts under the closure of depth
+k-1 is negated and propagated, until a full round over the open literals learns
+nothing.  A nested hypothesis is tested on a copy of the board (N*N words) instead of
+on a trail; `ladder` rates grids the way probe.ladder_kernel does (same statuses,
+depths, cursor and pausing), for `solvers.board_engine`.
+
+Why the answers are the engine's.  This board applies only to the rule formula of the
+`centrale` encoding (K1 L1 C1 B1 ... at least one, K2 L2 C2 B2 ... pairwise at most
+one, the at-least-one of a house only when it has N cells, as encoder.encodings writes
+it).  Read the board as the assignment "x(c, v) is false when v is no longer a
+candidate of c, true when v is c's only candidate".  Each board step is a sequence of
+unit-propagation steps on that formula: a naked single is K1's clause becoming unit,
+then K2's and the houses' binary clauses removing v from the peers; a hidden single is
+a house's at-least-one clause becoming unit, then K2 emptying the cell of its other
+values; an empty cell is K1 falsified, a house value with no place its at-least-one
+clause falsified.  Conversely, at the board's fixpoint no clause is unit or falsified:
+every unit step of those clause kinds is one of the board's rules.  Unit propagation
+has a unique result on any formula (its set of implied literals only grows, and a
+conflict reached in one order is reached in every order), so the board's fixpoint is
+exactly the literals clause propagation implies, and a contradiction exactly a
+conflict.  The closures are the unique fixpoints probe.py describes, built from that
+same propagation, so they are equal too; the order in which hypotheses are tried
+changes no answer.  Every other encoding and any DIMACS file stay on the CNF engine.
+
+A hypothesis that passes marks every literal its closure holds as passing too (for a
+literal b in the closure of a, the closure of b lies inside that of a): per frame a
+mask per cell and polarity, cleared whenever the frame learns a fact.
+
+Words are int64, not uint64: numba turns a uint64 combined with an integer literal
+into a float, and int64 holds the same 64 bits (value 64 is the sign bit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from encoder.geometry import Geometry
+from solvers.probe import (
+    CUR_DEPTH,
+    CUR_END,
+    CUR_GRID,
+    CUR_START,
+    LADDER_BAD,
+    LADDER_OPEN,
+    LADDER_SAT,
+    LADDER_UNSAT,
+    cycle_counter,
+)
+from solvers.propagate import NO_CONFLICT, PAUSED
+
+MAX_SIDE = 64  # one bit per value in a 64-bit word
+BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
+CONTRADICTORY = -4  # closure: the board's closure reached a contradiction
+
+# Slots of the counters array `st`.
+WORK = 0  # cells propagated and hypotheses tested, the clock of pausing
+PAUSE_AT = 1  # closure and ladder pause between hypotheses once WORK reaches it
+HYPOTHESES = 2  # hypotheses tested
+TOP = 3  # the frame a paused closure resumes in
+NUM_COUNTERS = 4
+NEVER = (1 << 62) - 1  # a PAUSE_AT WORK never reaches
+
+# Columns of the frame stack of `closure`.
+POS = 0  # next candidate (round-robin): 2 * (N * cell + value - 1) + negative
+QUIET = 1  # candidates looked at since the frame last learnt a fact
+HYP = 2  # the hypothesis being tested one level up
+NUM_COLUMNS = 3
+
+
+def applies(geometry: Geometry, encoding: str) -> bool:
+    """Return True when the board computes the engine's answers for rules of `geometry`
+    in `encoding`: the exam's complete encoding (pairwise, by that exact name) and a
+    side of at most MAX_SIDE.  Decided from the names the caller loads the rules by,
+    never from clauses."""
+    return encoding == BOARD_ENCODING and 1 <= geometry.size <= MAX_SIDE
+
+
+@dataclass(frozen=True)
+class BoardTables:
+    """The geometry as the kernels read it: `houses` (one row of cells per region,
+    padded with -1), `full` (1 when the house has N cells, so holds every value),
+    `peers` (per cell the cells sharing a house with it, padded with -1) and `peer_count`."""
+
+    size: int
+    houses: np.ndarray
+    full: np.ndarray
+    peers: np.ndarray
+    peer_count: np.ndarray
+
+    @classmethod
+    def of(cls, geometry: Geometry) -> BoardTables:
+        n = geometry.size
+        width = max((len(r.cells) for r in geometry.regions), default=0)
+        houses = np.full((len(geometry.regions), width), -1, np.int32)
+        full = np.zeros(len(geometry.regions), np.int8)
+        for h, region in enumerate(geometry.regions):
+            houses[h, : len(region.cells)] = region.cells
+            full[h] = len(region.cells) == n
+        most = max((len(p) for p in geometry.peers), default=0)
+        peers = np.full((n * n, most), -1, np.int32)
+        peer_count = np.zeros(n * n, np.int32)
+        for c, cell_peers in enumerate(geometry.peers):
+            peers[c, : len(cell_peers)] = cell_peers
+            peer_count[c] = len(cell_peers)
+        return cls(n, houses, full, peers, peer_count)
+
+    def kernel_args(self) -> tuple:
+        """Return the tables as the kernels take them, `T`."""
+        return (self.houses, self.full, self.peers, self.peer_count)
+
+
+@intrinsic
+def trailing_zeros(typingctx, word):
+    """Return the number of zero bits below the lowest set bit of a nonzero int64 (LLVM's
+    cttz, one instruction): the value index of a single candidate."""
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.cttz", [i64, ir.IntType(1)])
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
+
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, inline="always")
+def _single(m):
+    return m != 0 and (m & (m - 1)) == 0
+
+
+@njit(cache=True)
+def all_values(n):
+    """Return the word of values 1..n."""
+    return np.int64(-1) if n == 64 else (np.int64(1) << n) - 1
+
+
+@njit(cache=True)
+def propagate(T, board, queue, pushed, st):
+    """Run naked and hidden singles on `board` to the fixpoint; return False on a
+    contradiction (the board is then left half-propagated, for the caller to drop).
+
+    queue[:pushed] are the cells that became single (or were set) since the board was
+    last at its fixpoint: their value is taken out of their peers first.  At the
+    fixpoint every single cell's value has left its peers."""
+    houses, full, peers, peer_count = T
+    n_all = all_values(np.int64(np.sqrt(board.shape[0]) + 0.5))
+    head = 0
+    tail = pushed
+    while True:
+        while head < tail:  # naked singles: the value of a single cell leaves its peers
+            c = queue[head]
+            head += 1
+            m = board[c]
+            for i in range(peer_count[c]):
+                p = peers[c, i]
+                pm = board[p]
+                if pm & m:
+                    pm &= ~m
+                    if pm == 0:
+                        return False
+                    board[p] = pm
+                    if (pm & (pm - 1)) == 0:
+                        queue[tail] = p
+                        tail += 1
+        st[WORK] += tail
+        head = tail = 0
+        # Hidden singles: per house, the values with exactly one place (`once`).
+        for h in range(houses.shape[0]):
+            seen = 0
+            twice = 0
+            for i in range(houses.shape[1]):
+                c = houses[h, i]
+                if c < 0:
+                    break
+                m = board[c]
+                twice |= seen & m
+                seen |= m
+            if not full[h]:
+                continue
+            if seen != n_all:
+                return False  # a value with no place left in the house
+            once = seen & ~twice
+            if once == 0:
+                continue
+            for i in range(houses.shape[1]):
+                c = houses[h, i]
+                if c < 0:
+                    break
+                m = board[c]
+                x = m & once
+                if x == 0:
+                    continue
+                if (x & (x - 1)) != 0:
+                    return False  # two values whose only place is this cell
+                if x != m:
+                    board[c] = x
+                    queue[tail] = c
+                    tail += 1
+        if tail == 0:
+            return True
+
+
+@njit(cache=True)
+def start_board(T, board, queue, grid, st):
+    """Set `board` to the givens of `grid` (N*N values, 0 for a blank) and propagate:
+    return 1 at a fixpoint, 0 on a contradiction, -1 for a value outside 0..N."""
+    n = np.int64(np.sqrt(board.shape[0]) + 0.5)
+    board[:] = all_values(n)
+    pushed = 0
+    for c in range(board.shape[0]):
+        k = grid[c]
+        if k == 0:
+            continue
+        if k < 0 or k > n:
+            return -1
+        board[c] = np.int64(1) << (k - 1)
+        queue[pushed] = c
+        pushed += 1
+    return 1 if propagate(T, board, queue, pushed, st) else 0
+
+
+@njit(cache=True)
+def assume_literals(T, board, queue, dimacs, st):
+    """Apply DIMACS cell literals (x(c, k) is variable N*c + k) to `board` at its
+    fixpoint and propagate: return False on a contradiction.  A positive literal is
+    "cell c = k", a negative one "k removed from c"; one already false is a
+    contradiction, as an assumption already false is for the engine."""
+    n = np.int64(np.sqrt(board.shape[0]) + 0.5)
+    pushed = 0
+    for i in range(dimacs.shape[0]):
+        lit = dimacs[i]
+        var = lit if lit > 0 else -lit
+        c = (var - 1) // n
+        bit = np.int64(1) << ((var - 1) % n)
+        m = board[c]
+        if lit > 0:
+            if not m & bit:
+                return False
+            if m != bit:
+                board[c] = bit
+                queue[pushed] = c
+                pushed += 1
+        elif m & bit:
+            m &= ~bit
+            if m == 0:
+                return False
+            board[c] = m
+            if _single(m):
+                queue[pushed] = c
+                pushed += 1
+    return propagate(T, board, queue, pushed, st)
+
+
+@njit(cache=True)
+def _test(T, board, queue, code, n, st):
+    """Apply hypothesis `code` (see POS) to `board`, or its negation when code's low bit
+    is flipped by the caller, and propagate: return False on a contradiction."""
+    c = (code >> 1) // n
+    bit = np.int64(1) << ((code >> 1) % n)
+    if code & 1:  # "v removed from c"
+        m = board[c] & ~bit
+        if m == 0:
+            return False
+        board[c] = m
+        pushed = 0
+        if _single(m):
+            queue[0] = c
+            pushed = 1
+        return propagate(T, board, queue, pushed, st)
+    board[c] = bit  # "cell c = v"
+    queue[0] = c
+    return propagate(T, board, queue, 1, st)
+
+
+@njit(cache=True)
+def _mark_passed(passed, before, after):
+    """Mark as passing every literal of the closure `after` of a hypothesis that passed
+    on `before`: the cells' single values, and the values it removed."""
+    for c in range(before.shape[0]):
+        m = after[c]
+        if _single(m):
+            passed[0, c] |= m
+        passed[1, c] |= before[c] & ~m
+
+
+@njit(cache=True)
+def closure(T, boards, queue, depth, positive_only, passed, frames, st, resume):
+    """Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
+
+    Return NO_CONFLICT with the closure in boards[0], CONTRADICTORY, or PAUSED when
+    st[WORK] reached st[PAUSE_AT] between two hypotheses (call again with resume=True
+    and the same arrays).  Frame d tests its hypotheses on boards[d + 1], a copy of
+    boards[d], with the closure of depth depth - d - 1.  `boards` needs depth + 1 rows,
+    `passed` depth rows of (2, N*N) masks, `frames` depth rows of NUM_COLUMNS."""
+    cells = boards.shape[1]
+    n = np.int64(np.sqrt(cells) + 0.5)
+    step = 2 if positive_only else 1
+    ncand = 2 * cells * n
+    if resume:
+        top = st[TOP]
+    else:
+        if depth <= 0:
+            return NO_CONFLICT
+        top = 0
+        frames[0, POS] = 0
+        frames[0, QUIET] = 0
+        passed[0, :, :] = 0
+    while True:
+        if st[WORK] >= st[PAUSE_AT]:
+            st[TOP] = top
+            return PAUSED
+        # The next open literal of frame `top` not known to pass.
+        board = boards[top]
+        code = -1
+        while frames[top, QUIET] < ncand:
+            k = frames[top, POS]
+            c = (k >> 1) // n
+            m = board[c]
+            if (m & (m - 1)) == 0:  # a single cell has no open literal: skip to the next
+                following = 2 * n * (c + 1)
+                frames[top, QUIET] += following - k
+                frames[top, POS] = following if following < ncand else 0
+                continue
+            frames[top, POS] = k + step if k + step < ncand else 0
+            frames[top, QUIET] += step
+            bit = np.int64(1) << ((k >> 1) % n)
+            if m & bit and not passed[top, k & 1, c] & bit:
+                code = k
+                break
+        if code < 0:  # a full round learnt nothing: frame `top` is at its fixpoint
+            if top == 0:
+                return NO_CONFLICT
+            top -= 1
+            ok = True  # ... so the hypothesis of the frame below passes
+        else:
+            st[HYPOTHESES] += 1
+            st[WORK] += 1
+            frames[top, HYP] = code
+            boards[top + 1, :] = board
+            if not _test(T, boards[top + 1], queue, code, n, st):
+                ok = False
+            elif top + 1 == depth:
+                ok = True  # the last frame tests hypotheses with propagation alone
+            else:
+                top += 1
+                frames[top, POS] = 0
+                frames[top, QUIET] = 0
+                passed[top, :, :] = 0
+                continue
+        # The hypothesis of frame `top` is decided; a failure may cascade down.
+        while True:
+            if ok:
+                _mark_passed(passed[top], boards[top], boards[top + 1])
+                break
+            frames[top, QUIET] = 0
+            passed[top, :, :] = 0  # the facts grew: earlier passes prove nothing now
+            if _test(T, boards[top], queue, frames[top, HYP] ^ 1, n, st):
+                break
+            if top == 0:
+                return CONTRADICTORY
+            top -= 1  # frame `top` is contradictory, so its own hypothesis fails
+
+
+@njit(cache=True)
+def board_literals(board):
+    """Return the DIMACS literals the board holds: x(c, k) (variable N*c + k) for a
+    cell's single value, -x(c, k) for each value no longer possible."""
+    cells = board.shape[0]
+    n = np.int64(np.sqrt(cells) + 0.5)
+    out = np.empty(cells * n, np.int64)
+    count = 0
+    for c in range(cells):
+        m = board[c]
+        single = _single(m)
+        for k in range(n):
+            if m >> k & 1:
+                if single:
+                    out[count] = n * c + k + 1
+                    count += 1
+            else:
+                out[count] = -(n * c + k + 1)
+                count += 1
+    return out[:count]
+
+
+@njit(cache=True)
+def closure_kernel(T, boards, queue, dimacs, depth, positive_only, passed, frames, st, resume):
+    """Entry point of BoardEngine.probe: the closure of depth `depth` of the board of no
+    givens under the assumptions `dimacs`; return (status, literals) as the engine's
+    closure_kernel does (every literal the closure holds)."""
+    if resume:
+        status = closure(T, boards, queue, depth, positive_only, passed, frames, st, True)
+    else:
+        boards[0, :] = all_values(np.int64(np.sqrt(boards.shape[1]) + 0.5))
+        if not assume_literals(T, boards[0], queue, dimacs, st):
+            return CONTRADICTORY, np.empty(0, np.int64)
+        status = closure(T, boards, queue, depth, positive_only, passed, frames, st, False)
+    if status != NO_CONFLICT:
+        return status, np.empty(0, np.int64)
+    return NO_CONFLICT, board_literals(boards[0])
+
+
+@njit(cache=True)
+def propagate_batch_kernel(T, board, queue, grids, ok, out, st):
+    """Propagate the givens of each row of `grids`: ok[g] (1 fixpoint, 0 contradiction,
+    -1 bad value) and out[g] the board at the fixpoint (the candidate words)."""
+    for g in range(grids.shape[0]):
+        ok[g] = start_board(T, board, queue, grids[g], st)
+        out[g, :] = board
+
+
+@njit(cache=True)
+def _filled(board, out):
+    """Write each cell's value into `out` (0 when open) and return True when none is open."""
+    full = True
+    for c in range(board.shape[0]):
+        m = board[c]
+        if _single(m):
+            out[c] = trailing_zeros(m) + 1
+        else:
+            out[c] = 0
+            full = False
+    return full
+
+
+@njit(cache=True)
+def ladder_kernel(
+    T, boards, queue, grids, max_depth, positive_only, passed, frames, st, cursor, status, depths,
+    solutions, cycles, resume
+):  # fmt: skip
+    """Rate grids cursor[CUR_GRID] .. cursor[CUR_END]-1 of `grids` as
+    solvers.probe.ladder_kernel does (the same statuses, depths, solutions, cursor and
+    pausing between grids or inside a closure; resume=(cursor[CUR_DEPTH] >= 0)), on the
+    board: the givens propagated, then the closures of depth 1, 2, ... max_depth each
+    on top of the one below."""
+    rated = 0
+    g = cursor[CUR_GRID]
+    while g < cursor[CUR_END]:
+        if resume:
+            d = cursor[CUR_DEPTH]
+            result = closure(T, boards, queue, d, positive_only, passed, frames, st, True)
+            resume = False
+        else:
+            if rated > 0 and st[WORK] >= st[PAUSE_AT]:
+                cursor[CUR_GRID] = g
+                cursor[CUR_DEPTH] = -1
+                return PAUSED
+            cursor[CUR_START] = cycle_counter()
+            started = start_board(T, boards[0], queue, grids[g], st)
+            if started < 0:
+                status[g] = LADDER_BAD
+                depths[g] = 0
+                cycles[g] = cycle_counter() - cursor[CUR_START]
+                g += 1
+                rated += 1
+                continue
+            d = 0
+            result = NO_CONFLICT if started == 1 else CONTRADICTORY
+        while True:
+            if result == PAUSED:
+                cursor[CUR_GRID] = g
+                cursor[CUR_DEPTH] = d
+                return PAUSED
+            if result != NO_CONFLICT:
+                status[g] = LADDER_UNSAT
+                break
+            if _filled(boards[0], solutions[g]):
+                status[g] = LADDER_SAT
+                break
+            if d >= max_depth:
+                status[g] = LADDER_OPEN
+                break
+            d += 1
+            result = closure(T, boards, queue, d, positive_only, passed, frames, st, False)
+        depths[g] = d
+        cycles[g] = cycle_counter() - cursor[CUR_START]
+        g += 1
+        rated += 1
+    cursor[CUR_GRID] = g
+    cursor[CUR_DEPTH] = -1
+    return NO_CONFLICT

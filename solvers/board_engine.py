@@ -1,0 +1,180 @@
+"""The bit-parallel board's Python face: `BoardEngine`, the depth-rating and closure
+queries of `Engine` answered by `solvers.bitboard`'s kernels for one geometry.
+
+It answers what `Engine` answers on the rule formula of the `centrale` encoding
+(`bitboard.applies`), with no trail: no reasons, proofs or propagation counts, only
+closures and depth labels.  `solvers.depth_rating.Rater` uses it for the depth rating
+when it applies; everything else stays on the engine.
+
+Long queries run in slices as the engine's do: the kernels pause about every tenth of
+a second (st[PAUSE_AT]) between two hypotheses, so Python sees Ctrl-C and the time
+limit, and are resumed where they stopped.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from encoder.geometry import Geometry
+from encoder.numbering import Lit
+from solvers.bitboard import (
+    CONTRADICTORY,
+    NEVER,
+    NUM_COLUMNS,
+    NUM_COUNTERS,
+    PAUSE_AT,
+    WORK,
+    BoardTables,
+    closure_kernel,
+    ladder_kernel,
+    propagate_batch_kernel,
+)
+from solvers.engine import POLARITIES, Ladder, cycles_per_second
+from solvers.limits import next_slice, watch_compilation
+from solvers.probe import (
+    CUR_DEPTH,
+    CUR_END,
+    CUR_GRID,
+    CUR_START,
+    LADDER_TIMEOUT,
+    NUM_CURSOR,
+    read_cycles,
+)
+from solvers.propagate import NO_CONFLICT, PAUSED
+
+watch_compilation()  # compiling the kernels never counts against a time limit
+
+FIRST_SLICE = 1 << 14  # work units (cells propagated, hypotheses) before the first pause
+
+
+class BoardEngine:
+    """The board of one geometry and its reusable work arrays."""
+
+    def __init__(self, geometry: Geometry):
+        self.geometry = geometry
+        self.tables = BoardTables.of(geometry)
+        self._T = self.tables.kernel_args()
+        cells = geometry.size**2
+        self._queue = np.zeros(cells, np.int32)
+        self._st = np.zeros(NUM_COUNTERS, np.int64)
+        self._st[PAUSE_AT] = NEVER
+        self._boards = np.zeros((2, cells), np.int64)
+        self._passed = np.zeros((1, 2, cells), np.int64)
+        self._frames = np.zeros((1, NUM_COLUMNS), np.int64)
+        self.slice_size = FIRST_SLICE
+
+    def _room(self, depth: int) -> None:
+        """Grow the board stack, marks and frames for closures of `depth`."""
+        if self._passed.shape[0] < depth:
+            cells = self._boards.shape[1]
+            self._boards = np.zeros((depth + 1, cells), np.int64)
+            self._passed = np.zeros((depth, 2, cells), np.int64)
+            self._frames = np.zeros((depth, NUM_COLUMNS), np.int64)
+
+    def _sliced(self, kernel, args: tuple, paused: Callable, between: Callable | None = None):
+        """Call a resumable kernel slice by slice (Python's signal handlers run between
+        two slices) until it finishes; `between()` says whether the next slice resumes."""
+        st = self._st
+        resume = False
+        try:
+            while True:
+                st[PAUSE_AT] = st[WORK] + self.slice_size
+                began = time.monotonic()
+                out = kernel(*args, resume)
+                if not paused(out):
+                    return out
+                self.slice_size = next_slice(self.slice_size, time.monotonic() - began)
+                resume = True if between is None else between()
+        finally:
+            st[PAUSE_AT] = NEVER
+
+    def propagate_batch(self, grids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Propagate the givens of each row of `grids` (N*N values, 0 for a blank): return
+        (ok, boards), ok[g] 1 at a fixpoint, 0 on a contradiction, -1 for a bad value, and
+        boards[g] the candidate words of each cell (bit k-1 for value k)."""
+        grids = np.ascontiguousarray(grids, dtype=np.int8)
+        ok = np.zeros(grids.shape[0], np.int8)
+        out = np.zeros((grids.shape[0], self._boards.shape[1]), np.int64)
+        propagate_batch_kernel(self._T, self._boards[0], self._queue, grids, ok, out, self._st)
+        return ok, out
+
+    def probe(
+        self, assumptions: Sequence[Lit] = (), depth: int = 1, polarity: str = "both"
+    ) -> tuple[bool, list[Lit]]:
+        """Return Engine.probe's answer on the rules: (True, every cell literal the
+        closure of depth `depth` of the assumptions holds) or (False, [])."""
+        if polarity not in POLARITIES:
+            raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, not {depth}")
+        n = self.geometry.size
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64)
+        if np.any(lits == 0) or np.any(np.abs(lits) > n**3):
+            raise ValueError(f"assumptions must be cell literals 1..{n**3}: {lits.tolist()}")
+        self._room(max(depth, 1))
+        args = (self._T, self._boards, self._queue, lits, int(depth), polarity == "positive")
+        args += (self._passed, self._frames, self._st)
+        status, out = self._sliced(closure_kernel, args, _closure_paused)
+        if status == CONTRADICTORY:
+            return False, []
+        assert status == NO_CONFLICT
+        return True, out.tolist()
+
+    def ladder(
+        self,
+        grids: np.ndarray,
+        size: int,
+        max_depth: int,
+        polarity: str = "both",
+        time_limit: float | None = None,
+    ) -> Ladder:
+        """Return Engine.ladder's answer for grids of this geometry (`size` is its side):
+        each grid rated at the first depth whose closure fills it or is contradictory,
+        `time_limit` (seconds, None: none) bounding each grid."""
+        if polarity not in POLARITIES:
+            raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
+        if max_depth < 0:
+            raise ValueError(f"max_depth must be >= 0, not {max_depth}")
+        if size != self.geometry.size:
+            raise ValueError(f"grids of side {size} on a board of side {self.geometry.size}")
+        grids = np.ascontiguousarray(grids, dtype=np.int8)
+        count = grids.shape[0]
+        status = np.zeros(count, np.int8)
+        depth = np.zeros(count, np.int16)
+        solutions = np.zeros((count, size * size), np.int8)
+        cycles = np.zeros(count, np.int64)
+        rate = cycles_per_second()
+        self._room(max(max_depth, 1))
+        cursor = np.zeros(NUM_CURSOR, np.int64)  # from grid 0, between grids, to the last
+        cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
+        limit = None if time_limit is None else time_limit * rate
+
+        def between() -> bool:
+            """Give up the grid being rated when it is over its time (the next one is
+            rated from scratch); return whether the ladder resumes inside a closure."""
+            if cursor[CUR_DEPTH] < 0:  # paused between two grids
+                return False
+            spent = read_cycles() - cursor[CUR_START]
+            if limit is None or spent < limit:
+                return True
+            g = cursor[CUR_GRID]
+            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
+            cursor[CUR_GRID] += 1
+            cursor[CUR_DEPTH] = -1
+            return False
+
+        args = (self._T, self._boards, self._queue, grids, max_depth, polarity == "positive")
+        args += (self._passed, self._frames, self._st, cursor, status, depth, solutions, cycles)
+        self._sliced(ladder_kernel, args, _ladder_paused, between)
+        return Ladder(status, depth, solutions, cycles / rate)
+
+
+def _closure_paused(out: tuple) -> bool:
+    return out[0] == PAUSED
+
+
+def _ladder_paused(out: int) -> bool:
+    return out == PAUSED
