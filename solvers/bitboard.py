@@ -95,36 +95,45 @@ def applies(geometry: Geometry, encoding: str) -> bool:
 
 @dataclass(frozen=True)
 class BoardTables:
-    """The geometry as the kernels read it: `houses` (one row of cells per region,
-    padded with -1), `full` (1 when the house has N cells, so holds every value),
-    `peers` (per cell the cells sharing a house with it, padded with -1) and `peer_count`."""
+    """The geometry as the kernels read it (`kernel_args`, the tuple T): `houses` (the
+    cells of each full house, a region of N cells, whose at-least-one clauses the
+    encoding writes: the others only forbid repeats, through the peers), `peers` (per
+    cell the cells sharing any region with it, `peer_count` of them, padded with -1),
+    `cell_houses` (per cell its full houses, `house_count` of them) and `dims` (N)."""
 
-    size: int
     houses: np.ndarray
-    full: np.ndarray
     peers: np.ndarray
     peer_count: np.ndarray
+    cell_houses: np.ndarray
+    house_count: np.ndarray
+    dims: np.ndarray
 
     @classmethod
     def of(cls, geometry: Geometry) -> BoardTables:
-        n = geometry.size
-        width = max((len(r.cells) for r in geometry.regions), default=0)
-        houses = np.full((len(geometry.regions), width), -1, np.int32)
-        full = np.zeros(len(geometry.regions), np.int8)
-        for h, region in enumerate(geometry.regions):
-            houses[h, : len(region.cells)] = region.cells
-            full[h] = len(region.cells) == n
-        most = max((len(p) for p in geometry.peers), default=0)
-        peers = np.full((n * n, most), -1, np.int32)
-        peer_count = np.zeros(n * n, np.int32)
-        for c, cell_peers in enumerate(geometry.peers):
-            peers[c, : len(cell_peers)] = cell_peers
-            peer_count[c] = len(cell_peers)
-        return cls(n, houses, full, peers, peer_count)
+        n, cells = geometry.size, geometry.size**2
+        full = [region.cells for region in geometry.regions if len(region.cells) == n]
+        houses = np.array(full, np.int32).reshape(len(full), n)
+        of_cell: list[list[int]] = [[] for _ in range(cells)]
+        for h, house in enumerate(full):
+            for c in house:
+                of_cell[c].append(h)
+        return cls(houses, *_ragged(geometry.peers), *_ragged(of_cell), np.array([n], np.int64))
 
     def kernel_args(self) -> tuple:
         """Return the tables as the kernels take them, `T`."""
-        return (self.houses, self.full, self.peers, self.peer_count)
+        return (
+            self.houses, self.peers, self.peer_count, self.cell_houses, self.house_count,
+            self.dims,
+        )  # fmt: skip
+
+
+def _ragged(rows) -> tuple[np.ndarray, np.ndarray]:
+    """Return lists of ints as a table padded with -1 and the length of each row."""
+    most = max((len(row) for row in rows), default=0)
+    table = np.full((len(rows), most), -1, np.int32)
+    for i, row in enumerate(rows):
+        table[i, : len(row)] = row
+    return table, np.array([len(row) for row in rows], np.int32)
 
 
 @intrinsic
@@ -151,16 +160,31 @@ def all_values(n):
     return np.int64(-1) if n == 64 else (np.int64(1) << n) - 1
 
 
+@njit(cache=True, inline="always")
+def _touch(dirty, cell_houses, house_count, c):
+    """Mark the full houses of cell c for the next hidden-single scan."""
+    for j in range(house_count[c]):
+        dirty[cell_houses[c, j]] = 1
+
+
 @njit(cache=True)
-def propagate(T, board, queue, pushed, st):
+def propagate(T, board, Q, pushed, changed, st):
     """Run naked and hidden singles on `board` to the fixpoint; return False on a
     contradiction (the board is then left half-propagated, for the caller to drop).
 
-    queue[:pushed] are the cells that became single (or were set) since the board was
-    last at its fixpoint: their value is taken out of their peers first.  At the
-    fixpoint every single cell's value has left its peers."""
-    houses, full, peers, peer_count = T
-    n_all = all_values(np.int64(np.sqrt(board.shape[0]) + 0.5))
+    queue[:pushed] (Q's first array) are the cells that became single since the board
+    was last at its fixpoint: their value leaves their peers first.  `changed` is the
+    one cell whose candidates changed otherwise (-1: any cell may have).  A house is
+    scanned for hidden singles only when a cell of it changed since its last scan (Q's
+    second array marks them).  At the fixpoint every single cell's value has left its
+    peers and every full house value with one place is in a single cell."""
+    houses, peers, peer_count, cell_houses, house_count, dims = T
+    queue, dirty = Q
+    n_all = all_values(dims[0])
+    if changed < 0:
+        dirty[:] = 1
+    else:
+        _touch(dirty, cell_houses, house_count, changed)
     head = 0
     tail = pushed
     while True:
@@ -174,75 +198,79 @@ def propagate(T, board, queue, pushed, st):
                 if pm & m:
                     pm &= ~m
                     if pm == 0:
+                        dirty[:] = 0
                         return False
                     board[p] = pm
+                    _touch(dirty, cell_houses, house_count, p)
                     if (pm & (pm - 1)) == 0:
                         queue[tail] = p
                         tail += 1
         st[WORK] += tail
         head = tail = 0
-        # Hidden singles: per house, the values with exactly one place (`once`).
+        # Hidden singles: per house, the values with exactly one place (`once`) that
+        # is not already a single cell (`placed`).
         for h in range(houses.shape[0]):
+            if dirty[h] == 0:
+                continue
+            dirty[h] = 0
             seen = 0
             twice = 0
+            placed = 0
             for i in range(houses.shape[1]):
-                c = houses[h, i]
-                if c < 0:
-                    break
-                m = board[c]
+                m = board[houses[h, i]]
                 twice |= seen & m
                 seen |= m
-            if not full[h]:
-                continue
+                if (m & (m - 1)) == 0:
+                    placed |= m
             if seen != n_all:
+                dirty[:] = 0
                 return False  # a value with no place left in the house
-            once = seen & ~twice
-            if once == 0:
+            hidden = seen & ~twice & ~placed
+            if hidden == 0:
                 continue
             for i in range(houses.shape[1]):
                 c = houses[h, i]
-                if c < 0:
-                    break
                 m = board[c]
-                x = m & once
+                x = m & hidden
                 if x == 0:
                     continue
                 if (x & (x - 1)) != 0:
+                    dirty[:] = 0
                     return False  # two values whose only place is this cell
-                if x != m:
-                    board[c] = x
-                    queue[tail] = c
-                    tail += 1
+                board[c] = x
+                _touch(dirty, cell_houses, house_count, c)
+                queue[tail] = c
+                tail += 1
         if tail == 0:
             return True
 
 
 @njit(cache=True)
-def start_board(T, board, queue, grid, st):
+def start_board(T, board, Q, grid, st):
     """Set `board` to the givens of `grid` (N*N values, 0 for a blank) and propagate:
     return 1 at a fixpoint, 0 on a contradiction, -1 for a value outside 0..N."""
-    n = np.int64(np.sqrt(board.shape[0]) + 0.5)
+    n = T[5][0]
     board[:] = all_values(n)
     pushed = 0
-    for c in range(board.shape[0]):
+    for c in range(n * n):
         k = grid[c]
         if k == 0:
             continue
         if k < 0 or k > n:
             return -1
         board[c] = np.int64(1) << (k - 1)
-        queue[pushed] = c
+        Q[0][pushed] = c
         pushed += 1
-    return 1 if propagate(T, board, queue, pushed, st) else 0
+    return 1 if propagate(T, board, Q, pushed, -1, st) else 0
 
 
 @njit(cache=True)
-def assume_literals(T, board, queue, dimacs, st):
+def assume_literals(T, board, Q, dimacs, st):
     """Apply DIMACS cell literals (x(c, k) is variable N*c + k) to `board` at its
     fixpoint and propagate: return False on a contradiction.  A positive literal is
     "cell c = k", a negative one "k removed from c"; one already false is a
     contradiction, as an assumption already false is for the engine."""
-    n = np.int64(np.sqrt(board.shape[0]) + 0.5)
+    n = T[5][0]
     pushed = 0
     for i in range(dimacs.shape[0]):
         lit = dimacs[i]
@@ -255,7 +283,7 @@ def assume_literals(T, board, queue, dimacs, st):
                 return False
             if m != bit:
                 board[c] = bit
-                queue[pushed] = c
+                Q[0][pushed] = c
                 pushed += 1
         elif m & bit:
             m &= ~bit
@@ -263,13 +291,13 @@ def assume_literals(T, board, queue, dimacs, st):
                 return False
             board[c] = m
             if _single(m):
-                queue[pushed] = c
+                Q[0][pushed] = c
                 pushed += 1
-    return propagate(T, board, queue, pushed, st)
+    return propagate(T, board, Q, pushed, -1, st)
 
 
 @njit(cache=True)
-def _test(T, board, queue, code, n, st):
+def _test(T, board, Q, code, n, st):
     """Apply hypothesis `code` (see POS) to `board`, or its negation when code's low bit
     is flipped by the caller, and propagate: return False on a contradiction."""
     c = (code >> 1) // n
@@ -281,12 +309,12 @@ def _test(T, board, queue, code, n, st):
         board[c] = m
         pushed = 0
         if _single(m):
-            queue[0] = c
+            Q[0][0] = c
             pushed = 1
-        return propagate(T, board, queue, pushed, st)
+        return propagate(T, board, Q, pushed, c, st)
     board[c] = bit  # "cell c = v"
-    queue[0] = c
-    return propagate(T, board, queue, 1, st)
+    Q[0][0] = c
+    return propagate(T, board, Q, 1, c, st)
 
 
 @njit(cache=True)
@@ -301,7 +329,7 @@ def _mark_passed(passed, before, after):
 
 
 @njit(cache=True)
-def closure(T, boards, queue, depth, positive_only, passed, frames, st, resume):
+def closure(T, boards, Q, depth, positive_only, passed, frames, st, resume):
     """Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
 
     Return NO_CONFLICT with the closure in boards[0], CONTRADICTORY, or PAUSED when
@@ -309,8 +337,8 @@ def closure(T, boards, queue, depth, positive_only, passed, frames, st, resume):
     and the same arrays).  Frame d tests its hypotheses on boards[d + 1], a copy of
     boards[d], with the closure of depth depth - d - 1.  `boards` needs depth + 1 rows,
     `passed` depth rows of (2, N*N) masks, `frames` depth rows of NUM_COLUMNS."""
-    cells = boards.shape[1]
-    n = np.int64(np.sqrt(cells) + 0.5)
+    n = T[5][0]
+    cells = n * n
     step = 2 if positive_only else 1
     ncand = 2 * cells * n
     if resume:
@@ -354,7 +382,7 @@ def closure(T, boards, queue, depth, positive_only, passed, frames, st, resume):
             st[WORK] += 1
             frames[top, HYP] = code
             boards[top + 1, :] = board
-            if not _test(T, boards[top + 1], queue, code, n, st):
+            if not _test(T, boards[top + 1], Q, code, n, st):
                 ok = False
             elif top + 1 == depth:
                 ok = True  # the last frame tests hypotheses with propagation alone
@@ -371,7 +399,7 @@ def closure(T, boards, queue, depth, positive_only, passed, frames, st, resume):
                 break
             frames[top, QUIET] = 0
             passed[top, :, :] = 0  # the facts grew: earlier passes prove nothing now
-            if _test(T, boards[top], queue, frames[top, HYP] ^ 1, n, st):
+            if _test(T, boards[top], Q, frames[top, HYP] ^ 1, n, st):
                 break
             if top == 0:
                 return CONTRADICTORY
@@ -379,11 +407,11 @@ def closure(T, boards, queue, depth, positive_only, passed, frames, st, resume):
 
 
 @njit(cache=True)
-def board_literals(board):
+def board_literals(T, board):
     """Return the DIMACS literals the board holds: x(c, k) (variable N*c + k) for a
     cell's single value, -x(c, k) for each value no longer possible."""
-    cells = board.shape[0]
-    n = np.int64(np.sqrt(cells) + 0.5)
+    n = T[5][0]
+    cells = n * n
     out = np.empty(cells * n, np.int64)
     count = 0
     for c in range(cells):
@@ -401,28 +429,28 @@ def board_literals(board):
 
 
 @njit(cache=True)
-def closure_kernel(T, boards, queue, dimacs, depth, positive_only, passed, frames, st, resume):
+def closure_kernel(T, boards, Q, dimacs, depth, positive_only, passed, frames, st, resume):
     """Entry point of BoardEngine.probe: the closure of depth `depth` of the board of no
     givens under the assumptions `dimacs`; return (status, literals) as the engine's
     closure_kernel does (every literal the closure holds)."""
     if resume:
-        status = closure(T, boards, queue, depth, positive_only, passed, frames, st, True)
+        status = closure(T, boards, Q, depth, positive_only, passed, frames, st, True)
     else:
-        boards[0, :] = all_values(np.int64(np.sqrt(boards.shape[1]) + 0.5))
-        if not assume_literals(T, boards[0], queue, dimacs, st):
+        boards[0, :] = all_values(T[5][0])
+        if not assume_literals(T, boards[0], Q, dimacs, st):
             return CONTRADICTORY, np.empty(0, np.int64)
-        status = closure(T, boards, queue, depth, positive_only, passed, frames, st, False)
+        status = closure(T, boards, Q, depth, positive_only, passed, frames, st, False)
     if status != NO_CONFLICT:
         return status, np.empty(0, np.int64)
-    return NO_CONFLICT, board_literals(boards[0])
+    return NO_CONFLICT, board_literals(T, boards[0])
 
 
 @njit(cache=True)
-def propagate_batch_kernel(T, board, queue, grids, ok, out, st):
+def propagate_batch_kernel(T, board, Q, grids, ok, out, st):
     """Propagate the givens of each row of `grids`: ok[g] (1 fixpoint, 0 contradiction,
     -1 bad value) and out[g] the board at the fixpoint (the candidate words)."""
     for g in range(grids.shape[0]):
-        ok[g] = start_board(T, board, queue, grids[g], st)
+        ok[g] = start_board(T, board, Q, grids[g], st)
         out[g, :] = board
 
 
@@ -430,7 +458,7 @@ def propagate_batch_kernel(T, board, queue, grids, ok, out, st):
 def _filled(board, out):
     """Write each cell's value into `out` (0 when open) and return True when none is open."""
     full = True
-    for c in range(board.shape[0]):
+    for c in range(out.shape[0]):
         m = board[c]
         if _single(m):
             out[c] = trailing_zeros(m) + 1
@@ -442,7 +470,7 @@ def _filled(board, out):
 
 @njit(cache=True)
 def ladder_kernel(
-    T, boards, queue, grids, max_depth, positive_only, passed, frames, st, cursor, status, depths,
+    T, boards, Q, grids, max_depth, positive_only, passed, frames, st, cursor, status, depths,
     solutions, cycles, resume
 ):  # fmt: skip
     """Rate grids cursor[CUR_GRID] .. cursor[CUR_END]-1 of `grids` as
@@ -455,7 +483,7 @@ def ladder_kernel(
     while g < cursor[CUR_END]:
         if resume:
             d = cursor[CUR_DEPTH]
-            result = closure(T, boards, queue, d, positive_only, passed, frames, st, True)
+            result = closure(T, boards, Q, d, positive_only, passed, frames, st, True)
             resume = False
         else:
             if rated > 0 and st[WORK] >= st[PAUSE_AT]:
@@ -463,7 +491,7 @@ def ladder_kernel(
                 cursor[CUR_DEPTH] = -1
                 return PAUSED
             cursor[CUR_START] = cycle_counter()
-            started = start_board(T, boards[0], queue, grids[g], st)
+            started = start_board(T, boards[0], Q, grids[g], st)
             if started < 0:
                 status[g] = LADDER_BAD
                 depths[g] = 0
@@ -488,7 +516,7 @@ def ladder_kernel(
                 status[g] = LADDER_OPEN
                 break
             d += 1
-            result = closure(T, boards, queue, d, positive_only, passed, frames, st, False)
+            result = closure(T, boards, Q, d, positive_only, passed, frames, st, False)
         depths[g] = d
         cycles[g] = cycle_counter() - cursor[CUR_START]
         g += 1

@@ -58,7 +58,8 @@ class BoardEngine:
         self.tables = BoardTables.of(geometry)
         self._T = self.tables.kernel_args()
         cells = geometry.size**2
-        self._queue = np.zeros(cells, np.int32)
+        houses = self.tables.houses.shape[0]
+        self._Q = (np.zeros(cells, np.int32), np.zeros(houses, np.int8))  # queue, dirty houses
         self._st = np.zeros(NUM_COUNTERS, np.int64)
         self._st[PAUSE_AT] = NEVER
         self._boards = np.zeros((2, cells), np.int64)
@@ -98,7 +99,7 @@ class BoardEngine:
         grids = np.ascontiguousarray(grids, dtype=np.int8)
         ok = np.zeros(grids.shape[0], np.int8)
         out = np.zeros((grids.shape[0], self._boards.shape[1]), np.int64)
-        propagate_batch_kernel(self._T, self._boards[0], self._queue, grids, ok, out, self._st)
+        propagate_batch_kernel(self._T, self._boards[0], self._Q, grids, ok, out, self._st)
         return ok, out
 
     def probe(
@@ -115,7 +116,7 @@ class BoardEngine:
         if np.any(lits == 0) or np.any(np.abs(lits) > n**3):
             raise ValueError(f"assumptions must be cell literals 1..{n**3}: {lits.tolist()}")
         self._room(max(depth, 1))
-        args = (self._T, self._boards, self._queue, lits, int(depth), polarity == "positive")
+        args = (self._T, self._boards, self._Q, lits, int(depth), polarity == "positive")
         args += (self._passed, self._frames, self._st)
         status, out = self._sliced(closure_kernel, args, _closure_paused)
         if status == CONTRADICTORY:
@@ -166,7 +167,7 @@ class BoardEngine:
             cursor[CUR_DEPTH] = -1
             return False
 
-        args = (self._T, self._boards, self._queue, grids, max_depth, polarity == "positive")
+        args = (self._T, self._boards, self._Q, grids, max_depth, polarity == "positive")
         args += (self._passed, self._frames, self._st, cursor, status, depth, solutions, cycles)
         self._sliced(ladder_kernel, args, _ladder_paused, between)
         return Ladder(status, depth, solutions, cycles / rate)
