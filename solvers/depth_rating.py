@@ -5,11 +5,15 @@ Depth 0 means unit propagation of the givens fills every cell (the exam's
 depth k means hypotheses tested with the depth k-1 closure, the same idea as Berthier's
 T&E(k).  A grid whose closure reaches a contradiction is UNSAT at that depth.  The
 rules are loaded once per geometry and the givens are passed as assumptions, so rating
-a file of grids builds one engine.
+a file of grids builds one engine.  On the exam's complete encoding (`centrale`) the
+depths come from the bit-parallel board (`solvers.board_engine`), whose closures are
+the engine's (solvers.bitboard says why) at a fraction of the cost; the proofs
+(`ladder_proofs`) and every other encoding stay on the engine.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -19,7 +23,9 @@ import numpy as np
 from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
-from solvers.engine import Ladder
+from solvers.bitboard import applies
+from solvers.board_engine import BoardEngine
+from solvers.engine import Engine, Ladder
 from solvers.grid_engine import GridEngine
 from solvers.probe import LADDER_BAD, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT, LADDER_UNSAT
 from solvers.results import depth_bucket, rating_label
@@ -78,8 +84,17 @@ class Rater:
         self.geometry = geometry
         self.polarity = polarity
         self.time_limit = time_limit
-        self.engine = GridEngine(geometry, encoding).engine
+        self.encoding = encoding
+        self.board = BoardEngine(geometry) if applies(geometry, encoding) else None
+        if self.board is None:
+            self.engine  # built now, so that unknown encodings fail here  # noqa: B018
         self._log_capacity = 0  # what the proofs of the last ladder needed (ladder_proofs)
+
+    @functools.cached_property
+    def engine(self) -> Engine:
+        """The rules loaded in the CNF engine, built at first use (a rating on the board
+        never needs it; 25x25 rules are 752,500 clauses)."""
+        return GridEngine(self.geometry, self.encoding).engine
 
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
         """Return the rating of one grid; `seconds` is the wall time of this call."""
@@ -92,7 +107,8 @@ class Rater:
         one compiled loop."""
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
-        return self.engine.ladder(values, n, max_depth, self.polarity, self.time_limit)
+        rater = self.engine if self.board is None else self.board
+        return rater.ladder(values, n, max_depth, self.polarity, self.time_limit)
 
     def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
         """Return `ladder` and each grid's proof (`solvers.proof.rating_proofs`: "" for a
