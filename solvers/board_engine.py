@@ -33,7 +33,7 @@ from solvers.bitboard import (
     propagate_batch_kernel,
 )
 from solvers.engine import POLARITIES, Ladder, cycles_per_second
-from solvers.limits import next_slice, watch_compilation
+from solvers.limits import next_slice, raised_in_numba, watch_compilation
 from solvers.probe import (
     CUR_DEPTH,
     CUR_END,
@@ -84,7 +84,12 @@ class BoardEngine:
             while True:
                 st[PAUSE_AT] = st[WORK] + self.slice_size
                 began = time.monotonic()
-                out = kernel(*args, resume)
+                try:
+                    out = kernel(*args, resume)
+                except SystemError as error:  # Ctrl-C while numba boxed the result
+                    if raised_in_numba(error, KeyboardInterrupt):
+                        raise KeyboardInterrupt from None
+                    raise
                 if not paused(out):
                     return out
                 self.slice_size = next_slice(self.slice_size, time.monotonic() - began)
