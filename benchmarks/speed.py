@@ -46,6 +46,13 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    first T&E(3) grid): the rating stops within 10% of it.  Wall times, with the process's
    processor time beside them (on a loaded machine the two differ).
 
+8. The bit-parallel board (`solvers.board_engine`, which `Rater` rates on for this
+   formula) beside the trail engine and Minisat22, on the issue-23 targets of questions
+   1-3: unit propagation per call and in batch (<= 0.5x and <= 0.2x Minisat22), the
+   depth-1 closure median on the 17-clue list (<= 10 us), the depth-2 closure median on
+   the forum's hardest (<= 1 ms and no slower than Minisat22.solve) and the depth rating
+   up to 3 on mith's grids (<= 10 ms); answers checked equal on every grid.
+
 Each timed call is preceded by one untimed call on the same grid, so compilation and
 cold caches are not counted.  The baseline closure is slow, so it runs on a sample.
 """
@@ -327,6 +334,126 @@ def deeper(engine, grids, depth: int, source: str, targets: tuple[float, float],
         print(target_line(f"depth-{depth} closure / Minisat22.solve (medians)", ratio, 1.0))
     rating_ms = float(np.median(ratings.seconds)) * 1e3
     print(target_line(f"depth rating up to {depth}, median", rating_ms, rating_target_ms, "ms"))
+
+
+def same_answers(label: str, first: list, second: list) -> None:
+    """Stop the benchmark when two sides' answers (ok, literals) differ on a grid."""
+    for i, ((ok, lits), (other_ok, other_lits)) in enumerate(zip(first, second, strict=True)):
+        if ok != other_ok or set(lits) != set(other_lits):
+            raise SystemExit(f"{PROG}: {label} differ on grid {i}")
+
+
+def alternating(label: str, grids: list, calls: dict, quiet: bool) -> dict[str, list[float]]:
+    """Time each call of `calls` (name: function of the givens) on every grid, grid by
+    grid in turn (a change of load hits all); check that their answers agree."""
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    answers: dict[str, list] = {name: [] for name in calls}
+    for givens in tqdm(grids, desc=label, disable=quiet, leave=False, file=sys.stderr):
+        for name, call in calls.items():
+            elapsed, answer = timed(lambda g=givens, c=call: c(g))
+            times[name].append(elapsed)
+            answers[name].append(answer)
+    first, *others = calls
+    for name in others:
+        same_answers(f"{first} and {name} ({label})", answers[first], answers[name])
+    return times
+
+
+def board_values(grids: list[list[int]]) -> np.ndarray:
+    """Return grids given as literals as rows of N*N values (0 for a blank)."""
+    values = np.zeros((len(grids), CELLS), dtype=np.int8)
+    for row, givens in zip(values, grids, strict=True):
+        cells, held = cell_value(np.asarray(givens), GEOMETRY.size)
+        row[cells] = held
+    return values
+
+
+def ladder_medians(rater, values: np.ndarray, depth: int) -> tuple[float, object]:
+    """Return the median kernel time per grid (ms) of a depth rating and its ratings."""
+    rater.ladder(values[:1], GEOMETRY.size, depth)  # compiled or loaded first
+    ratings = rater.ladder(values, GEOMETRY.size, depth)
+    return float(np.median(ratings.seconds)) * 1e3, ratings
+
+
+def board_speed(seventeen, hardest, deepest, names: tuple[str, str, str], quiet: bool) -> None:
+    """Question 8: the bit-parallel board (`solvers.board_engine`, which `Rater` uses on
+    this formula) beside the trail engine (watched literals, no groups) and Minisat22 on
+    the issue's targets, every answer checked equal across the sides."""
+    from solvers.board_engine import BoardEngine
+
+    seventeen_name, hardest_name, deeper_name = names
+    board = BoardEngine(GEOMETRY)
+    rules = GridEngine(GEOMETRY)
+    engine = rules.engine
+    print(f"\n8. the bit-parallel board (solvers.bitboard) beside the trail engine; load "
+          f"average {load()}")  # fmt: skip
+    with Minisat22(bootstrap_with=rules.formula.clauses) as minisat:
+        calls = {
+            "board": board.propagate,
+            "engine": engine.propagate,
+            "minisat": lambda g: minisat.propagate(assumptions=g),
+        }
+        up = alternating("UP board", seventeen, calls, quiet)
+        values = board_values(seventeen)
+        batch = 0.0
+        for start in range(0, len(values), BATCH):
+            elapsed, _ = timed(lambda v=values[start : start + BATCH]: board.propagate_batch(v))
+            batch += elapsed
+        minisat_mean = sum(up["minisat"]) / len(up["minisat"])
+        print(f"   a. unit propagation of the givens, {len(seventeen)} grids of {seventeen_name}")
+        print(f"      medians per call: board {median(up['board']) * 1e6:.1f} us, engine "
+              f"{median(up['engine']) * 1e6:.1f} us, Minisat22 {median(up['minisat']) * 1e6:.1f}"
+              f" us; board in batch {batch / len(values) * 1e6:.2f} us per grid ({BATCH} a "
+              f"call, candidate words as arrays)")  # fmt: skip
+        ratio = median(up["board"]) / median(up["minisat"])
+        print(target_line("   per call, board / Minisat22 (medians)", ratio, 0.5))
+        ratio = batch / len(values) / minisat_mean
+        print(target_line("   per grid in batch, board / Minisat22 (means)", ratio, 0.2))
+        one = alternating(
+            "depth 1 board",
+            seventeen,
+            {"board": lambda g: board.probe(g, 1), "engine": lambda g: engine.probe(g, 1)},
+            quiet,
+        )
+        rating_ms, _ = ladder_medians(board, values, 1)
+        print(f"   b. depth-1 closure, {len(seventeen)} grids of {seventeen_name}: medians board "
+              f"{median(one['board']) * 1e6:.1f} us, engine {median(one['engine']) * 1e6:.1f} us"
+              f" (board / engine {median(one['board']) / median(one['engine']):.2f}x); the "
+              f"board's depth rating up to 1, kernel time {rating_ms * 1e3:.1f} us")  # fmt: skip
+        print(target_line("   depth-1 closure median, board", median(one["board"]) * 1e6, 10, "us"))
+        two = alternating(
+            "depth 2 board",
+            hardest,
+            {"board": lambda g: board.probe(g, 2), "engine": lambda g: engine.probe(g, 2)},
+            quiet,
+        )
+        solve_times = []
+        for givens in hardest:  # each grid's first solve, a reused solver, as in 3a
+            start = time.perf_counter()
+            minisat.solve(assumptions=givens)
+            solve_times.append(time.perf_counter() - start)
+    board_ms, engine_ms = median(two["board"]) * 1e3, median(two["engine"]) * 1e3
+    solve_ms = median(solve_times) * 1e3
+    print(f"   c. depth-2 closure, {len(hardest)} grids of {hardest_name}: medians board "
+          f"{board_ms:.3f} ms, engine {engine_ms:.3f} ms (board / engine "
+          f"{board_ms / engine_ms:.2f}x), Minisat22.solve {solve_ms:.3f} ms")  # fmt: skip
+    print(target_line("   depth-2 closure median, board", board_ms, 1.0, "ms"))
+    ratio = median(two["board"]) / median(solve_times)
+    print(target_line("   depth-2 closure / Minisat22.solve (medians), board", ratio, 1.0))
+    if not deepest:
+        print("   d. depth rating up to 3: not measured (no depth-3 set; --deeper FILE)")
+        return
+    values = board_values(deepest)
+    board_ms, board_ratings = ladder_medians(board, values, 3)
+    engine_ms, engine_ratings = ladder_medians(engine, values, 3)
+    if board_ratings.depth.tolist() != engine_ratings.depth.tolist():
+        raise SystemExit(f"{PROG}: board and engine ratings differ on {deeper_name}")
+    print(f"   d. depth rating up to 3, {len(deepest)} grids of {deeper_name}: kernel-time "
+          f"medians board {board_ms:.3f} ms, engine {engine_ms:.3f} ms (board / engine "
+          f"{board_ms / engine_ms:.2f}x); depths "
+          f"{dict(sorted(Counter(ladder_labels(board_ratings, 3)).items()))}")  # fmt: skip
+    print(target_line("   depth rating up to 3, median, board", board_ms, 10.0, "ms"))
+    print("   (question 4's `solvers rate` rates on the board: Rater uses it on this formula)")
 
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -681,6 +808,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"question 7: every K-th grid of {BXB_SET} (default 50)",
     )  # fmt: skip
     parser.add_argument("--skip-bxb", action="store_true", help="skip question 7 (BxB)")
+    parser.add_argument(
+        "--skip-board", action="store_true", help="skip question 8 (the bit-parallel board)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     quiet = args.quiet or not sys.stderr.isatty()
@@ -709,6 +839,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         deeper(engine, deepest, 3, set_name(deeper_source), (15.0, 10.0), "3b.", quiet)
     else:
         print(f"\n3b. depth-3 closure: not measured ({no_deeper}; --deeper FILE)")
+    if not args.skip_board:
+        names = (seventeen_name, hardest_name, set_name(deeper_source) if deeper_source else "")
+        board_speed(seventeen, hardest, deepest, names, quiet)
     lines = grid_lines(seventeen_grids)
     with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
         if not args.skip_commands:

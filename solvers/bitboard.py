@@ -64,7 +64,7 @@ from solvers.probe import (
     LADDER_UNSAT,
     cycle_counter,
 )
-from solvers.propagate import NO_CONFLICT, PAUSED
+from solvers.propagate import BAD_LITERAL, NO_CONFLICT, PAUSED
 
 MAX_SIDE = 64  # one bit per value in a 64-bit word
 BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
@@ -82,7 +82,9 @@ NEVER = (1 << 62) - 1  # a PAUSE_AT WORK never reaches
 POS = 0  # next candidate (round-robin): 2 * (N * cell + value - 1) + negative
 QUIET = 1  # candidates looked at since the frame last learnt a fact
 HYP = 2  # the hypothesis being tested one level up
-NUM_COLUMNS = 3
+WITNESSES = 3  # how many witnesses the frame keeps (see closure)
+NUM_COLUMNS = 4
+WITNESS_WORDS = 1 << 19  # per frame at most: 9x9 and 12x12 keep witnesses, 16x16 not
 
 
 def applies(geometry: Geometry, encoding: str) -> bool:
@@ -329,27 +331,60 @@ def _mark_passed(passed, before, after):
 
 
 @njit(cache=True)
-def closure(T, boards, Q, depth, positive_only, passed, frames, st, resume):
+def _open_frame(frames, passed, d):
+    frames[d, POS] = 0
+    frames[d, QUIET] = 0
+    frames[d, WITNESSES] = 0
+    passed[d, :, :] = 0
+
+
+@njit(cache=True)
+def _keep_witnessed(passed, witnesses, listed, frames, d, board):
+    """After frame d learnt facts (its board is now `board`), keep the witnesses whose
+    closure holds every fact of `board` (their closure is unchanged, so it still
+    passes) and rebuild the frame's marks from them; drop the others."""
+    passed[d, :, :] = 0
+    kept = 0
+    for i in range(frames[d, WITNESSES]):
+        w = listed[d, i]
+        closure_w = witnesses[d, w]
+        holds = True
+        for c in range(closure_w.shape[0]):
+            if closure_w[c] & ~board[c]:
+                holds = False
+                break
+        if holds:
+            listed[d, kept] = w
+            kept += 1
+            _mark_passed(passed[d], board, closure_w)
+    frames[d, WITNESSES] = kept
+
+
+@njit(cache=True)
+def closure(T, boards, Q, depth, positive_only, M, frames, st, resume):
     """Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
 
     Return NO_CONFLICT with the closure in boards[0], CONTRADICTORY, or PAUSED when
     st[WORK] reached st[PAUSE_AT] between two hypotheses (call again with resume=True
     and the same arrays).  Frame d tests its hypotheses on boards[d + 1], a copy of
     boards[d], with the closure of depth depth - d - 1.  `boards` needs depth + 1 rows,
-    `passed` depth rows of (2, N*N) masks, `frames` depth rows of NUM_COLUMNS."""
+    `frames` depth rows of NUM_COLUMNS, and the marks M = (passed, witnesses, listed)
+    depth rows: `passed` of (2, N*N) masks, and, unless `witnesses` has no columns, per
+    frame the closure of each passing hypothesis (by its code) and the list of those
+    kept (see the module docstring)."""
+    passed, witnesses, listed = M
     n = T[5][0]
     cells = n * n
     step = 2 if positive_only else 1
     ncand = 2 * cells * n
+    keeps = witnesses.shape[1] > 0
     if resume:
         top = st[TOP]
     else:
         if depth <= 0:
             return NO_CONFLICT
         top = 0
-        frames[0, POS] = 0
-        frames[0, QUIET] = 0
-        passed[0, :, :] = 0
+        _open_frame(frames, passed, 0)
     while True:
         if st[WORK] >= st[PAUSE_AT]:
             st[TOP] = top
@@ -388,18 +423,25 @@ def closure(T, boards, Q, depth, positive_only, passed, frames, st, resume):
                 ok = True  # the last frame tests hypotheses with propagation alone
             else:
                 top += 1
-                frames[top, POS] = 0
-                frames[top, QUIET] = 0
-                passed[top, :, :] = 0
+                _open_frame(frames, passed, top)
                 continue
         # The hypothesis of frame `top` is decided; a failure may cascade down.
         while True:
+            witnessing = keeps and top + 1 < depth
             if ok:
                 _mark_passed(passed[top], boards[top], boards[top + 1])
+                if witnessing:
+                    hyp = frames[top, HYP]
+                    witnesses[top, hyp, :] = boards[top + 1, :cells]
+                    listed[top, frames[top, WITNESSES]] = hyp
+                    frames[top, WITNESSES] += 1
                 break
             frames[top, QUIET] = 0
-            passed[top, :, :] = 0  # the facts grew: earlier passes prove nothing now
             if _test(T, boards[top], Q, frames[top, HYP] ^ 1, n, st):
+                if witnessing:
+                    _keep_witnessed(passed, witnesses, listed, frames, top, boards[top])
+                else:  # the facts grew: earlier passes prove nothing now
+                    passed[top, :, :] = 0
                 break
             if top == 0:
                 return CONTRADICTORY
@@ -429,17 +471,22 @@ def board_literals(T, board):
 
 
 @njit(cache=True)
-def closure_kernel(T, boards, Q, dimacs, depth, positive_only, passed, frames, st, resume):
+def closure_kernel(T, boards, Q, dimacs, depth, positive_only, M, frames, st, resume):
     """Entry point of BoardEngine.probe: the closure of depth `depth` of the board of no
     givens under the assumptions `dimacs`; return (status, literals) as the engine's
-    closure_kernel does (every literal the closure holds)."""
+    closure_kernel does (every literal the closure holds; BAD_LITERAL for an assumption
+    that is no cell literal)."""
     if resume:
-        status = closure(T, boards, Q, depth, positive_only, passed, frames, st, True)
+        status = closure(T, boards, Q, depth, positive_only, M, frames, st, True)
     else:
-        boards[0, :] = all_values(T[5][0])
+        n = T[5][0]
+        for i in range(dimacs.shape[0]):
+            if dimacs[i] == 0 or abs(dimacs[i]) > n * n * n:
+                return BAD_LITERAL, np.empty(0, np.int64)
+        boards[0, :] = all_values(n)
         if not assume_literals(T, boards[0], Q, dimacs, st):
             return CONTRADICTORY, np.empty(0, np.int64)
-        status = closure(T, boards, Q, depth, positive_only, passed, frames, st, False)
+        status = closure(T, boards, Q, depth, positive_only, M, frames, st, False)
     if status != NO_CONFLICT:
         return status, np.empty(0, np.int64)
     return NO_CONFLICT, board_literals(T, boards[0])
@@ -470,7 +517,7 @@ def _filled(board, out):
 
 @njit(cache=True)
 def ladder_kernel(
-    T, boards, Q, grids, max_depth, positive_only, passed, frames, st, cursor, status, depths,
+    T, boards, Q, grids, max_depth, positive_only, M, frames, st, cursor, status, depths,
     solutions, cycles, resume
 ):  # fmt: skip
     """Rate grids cursor[CUR_GRID] .. cursor[CUR_END]-1 of `grids` as
@@ -483,7 +530,7 @@ def ladder_kernel(
     while g < cursor[CUR_END]:
         if resume:
             d = cursor[CUR_DEPTH]
-            result = closure(T, boards, Q, d, positive_only, passed, frames, st, True)
+            result = closure(T, boards, Q, d, positive_only, M, frames, st, True)
             resume = False
         else:
             if rated > 0 and st[WORK] >= st[PAUSE_AT]:
@@ -516,7 +563,7 @@ def ladder_kernel(
                 status[g] = LADDER_OPEN
                 break
             d += 1
-            result = closure(T, boards, Q, d, positive_only, passed, frames, st, False)
+            result = closure(T, boards, Q, d, positive_only, M, frames, st, False)
         depths[g] = d
         cycles[g] = cycle_counter() - cursor[CUR_START]
         g += 1

@@ -26,13 +26,14 @@ from solvers.bitboard import (
     NUM_COLUMNS,
     NUM_COUNTERS,
     PAUSE_AT,
+    WITNESS_WORDS,
     WORK,
     BoardTables,
     closure_kernel,
     ladder_kernel,
     propagate_batch_kernel,
 )
-from solvers.engine import POLARITIES, Ladder, cycles_per_second
+from solvers.engine import POLARITIES, Ladder, _call, cycles_per_second
 from solvers.limits import next_slice, raised_in_numba, watch_compilation
 from solvers.probe import (
     CUR_DEPTH,
@@ -43,7 +44,7 @@ from solvers.probe import (
     NUM_CURSOR,
     read_cycles,
 )
-from solvers.propagate import NO_CONFLICT, PAUSED
+from solvers.propagate import BAD_LITERAL, NO_CONFLICT, PAUSED
 
 watch_compilation()  # compiling the kernels never counts against a time limit
 
@@ -62,17 +63,23 @@ class BoardEngine:
         self._Q = (np.zeros(cells, np.int32), np.zeros(houses, np.int8))  # queue, dirty houses
         self._st = np.zeros(NUM_COUNTERS, np.int64)
         self._st[PAUSE_AT] = NEVER
-        self._boards = np.zeros((2, cells), np.int64)
-        self._passed = np.zeros((1, 2, cells), np.int64)
-        self._frames = np.zeros((1, NUM_COLUMNS), np.int64)
+        self._frames = np.zeros((0, NUM_COLUMNS), np.int64)
+        self._room(1)
         self.slice_size = FIRST_SLICE
 
     def _room(self, depth: int) -> None:
         """Grow the board stack, marks and frames for closures of `depth`."""
-        if self._passed.shape[0] < depth:
-            cells = self._boards.shape[1]
+        if self._frames.shape[0] < depth:
+            n = self.geometry.size
+            cells = n * n
+            candidates = 2 * cells * n
+            kept = candidates if depth > 1 and candidates * cells <= WITNESS_WORDS else 0
             self._boards = np.zeros((depth + 1, cells), np.int64)
-            self._passed = np.zeros((depth, 2, cells), np.int64)
+            self._marks = (
+                np.zeros((depth, 2, cells), np.int64),  # passed
+                np.zeros((depth, kept, cells), np.int64),  # witnesses' closures
+                np.zeros((depth, kept), np.int32),  # the witnesses kept
+            )
             self._frames = np.zeros((depth, NUM_COLUMNS), np.int64)
 
     def _sliced(self, kernel, args: tuple, paused: Callable, between: Callable | None = None):
@@ -85,7 +92,7 @@ class BoardEngine:
                 st[PAUSE_AT] = st[WORK] + self.slice_size
                 began = time.monotonic()
                 try:
-                    out = kernel(*args, resume)
+                    out = _call(kernel, *args, resume)
                 except SystemError as error:  # Ctrl-C while numba boxed the result
                     if raised_in_numba(error, KeyboardInterrupt):
                         raise KeyboardInterrupt from None
@@ -107,27 +114,41 @@ class BoardEngine:
         propagate_batch_kernel(self._T, self._boards[0], self._Q, grids, ok, out, self._st)
         return ok, out
 
+    def propagate(self, assumptions: Sequence[Lit] = (), as_array: bool = False):
+        """Return Engine.propagate's answer on the rules: (True, every cell literal unit
+        propagation of the assumptions implies) or (False, []); `as_array`: the literals
+        as an int64 array."""
+        return self.probe(assumptions, 0, as_array=as_array)
+
     def probe(
-        self, assumptions: Sequence[Lit] = (), depth: int = 1, polarity: str = "both"
+        self,
+        assumptions: Sequence[Lit] = (),
+        depth: int = 1,
+        polarity: str = "both",
+        as_array: bool = False,
     ) -> tuple[bool, list[Lit]]:
         """Return Engine.probe's answer on the rules: (True, every cell literal the
-        closure of depth `depth` of the assumptions holds) or (False, [])."""
+        closure of depth `depth` of the assumptions holds) or (False, []); `as_array`:
+        the literals as an int64 array."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if depth < 0:
             raise ValueError(f"depth must be >= 0, not {depth}")
-        n = self.geometry.size
         lits = np.ascontiguousarray(assumptions, dtype=np.int64)
-        if np.any(lits == 0) or np.any(np.abs(lits) > n**3):
-            raise ValueError(f"assumptions must be cell literals 1..{n**3}: {lits.tolist()}")
         self._room(max(depth, 1))
         args = (self._T, self._boards, self._Q, lits, int(depth), polarity == "positive")
-        args += (self._passed, self._frames, self._st)
-        status, out = self._sliced(closure_kernel, args, _closure_paused)
+        args += (self._marks, self._frames, self._st)
+        if depth == 0:  # propagation never pauses
+            status, out = _call(closure_kernel, *args, False)
+        else:
+            status, out = self._sliced(closure_kernel, args, _closure_paused)
+        if status == BAD_LITERAL:
+            cells = self.geometry.size**3
+            raise ValueError(f"assumptions must be cell literals 1..{cells}: {lits.tolist()}")
         if status == CONTRADICTORY:
-            return False, []
+            return False, out if as_array else []
         assert status == NO_CONFLICT
-        return True, out.tolist()
+        return True, out if as_array else out.tolist()
 
     def ladder(
         self,
@@ -163,7 +184,7 @@ class BoardEngine:
             rated from scratch); return whether the ladder resumes inside a closure."""
             if cursor[CUR_DEPTH] < 0:  # paused between two grids
                 return False
-            spent = read_cycles() - cursor[CUR_START]
+            spent = _call(read_cycles) - cursor[CUR_START]
             if limit is None or spent < limit:
                 return True
             g = cursor[CUR_GRID]
@@ -173,7 +194,7 @@ class BoardEngine:
             return False
 
         args = (self._T, self._boards, self._Q, grids, max_depth, polarity == "positive")
-        args += (self._passed, self._frames, self._st, cursor, status, depth, solutions, cycles)
+        args += (self._marks, self._frames, self._st, cursor, status, depth, solutions, cycles)
         self._sliced(ladder_kernel, args, _ladder_paused, between)
         return Ladder(status, depth, solutions, cycles / rate)
 
