@@ -79,7 +79,7 @@ NUM_COUNTERS = 4
 NEVER = (1 << 62) - 1  # a PAUSE_AT WORK never reaches
 
 # Columns of the frame stack of `closure`.
-POS = 0  # next candidate (round-robin): 2 * (N * cell + value - 1) + negative
+POS = 0  # next candidate (round-robin): N * (2 * cell + negative) + value - 1
 QUIET = 1  # candidates looked at since the frame last learnt a fact
 HYP = 2  # the hypothesis being tested one level up
 WITNESSES = 3  # how many witnesses the frame keeps (see closure)
@@ -300,11 +300,11 @@ def assume_literals(T, board, Q, dimacs, st):
 
 @njit(cache=True)
 def _test(T, board, Q, code, n, st):
-    """Apply hypothesis `code` (see POS) to `board`, or its negation when code's low bit
-    is flipped by the caller, and propagate: return False on a contradiction."""
-    c = (code >> 1) // n
-    bit = np.int64(1) << ((code >> 1) % n)
-    if code & 1:  # "v removed from c"
+    """Apply hypothesis `code` (see POS: "cell c = v", or "v removed from c") to
+    `board` and propagate: return False on a contradiction."""
+    c = code // (2 * n)
+    bit = np.int64(1) << (code % n)
+    if (code // n) & 1:  # "v removed from c"
         m = board[c] & ~bit
         if m == 0:
             return False
@@ -317,6 +317,12 @@ def _test(T, board, Q, code, n, st):
     board[c] = bit  # "cell c = v"
     Q[0][0] = c
     return propagate(T, board, Q, 1, c, st)
+
+
+@njit(cache=True, inline="always")
+def _negation(code, n):
+    """Return the code of the hypothesis opposite to `code` (see POS)."""
+    return code - n if (code // n) & 1 else code + n
 
 
 @njit(cache=True)
@@ -375,7 +381,6 @@ def closure(T, boards, Q, depth, positive_only, M, frames, st, resume):
     passed, witnesses, listed = M
     n = T[5][0]
     cells = n * n
-    step = 2 if positive_only else 1
     ncand = 2 * cells * n
     keeps = witnesses.shape[1] > 0
     if resume:
@@ -393,20 +398,26 @@ def closure(T, boards, Q, depth, positive_only, M, frames, st, resume):
         board = boards[top]
         code = -1
         while frames[top, QUIET] < ncand:
+            # Slot s holds the literals of one cell and polarity; the slot's open ones
+            # not known to pass are a word, so a slot is skipped at once.
             k = frames[top, POS]
-            c = (k >> 1) // n
+            s = k // n
+            c = s >> 1
             m = board[c]
-            if (m & (m - 1)) == 0:  # a single cell has no open literal: skip to the next
-                following = 2 * n * (c + 1)
+            if (m & (m - 1)) == 0 or (s & 1 and positive_only):
+                following = 2 * n * (c + 1) if (m & (m - 1)) == 0 else (s + 1) * n
+                open_here = 0
+            else:
+                following = (s + 1) * n
+                open_here = m & ~passed[top, s & 1, c] & (np.int64(-1) << (k - s * n))
+            if open_here == 0:
                 frames[top, QUIET] += following - k
                 frames[top, POS] = following if following < ncand else 0
                 continue
-            frames[top, POS] = k + step if k + step < ncand else 0
-            frames[top, QUIET] += step
-            bit = np.int64(1) << ((k >> 1) % n)
-            if m & bit and not passed[top, k & 1, c] & bit:
-                code = k
-                break
+            code = s * n + trailing_zeros(open_here)
+            frames[top, QUIET] += code + 1 - k
+            frames[top, POS] = code + 1 if code + 1 < ncand else 0
+            break
         if code < 0:  # a full round learnt nothing: frame `top` is at its fixpoint
             if top == 0:
                 return NO_CONFLICT
@@ -437,7 +448,7 @@ def closure(T, boards, Q, depth, positive_only, M, frames, st, resume):
                     frames[top, WITNESSES] += 1
                 break
             frames[top, QUIET] = 0
-            if _test(T, boards[top], Q, frames[top, HYP] ^ 1, n, st):
+            if _test(T, boards[top], Q, _negation(frames[top, HYP], n), n, st):
                 if witnessing:
                     _keep_witnessed(passed, witnesses, listed, frames, top, boards[top])
                 else:  # the facts grew: earlier passes prove nothing now
