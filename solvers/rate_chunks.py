@@ -95,8 +95,10 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
     unless it is turned off, its length column (`solvers.bxb_rating.LengthColumn`: the
     refutation-length rating, BxB for depth-2 grids), which costs far more than the
     depth (milliseconds a grid against tens of µs)."""
-    from solvers.bxb_rating import LengthColumn
     from solvers.depth_rating import Rater, ladder_labels  # numba start-up only when needed
+
+    if options.length_depth is not None:  # --no-length neither imports nor builds its engines
+        from solvers.bxb_rating import LengthColumn
 
     raters: dict = {}
     index = first
@@ -107,7 +109,9 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
             geometry,
             lambda g: (
                 Rater(g, options.encoding, options.polarity, options.timeout),
-                LengthColumn(g, options.encoding, options.timeout),
+                None
+                if options.length_depth is None
+                else LengthColumn(g, options.encoding, options.timeout),
             ),
         )
         grids = [p.grid for p in batch]
