@@ -111,3 +111,50 @@ def sudoku_minisat(sudoku_formula):
     solver = Minisat22(bootstrap_with=sudoku_formula.clauses)
     yield solver
     solver.delete()
+
+
+@pytest.fixture
+def slice_hook(monkeypatch):
+    """slice_hook(f): size the engine's and the board's next slices with f (in place of
+    `solvers.limits.next_slice`, same arguments) for the rest of the test."""
+    import solvers.board_engine
+    import solvers.engine
+
+    def use(function) -> None:
+        for module in (solvers.engine, solvers.board_engine):
+            monkeypatch.setattr(module, "next_slice", function)
+
+    return use
+
+
+@pytest.fixture
+def pause_everywhere(slice_hook):
+    """Make every slice one unit of work long (a propagation, a hypothesis): the kernels
+    pause at every chance; the list records each pause."""
+    pauses = []
+
+    def one(size, elapsed, smallest=1):
+        pauses.append(size)
+        return 1
+
+    slice_hook(one)
+    return pauses
+
+
+@pytest.fixture
+def interrupt_at(slice_hook):
+    """interrupt_at(k): slices of one unit, and Ctrl-C (KeyboardInterrupt) at the k-th
+    pause."""
+
+    def arm(k: int) -> None:
+        calls = []
+
+        def interrupt(size, elapsed, smallest=1):
+            calls.append(size)
+            if len(calls) == k:
+                raise KeyboardInterrupt
+            return 1
+
+        slice_hook(interrupt)
+
+    return arm

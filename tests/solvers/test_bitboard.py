@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from encoder.encodings import given_literals
 from encoder.geometry import Geometry, make_geometry, standard
+from encoder.grids import parse_grid
 from encoder.puzzle_files import read_puzzles
 from solvers.bitboard import applies
 from solvers.board_engine import BoardEngine
@@ -269,3 +270,40 @@ def test_rater_uses_the_board_for_centrale_only():
     board_ratings = Rater(nine).rate_many(grids, 2)
     engine_ratings = Rater(nine).engine.ladder(np.array(grids, np.int8), 9, 2)
     assert [r.depth for r in board_ratings] == engine_ratings.depth.tolist()
+
+
+PAUSED_GRIDS = [  # depths 0, 1, 2 (the exam's and Norvig's examples)
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+]
+
+
+def _answers(board: BoardEngine, polarity: str = "both"):
+    grids = [parse_grid(line, standard(9)) for line in PAUSED_GRIDS]
+    out = board.ladder(np.array(grids, np.int8), 9, 3, polarity)
+    closures = [board.probe(given_literals(grid, standard(9)), 2, polarity) for grid in grids]
+    return out.status.tolist(), out.depth.tolist(), out.solutions.tolist(), closures
+
+
+@pytest.mark.parametrize("polarity", ["both", "positive"])
+def test_pausing_at_every_point_changes_nothing(polarity, pause_everywhere):
+    whole_board = BoardEngine(standard(9))
+    whole_board.slice_size = 1 << 60  # one slice: no pause
+    whole = _answers(whole_board, polarity)
+    assert not pause_everywhere
+    sliced_board = BoardEngine(standard(9))
+    sliced_board.slice_size = 1
+    assert _answers(sliced_board, polarity) == whole
+    assert pause_everywhere
+    assert whole[0] == [LADDER_SAT] * 3 and whole[1] == [0, 1, 2]
+
+
+def test_ctrl_c_leaves_the_board_ready(interrupt_at, slice_hook):
+    board = BoardEngine(standard(9))
+    board.slice_size = 1
+    interrupt_at(7)
+    with pytest.raises(KeyboardInterrupt):
+        _answers(board)
+    slice_hook(lambda size, elapsed, smallest=1: 1)
+    assert _answers(board) == _answers(BoardEngine(standard(9)))

@@ -14,7 +14,6 @@ import random
 import numpy as np
 import pytest
 
-import solvers.engine as engine_module
 from solvers.engine import Engine
 from solvers.limits import TimeLimitReached
 from solvers.probe import LADDER_SAT, LADDER_TIMEOUT
@@ -25,19 +24,6 @@ GRIDS = [
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
 ]
-
-
-@pytest.fixture
-def pause_everywhere(monkeypatch):
-    """Make every slice one propagation long: the kernels pause at every chance."""
-    pauses = []
-
-    def one(size, elapsed, smallest=1):
-        pauses.append(size)
-        return 1
-
-    monkeypatch.setattr(engine_module, "next_slice", one)
-    return pauses
 
 
 def _sliced_engine(clauses, num_vars):
@@ -89,21 +75,12 @@ def test_pausing_at_every_point_changes_nothing_on_random_formulas(random_cnf, p
 
 @pytest.mark.parametrize("stop_after", [1, 5, 40])
 def test_an_interrupted_query_leaves_the_engine_ready(
-    stop_after, sudoku_formula, givens, monkeypatch
+    stop_after, sudoku_formula, givens, interrupt_at, slice_hook
 ):
     """Ctrl-C arrives between two slices (simulated: the slice sizing raises it)."""
     engine = _sliced_engine(sudoku_formula.clauses, sudoku_formula.num_vars)
     expected = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
     assumptions = givens(GRIDS[2])
-    calls = []
-
-    def interrupt(size, elapsed, smallest=1):
-        calls.append(size)
-        if len(calls) == stop_after:
-            raise KeyboardInterrupt
-        return 1
-
-    monkeypatch.setattr(engine_module, "next_slice", interrupt)
     # Answers, not counters: any earlier query reorders watches, which may change how
     # many literals propagate before a conflict is seen.
     for query in (
@@ -111,13 +88,12 @@ def test_an_interrupted_query_leaves_the_engine_ready(
         lambda e: e.solve(assumptions, probe_depth=1).model,
         lambda e: e.count(limit=2, assumptions=assumptions).count,
     ):
-        calls.clear()
+        interrupt_at(stop_after)
         with pytest.raises(KeyboardInterrupt):
             query(engine)
         assert engine.fixed() == expected.fixed()  # back at level 0
-        monkeypatch.setattr(engine_module, "next_slice", lambda size, elapsed, smallest=1: 1)
+        slice_hook(lambda size, elapsed, smallest=1: 1)
         assert query(engine) == query(expected)
-        monkeypatch.setattr(engine_module, "next_slice", interrupt)
 
 
 def test_a_deadline_stops_a_long_query_and_the_engine_goes_on(sudoku_formula):
@@ -166,22 +142,16 @@ def test_pausing_a_ladder_at_every_point_changes_nothing(
     assert sliced_engine.fixed() == []  # back at level 0
 
 
-def test_a_ladder_interrupted_by_ctrl_c_leaves_the_engine_ready(sudoku_formula, monkeypatch):
+def test_a_ladder_interrupted_by_ctrl_c_leaves_the_engine_ready(
+    sudoku_formula, interrupt_at, slice_hook
+):
     engine = _sliced_engine(sudoku_formula.clauses, sudoku_formula.num_vars)
-    calls = []
-
-    def interrupt(size, elapsed, smallest=1):
-        calls.append(size)
-        if len(calls) == 7:
-            raise KeyboardInterrupt
-        return 1
-
-    monkeypatch.setattr(engine_module, "next_slice", interrupt)
+    interrupt_at(7)
     with pytest.raises(KeyboardInterrupt):
         _ladder_answers(engine, GRIDS, 2)
     assert engine.fixed() == []
     fresh = Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
-    monkeypatch.setattr(engine_module, "next_slice", lambda size, elapsed, smallest=1: 1)
+    slice_hook(lambda size, elapsed, smallest=1: 1)
     assert _ladder_answers(engine, GRIDS, 2) == _ladder_answers(fresh, GRIDS, 2)
 
 
