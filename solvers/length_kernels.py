@@ -64,14 +64,20 @@ from numba import njit
 from solvers.propagate import (
     BINARY_REASON,
     CONTRADICTION,
+    DLEVEL,
+    NEVER,
     NO_CONFLICT,
+    PAUSE_AT,
     PAUSED,
     QHEAD,
+    REASON_DECISION,
     REASON_PROBE,
+    REASON_UNIT,
     SOLVED,
     STUCK,
     TRAIL_SIZE,
     enqueue,
+    implied,
 )
 from solvers.propagate import NUM_SLOTS as PROPAGATE_SLOTS
 from solvers.propagate import new_state as new_assignment
@@ -160,6 +166,38 @@ def new_state(F, num_vars, track):
 
 
 @njit(cache=True)
+def restart(F, occ, S, units, givens):
+    """Make S (untracked) the state of the formula's units and the givens (literal
+    codes), propagated; return NO_CONFLICT or a contradiction's pool row.  One call
+    where new_state and two assert_facts would be three: a rater reuses one state for
+    every grid it rates, and most grids take a millisecond or two."""
+    S.value[:] = 0
+    S.cone[:] = EMPTY
+    S.nfalse[:] = 0
+    S.ntrue[:] = 0
+    st = S.st
+    st[:] = 0
+    st[PAUSE_AT] = NEVER
+    st[POOL_SIZE] = 1
+    if _assert_plain(F, occ, S, units, REASON_UNIT) != NO_CONFLICT:
+        return EMPTY
+    return _assert_plain(F, occ, S, givens, REASON_DECISION)
+
+
+@njit(cache=True)
+def _assert_plain(F, occ, S, lits, why):
+    """assert_facts for an untracked state: no cones to pass."""
+    value = S.value
+    for i in range(lits.shape[0]):
+        lit = lits[i]
+        if value[lit] == -1:
+            return EMPTY
+        if value[lit] == 0:
+            _make_true(F, occ, S, lit, EMPTY, why)
+    return _propagate_facts(F, occ, S)
+
+
+@njit(cache=True)
 def copy_state(S):
     return State(
         S.value.copy(),
@@ -237,6 +275,12 @@ def assert_facts(F, occ, S, lits, cones, why):
 @njit(cache=True)
 def _make_true(F, occ, S, lit, cone, why):
     enqueue(S, lit, why)
+    _count(F, occ, S, lit, cone)
+
+
+@njit(cache=True)
+def _count(F, occ, S, lit, cone):
+    """Record the cone of `lit`, just made true, and count it in its constraints."""
     S.cone[lit] = cone
     wstart, nfalse, ntrue = F.wstart, S.nfalse, S.ntrue
     for i in range(wstart[lit], wstart[lit + 1]):
@@ -286,33 +330,46 @@ def _propagate_facts(F, occ, S):
     """Propagate the trail from qhead, links first for each fact, then the constraints
     that lose a literal; return NO_CONFLICT or the contradiction's pool row."""
     value, cone_of, trail, st = S.value, S.cone, S.trail, S.st
+    level, reason = S.level, S.reason
     nfalse, ntrue = S.nfalse, S.ntrue
     bstart, bimp, wstart = F.bstart, F.bimp, F.wstart
     cstart, lits = F.cstart, F.lits
-    while st[QHEAD] < st[TRAIL_SIZE]:
-        lit = trail[st[QHEAD]]
-        st[QHEAD] += 1
+    # The queue's ends in locals, stored back before any other kernel reads them (st
+    # may alias the other arrays as far as LLVM knows: kept in st, every assignment
+    # would reload them; as propagate.propagate does).
+    qhead = st[QHEAD]
+    size = st[TRAIL_SIZE]
+    lvl = st[DLEVEL]
+    while qhead < size:
+        lit = trail[qhead]
+        qhead += 1
         for i in range(bstart[lit], bstart[lit + 1]):
             q = bimp[i]
             if value[q] == 1:
                 continue
             if value[q] == -1:
+                st[QHEAD], st[TRAIL_SIZE] = qhead, size
                 return _conflict_pair(S, cone_of[lit], cone_of[q ^ 1])
-            _make_true(F, occ, S, q, cone_of[lit], BINARY_REASON - i)
+            size = implied(q, BINARY_REASON - i, lvl, size, value, reason, level, trail)
+            _count(F, occ, S, q, cone_of[lit])
         f = lit ^ 1
         for i in range(wstart[f], wstart[f + 1]):
             c = occ[i]
             if ntrue[c] > 0:
                 continue
-            size = cstart[c + 1] - cstart[c]
-            if nfalse[c] == size:
+            width = cstart[c + 1] - cstart[c]
+            if nfalse[c] == width:
+                st[QHEAD], st[TRAIL_SIZE] = qhead, size
                 return _clause_cone(F, S, c)
-            if nfalse[c] == size - 1:
+            if nfalse[c] == width - 1:
                 for p in range(cstart[c], cstart[c + 1]):
                     r = lits[p]
                     if value[r] == 0:
-                        _make_true(F, occ, S, r, _clause_cone(F, S, c), c)
+                        cone = _clause_cone(F, S, c)
+                        size = implied(r, c, lvl, size, value, reason, level, trail)
+                        _count(F, occ, S, r, cone)
                         break
+    st[QHEAD], st[TRAIL_SIZE] = qhead, size
     return NO_CONFLICT
 
 

@@ -57,7 +57,6 @@ from solvers.propagate import (
     PAUSED,
     REASON_DECISION,
     REASON_PROBE,
-    REASON_UNIT,
     SOLVED,
     build,
 )
@@ -123,6 +122,7 @@ class RefutationRater:
         self.constraint_clause = tuple(self.F.corig.tolist())
         self._lengths = np.zeros(self.num_candidates, np.int64)
         self._log = np.zeros(0, np.int64)
+        self._state = K.new_state(self.F, self.num_vars, False)  # rate()'s
         self._deadline: float | None = None
         self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
 
@@ -132,13 +132,13 @@ class RefutationRater:
         """Return the state after unit propagation of the givens, or None on a
         contradiction."""
         S = K.new_state(self.F, self.num_vars, False)
-        givens = given_literals(grid, self.geometry)
-        codes = to_codes(np.asarray(givens, np.int64))
-        for facts, why in ((self._units, REASON_UNIT), (codes, REASON_DECISION)):
-            cones = np.zeros(facts.size, np.int32)
-            if K.assert_facts(self.F, self.occ, S, facts, cones, why) != NO_CONFLICT:
-                return None
-        return S
+        return S if self._restart(S, grid) else None
+
+    def _restart(self, S: K.State, grid: Grid) -> bool:
+        """Make the untracked S the state of the grid's givens, propagated; False on a
+        contradiction."""
+        codes = to_codes(np.asarray(given_literals(grid, self.geometry), np.int64))
+        return K.restart(self.F, self.occ, S, self._units, codes) == NO_CONFLICT
 
     def _assert(
         self, S: K.State, code: int, cone: np.ndarray | None = None, why: int = REASON_PROBE
@@ -200,8 +200,8 @@ class RefutationRater:
             shown = depth if status is not Status.UNKNOWN or timed_out else max_depth
             return RefutationRating(length, shown, status, steps, seconds, timed_out)
 
-        S = self.start(grid)
-        if S is None:
+        S = self._state  # one state for every grid (nothing keeps it between calls)
+        if not self._restart(S, grid):
             return done(Status.UNSAT)
         try:
             while True:
