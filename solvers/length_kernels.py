@@ -179,22 +179,11 @@ def restart(F, occ, S, units, givens):
     st[:] = 0
     st[PAUSE_AT] = NEVER
     st[POOL_SIZE] = 1
-    if _assert_plain(F, occ, S, units, REASON_UNIT) != NO_CONFLICT:
-        return EMPTY
-    return _assert_plain(F, occ, S, givens, REASON_DECISION)
-
-
-@njit(cache=True)
-def _assert_plain(F, occ, S, lits, why):
-    """assert_facts for an untracked state: no cones to pass."""
-    value = S.value
-    for i in range(lits.shape[0]):
-        lit = lits[i]
-        if value[lit] == -1:
-            return EMPTY
-        if value[lit] == 0:
-            _make_true(F, occ, S, lit, EMPTY, why)
-    return _propagate_facts(F, occ, S)
+    no_cones = np.zeros(max(units.shape[0], givens.shape[0]), np.int32)  # all EMPTY
+    conflict = assert_facts(F, occ, S, units, no_cones, REASON_UNIT)
+    if conflict != NO_CONFLICT:
+        return conflict
+    return assert_facts(F, occ, S, givens, no_cones, REASON_DECISION)
 
 
 @njit(cache=True)
