@@ -64,11 +64,10 @@ from solvers.probe import (
     LADDER_UNSAT,
     cycle_counter,
 )
-from solvers.propagate import BAD_LITERAL, NO_CONFLICT, PAUSED
+from solvers.propagate import BAD_LITERAL, CONFLICT_CLOSURE, NO_CONFLICT, PAUSED
 
 MAX_SIDE = 64  # one bit per value in a 64-bit word
 BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
-CONTRADICTORY = -4  # closure: the board's closure reached a contradiction
 
 # Slots of the counters array `st`.
 WORK = 0  # cells propagated and hypotheses tested, the clock of pausing
@@ -76,7 +75,6 @@ PAUSE_AT = 1  # closure and ladder pause between hypotheses once WORK reaches it
 HYPOTHESES = 2  # hypotheses tested
 TOP = 3  # the frame a paused closure resumes in
 NUM_COUNTERS = 4
-NEVER = (1 << 62) - 1  # a PAUSE_AT WORK never reaches
 
 # Columns of the frame stack of `closure`.
 POS = 0  # next candidate (round-robin): N * (2 * cell + negative) + value - 1
@@ -370,7 +368,7 @@ def _keep_witnessed(passed, witnesses, listed, frames, d, board):
 def closure(T, boards, Q, depth, positive_only, M, frames, st, resume):
     """Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
 
-    Return NO_CONFLICT with the closure in boards[0], CONTRADICTORY, or PAUSED when
+    Return NO_CONFLICT with the closure in boards[0], CONFLICT_CLOSURE, or PAUSED when
     st[WORK] reached st[PAUSE_AT] between two hypotheses (call again with resume=True
     and the same arrays).  Frame d tests its hypotheses on boards[d + 1], a copy of
     boards[d], with the closure of depth depth - d - 1.  `boards` needs depth + 1 rows,
@@ -455,7 +453,7 @@ def closure(T, boards, Q, depth, positive_only, M, frames, st, resume):
                     passed[top, :, :] = 0
                 break
             if top == 0:
-                return CONTRADICTORY
+                return CONFLICT_CLOSURE
             top -= 1  # frame `top` is contradictory, so its own hypothesis fails
 
 
@@ -496,7 +494,7 @@ def closure_kernel(T, boards, Q, dimacs, depth, positive_only, M, frames, st, re
                 return BAD_LITERAL, np.empty(0, np.int64)
         boards[0, :] = all_values(n)
         if not assume_literals(T, boards[0], Q, dimacs, st):
-            return CONTRADICTORY, np.empty(0, np.int64)
+            return CONFLICT_CLOSURE, np.empty(0, np.int64)
         status = closure(T, boards, Q, depth, positive_only, M, frames, st, False)
     if status != NO_CONFLICT:
         return status, np.empty(0, np.int64)
@@ -558,7 +556,7 @@ def ladder_kernel(
                 rated += 1
                 continue
             d = 0
-            result = NO_CONFLICT if started == 1 else CONTRADICTORY
+            result = NO_CONFLICT if started == 1 else CONFLICT_CLOSURE
         while True:
             if result == PAUSED:
                 cursor[CUR_GRID] = g

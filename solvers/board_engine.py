@@ -21,8 +21,6 @@ import numpy as np
 from encoder.geometry import Geometry
 from encoder.numbering import Lit
 from solvers.bitboard import (
-    CONTRADICTORY,
-    NEVER,
     NUM_COLUMNS,
     NUM_COUNTERS,
     PAUSE_AT,
@@ -44,7 +42,7 @@ from solvers.probe import (
     NUM_CURSOR,
     read_cycles,
 )
-from solvers.propagate import BAD_LITERAL, NO_CONFLICT, PAUSED
+from solvers.propagate import BAD_LITERAL, CONFLICT_CLOSURE, NEVER, NO_CONFLICT, PAUSED
 
 watch_compilation()  # compiling the kernels never counts against a time limit
 
@@ -145,7 +143,7 @@ class BoardEngine:
         if status == BAD_LITERAL:
             cells = self.geometry.size**3
             raise ValueError(f"assumptions must be cell literals 1..{cells}: {lits.tolist()}")
-        if status == CONTRADICTORY:
+        if status == CONFLICT_CLOSURE:
             return False, out if as_array else []
         assert status == NO_CONFLICT
         return True, out if as_array else out.tolist()
