@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import gc
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from encoder.check import SolutionCheck, solution_problems
-from encoder.decode import ModelError, grid_from_model
+from encoder.decode import ModelError, grid_from_model, grids_from_models
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
@@ -41,7 +42,7 @@ from encoder.grids import format_pretty
 from encoder.puzzle_files import Puzzle
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
-from solvers.per_geometry import MAX_LOADED, geometry_runs, keep_loaded
+from solvers.per_geometry import geometry_runs, keep_loaded
 from solvers.rate_chunks import NO_LENGTH
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
@@ -108,12 +109,12 @@ def _remembers(backend: Backend) -> bool:
 
 
 class _Loaded:
-    """One solver's loaded backends, by geometry (least recently used dropped)."""
+    """One solver's loaded backends, by geometry (`keep_loaded`'s cache)."""
 
     def __init__(self, name: str, encoding: str, fresh: bool, timeout: float | None):
         self.name, self.encoding = name, encoding
         self.fresh, self.timeout = fresh, timeout
-        self.backends: OrderedDict[Geometry, Backend] = OrderedDict()
+        self.backends: dict[Geometry, Backend] = {}
         self.last: tuple[Geometry, Backend] | None = None  # the last backend returned
 
     def get(self, geometry: Geometry, first_call: Sequence[int] | None = None) -> Backend:
@@ -122,20 +123,17 @@ class _Loaded:
         so that no timed call pays a first call's set-up (jigsaw: one backend per grid)."""
         if self.last is not None and self.last[0] is geometry:  # no hashing of its regions
             return self.last[1]
-        backend = self.backends.get(geometry)
-        if backend is not None:
-            self.backends.move_to_end(geometry)
-            self.last = geometry, backend
+
+        def load(geometry: Geometry) -> Backend:
+            formula = rule_formula(geometry, self.encoding)
+            backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
+            backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+            if first_call is not None and not _remembers(backend):
+                backend.solve(first_call)
             return backend
-        formula = rule_formula(geometry, self.encoding)
-        backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
-        backend.load(formula.clauses, formula.num_vars, geometry.size**3)
-        self.backends[geometry] = backend
-        while len(self.backends) > MAX_LOADED:
-            self.backends.popitem(last=False)[1].close()
+
+        backend = keep_loaded(self.backends, geometry, load, drop=Backend.close)
         self.last = geometry, backend
-        if first_call is not None and not _remembers(backend):
-            backend.solve(first_call)
         return backend
 
     def close(self) -> None:
@@ -152,11 +150,14 @@ class _Checks:
     def __init__(self) -> None:
         self.by_id: dict[int, SolutionCheck] = {}
 
+    def of(self, geometry: Geometry) -> SolutionCheck:
+        check = self.by_id.get(id(geometry))
+        if check is None or check.geometry is not geometry:
+            check = self.by_id[id(geometry)] = SolutionCheck(geometry)
+        return check
+
     def problems(self, puzzle: Puzzle, solution: tuple[int, ...]) -> list[str]:
-        check = self.by_id.get(id(puzzle.geometry))
-        if check is None or check.geometry is not puzzle.geometry:
-            check = self.by_id[id(puzzle.geometry)] = SolutionCheck(puzzle.geometry)
-        return check.problems(solution, puzzle.grid)
+        return self.of(puzzle.geometry).problems(solution, puzzle.grid)
 
 
 def _checked(
@@ -178,6 +179,51 @@ def _checked(
         problems = checks.problems(puzzle, solution)
     _refuse(puzzle, who, problems)
     return solution
+
+
+def _check_answers(
+    checks: _Checks,
+    puzzles: Sequence[Puzzle],
+    records: Sequence[SolverResult],
+    who: str,
+    solved: list[tuple[int, ...] | None],
+    checked: list[tuple[int, ...]],
+) -> None:
+    """Check every model of one solver's answers on a chunk (skipping a model equal to
+    the one checked before for its grid), the models of each geometry decoded and
+    checked in one vectorised pass (`grids_from_models`, `SolutionCheck.valid`); a row
+    the pass does not find valid goes through `_checked`, which says what is wrong.
+    Record each grid's checked solution in `solved` and its model in `checked`."""
+    todo = [
+        i
+        for i, result in enumerate(records)
+        if result.status is Status.SAT and result.model != checked[i]
+    ]
+    for run in geometry_runs(todo, lambda i: id(puzzles[i].geometry)):
+        geometry = puzzles[run[0]].geometry
+        models = [records[i].model for i in run]
+        good = np.zeros(len(run), dtype=bool)
+        if len({len(model) for model in models}) == 1:
+            grids, good = grids_from_models(np.array(models, dtype=np.int64), geometry.size)
+            givens = np.array([puzzles[i].grid for i in run], dtype=np.int64)
+            good &= checks.of(geometry).valid(grids, givens)
+        for j, i in enumerate(run):
+            if good[j]:
+                solved[i] = tuple(grids[j].tolist())
+            else:
+                solved[i] = _checked(checks, puzzles[i], models[j], who, solved[i])
+            checked[i] = models[j]
+
+
+def _answers(loaded: _Loaded, puzzles: Sequence[Puzzle], assumptions: list[list[int]]):
+    """Return one solver's answer on every grid, a run of grids of one geometry at a
+    time (`Backend.solve_many`: the home-grown closures answer a run in one compiled
+    call, the others call by call)."""
+    records: list[SolverResult] = []
+    for run in geometry_runs(range(len(puzzles)), lambda i: id(puzzles[i].geometry)):
+        backend = loaded.get(puzzles[run[0]].geometry, assumptions[run[0]])
+        records += backend.solve_many([assumptions[i] for i in run])
+    return records
 
 
 def _grid_checked(puzzle: Puzzle, solution: tuple[int, ...], who: str) -> None:
@@ -313,18 +359,12 @@ def _run(task: ChunkTask) -> ChunkResult:
         gc.disable()
         try:
             for name in task.solvers:
-                records = []
-                who = f"{name} ({task.encoding})"
-                for i, puzzle in enumerate(puzzles):
-                    backend = loaded[name].get(puzzle.geometry, assumptions[i])
-                    result = backend.solve(assumptions[i])
-                    # A model equal to one checked before is the same answer.
-                    if result.status is Status.SAT and result.model != checked[i]:
-                        solved[i] = _checked(checks, puzzle, result.model, who, solved[i])
-                        checked[i] = result.model
-                    records.append(_without_model(result, name))
-                answers[name] = records
+                records = _answers(loaded[name], puzzles, assumptions)
                 loaded[name].close()
+                _check_answers(
+                    checks, puzzles, records, f"{name} ({task.encoding})", solved, checked
+                )
+                answers[name] = [_without_model(result, name) for result in records]
         finally:
             gc.enable()
         depths: tuple[str, ...] = ()

@@ -712,6 +712,49 @@ def test_time_limit_stops_every_solver(name):
     assert elapsed < 2.0
 
 
+@pytest.mark.parametrize("encoding", ["centrale", "minimal", "augmented"])
+@pytest.mark.parametrize("name", ["up", "fl", "fl2"])
+def test_a_closure_answers_many_grids_as_one_call_each(name, encoding):
+    """`solve_many` (one compiled call) gives, grid for grid, the record that `solve`
+    called in turn gives from the same start (the engine's watches, hence its counters,
+    follow its history), the seconds apart; every model is checked independently.  The
+    golden grids up to 9x9 (deeper closures of 16x16 grids take minutes)."""
+    by_geometry: dict[Geometry, list[Golden]] = {}
+    for case in GOLDEN_CASES:
+        geometry = case.puzzle.geometry
+        if geometry.size > 9 or (encoding == "augmented" and variant(geometry) == "jigsaw"):
+            continue
+        by_geometry.setdefault(case.puzzle.geometry, []).append(case)
+    for geometry, cases in by_geometry.items():
+        formula = rule_formula(geometry, encoding)
+        sets = [case.givens for case in cases]
+        answers = []
+        for many in (False, True):
+            with make_backend(name).load(formula.clauses, formula.num_vars, geometry.size**3) as b:
+                answers.append(b.solve_many(sets) if many else [b.solve(g) for g in sets])
+        for case, one, batch in zip(cases, *answers, strict=True):
+            assert replace(batch, seconds=0.0) == replace(one, seconds=0.0), case
+            if batch.status is Status.SAT:
+                solution = grid_from_model(batch.model, geometry)
+                assert solution_problems(solution, case.puzzle.grid, geometry) == [], case
+
+
+def test_closures_of_many_sets_each_stop_at_the_time_limit():
+    """Each set of a batch has its own time limit: both are given up near it, and the
+    record says so as one call's would."""
+    clauses = _pigeons(11)
+    num_vars = max(abs(lit) for clause in clauses for lit in clause)
+    with make_backend("fl3", timeout=0.3).load(clauses, num_vars) as backend:
+        start = time.perf_counter()
+        results = backend.solve_many([[], [1]])
+        elapsed = time.perf_counter() - start
+    for result in results:
+        assert result.status is Status.UNKNOWN and result.timed_out and not result.failed
+        assert result.reason == "time limit of 0.3 s reached"
+        assert 0.3 <= result.seconds < 1.0
+    assert elapsed < 3.0
+
+
 def _real_s_line_binary() -> str:
     for name in ("picosat", "cadical"):
         if not missing_reason(name):
