@@ -77,6 +77,12 @@ class GridRun:
     result: SolverResult
     without_search: bool | NotAvailable
 
+    def __reduce__(self):
+        """Pickle as the three fields (the journal holds every run): the generated
+        state of a slotted dataclass looks its fields up for each object, which cost
+        more than the rest of the pickling."""
+        return GridRun, (self.position, self.result, self.without_search)
+
 
 @dataclass(frozen=True)
 class ChunkResult:
