@@ -314,21 +314,23 @@ def _rate(
     return tuple(labels)
 
 
-def _lengths(task: ChunkTask) -> tuple[str, ...]:
+def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[str, ...]:
     """Return the length-column label of every grid: its refutation length (nesting 1),
-    its BxB when it needs two levels, '>2' deeper (`solvers.bxb_rating.LengthColumn`)."""
+    its BxB when it needs two levels, '>2' deeper (`solvers.bxb_rating.LengthColumn`);
+    a grid of depth 2 goes to BxB at once, as `solvers rate` sends it (its depth bucket
+    says the closure of depth 1 does not settle it)."""
     from solvers.bxb_rating import LengthColumn
 
     raters: dict[Geometry, LengthColumn] = {}
     labels = []
-    for puzzle in task.puzzles:
+    for puzzle, depth in zip(task.puzzles, depths, strict=True):
         geometry = puzzle.geometry
         rater = keep_loaded(
             raters,
             geometry,
             lambda g: LengthColumn(g, task.encoding, time_limit=task.timeout),
         )
-        labels.append(rater.rate(puzzle.grid).label)
+        labels.append(rater.rate(puzzle.grid, depth=2 if depth == "2" else None).label)
     return tuple(labels)
 
 
@@ -358,26 +360,22 @@ def _run(task: ChunkTask) -> ChunkResult:
     answers: dict[str, list[SolverResult]] = {}  # per solver, per grid (models dropped)
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
     checked: list[tuple[int, ...]] = [()] * len(puzzles)  # the model it was read from
+    # The collector is off for the chunk, so that no collection lands inside a timed
+    # call, and no full collection of a worker's whole heap runs per chunk (the
+    # chunk's records are tens of thousands of objects, none of them garbage).
+    gc.disable()
     try:
-        # One pass: each call timed, then its answer checked (outside the timing).  The
-        # collector is off, so that no collection lands inside a timed call (and no full
-        # collection of a worker's whole heap runs per chunk).
-        gc.disable()
-        try:
-            for name in task.solvers:
-                records = _answers(loaded[name], puzzles, assumptions)
-                loaded[name].close()
-                _check_answers(
-                    checks, puzzles, records, f"{name} ({task.encoding})", solved, checked
-                )
-                answers[name] = [_without_model(result, name) for result in records]
-        finally:
-            gc.enable()
+        # One pass: the calls timed, then their answers checked (outside the timing).
+        for name in task.solvers:
+            records = _answers(loaded[name], puzzles, assumptions)
+            loaded[name].close()
+            _check_answers(checks, puzzles, records, f"{name} ({task.encoding})", solved, checked)
+            answers[name] = [_without_model(result, name) for result in records]
         depths: tuple[str, ...] = ()
         lengths: tuple[str, ...] = ()
         if task.max_depth is not None:
             depths = _rate(task, solved, _settled_depths(task, answers))
-            lengths = _lengths(task) if task.length else (NO_LENGTH,) * len(puzzles)
+            lengths = _lengths(task, depths) if task.length else (NO_LENGTH,) * len(puzzles)
         runs: list[GridRun] = []
         for name, records in answers.items():
             closure = name in CLOSURES
@@ -388,6 +386,7 @@ def _run(task: ChunkTask) -> ChunkResult:
                 without = result.status is Status.SAT if closure else result.solved_without_search
                 runs.append(GridRun(task.first + i, result, without))
     finally:
+        gc.enable()
         for backends in loaded.values():
             backends.close()
     return ChunkResult(

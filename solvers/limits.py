@@ -196,13 +196,33 @@ def _is_pysat_interrupt(error: BaseException) -> bool:
 @contextlib.contextmanager
 def pysat_interrupts() -> Iterator[None]:
     """Turn PySAT's own report of Ctrl-C (`pysolvers.error('Caught keyboard
-    interrupt')`) into the KeyboardInterrupt every front end handles."""
+    interrupt')`) into the KeyboardInterrupt every front end handles, and repair the
+    signal state PySAT leaves behind it (`restore_sigint`)."""
     try:
         yield
     except Exception as error:
         if _is_pysat_interrupt(error):
+            restore_sigint()
             raise KeyboardInterrupt from None
         raise
+
+
+def restore_sigint() -> None:
+    """Undo what PySAT's catching of a Ctrl-C leaves: its C handler installed for SIGINT
+    (it longjmps into the frame of the call that has returned) and SIGINT blocked in
+    the main thread (it longjmps out of the signal handler, which runs with SIGINT
+    blocked, without restoring the mask).  Left so, a second Ctrl-C goes to another
+    thread (OpenBLAS's, Dask's), which then runs PySAT's handler or, once Python's
+    finalisation has reset SIGINT to its default action, dies of it: the command,
+    which was exiting with 130, ends killed by SIGINT.  Python's own handler is put
+    back and SIGINT unblocked."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # PySAT installs its handler from the main thread only
+    handler = signal.getsignal(signal.SIGINT)  # Python's record, not the C handler
+    if handler is None:  # installed outside Python: the usual Ctrl-C handling
+        handler = signal.default_int_handler
+    signal.signal(signal.SIGINT, handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def supports_budget(solver) -> bool:

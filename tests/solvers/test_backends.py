@@ -22,6 +22,7 @@ import io
 import random
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -1058,3 +1059,45 @@ def test_closures_say_solved_without_search_as_propagation_does(set_name, encodi
         assert (False, True) in seen
     elif encoding != "minimal":
         assert (True, False) in seen
+
+
+CTRL_C_TWICE = """
+import os, signal, sys, time
+from pysat.solvers import Minisat22
+from solvers.limits import pysat_solve
+n = 11
+v = lambda p, h: p * n + h + 1
+clauses = [[v(p, h) for h in range(n)] for p in range(n + 1)]
+clauses += [[-v(p, h), -v(q, h)] for h in range(n) for p in range(n + 1) for q in range(p)]
+solver = Minisat22(bootstrap_with=clauses)
+print("solving", flush=True)
+try:
+    pysat_solve(solver, [], None)
+except KeyboardInterrupt:
+    print("first", flush=True)
+try:
+    os.kill(os.getpid(), signal.SIGINT)  # a second Ctrl-C, in Python code this time
+    time.sleep(1.0)
+    print("second lost", flush=True)
+except KeyboardInterrupt:
+    print("second", flush=True)
+"""
+
+
+def test_a_ctrl_c_caught_by_pysat_leaves_the_next_one_to_python():
+    """PySAT catches Ctrl-C inside a solve by a longjmp out of its signal handler, which
+    leaves SIGINT blocked and its own handler installed; `pysat_interrupts` puts
+    Python's back, so that a second Ctrl-C is a KeyboardInterrupt again (it was lost,
+    or reached another thread)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_TWICE],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stdout.readline() == "solving\n"
+    time.sleep(0.5)  # inside the solve: pigeons 12 in 11 holes take minutes
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert out.split() == ["first", "second"]
+    assert child.returncode == 0
