@@ -15,7 +15,7 @@ import numpy as np
 
 from encoder.errors import InputError
 from encoder.geometry import Geometry
-from encoder.numbering import Grid, cell_value
+from encoder.numbering import Grid, cell_value, num_cell_vars
 
 
 class ModelError(InputError):
@@ -30,7 +30,7 @@ def grid_from_model(model: Sequence[int], geometry: Geometry) -> Grid:
         return fast
     cells = [0] * (n * n)
     for lit in model:
-        if lit <= 0 or lit > n**3:
+        if lit <= 0 or lit > num_cell_vars(n):
             continue
         c, k = cell_value(lit, n)
         if cells[c]:
@@ -48,7 +48,8 @@ def _one_value_per_cell(model: Sequence[int], n: int) -> Grid | None:
     """Return the grid of a model with exactly one true cell variable per cell, else
     None (the vectorised fast path; the loop above then says what is wrong)."""
     lits = np.asarray(model, dtype=np.int64)
-    cells, values = cell_value(lits[(lits > 0) & (lits <= n**3)], n)  # arrays in, arrays out
+    cell_lits = lits[(lits > 0) & (lits <= num_cell_vars(n))]
+    cells, values = cell_value(cell_lits, n)  # arrays in, arrays out
     if cells.size != n * n or np.unique(cells).size != n * n:
         return None
     grid = np.zeros(n * n, dtype=np.int64)
@@ -76,7 +77,7 @@ def known_values(literals: Iterable[int], geometry: Geometry) -> Grid:
     n = geometry.size
     cells = [0] * (n * n)
     for lit in literals:
-        if 0 < lit <= n**3:
+        if 0 < lit <= num_cell_vars(n):
             c, k = cell_value(lit, n)
             cells[c] = k
     return tuple(cells)

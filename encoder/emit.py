@@ -25,7 +25,7 @@ from encoder.dimacs import clause_lines
 from encoder.encodings import RuleClauses, grid_groups, rule_blocks
 from encoder.geometry import Geometry
 from encoder.grids import format_line
-from encoder.numbering import Grid
+from encoder.numbering import Grid, num_cell_vars
 from encoder.simplify import Simplification
 from encoder.version import __version__
 
@@ -89,6 +89,7 @@ def _comments(
     source: str | None,
 ) -> list[str]:
     n = geometry.size
+    cell_vars = num_cell_vars(n)
     what = f"encoding: {encoding}; givens: {givens if grid is not None else 'none (rules only)'}"
     if amo != "pairwise":
         what += f"; at most one: {amo}"
@@ -98,7 +99,7 @@ def _comments(
         f"sudoku-sat encoder {__version__}",
         what,
         f"geometry: {geometry.describe()}",
-        f"variable {n * n}*i + {n}*j + k (1..{n**3}) is true when cell (i,j) holds value k",
+        f"variable {n * n}*i + {n}*j + k (1..{cell_vars}) is true when cell (i,j) holds value k",
         f"  (rows i and columns j 0-based, values k in 1..{n}; "
         + (f"symbols {geometry.symbols})" if geometry.symbols else "values written as numbers)"),
     ]
@@ -106,8 +107,9 @@ def _comments(
         lines += stream.fixed.comment_lines()
         full_vars, full_clauses = rule_size(geometry, encoding, amo)
         lines.append(f"the full rule formula has {full_vars} variables and {full_clauses} clauses")
-    elif base_vars > n**3:
-        lines.append(f"variables {n**3 + 1}..{base_vars}: segment variables (augmented encoding)")
+    elif base_vars > cell_vars:
+        segments = f"variables {cell_vars + 1}..{base_vars}"
+        lines.append(f"{segments}: segment variables (augmented encoding)")
     for aux in auxiliaries:
         lines.append(f"variables {aux.first}..{aux.last}: {amo} auxiliaries of {aux.block}")
     if grid is not None:

@@ -48,7 +48,7 @@ import numpy as np
 from encoder.amo import AMO_ENCODINGS, at_most_one, pairwise
 from encoder.errors import GridError
 from encoder.geometry import KIND_LETTERS, Geometry
-from encoder.numbering import Clause, Grid, cell_var
+from encoder.numbering import Clause, Grid, cell_var, num_cell_vars
 
 ENCODINGS = ("centrale", "minimal", "natural", "augmented")
 # An encoding and an at-most-one encoding in one name, for the harness: `centrale+ladder`.
@@ -158,7 +158,7 @@ def rule_blocks(geometry: Geometry, encoding: str = "centrale") -> tuple[int, li
         raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     g = geometry
     kinds = _region_kinds(g)
-    num_vars = g.size**3
+    num_vars = num_cell_vars(g.size)
     at_least = [Block("K1", "alo", _cell_vars(g))]
     at_most = []
     if encoding != "minimal":

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from html import escape
 
 from encoder.geometry import Geometry
+from encoder.numbering import Grid
 
 __all__ = ["GridPicture", "SvgParts", "cell_pixels", "grid_svg", "svg_parts"]
 
@@ -229,8 +230,8 @@ class GridPicture:
     """
 
     geometry: Geometry
-    givens: tuple[int, ...]
-    values: tuple[int, ...] | None = None
+    givens: Grid
+    values: Grid | None = None
     candidates: tuple[frozenset[int], ...] | None = None
     shade: tuple[int, ...] = ()
     focus: int | None = None

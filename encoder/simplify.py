@@ -30,7 +30,7 @@ import numpy as np
 from encoder.encodings import grid_groups
 from encoder.errors import InputError
 from encoder.geometry import Geometry
-from encoder.numbering import Clause, Grid
+from encoder.numbering import Clause, Grid, num_cell_vars
 
 MAP_PREFIX = "map "
 TRUE_PREFIX = "true "
@@ -42,7 +42,7 @@ class Simplification:
 
     def __init__(self, grid: Grid, geometry: Geometry):
         n = geometry.size
-        self.cell_vars = n**3
+        self.cell_vars = num_cell_vars(n)
         self.value = np.zeros(self.cell_vars + 1, dtype=np.int8)  # 1 true, -1 false, 0 open
         for _, units in grid_groups(grid, geometry, "centrale"):
             lits = np.array([unit[0] for unit in units], dtype=np.int64)

@@ -13,7 +13,7 @@ import numpy as np
 
 from encoder.encodings import Formula, given_literals, rule_formula
 from encoder.geometry import Geometry
-from encoder.numbering import Grid, cell_var
+from encoder.numbering import Grid, cell_var, num_cell_vars
 from solvers.engine import Engine
 from solvers.results import SolutionCount
 
@@ -27,10 +27,10 @@ class GridEngine:
         self.formula: Formula = rule_formula(geometry, encoding)
         self.engine = Engine(self.formula.clauses, self.formula.num_vars, groups=groups)
         n = geometry.size
-        self._cell_vars = n**3
+        self._cell_vars = num_cell_vars(n)
         fixed = self.engine.fixed() if self.engine.ok else []  # not ok: every grid is UNSAT
-        self._root_false = [-lit - 1 for lit in fixed if -(n**3) <= lit < 0]
-        self._root_true = {lit for lit in fixed if 0 < lit <= n**3}
+        self._root_false = [-lit - 1 for lit in fixed if -self._cell_vars <= lit < 0]
+        self._root_true = {lit for lit in fixed if 0 < lit <= self._cell_vars}
 
     def givens(self, grid: Grid) -> list[int]:
         """Return the assumptions stating the givens, one positive literal per given."""
@@ -43,7 +43,7 @@ class GridEngine:
         if not ok:
             return None
         n = self.geometry.size
-        alive = np.ones(n**3, dtype=bool)
+        alive = np.ones(self._cell_vars, dtype=bool)
         arr = np.asarray(lits, dtype=np.int64)
         negative = -arr[(arr < 0) & (arr >= -self._cell_vars)] - 1
         alive[negative] = False

@@ -19,7 +19,7 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry, make_geometry
 from encoder.grids import format_line
-from encoder.numbering import Grid
+from encoder.numbering import Grid, num_cell_vars
 from encoder.picture import grid_svg
 from encoder.puzzle_files import read_puzzles
 from encoder.status import Status
@@ -92,7 +92,7 @@ def solve(
     values, geometry = _givens(grid, geometry)
     formula = rule_formula(geometry, encoding)
     with make_backend(solver, timeout=timeout) as backend:
-        backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+        backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
         result = backend.solve(given_literals(values, geometry))
     solution: Grid = ()
     if result.status is Status.SAT:

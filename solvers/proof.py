@@ -27,7 +27,7 @@ import numpy as np
 
 from encoder.geometry import Geometry
 from encoder.grids import format_line
-from encoder.numbering import Grid, Lit, cell_value, cell_var
+from encoder.numbering import Grid, Lit, cell_value, cell_var, num_cell_vars
 from solvers.engine import Engine, Ladder, SolveResult
 from solvers.grid_engine import GridEngine
 from solvers.probe import LADDER_SAT, LADDER_UNSAT
@@ -378,7 +378,7 @@ def uniqueness_proof(rules: GridEngine, grid: Grid) -> tuple[str, str] | None:
     if found.status is not Status.SAT:
         return None
     n = geometry.size
-    true = [lit for lit in found.model if 0 < lit <= n**3]
+    true = [lit for lit in found.model if 0 < lit <= num_cell_vars(n)]
     formula = puzzle_formula(grid, geometry)
     clauses = [*formula.clauses, [-lit for lit in true]]
     comments = [

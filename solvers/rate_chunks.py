@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from encoder.encodings import given_literals, rule_formula
 from encoder.grids import describe_clash, find_clashes, format_line
+from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from encoder.status import Status
 from solvers.limits import DEFAULT_TIMEOUT
@@ -161,7 +162,7 @@ def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLi
             name, fresh=options.fresh, timeout=options.timeout, command=options.solver_cmd
         )
         formula = rule_formula(geometry, options.encoding)
-        return backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+        return backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
 
     try:
         for index, puzzle in enumerate(puzzles, first):

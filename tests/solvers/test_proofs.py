@@ -399,11 +399,17 @@ def test_rate_and_explain_write_proofs_the_checker_verifies(tmp_path):
     check(cnf, explained)
 
 
-def test_rate_writes_one_proof_per_grid_into_a_folder(tmp_path):
+def minimal_grids_file(tmp_path, count: int) -> tuple[list[str], Path]:
+    """The first `count` grids of the project's minimal-puzzle set, and a file of them."""
     lines = (DATA / "sudoku9_minimal.txt").read_text().splitlines()
-    grids = [line for line in lines if line and not line.startswith("#")][:3]
-    source = tmp_path / "three.txt"
+    grids = [line for line in lines if line and not line.startswith("#")][:count]
+    source = tmp_path / f"first{count}.txt"
     source.write_text("\n".join(grids) + "\n")
+    return grids, source
+
+
+def test_rate_writes_one_proof_per_grid_into_a_folder(tmp_path):
+    grids, source = minimal_grids_file(tmp_path, 3)
     folder = tmp_path / "proofs"
     folder.mkdir()
     done = run("solvers", "rate", str(source), "--no-length", "--proof", str(folder))
@@ -435,10 +441,7 @@ def test_rate_writes_one_proof_per_grid_into_a_folder(tmp_path):
 
 
 def test_unique_writes_formulas_and_proofs(tmp_path):
-    lines = (DATA / "sudoku9_minimal.txt").read_text().splitlines()
-    grids = [line for line in lines if line and not line.startswith("#")][:2]
-    source = tmp_path / "two.txt"
-    source.write_text("\n".join(grids) + "\n")
+    _, source = minimal_grids_file(tmp_path, 2)
     folder = tmp_path / "u"
     folder.mkdir()
     done = run("benchmarks", "unique", str(source), "--proof", str(folder))
