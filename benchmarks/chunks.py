@@ -39,6 +39,7 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
+from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
@@ -133,7 +134,7 @@ class _Loaded:
         def load(geometry: Geometry) -> Backend:
             formula = rule_formula(geometry, self.encoding)
             backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
-            backend.load(formula.clauses, formula.num_vars, geometry.size**3)
+            backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
             if first_call is not None and not _remembers(backend):
                 backend.solve(first_call)
             return backend

@@ -63,7 +63,7 @@ def grids_from_models(models: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarra
     exactly one true cell variable per cell (`grid_from_model` says what is wrong with
     the others)."""
     rows, cells = models.shape[0], n * n
-    where = np.nonzero((models > 0) & (models <= n**3))
+    where = np.nonzero((models > 0) & (models <= num_cell_vars(n)))
     c, k = cell_value(models[where], n)
     at = where[0] * cells + c
     good = (np.bincount(at, minlength=rows * cells).reshape(rows, cells) == 1).all(axis=1)
