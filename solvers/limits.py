@@ -235,7 +235,17 @@ def pysat_solve(
     solver, assumptions: Sequence[int] = (), deadline: float | None = None
 ) -> bool | None:
     """Solve with a PySAT solver; return True, False, or None when `deadline` (a
-    `clock()` value) passed first.  Ctrl-C raises KeyboardInterrupt."""
+    `clock()` value) passed first.  Ctrl-C raises KeyboardInterrupt.
+
+    With a deadline, a solver with budgets solves in slices of about SLICE_SECONDS of
+    conflicts, told to expect an interrupt (`expect_interrupt`): PySAT then leaves
+    SIGINT to Python, whose KeyboardInterrupt comes between two slices.  Otherwise (no
+    deadline: one call, as the figures of `solvers solve` have always been measured;
+    CaDiCaL) PySAT catches Ctrl-C itself, by a longjmp out of its own signal handler,
+    which is sound only when the signal reaches the main thread, and then leaves
+    SIGINT blocked (`restore_sigint` repairs that): in the harness, where a Ctrl-C may
+    land while kernels load (a timer thread, `_CompileWatch`) and numpy's threads
+    exist, it once in about ten tries ended the command killed by SIGINT."""
     with pysat_interrupts():
         if deadline is None or not supports_budget(solver):
             return solver.solve(assumptions=assumptions)
@@ -243,10 +253,10 @@ def pysat_solve(
         while True:
             solver.conf_budget(budget)
             started = time.monotonic()
-            answer = solver.solve_limited(assumptions=assumptions)
+            answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
             if answer is not None:
                 return answer
             now = time.monotonic()
-            if clock() >= deadline:
+            if deadline is not None and clock() >= deadline:
                 return None
             budget = next_slice(budget, now - started)
