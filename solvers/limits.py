@@ -64,11 +64,14 @@ class _CompileWatch:
         self.began = 0.0
         self.timer: threading.Timer | None = None
         self.noted = False
+        self.held: list[int] | None = None  # Ctrl-Cs held while the main thread compiles
+        self.handler = None  # the SIGINT handler put back afterwards
 
     def on_start(self, event) -> None:
         self.depth += 1
         if self.depth == 1:
             self.began = time.monotonic()
+            self._hold_ctrl_c()
             if not self.noted:
                 self.timer = threading.Timer(COMPILE_NOTE_AFTER, self._note)
                 self.timer.daemon = True
@@ -81,6 +84,29 @@ class _CompileWatch:
             if self.timer is not None:
                 self.timer.cancel()
                 self.timer = None
+            self._release_ctrl_c()
+
+    def _hold_ctrl_c(self) -> None:
+        """Hold a Ctrl-C while the main thread compiles or loads kernels: raised inside
+        llvmlite's ctypes callbacks, the KeyboardInterrupt is printed as "Exception
+        ignored" and lost, and the command runs on to its end.  It is raised again once
+        the compiler lock is released (`_release_ctrl_c`)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        handler = signal.getsignal(signal.SIGINT)
+        if not callable(handler):  # ignored (a worker), or not Python's: left alone
+            return
+        held: list[int] = []
+        self.handler = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+        self.held = held
+
+    def _release_ctrl_c(self) -> None:
+        if self.held is None:
+            return
+        held, self.held = self.held, None
+        signal.signal(signal.SIGINT, self.handler)
+        if held:
+            signal.raise_signal(signal.SIGINT)  # the command's handler, as it would have
 
     def _note(self) -> None:
         if not self.noted:
