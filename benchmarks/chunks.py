@@ -3,12 +3,15 @@
 `run_chunk` is what an executor runs in a worker.  It builds each solver once per
 geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
 
-1. one timed pass, solver after solver: every call is timed (a backend that keeps no
-   memory between calls is first called once untimed, so that no timed call pays the
-   compilation or a cold cache; an incremental PySAT solver starts afresh with the
-   chunk and learns from its earlier grids), and every answer is checked after its
-   call: a model must decode to a grid that keeps the givens and obeys every region
-   (`encoder.check`, which shares no code with the encoders).
+1. one timed pass, solver after solver: every grid's call is timed (a backend that
+   keeps no memory between calls is first called once untimed, so that no timed call
+   pays the compilation or a cold cache; an incremental PySAT solver starts afresh
+   with the chunk and learns from its earlier grids); the home-grown closures answer a
+   run of grids of one geometry in one compiled call (`Backend.solve_many`, each
+   grid timed inside it), the others call by call.  Then the solver's answers are
+   checked, its models decoded and checked in one vectorised pass: a model must
+   decode to a grid that keeps the givens and obeys every region (`encoder.check`,
+   which shares no code with the encoders).
 2. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
    settle it, else from `solvers.depth_rating`, the chunk's other grids rated in one
    compiled call per geometry as `solvers rate` rates them (their solutions checked
@@ -17,6 +20,7 @@ geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
 Road not taken: a warm-up pass that answered and checked every grid before a second,
 timed pass; it doubled the harness's time for no other figure (the timed pass found the
 same answers), and the untimed first call and the checks after the timing keep its role.
+The collector is off for the whole chunk.
 
 A wrong answer ends the chunk with `ChunkResult.error` set (the grid drawn in it):
 the harness stops the run.  Results are per grid, in chunk order; since the chunks
