@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from encoder.numbering import Lit
-from solvers.groups import GCLAUSE, GWORD, OBIT, WGROUP
+from solvers.groups import GCLAUSE, GWORD
 from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
 from solvers.literals import to_codes
 from solvers.probe import (
@@ -45,7 +45,6 @@ from solvers.probe import (
     LADDER_TIMEOUT,
     LADDER_UNSAT,
     MARK,
-    NO_MEMORY,
     NUM_COLUMNS,
     NUM_CURSOR,
     closure,
@@ -61,18 +60,15 @@ from solvers.propagate import (
     BAD_LITERAL,
     CONFLICTS,
     DECISIONS,
-    F_CSTART,
-    F_GS,
-    F_LITS,
+    EXHAUSTED,
+    FOUND,
     NEVER,
     NO_CONFLICT,
+    NO_MEMORY,
     PAUSE_AT,
     PAUSED,
     PROBES,
     PROPAGATIONS,
-    S_LEVEL,
-    S_ST,
-    S_VALUE,
     SPARE_LEVELS,
     assume,
     build,
@@ -89,8 +85,6 @@ from solvers.propagate import (
 )
 from solvers.results import Status
 from solvers.search import (
-    EXHAUSTED,
-    FOUND,
     count_kernel,
     search,
     solve_kernel,
@@ -264,8 +258,8 @@ def closures_kernel(
     differences of the state's, as Engine.accum_stats around Engine.probe gives them;
     `true[g]` is written when the closure assigns the first `cell_vars` variables.  No
     lemmas are recorded (`log` is proof_log.NO_LOG)."""
-    st, value = S[S_ST], S[S_VALUE]
-    num_vars = S[S_LEVEL].shape[0]
+    st, value = S.st, S.value
+    num_vars = S.level.shape[0]
     done = 0
     g = cursor[CUR_GRID]
     while g < cursor[CUR_END]:
@@ -330,7 +324,7 @@ def _sliced(
     when given: it returns whether the next slice resumes the paused one (without it,
     every slice after the first does).  Whatever stops the query, the state S is
     cancelled back to level 0."""
-    st = S[S_ST]
+    st = S.st
     resume = False
     try:
         while True:
@@ -380,15 +374,12 @@ class Engine:
             raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
         self.num_clauses: int = len(cnf)
-        *formula, units, unit_idx, first_empty, full = build(
+        self._F, units, unit_idx, first_empty = build(
             cnf.literals, cnf.offsets, self.num_vars, groups
         )
-        self._F = tuple(formula)
-        gs = formula[F_GS]
+        gs = self._F.gs
         self.num_groups: int = int(gs[GWORD] - gs[GCLAUSE])
-        # Each group's satisfying literal starts as its first one (sound: see solvers.groups).
-        first = formula[F_LITS][formula[F_CSTART][gs[gs[GCLAUSE] : gs[GWORD]]]]
-        self._S = new_state(self.num_vars, full, int(gs[WGROUP] - gs[OBIT]), first)
+        self._S = new_state(self._F, self.num_vars)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
@@ -669,7 +660,7 @@ class Engine:
         return status == NO_CONFLICT, steps, max(int(status), -1)
 
     def _stats(self) -> np.ndarray:
-        return self._S[S_ST][[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
+        return self._S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
 
     def solve(
         self,
@@ -744,8 +735,8 @@ class Engine:
         lits = _literal_array(assumptions)
         if not self.ok or limit == 0:
             return
-        F = tuple(a.copy() for a in self._F)  # propagation reorders clauses and watches
-        S = tuple(a.copy() for a in self._S)
+        F = self._F._make(a.copy() for a in self._F)  # propagation reorders clauses, watches
+        S = self._S._make(a.copy() for a in self._S)
         flipped = np.zeros_like(self._flipped)
         status, base = start(F, S, lits)
         self._check(status, lits)
@@ -756,10 +747,10 @@ class Engine:
         slots = list(_STAT_SLOTS.values())
         found = 0
         while limit is None or found < limit:
-            before = S[S_ST][slots]
+            before = S.st[slots]
             args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0, NO_LOG)
             result, _ = _sliced(search, args, S, _search_result_paused, self)
-            self._S[S_ST][slots] += S[S_ST][slots] - before
+            self._S.st[slots] += S.st[slots] - before
             if result != FOUND:
                 return
             found += 1
@@ -768,7 +759,7 @@ class Engine:
     def accum_stats(self) -> dict[str, int]:
         """Return cumulative counters since construction: decisions, backtracks, conflicts,
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
-        st = self._S[S_ST]
+        st = self._S.st
         return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}
 
 
