@@ -3,12 +3,15 @@
 `run_chunk` is what an executor runs in a worker.  It builds each solver once per
 geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
 
-1. one timed pass, solver after solver: every call is timed (a backend that keeps no
-   memory between calls is first called once untimed, so that no timed call pays the
-   compilation or a cold cache; an incremental PySAT solver starts afresh with the
-   chunk and learns from its earlier grids), and every answer is checked after its
-   call: a model must decode to a grid that keeps the givens and obeys every region
-   (`encoder.check`, which shares no code with the encoders).
+1. one timed pass, solver after solver: every grid's call is timed (a backend that
+   keeps no memory between calls is first called once untimed, so that no timed call
+   pays the compilation or a cold cache; an incremental PySAT solver starts afresh
+   with the chunk and learns from its earlier grids); the home-grown closures answer a
+   run of grids of one geometry in one compiled call (`Backend.solve_many`, each
+   grid timed inside it), the others call by call.  Then the solver's answers are
+   checked, its models decoded and checked in one vectorised pass: a model must
+   decode to a grid that keeps the givens and obeys every region (`encoder.check`,
+   which shares no code with the encoders).
 2. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
    settle it, else from `solvers.depth_rating`, the chunk's other grids rated in one
    compiled call per geometry as `solvers rate` rates them (their solutions checked
@@ -17,6 +20,7 @@ geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
 Road not taken: a warm-up pass that answered and checked every grid before a second,
 timed pass; it doubled the harness's time for no other figure (the timed pass found the
 same answers), and the untimed first call and the checks after the timing keep its role.
+The collector is off for the whole chunk.
 
 A wrong answer ends the chunk with `ChunkResult.error` set (the grid drawn in it):
 the harness stops the run.  Results are per grid, in chunk order; since the chunks
@@ -28,20 +32,22 @@ from __future__ import annotations
 
 import gc
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from encoder.check import SolutionCheck, solution_problems
-from encoder.decode import ModelError, grid_from_model
+from encoder.decode import ModelError, grid_from_model, grids_from_models
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
+from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
-from solvers.per_geometry import MAX_LOADED, geometry_runs, keep_loaded
+from solvers.per_geometry import geometry_runs, keep_loaded
 from solvers.rate_chunks import NO_LENGTH
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
@@ -76,6 +82,12 @@ class GridRun:
     result: SolverResult
     without_search: bool | NotAvailable
 
+    def __reduce__(self):
+        """Pickle as the three fields (the journal holds every run): the generated
+        state of a slotted dataclass looks its fields up for each object, which cost
+        more than the rest of the pickling."""
+        return GridRun, (self.position, self.result, self.without_search)
+
 
 @dataclass(frozen=True)
 class ChunkResult:
@@ -108,12 +120,12 @@ def _remembers(backend: Backend) -> bool:
 
 
 class _Loaded:
-    """One solver's loaded backends, by geometry (least recently used dropped)."""
+    """One solver's loaded backends, by geometry (`keep_loaded`'s cache)."""
 
     def __init__(self, name: str, encoding: str, fresh: bool, timeout: float | None):
         self.name, self.encoding = name, encoding
         self.fresh, self.timeout = fresh, timeout
-        self.backends: OrderedDict[Geometry, Backend] = OrderedDict()
+        self.backends: dict[Geometry, Backend] = {}
         self.last: tuple[Geometry, Backend] | None = None  # the last backend returned
 
     def get(self, geometry: Geometry, first_call: Sequence[int] | None = None) -> Backend:
@@ -122,20 +134,17 @@ class _Loaded:
         so that no timed call pays a first call's set-up (jigsaw: one backend per grid)."""
         if self.last is not None and self.last[0] is geometry:  # no hashing of its regions
             return self.last[1]
-        backend = self.backends.get(geometry)
-        if backend is not None:
-            self.backends.move_to_end(geometry)
-            self.last = geometry, backend
+
+        def load(geometry: Geometry) -> Backend:
+            formula = rule_formula(geometry, self.encoding)
+            backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
+            backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
+            if first_call is not None and not _remembers(backend):
+                backend.solve(first_call)
             return backend
-        formula = rule_formula(geometry, self.encoding)
-        backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
-        backend.load(formula.clauses, formula.num_vars, geometry.size**3)
-        self.backends[geometry] = backend
-        while len(self.backends) > MAX_LOADED:
-            self.backends.popitem(last=False)[1].close()
+
+        backend = keep_loaded(self.backends, geometry, load, drop=Backend.close)
         self.last = geometry, backend
-        if first_call is not None and not _remembers(backend):
-            backend.solve(first_call)
         return backend
 
     def close(self) -> None:
@@ -152,11 +161,14 @@ class _Checks:
     def __init__(self) -> None:
         self.by_id: dict[int, SolutionCheck] = {}
 
+    def of(self, geometry: Geometry) -> SolutionCheck:
+        check = self.by_id.get(id(geometry))
+        if check is None or check.geometry is not geometry:
+            check = self.by_id[id(geometry)] = SolutionCheck(geometry)
+        return check
+
     def problems(self, puzzle: Puzzle, solution: tuple[int, ...]) -> list[str]:
-        check = self.by_id.get(id(puzzle.geometry))
-        if check is None or check.geometry is not puzzle.geometry:
-            check = self.by_id[id(puzzle.geometry)] = SolutionCheck(puzzle.geometry)
-        return check.problems(solution, puzzle.grid)
+        return self.of(puzzle.geometry).problems(solution, puzzle.grid)
 
 
 def _checked(
@@ -178,6 +190,51 @@ def _checked(
         problems = checks.problems(puzzle, solution)
     _refuse(puzzle, who, problems)
     return solution
+
+
+def _check_answers(
+    checks: _Checks,
+    puzzles: Sequence[Puzzle],
+    records: Sequence[SolverResult],
+    who: str,
+    solved: list[tuple[int, ...] | None],
+    checked: list[tuple[int, ...]],
+) -> None:
+    """Check every model of one solver's answers on a chunk (skipping a model equal to
+    the one checked before for its grid), the models of each geometry decoded and
+    checked in one vectorised pass (`grids_from_models`, `SolutionCheck.valid`); a row
+    the pass does not find valid goes through `_checked`, which says what is wrong.
+    Record each grid's checked solution in `solved` and its model in `checked`."""
+    todo = [
+        i
+        for i, result in enumerate(records)
+        if result.status is Status.SAT and result.model != checked[i]
+    ]
+    for run in geometry_runs(todo, lambda i: id(puzzles[i].geometry)):
+        geometry = puzzles[run[0]].geometry
+        models = [records[i].model for i in run]
+        good = np.zeros(len(run), dtype=bool)
+        if len({len(model) for model in models}) == 1:
+            grids, good = grids_from_models(np.array(models, dtype=np.int64), geometry.size)
+            givens = np.array([puzzles[i].grid for i in run], dtype=np.int64)
+            good &= checks.of(geometry).valid(grids, givens)
+        for j, i in enumerate(run):
+            if good[j]:
+                solved[i] = tuple(grids[j].tolist())
+            else:
+                solved[i] = _checked(checks, puzzles[i], models[j], who, solved[i])
+            checked[i] = models[j]
+
+
+def _answers(loaded: _Loaded, puzzles: Sequence[Puzzle], assumptions: list[list[int]]):
+    """Return one solver's answer on every grid, a run of grids of one geometry at a
+    time (`Backend.solve_many`: the home-grown closures answer a run in one compiled
+    call, the others call by call)."""
+    records: list[SolverResult] = []
+    for run in geometry_runs(range(len(puzzles)), lambda i: id(puzzles[i].geometry)):
+        backend = loaded.get(puzzles[run[0]].geometry, assumptions[run[0]])
+        records += backend.solve_many([assumptions[i] for i in run])
+    return records
 
 
 def _grid_checked(puzzle: Puzzle, solution: tuple[int, ...], who: str) -> None:
@@ -262,21 +319,23 @@ def _rate(
     return tuple(labels)
 
 
-def _lengths(task: ChunkTask) -> tuple[str, ...]:
+def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[str, ...]:
     """Return the length-column label of every grid: its refutation length (nesting 1),
-    its BxB when it needs two levels, '>2' deeper (`solvers.bxb_rating.LengthColumn`)."""
+    its BxB when it needs two levels, '>2' deeper (`solvers.bxb_rating.LengthColumn`);
+    a grid of depth 2 goes to BxB at once, as `solvers rate` sends it (its depth bucket
+    says the closure of depth 1 does not settle it)."""
     from solvers.bxb_rating import LengthColumn
 
     raters: dict[Geometry, LengthColumn] = {}
     labels = []
-    for puzzle in task.puzzles:
+    for puzzle, depth in zip(task.puzzles, depths, strict=True):
         geometry = puzzle.geometry
         rater = keep_loaded(
             raters,
             geometry,
             lambda g: LengthColumn(g, task.encoding, time_limit=task.timeout),
         )
-        labels.append(rater.rate(puzzle.grid).label)
+        labels.append(rater.rate(puzzle.grid, depth=2 if depth == "2" else None).label)
     return tuple(labels)
 
 
@@ -306,32 +365,22 @@ def _run(task: ChunkTask) -> ChunkResult:
     answers: dict[str, list[SolverResult]] = {}  # per solver, per grid (models dropped)
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
     checked: list[tuple[int, ...]] = [()] * len(puzzles)  # the model it was read from
+    # The collector is off for the chunk, so that no collection lands inside a timed
+    # call, and no full collection of a worker's whole heap runs per chunk (the
+    # chunk's records are tens of thousands of objects, none of them garbage).
+    gc.disable()
     try:
-        # One pass: each call timed, then its answer checked (outside the timing).  The
-        # collector is off, so that no collection lands inside a timed call (and no full
-        # collection of a worker's whole heap runs per chunk).
-        gc.disable()
-        try:
-            for name in task.solvers:
-                records = []
-                who = f"{name} ({task.encoding})"
-                for i, puzzle in enumerate(puzzles):
-                    backend = loaded[name].get(puzzle.geometry, assumptions[i])
-                    result = backend.solve(assumptions[i])
-                    # A model equal to one checked before is the same answer.
-                    if result.status is Status.SAT and result.model != checked[i]:
-                        solved[i] = _checked(checks, puzzle, result.model, who, solved[i])
-                        checked[i] = result.model
-                    records.append(_without_model(result, name))
-                answers[name] = records
-                loaded[name].close()
-        finally:
-            gc.enable()
+        # One pass: the calls timed, then their answers checked (outside the timing).
+        for name in task.solvers:
+            records = _answers(loaded[name], puzzles, assumptions)
+            loaded[name].close()
+            _check_answers(checks, puzzles, records, f"{name} ({task.encoding})", solved, checked)
+            answers[name] = [_without_model(result, name) for result in records]
         depths: tuple[str, ...] = ()
         lengths: tuple[str, ...] = ()
         if task.max_depth is not None:
             depths = _rate(task, solved, _settled_depths(task, answers))
-            lengths = _lengths(task) if task.length else (NO_LENGTH,) * len(puzzles)
+            lengths = _lengths(task, depths) if task.length else (NO_LENGTH,) * len(puzzles)
         runs: list[GridRun] = []
         for name, records in answers.items():
             closure = name in CLOSURES
@@ -342,6 +391,7 @@ def _run(task: ChunkTask) -> ChunkResult:
                 without = result.status is Status.SAT if closure else result.solved_without_search
                 runs.append(GridRun(task.first + i, result, without))
     finally:
+        gc.enable()
         for backends in loaded.values():
             backends.close()
     return ChunkResult(

@@ -57,7 +57,8 @@ class Dataset:
         block: list[Puzzle] = []
         first = 0
         for text in itertools.islice(self.source.texts(allow_empty=True), self.count):
-            block.append(self.source.puzzle(text, geometries=geometries))
+            # Clashing givens were refused when the set was read (`read_dataset`).
+            block.append(self.source.puzzle(text, True, geometries))
             if len(block) == size:
                 yield first, tuple(block)
                 first += size

@@ -71,6 +71,18 @@ class SolutionCheck:
                 return []
         return solution_problems(solution, puzzle, self.geometry)
 
+    def valid(self, solutions: np.ndarray, puzzles: np.ndarray) -> np.ndarray:
+        """Return, for each row of `solutions` (grids of N*N values, one a row), whether
+        it is a valid solution of the same row of `puzzles`, in one vectorised pass;
+        False where it cannot tell (regions of unequal sizes): `problems` says."""
+        n = self.geometry.size
+        if self.regions is None or solutions.shape[1:] != (n * n,):
+            return np.zeros(solutions.shape[0], dtype=bool)
+        in_range = (solutions.min(axis=1, initial=n) >= 1) & (solutions.max(axis=1, initial=1) <= n)
+        kept = ~np.any((puzzles != 0) & (puzzles != solutions), axis=1)
+        distinct = np.all(np.diff(np.sort(solutions[:, self.regions], axis=2), axis=2), axis=(1, 2))
+        return in_range & kept & distinct
+
 
 def is_solution(solution: Sequence[int], puzzle: Sequence[int], geometry: Geometry) -> bool:
     """Return True when `solution` is complete, obeys every region and keeps the givens."""

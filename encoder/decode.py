@@ -57,6 +57,21 @@ def _one_value_per_cell(model: Sequence[int], n: int) -> Grid | None:
     return tuple(grid.tolist())
 
 
+def grids_from_models(models: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (grids, good) for the rows of a matrix of models (DIMACS literals, one
+    model a row): grids[r] is the grid of row r when good[r], i.e. when the row has
+    exactly one true cell variable per cell (`grid_from_model` says what is wrong with
+    the others)."""
+    rows, cells = models.shape[0], n * n
+    where = np.nonzero((models > 0) & (models <= num_cell_vars(n)))
+    c, k = cell_value(models[where], n)
+    at = where[0] * cells + c
+    good = (np.bincount(at, minlength=rows * cells).reshape(rows, cells) == 1).all(axis=1)
+    grids = np.zeros(rows * cells, dtype=np.int64)
+    grids[at] = k
+    return grids.reshape(rows, cells), good
+
+
 def known_values(literals: Iterable[int], geometry: Geometry) -> Grid:
     """Return the values the true cell literals fix, 0 where a cell has none."""
     n = geometry.size

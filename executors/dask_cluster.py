@@ -131,6 +131,23 @@ def _distributed():
     return distributed
 
 
+def local_cluster(distributed, workers: int, preload: bool = True):
+    """Return a started `distributed.LocalCluster` of `workers` single-threaded worker
+    processes on 127.0.0.1 (no dashboard).  `preload`: the workers run this module's
+    `dask_setup` and ignore Ctrl-C, as the executor's own cluster does; without it
+    they are as a cluster started by someone else would be (the tests' stand-in)."""
+    return distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
+        silence_logs=logging.ERROR,
+        preload=[__name__] if preload else [],  # dask_setup: workers ignore Ctrl-C
+    )
+
+
 class DaskExecutor:
     """Runs tasks on a Dask cluster: a LocalCluster of `workers` processes, or the
     cluster behind the scheduler at `scheduler`."""
@@ -196,16 +213,7 @@ class DaskExecutor:
             self._local_cluster(distributed)
 
     def _local_cluster(self, distributed) -> None:
-        self.cluster = distributed.LocalCluster(
-            n_workers=self.workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
-            silence_logs=logging.ERROR,
-            preload=[__name__],  # dask_setup: workers ignore Ctrl-C
-        )
+        self.cluster = local_cluster(distributed, self.workers)
         self.client = distributed.Client(self.cluster, set_as_default=False)
 
     def _check_code(self) -> None:

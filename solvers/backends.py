@@ -74,6 +74,7 @@ else UNKNOWN (the reason says how many cell variables were left open).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shlex
 import shutil
@@ -117,6 +118,13 @@ def _split_units(formula: Cnf) -> tuple[Cnf, list[Lit], np.ndarray]:
     np.cumsum(lengths[~unit], out=offsets_rest[1:])
     rest = Cnf(formula.num_vars, lits[np.repeat(~unit, lengths)], offsets_rest)
     return rest, lits[offsets[:-1][unit]].tolist(), unit
+
+
+UNSATISFIED_REASON = "every cell is assigned but a clause is left unsatisfied"  # closures
+
+# HomeBackend.solve_many: the closures of a batch keep each answer's assignment (a
+# boolean per variable) until checked: 16 MB at most, whatever the grids' size.
+BATCH_VALUES = 1 << 24
 
 
 # The two helpers below run on every call: numpy keeps them near 20 us for 9x9, where
@@ -167,6 +175,17 @@ class _ClauseCheck:
         lits = np.asarray(model, dtype=np.int64)
         return int(first_falsified(self.lits, self.offsets, lits, self.num_vars))
 
+    def falsified_rows(self, true: np.ndarray) -> np.ndarray:
+        """`first_falsified` of each row of a boolean matrix (column v-1: variable v
+        true), in one compiled call."""
+        if self.empty.size:
+            return np.full(true.shape[0], self.empty[0], np.int64)
+        if not self.starts.size:
+            return np.full(true.shape[0], -1, np.int64)
+        from solvers.clause_check import falsified_rows
+
+        return falsified_rows(self.lits, self.offsets, np.ascontiguousarray(true))
+
 
 class Backend:
     """Base class: holds the loaded formula; subclasses implement `_load` and `_solve`."""
@@ -206,6 +225,11 @@ class Backend:
     def solve(self, assumptions: Sequence[Lit] = ()) -> SolverResult:
         """Return the status (and model) of the loaded formula under the assumptions."""
         return self._solve([*self.units, *assumptions])
+
+    def solve_many(self, assumption_sets: Sequence[Sequence[Lit]]) -> list[SolverResult]:
+        """Return `solve` of each set of assumptions, in order, as the same calls in
+        turn would (a backend that can answers them all in one compiled call)."""
+        return [self.solve(assumptions) for assumptions in assumption_sets]
 
     def _load(self) -> None:
         pass
@@ -276,6 +300,75 @@ class HomeBackend(Backend):
             seconds = time.perf_counter() - start
             return self._result(Status.UNKNOWN, (), seconds, reason=str(stop), timed_out=True)
 
+    def solve_many(self, assumption_sets: Sequence[Sequence[Lit]]) -> list[SolverResult]:
+        """A closure answers every set in one compiled call (`Engine.closures`), in
+        batches of at most BATCH_VALUES variables in all; the answers, counters and
+        the engine's state afterwards are those of `solve` called on each in turn, the
+        seconds the kernel's own (no Python call around each closure)."""
+        if self.depth is None or self.engine.fixed(as_array=True).size:
+            return super().solve_many(assumption_sets)  # DPLL; or root facts: see _closure
+        most = max(1, BATCH_VALUES // max(self.num_vars, 1))
+        results: list[SolverResult] = []
+        for first in range(0, len(assumption_sets), most):
+            results += self._closures(assumption_sets[first : first + most])
+        return results
+
+    def _closures(self, assumption_sets: Sequence[Sequence[Lit]]) -> list[SolverResult]:
+        from solvers.probe import LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT
+
+        sets = [[*self.units, *assumptions] for assumptions in assumption_sets]
+        offsets = np.zeros(len(sets) + 1, dtype=np.int64)
+        np.cumsum([len(lits) for lits in sets], out=offsets[1:])
+        flat = np.fromiter(itertools.chain.from_iterable(sets), np.int64, int(offsets[-1]))
+        out = self.engine.closures(flat, offsets, self.depth, self.cell_vars, self.timeout)
+        status = out.status.tolist()
+        filled = np.flatnonzero(out.status == LADDER_SAT)
+        wrong = self.check.falsified_rows(out.true[filled]).tolist()
+        falsified = dict(zip(filled.tolist(), wrong, strict=True))
+        # Whether propagation alone fills the grid: the closure says so where it can
+        # (see _without); the others are propagated again, together.
+        ok = [code in (LADDER_OPEN, LADDER_SAT) for code in status]
+        assigned, conflicts = out.assigned.tolist(), out.conflicts.tolist()
+        without = [
+            okay and count == self.cell_vars if not failed or self.depth == 0 else None
+            for okay, count, failed in zip(ok, assigned, conflicts, strict=True)
+        ]
+        asked = [i for i, known in enumerate(without) if known is None]
+        if asked and self.cell_vars == self.num_vars:
+            for i in asked:
+                without[i] = False
+        elif asked:
+            rows = [sets[i] for i in asked]
+            starts = np.zeros(len(rows) + 1, dtype=np.int64)
+            np.cumsum([len(lits) for lits in rows], out=starts[1:])
+            propagated, lits, at = self.engine.propagate_batch(
+                np.fromiter(itertools.chain.from_iterable(rows), np.int64, int(starts[-1])), starts
+            )
+            for j, i in enumerate(asked):
+                count = _assigned_cells(lits[at[j] : at[j + 1]], self.cell_vars)
+                without[i] = bool(propagated[j]) and count == self.cell_vars
+        variables = np.arange(1, self.num_vars + 1, dtype=np.int64)
+        results = []
+        for i, code in enumerate(status):
+            seconds = float(out.seconds[i])
+            if code == LADDER_TIMEOUT:
+                reason = time_limit_reason(self.timeout)
+                results.append(
+                    self._result(Status.UNKNOWN, (), seconds, reason=reason, timed_out=True)
+                )
+                continue
+            state, model, reason = Status.UNSAT, (), ""
+            if code == LADDER_OPEN:
+                state, reason = Status.UNKNOWN, self._open_reason(assigned[i])
+            elif code == LADDER_SAT and falsified[i] < 0:
+                state = Status.SAT
+                model = np.where(out.true[i], variables, -variables).tolist()
+            elif code == LADDER_SAT:
+                state, reason = Status.UNKNOWN, UNSATISFIED_REASON
+            work = (0, conflicts[i], int(out.propagations[i]))
+            results.append(self._result(state, model, seconds, without[i], *work, reason))
+        return results
+
     def _bounded(self, assumptions: list[Lit]) -> SolverResult:
         engine = self.engine
         if self.depth is not None:
@@ -322,7 +415,7 @@ class HomeBackend(Backend):
                 if self.check.first_falsified(candidate) < 0:
                     status, model = Status.SAT, tuple(candidate.tolist())
                 else:
-                    reason = "every cell is assigned but a clause is left unsatisfied"
+                    reason = UNSATISFIED_REASON
         return self._result(status, model, seconds, without, 0, conflicts, propagations, reason)
 
     def _without(self, assumptions: list[Lit], ok: bool, assigned: int, failed: int) -> bool:

@@ -28,21 +28,28 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
+from numba import njit
 
 from encoder.numbering import Lit
 from solvers.groups import GCLAUSE, GWORD
 from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
+from solvers.literals import to_codes
 from solvers.probe import (
     CUR_DEPTH,
     CUR_END,
     CUR_GRID,
     CUR_START,
+    LADDER_BAD,
+    LADDER_OPEN,
+    LADDER_SAT,
     LADDER_TIMEOUT,
     LADDER_UNSAT,
     MARK,
     NUM_COLUMNS,
     NUM_CURSOR,
+    closure,
     closure_kernel,
+    cycle_counter,
     ladder_kernel,
     mark_rows,
     read_cycles,
@@ -63,9 +70,12 @@ from solvers.propagate import (
     PROBES,
     PROPAGATIONS,
     SPARE_LEVELS,
+    assume,
     build,
     cancel_until,
+    check_literals,
     model_dimacs,
+    new_decision_level,
     new_state,
     propagate_batch_kernel,
     propagate_kernel,
@@ -215,6 +225,88 @@ class Ladder:
     depth: np.ndarray
     solutions: np.ndarray
     seconds: np.ndarray
+
+
+@dataclass(frozen=True)
+class Closures:
+    """The closures of one depth of many assumption sets (`Engine.closures`), one entry
+    per set: `status` (probe.LADDER_*: SAT when the closure assigns every one of the
+    first `cell_vars` variables, UNSAT on a contradiction, open otherwise, bad
+    literals, time limit), `assigned` (how many of those variables the closure assigns,
+    root level included), `conflicts` (failed hypotheses), `propagations`, `seconds`
+    (the kernel's time on the set) and `true` (the variables true in the closure, one
+    row per set; meaningful for SAT rows only)."""
+
+    status: np.ndarray
+    assigned: np.ndarray
+    conflicts: np.ndarray
+    propagations: np.ndarray
+    seconds: np.ndarray
+    true: np.ndarray
+
+
+@njit(cache=True)
+def closures_kernel(
+    F, S, dimacs, offsets, depth, positive_only, passed, frames, cell_vars, cursor, status,
+    assigned, conflicts, propagations, cycles, true, log, resume
+):  # fmt: skip
+    """The closure of depth `depth` (closure_kernel's) of assumption sets
+    cursor[CUR_GRID] .. cursor[CUR_END]-1 (set g is dimacs[offsets[g]:offsets[g + 1]]),
+    one after the other, with ladder_kernel's pausing: return NO_CONFLICT when every set
+    is done, or PAUSED (between two sets, cursor[CUR_DEPTH] -1, or inside a closure);
+    call again with resume=(cursor[CUR_DEPTH] >= 0).  Per set the counters are the
+    differences of the state's, as Engine.accum_stats around Engine.probe gives them;
+    `true[g]` is written when the closure assigns the first `cell_vars` variables.  No
+    lemmas are recorded (`log` is proof_log.NO_LOG)."""
+    st, value = S.st, S.value
+    num_vars = S.level.shape[0]
+    done = 0
+    g = cursor[CUR_GRID]
+    while g < cursor[CUR_END]:
+        if resume:
+            confl = closure(F, S, depth, positive_only, passed, frames, True, log)
+            resume = False
+        else:
+            if done > 0 and st[PROPAGATIONS] >= st[PAUSE_AT]:
+                cursor[CUR_GRID] = g
+                cursor[CUR_DEPTH] = -1
+                return PAUSED
+            cursor[CUR_START] = cycle_counter()
+            conflicts[g], propagations[g] = st[CONFLICTS], st[PROPAGATIONS]  # before
+            lits = dimacs[offsets[g] : offsets[g + 1]]
+            if not check_literals(lits, num_vars):
+                status[g], conflicts[g], propagations[g] = LADDER_BAD, 0, 0
+                g += 1
+                done += 1
+                continue
+            confl = assume(F, S, to_codes(lits))
+            if confl == NO_CONFLICT and depth > 0:
+                new_decision_level(S)  # the base level of the derived facts
+                confl = closure(F, S, depth, positive_only, passed, frames, False, log)
+        if confl == PAUSED:
+            cursor[CUR_GRID] = g
+            cursor[CUR_DEPTH] = depth
+            return PAUSED
+        cycles[g] = cycle_counter() - cursor[CUR_START]
+        conflicts[g] = st[CONFLICTS] - conflicts[g]
+        propagations[g] = st[PROPAGATIONS] - propagations[g]
+        status[g] = LADDER_UNSAT
+        if confl == NO_CONFLICT:
+            count = 0
+            for v in range(cell_vars):
+                count += value[2 * v] != 0
+            assigned[g] = count
+            status[g] = LADDER_OPEN
+            if count == cell_vars:
+                status[g] = LADDER_SAT
+                for v in range(num_vars):
+                    true[g, v] = value[2 * v] == 1
+        cancel_until(S, 0)
+        g += 1
+        done += 1
+    cursor[CUR_GRID] = g
+    cursor[CUR_DEPTH] = -1
+    return NO_CONFLICT
 
 
 def _sliced(
@@ -461,29 +553,85 @@ class Engine:
             status[:] = LADDER_UNSAT
             return Ladder(status, depth, solutions, cycles / rate)
         self._room(max(max_depth, 1))
-        cursor = np.zeros(NUM_CURSOR, np.int64)  # from grid 0, between grids, to the last
+
+        def give_up(g: int, at_depth: int, spent: int) -> None:
+            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, at_depth, spent
+
+        cursor, between = self._grid_clock(count, time_limit, rate, give_up)
+        args = (self._F, self._S, grids, size, max_depth, polarity == "positive", self._passed)
+        args += (self._frames, cursor, status, depth, solutions, cycles, log, log_at)
+        _sliced(ladder_kernel, args, self._S, _ladder_paused, self, between)
+        return Ladder(status, depth, solutions, cycles / rate)
+
+    def closures(
+        self,
+        assumptions: np.ndarray,
+        offsets: np.ndarray,
+        depth: int,
+        cell_vars: int,
+        time_limit: float | None = None,
+    ) -> Closures:
+        """`probe` (depth >= 1) or `propagate` (depth 0) of many assumption sets in one
+        compiled loop, with the work each took (see `Closures`): the harness's closure
+        solvers over a chunk of grids.  Set g is assumptions[offsets[g]:offsets[g + 1]]
+        (DIMACS ints); `time_limit` (seconds, None: none) bounds each set, whose status
+        is then LADDER_TIMEOUT.  The loop pauses as every long query does (Ctrl-C)."""
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, not {depth}")
+        flat = np.ascontiguousarray(assumptions, dtype=np.int64)
+        offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+        count = offsets.shape[0] - 1
+        status = np.zeros(count, np.int8)
+        numbers = [np.zeros(count, np.int64) for _ in range(4)]  # assigned ... cycles
+        true = np.zeros((count, self.num_vars), np.bool_)
+        rate = cycles_per_second()
+        if not self.ok:  # the formula alone is contradictory: every set is
+            status[:] = LADDER_UNSAT
+            return Closures(status, *numbers[:3], numbers[3] / rate, true)
+        self._room(max(depth, 1))
+        cycles = numbers[3]
+
+        def give_up(g: int, at_depth: int, spent: int) -> None:
+            status[g], cycles[g] = LADDER_TIMEOUT, spent
+
+        cursor, between = self._grid_clock(count, time_limit, rate, give_up)
+        args = (self._F, self._S, flat, offsets, int(depth), False, self._passed, self._frames)
+        args += (int(cell_vars), cursor, status, *numbers, true, NO_LOG)
+        _sliced(closures_kernel, args, self._S, _ladder_paused, self, between)
+        if np.any(status == LADDER_BAD):
+            g = int(np.flatnonzero(status == LADDER_BAD)[0])
+            self._check(BAD_LITERAL, flat[offsets[g] : offsets[g + 1]])
+        return Closures(status, *numbers[:3], cycles / rate, true)
+
+    def _grid_clock(
+        self,
+        count: int,
+        time_limit: float | None,
+        rate: float,
+        give_up: Callable[[int, int, int], None],
+    ) -> tuple[np.ndarray, Callable[[], bool]]:
+        """Return (cursor, between) for a resumable kernel over `count` grids with a
+        time limit each (`ladder`, `closures`): the cursor starts at grid 0, between
+        grids, and `between` (for `_sliced`) gives up the grid being worked on when it
+        is over its time, calling give_up(grid, depth paused in, cycles spent) (the next
+        grid starts from scratch); it returns whether the kernel resumes inside a closure."""
+        cursor = np.zeros(NUM_CURSOR, np.int64)
         cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
         limit = None if time_limit is None else time_limit * rate
 
         def between() -> bool:
-            """Give up the grid being rated when it is over its time (the next one is
-            rated from scratch); return whether the ladder resumes inside a closure."""
             if cursor[CUR_DEPTH] < 0:  # paused between two grids
                 return False
             spent = _call(read_cycles) - cursor[CUR_START]
             if limit is None or spent < limit:
                 return True
             _call(cancel_until, self._S, 0)
-            g = cursor[CUR_GRID]
-            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
+            give_up(int(cursor[CUR_GRID]), int(cursor[CUR_DEPTH]), int(spent))
             cursor[CUR_GRID] += 1
             cursor[CUR_DEPTH] = -1
             return False
 
-        args = (self._F, self._S, grids, size, max_depth, polarity == "positive", self._passed)
-        args += (self._frames, cursor, status, depth, solutions, cycles, log, log_at)
-        _sliced(ladder_kernel, args, self._S, _ladder_paused, self, between)
-        return Ladder(status, depth, solutions, cycles / rate)
+        return cursor, between
 
     def fixed(self, as_array: bool = False) -> list[Lit]:
         """Return the literals fixed at the root level (units and what they propagate).

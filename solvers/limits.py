@@ -69,16 +69,42 @@ class _CompileWatch:
         self.compiling = 0  # nested "compile" events under way
         self.timer: threading.Timer | None = None
         self.noted = False
+        self.held: list[int] | None = None  # Ctrl-Cs held while the main thread compiles
+        self.handler = None  # the SIGINT handler put back afterwards
 
     def on_start(self, event) -> None:
         self.depth += 1
         if self.depth == 1:
             self.began = time.monotonic()
+            self._hold_ctrl_c()
 
     def on_end(self, event) -> None:
         self.depth -= 1
         if self.depth == 0:
             self.seconds += time.monotonic() - self.began
+            self._release_ctrl_c()
+
+    def _hold_ctrl_c(self) -> None:
+        """Hold a Ctrl-C while the main thread compiles or loads kernels: raised inside
+        llvmlite's ctypes callbacks, the KeyboardInterrupt is printed as "Exception
+        ignored" and lost, and the command runs on to its end.  It is raised again once
+        the compiler lock is released (`_release_ctrl_c`)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        handler = signal.getsignal(signal.SIGINT)
+        if not callable(handler):  # ignored (a worker), or not Python's: left alone
+            return
+        held: list[int] = []
+        self.handler = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+        self.held = held
+
+    def _release_ctrl_c(self) -> None:
+        if self.held is None:
+            return
+        held, self.held = self.held, None
+        signal.signal(signal.SIGINT, self.handler)
+        if held:
+            signal.raise_signal(signal.SIGINT)  # the command's handler, as it would have
 
     def on_compile_start(self, event) -> None:
         self.compiling += 1
@@ -212,13 +238,33 @@ def _is_pysat_interrupt(error: BaseException) -> bool:
 @contextlib.contextmanager
 def pysat_interrupts() -> Iterator[None]:
     """Turn PySAT's own report of Ctrl-C (`pysolvers.error('Caught keyboard
-    interrupt')`) into the KeyboardInterrupt every front end handles."""
+    interrupt')`) into the KeyboardInterrupt every front end handles, and repair the
+    signal state PySAT leaves behind it (`restore_sigint`)."""
     try:
         yield
     except Exception as error:
         if _is_pysat_interrupt(error):
+            restore_sigint()
             raise KeyboardInterrupt from None
         raise
+
+
+def restore_sigint() -> None:
+    """Undo what PySAT's catching of a Ctrl-C leaves: its C handler installed for SIGINT
+    (it longjmps into the frame of the call that has returned) and SIGINT blocked in
+    the main thread (it longjmps out of the signal handler, which runs with SIGINT
+    blocked, without restoring the mask).  Left so, a second Ctrl-C goes to another
+    thread (OpenBLAS's, Dask's), which then runs PySAT's handler or, once Python's
+    finalisation has reset SIGINT to its default action, dies of it: the command,
+    which was exiting with 130, ends killed by SIGINT.  Python's own handler is put
+    back and SIGINT unblocked."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # PySAT installs its handler from the main thread only
+    handler = signal.getsignal(signal.SIGINT)  # Python's record, not the C handler
+    if handler is None:  # installed outside Python: the usual Ctrl-C handling
+        handler = signal.default_int_handler
+    signal.signal(signal.SIGINT, handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def supports_budget(solver) -> bool:
@@ -231,7 +277,17 @@ def pysat_solve(
     solver, assumptions: Sequence[int] = (), deadline: float | None = None
 ) -> bool | None:
     """Solve with a PySAT solver; return True, False, or None when `deadline` (a
-    `clock()` value) passed first.  Ctrl-C raises KeyboardInterrupt."""
+    `clock()` value) passed first.  Ctrl-C raises KeyboardInterrupt.
+
+    With a deadline, a solver with budgets solves in slices of about SLICE_SECONDS of
+    conflicts, told to expect an interrupt (`expect_interrupt`): PySAT then leaves
+    SIGINT to Python, whose KeyboardInterrupt comes between two slices.  Otherwise (no
+    deadline: one call, as the figures of `solvers solve` have always been measured;
+    CaDiCaL) PySAT catches Ctrl-C itself, by a longjmp out of its own signal handler,
+    which is sound only when the signal reaches the main thread, and then leaves
+    SIGINT blocked (`restore_sigint` repairs that): in the harness, where a Ctrl-C may
+    land while kernels load (a timer thread, `_CompileWatch`) and numpy's threads
+    exist, it once in about ten tries ended the command killed by SIGINT."""
     with pysat_interrupts():
         if deadline is None or not supports_budget(solver):
             return solver.solve(assumptions=assumptions)
@@ -239,10 +295,10 @@ def pysat_solve(
         while True:
             solver.conf_budget(budget)
             started = time.monotonic()
-            answer = solver.solve_limited(assumptions=assumptions)
+            answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
             if answer is not None:
                 return answer
             now = time.monotonic()
-            if clock() >= deadline:
+            if deadline is not None and clock() >= deadline:
                 return None
             budget = next_slice(budget, now - started)

@@ -20,15 +20,18 @@ Item = TypeVar("Item")
 
 def keep_loaded(cache: dict, key, make, limit: int = MAX_LOADED, drop=None):
     """Return cache[key], made by `make(key)` the first time; beyond `limit` entries the
-    oldest is dropped (and handed to `drop`, e.g. to close a solver).  One geometry's
-    raters or backends are built once, a jigsaw file's many geometries a few at a time."""
-    item = cache.get(key)
+    least recently used is dropped (and handed to `drop`, e.g. to close a solver).  One
+    geometry's raters or backends are built once, a jigsaw file's many geometries a few
+    at a time.  The one cache of what is loaded per geometry (`solvers rate`, the
+    harness's raters and solver backends)."""
+    item = cache.pop(key, None)
     if item is None:
         while len(cache) >= limit:
             oldest = cache.pop(next(iter(cache)))
             if drop is not None:
                 drop(oldest)
-        item = cache[key] = make(key)
+        item = make(key)
+    cache[key] = item  # now the most recently used
     return item
 
 

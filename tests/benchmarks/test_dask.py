@@ -36,7 +36,12 @@ from benchmarks.harness import RunOptions, load_datasets, make_tasks  # noqa: E4
 from benchmarks.journal import FILE as JOURNAL  # noqa: E402
 from benchmarks.paths import PROJECT  # noqa: E402
 from executors import SerialExecutor, dask_cluster  # noqa: E402
-from executors.dask_cluster import DaskExecutor, code_problems, code_state  # noqa: E402
+from executors.dask_cluster import (  # noqa: E402
+    DaskExecutor,
+    code_problems,
+    code_state,
+    local_cluster,
+)
 from solvers.__main__ import main as solvers_main  # noqa: E402
 
 CLASH = "11" + "." * 79  # two 1s in the first row: no solution
@@ -45,15 +50,7 @@ CLASH = "11" + "." * 79  # two 1s in the first row: no solution
 @pytest.fixture(scope="module")
 def scheduler():
     """Address of a LocalCluster of 2 single-threaded worker processes on 127.0.0.1."""
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
-        silence_logs=logging.ERROR,
-    ) as cluster:
+    with local_cluster(distributed, 2, preload=False) as cluster:  # as an external one
         yield cluster.scheduler_address
 
 

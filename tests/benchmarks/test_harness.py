@@ -31,6 +31,7 @@ from benchmarks.journal import FILE as JOURNAL
 from benchmarks.paths import PROJECT
 from benchmarks.sets import choose, read_dataset
 from encoder.variant import Variant
+from solvers.backends import Backend
 from solvers.results import NOT_AVAILABLE, SolverResult, Status
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -289,7 +290,7 @@ def test_shuffle_is_seeded_and_limit_cuts_after_it():
     assert choose(10, None, True, 5) != choose(10, None, True, 6)
 
 
-class WrongBackend:
+class WrongBackend(Backend):
     """A solver that answers SAT with the all-ones grid."""
 
     def load(self, clauses, num_vars, cell_vars=None):

@@ -22,6 +22,7 @@ import io
 import random
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -712,6 +713,49 @@ def test_time_limit_stops_every_solver(name):
     assert elapsed < 2.0
 
 
+@pytest.mark.parametrize("encoding", ["centrale", "minimal", "augmented"])
+@pytest.mark.parametrize("name", ["up", "fl", "fl2"])
+def test_a_closure_answers_many_grids_as_one_call_each(name, encoding):
+    """`solve_many` (one compiled call) gives, grid for grid, the record that `solve`
+    called in turn gives from the same start (the engine's watches, hence its counters,
+    follow its history), the seconds apart; every model is checked independently.  The
+    golden grids up to 9x9 (deeper closures of 16x16 grids take minutes)."""
+    by_geometry: dict[Geometry, list[Golden]] = {}
+    for case in GOLDEN_CASES:
+        geometry = case.puzzle.geometry
+        if geometry.size > 9 or (encoding == "augmented" and variant(geometry) == "jigsaw"):
+            continue
+        by_geometry.setdefault(case.puzzle.geometry, []).append(case)
+    for geometry, cases in by_geometry.items():
+        formula = rule_formula(geometry, encoding)
+        sets = [case.givens for case in cases]
+        answers = []
+        for many in (False, True):
+            with make_backend(name).load(formula.clauses, formula.num_vars, geometry.size**3) as b:
+                answers.append(b.solve_many(sets) if many else [b.solve(g) for g in sets])
+        for case, one, batch in zip(cases, *answers, strict=True):
+            assert replace(batch, seconds=0.0) == replace(one, seconds=0.0), case
+            if batch.status is Status.SAT:
+                solution = grid_from_model(batch.model, geometry)
+                assert solution_problems(solution, case.puzzle.grid, geometry) == [], case
+
+
+def test_closures_of_many_sets_each_stop_at_the_time_limit():
+    """Each set of a batch has its own time limit: both are given up near it, and the
+    record says so as one call's would."""
+    clauses = _pigeons(11)
+    num_vars = max(abs(lit) for clause in clauses for lit in clause)
+    with make_backend("fl3", timeout=0.3).load(clauses, num_vars) as backend:
+        start = time.perf_counter()
+        results = backend.solve_many([[], [1]])
+        elapsed = time.perf_counter() - start
+    for result in results:
+        assert result.status is Status.UNKNOWN and result.timed_out and not result.failed
+        assert result.reason == "time limit of 0.3 s reached"
+        assert 0.3 <= result.seconds < 1.0
+    assert elapsed < 3.0
+
+
 def _real_s_line_binary() -> str:
     for name in ("picosat", "cadical"):
         if not missing_reason(name):
@@ -1015,3 +1059,45 @@ def test_closures_say_solved_without_search_as_propagation_does(set_name, encodi
         assert (False, True) in seen
     elif encoding != "minimal":
         assert (True, False) in seen
+
+
+CTRL_C_TWICE = """
+import os, signal, sys, time
+from pysat.solvers import Minisat22
+from solvers.limits import pysat_solve
+n = 11
+v = lambda p, h: p * n + h + 1
+clauses = [[v(p, h) for h in range(n)] for p in range(n + 1)]
+clauses += [[-v(p, h), -v(q, h)] for h in range(n) for p in range(n + 1) for q in range(p)]
+solver = Minisat22(bootstrap_with=clauses)
+print("solving", flush=True)
+try:
+    pysat_solve(solver, [], None)
+except KeyboardInterrupt:
+    print("first", flush=True)
+try:
+    os.kill(os.getpid(), signal.SIGINT)  # a second Ctrl-C, in Python code this time
+    time.sleep(1.0)
+    print("second lost", flush=True)
+except KeyboardInterrupt:
+    print("second", flush=True)
+"""
+
+
+def test_a_ctrl_c_caught_by_pysat_leaves_the_next_one_to_python():
+    """PySAT catches Ctrl-C inside a solve by a longjmp out of its signal handler, which
+    leaves SIGINT blocked and its own handler installed; `pysat_interrupts` puts
+    Python's back, so that a second Ctrl-C is a KeyboardInterrupt again (it was lost,
+    or reached another thread)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_TWICE],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stdout.readline() == "solving\n"
+    time.sleep(0.5)  # inside the solve: pigeons 12 in 11 holes take minutes
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert out.split() == ["first", "second"]
+    assert child.returncode == 0

@@ -80,3 +80,22 @@ def test_fresh_cache_rates_easter_monster_within_its_limit(tmp_path):
     assert done.stderr.count(limits.COMPILE_NOTE) == 1
     fields = done.stdout.strip().splitlines()[-1].split("\t")
     assert fields[2:4] == ["2", "6"], done.stdout  # depth 2; its BxB (issue 25), 6
+
+
+def test_a_ctrl_c_while_kernels_compile_is_raised_once_they_are_done():
+    """A KeyboardInterrupt raised inside llvmlite's ctypes callbacks is lost ("Exception
+    ignored"), so the compile watch holds Ctrl-C while the compiler lock is held and
+    raises it on release."""
+    import signal
+
+    watch = limits._CompileWatch()
+    watch.noted = True  # no note on stderr
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        watch.on_start(None)
+        signal.raise_signal(signal.SIGINT)  # held: no KeyboardInterrupt here
+        with pytest.raises(KeyboardInterrupt):
+            watch.on_end(None)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)

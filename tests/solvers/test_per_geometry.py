@@ -31,3 +31,12 @@ def test_cache_builds_once_and_drops_the_oldest_beyond_its_limit():
     assert made == ["a", "b", "c", "d", "a"]  # 'a' again after it was dropped for 'd'
     assert dropped == ["A", "B"]
     assert list(cache) == ["c", "d", "a"]
+
+
+def test_cache_drops_the_least_recently_used():
+    cache: dict = {}
+    dropped: list[str] = []
+    for key in "abac":  # 'a' used again after 'b': 'b' is the one dropped for 'c'
+        keep_loaded(cache, key, str.upper, limit=2, drop=dropped.append)
+    assert dropped == ["B"]
+    assert list(cache) == ["a", "c"]
