@@ -30,6 +30,17 @@ best contradiction found.  Sets do not add like distances (two derivations can s
 constraints), so this is the shortest refutation up to that choice, not a proven
 minimum; it is exact for whip-shaped (linear) refutations.
 
+Where the first derivation overcounts.  A braid may use a value forced two ways (say
+by its row and by its column) and the contradiction may need that column anyway: the
+first derivation's row is then one constraint too many.  `refutation_with_alternatives`
+searches the same way but keeps, for each literal, up to CONES_PER_LITERAL cones that
+are not supersets of one another (a superset can never give a smaller union), and tries
+every combination of them where a constraint forces a value or breaks.  With no cap it
+would be exact (every literal of a shortest refutation keeps a cone inside it, by
+induction along the derivation); the cap keeps it affordable.  It costs several times
+the plain search, so the rating uses it only where a step would raise the rating (see
+`simplest_first`).
+
 Cones are bit sets, one bit per long clause (6 words of 64 bits for 9x9).  Facts of the
 state may carry cones too (`cone_of` of an assigned literal): the nested rating
 (depth 2 and more) runs these kernels on a state whose facts were derived under an
@@ -306,6 +317,41 @@ def new_scratch(G, num_vars):
         np.zeros(words, np.uint64),  # 11 the best contradiction's cone
         np.zeros(words, np.uint64),  # 12 work cone
         np.zeros(4, np.int64),  # 13 counters: stamp, pool size, entries, trail size
+        *_new_alternatives(G, num_vars),  # 14.. those of `refutation_with_alternatives`
+    )
+
+
+CONES_PER_LITERAL = 4  # cones kept per literal by `refutation_with_alternatives`
+ALTERNATIVE_WORDS = 1 << 22  # its cone pool's size cap, in 64-bit words (32 MB)
+# Fields of the scratch tuple used by `refutation_with_alternatives`.
+X_NCONES, X_CONES, X_APOOL, X_AHEADS, X_ANEXT, X_ALIT, X_AROW, X_ACOUNT, X_OTHERS, X_ODO = range(
+    14, 24
+)
+# Slots of X[X_ACOUNT].
+A_POOL_SIZE, A_ENTRIES, A_OVERFLOW = range(3)
+
+
+@njit(cache=True)
+def _new_alternatives(G, num_vars):
+    m = G[G_CSTART].shape[0] - 1
+    words = num_words(G)
+    rows = max(2, min(16 * (m + 2), ALTERNATIVE_WORDS // words))
+    entries = min(CONES_PER_LITERAL * G[G_BIMP].shape[0] + rows + 2, ALTERNATIVE_WORDS)
+    cstart = G[G_CSTART]
+    width = 1
+    for c in range(m):
+        width = max(width, cstart[c + 1] - cstart[c])
+    return (
+        np.zeros(2 * num_vars, np.int32),  # 14 cones kept per literal
+        np.zeros((2 * num_vars, CONES_PER_LITERAL), np.int32),  # 15 their pool rows
+        np.zeros((rows, words), np.uint64),  # 16 cone pool (row 0 empty)
+        np.full(m + 2, -1, np.int32),  # 17 heads of the buckets (by cone size)
+        np.zeros(entries, np.int32),  # 18 next entry in the bucket
+        np.zeros(entries, np.int32),  # 19 literal of the entry
+        np.zeros(entries, np.int32),  # 20 cone row of the entry
+        np.zeros(3, np.int64),  # 21 pool rows in use, entries, overflow (1: arrays full)
+        np.zeros(width, np.int32),  # 22 the other false literals of a constraint
+        np.zeros(width, np.int32),  # 23 which cone of each is combined (an odometer)
     )
 
 
@@ -323,15 +369,47 @@ def _push(X, lit, row, size, limit):
 
 
 @njit(cache=True)
+def _next_entry(heads, enext, elit, erow, level, best, limit):
+    """Pop the next entry of the smallest nonempty bucket below `best` (and <= limit):
+    return (its literal, its cone row, its level), or (-1, 0, level) when there is none."""
+    while level < best and level <= limit:
+        e = heads[level]
+        if e >= 0:
+            heads[level] = enext[e]
+            return elit[e], erow[e], level
+        level += 1
+    return -1, 0, level
+
+
+@njit(cache=True)
+def _touch(G, T, X, c, stamp, out):
+    """The first time hypothesis `stamp` reaches constraint c: start its count of false
+    literals at the state's and set out to the union of the cones of the literals the
+    state's facts removed (all empty unless the state tracks cones)."""
+    if X[3][c] == stamp:
+        return
+    X[3][c] = stamp
+    X[4][c] = T[T_FALSE][c]
+    out[:] = 0
+    if T[T_ST][TRACK] == 1:
+        val, tpool, tcone = T[T_VAL], T[T_POOL], T[T_CONE]
+        cstart, clits = G[G_CSTART], G[G_CLITS]
+        for p in range(cstart[c], cstart[c + 1]):
+            lit = clits[p]
+            if val[lit] == -1:
+                out |= tpool[tcone[lit ^ 1]]
+
+
+@njit(cache=True)
 def shortest_refutation(G, T, X, z, limit):
     """Return the length of the shortest refutation of the hypothesis `z` (a literal
     code, open in the state) of length <= limit, or limit + 1 when there is none; the
     best contradiction's cone is left in X[11].  The state T is not changed."""
     val = T[T_VAL]
-    nfalse, ntrue = T[T_FALSE], T[T_TRUE]
+    ntrue = T[T_TRUE]
     bstart, bimp, ostart, occ = G[G_BSTART], G[G_BIMP], G[G_OSTART], G[G_OCC]
     cstart, clits = G[G_CSTART], G[G_CLITS]
-    hval, hcone, htrail, cstamp, hfalse, union = X[0], X[1], X[2], X[3], X[4], X[5]
+    hval, hcone, htrail, hfalse, union = X[0], X[1], X[2], X[4], X[5]
     hpool, heads, enext, elit, erow, best_cone, work, counters = (
         X[6],
         X[7],
@@ -351,19 +429,14 @@ def shortest_refutation(G, T, X, z, limit):
     counters[2] = 0
     counters[3] = 0
     hpool[0, :] = 0
-    for s in range(limit + 2):
-        heads[s] = -1
+    heads[: limit + 2] = -1  # every bucket empty
     best = limit + 1
     _push(X, z, 0, 0, limit)
     level = 0
-    while level < best and level <= limit:
-        e = heads[level]
-        if e < 0:
-            level += 1
-            continue
-        heads[level] = enext[e]
-        r = elit[e]
-        row = erow[e]
+    while True:
+        r, row, level = _next_entry(heads, enext, elit, erow, level, best, limit)
+        if r < 0:
+            break
         if hval[r] == 1 or val[r] == 1:
             continue
         if hval[r] == -1 or val[r] == -1:  # two derivations disagree: a contradiction
@@ -392,15 +465,7 @@ def shortest_refutation(G, T, X, z, limit):
             c = occ[i]
             if ntrue[c] > 0:
                 continue
-            if cstamp[c] != stamp:
-                cstamp[c] = stamp
-                hfalse[c] = nfalse[c]
-                union[c, :] = 0
-                if track:
-                    for p in range(cstart[c], cstart[c + 1]):
-                        lit = clits[p]
-                        if val[lit] == -1:
-                            union[c, :] |= tpool[tcone[lit ^ 1]]
+            _touch(G, T, X, c, stamp, union[c])
             hfalse[c] += 1
             union[c, :] |= hpool[row]
             size = cstart[c + 1] - cstart[c]
@@ -433,6 +498,185 @@ def shortest_refutation(G, T, X, z, limit):
 
 
 @njit(cache=True)
+def _dominated(X, lit, pool, row):
+    """Return True when literal lit keeps a cone that is a subset of pool[row]."""
+    ncones, cones, apool = X[X_NCONES], X[X_CONES], X[X_APOOL]
+    for i in range(ncones[lit]):
+        a = cones[lit, i]
+        subset = True
+        for w in range(pool.shape[1]):
+            if apool[a, w] & ~pool[row, w]:
+                subset = False
+                break
+        if subset:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _push_alternative(X, lit, row, size):
+    count = X[X_ACOUNT]
+    e = count[A_ENTRIES]
+    if e == X[X_ALIT].shape[0]:
+        count[A_OVERFLOW] = 1
+        return
+    count[A_ENTRIES] += 1
+    X[X_ALIT][e] = lit
+    X[X_AROW][e] = row
+    X[X_ANEXT][e] = X[X_AHEADS][size]
+    X[X_AHEADS][size] = e
+
+
+@njit(cache=True)
+def _better(X, work, best):
+    """Make work the best contradiction if it is smaller; return the best size."""
+    size = popcount(work)
+    if size < best:
+        X[11][:] = work
+        return size
+    return best
+
+
+@njit(cache=True)
+def refutation_with_alternatives(G, T, X, z, limit):
+    """Return what `shortest_refutation` returns, searching with up to CONES_PER_LITERAL
+    cones per literal (module docstring): never longer, shorter where a value's first
+    derivation overcounts.  Falls back to `shortest_refutation` if its arrays fill."""
+    found = _search_alternatives(G, T, X, z, limit)
+    if X[X_ACOUNT][A_OVERFLOW]:
+        return shortest_refutation(G, T, X, z, limit)
+    return found
+
+
+@njit(cache=True)
+def _search_alternatives(G, T, X, z, limit):
+    val = T[T_VAL]
+    ntrue = T[T_TRUE]
+    bstart, bimp, ostart, occ = G[G_BSTART], G[G_BIMP], G[G_OSTART], G[G_OCC]
+    cstart, clits = G[G_CSTART], G[G_CLITS]
+    hval, htrail, hfalse, base, work, counters = X[0], X[2], X[4], X[5], X[12], X[13]
+    ncones, cones, pool, heads = X[X_NCONES], X[X_CONES], X[X_APOOL], X[X_AHEADS]
+    enext, elit, erow, count = X[X_ANEXT], X[X_ALIT], X[X_AROW], X[X_ACOUNT]
+    others, odometer = X[X_OTHERS], X[X_ODO]
+    words = work.shape[0]
+    track = T[T_ST][TRACK] == 1
+    tpool, tcone = T[T_POOL], T[T_CONE]
+    limit = min(limit, cstart.shape[0] - 1)
+    counters[0] += 1
+    stamp = counters[0]
+    counters[3] = 0
+    count[A_POOL_SIZE] = 1  # row 0: the empty cone
+    count[A_ENTRIES] = 0
+    count[A_OVERFLOW] = 0
+    pool[0, :] = 0
+    heads[: limit + 2] = -1  # every bucket empty
+    best = limit + 1
+    _push_alternative(X, z, 0, 0)
+    level = 0
+    while True:
+        r, row, level = _next_entry(heads, enext, elit, erow, level, best, limit)
+        if r < 0:
+            break
+        if val[r] == 1:
+            continue
+        if val[r] == -1:  # a fact of the state removes it: a contradiction
+            work[:] = pool[row]
+            if track:
+                work |= tpool[tcone[r ^ 1]]
+            best = _better(X, work, best)
+            continue
+        if hval[r] == -1:  # its negation holds: a contradiction with each of its cones
+            for i in range(ncones[r ^ 1]):
+                a = cones[r ^ 1, i]
+                for w in range(words):
+                    work[w] = pool[row, w] | pool[a, w]
+                best = _better(X, work, best)
+            continue
+        # Cones come out by size, so a subset of this one came out before it.
+        if ncones[r] == CONES_PER_LITERAL or _dominated(X, r, pool, row):
+            continue
+        if hval[r] == 0:
+            hval[r] = 1
+            hval[r ^ 1] = -1
+            htrail[counters[3]] = r
+            counters[3] += 1
+        first = ncones[r] == 0
+        cones[r, ncones[r]] = row
+        ncones[r] += 1
+        for i in range(bstart[r], bstart[r + 1]):
+            q = bimp[i]
+            if val[q] == 1 or ncones[q] == CONES_PER_LITERAL:
+                continue
+            if hval[q] == 1 and _dominated(X, q, pool, row):
+                continue
+            _push_alternative(X, q, row, level)
+        f = r ^ 1
+        for i in range(ostart[f], ostart[f + 1]):
+            c = occ[i]
+            if ntrue[c] > 0:
+                continue
+            _touch(G, T, X, c, stamp, base[c])
+            if first:
+                hfalse[c] += 1
+            size = cstart[c + 1] - cstart[c]
+            if hfalse[c] < size - 1:
+                continue
+            # c forces its last literal (or breaks): its cone is c, this cone of f's
+            # negation and one cone of each other literal the hypothesis removed; every
+            # combination is tried (the new ones are those with this cone).
+            n_others = 0
+            left = -1
+            for p in range(cstart[c], cstart[c + 1]):
+                lit = clits[p]
+                if lit == f or val[lit] == -1:
+                    continue
+                if hval[lit] == -1:
+                    others[n_others] = lit ^ 1
+                    odometer[n_others] = 0
+                    n_others += 1
+                else:
+                    left = lit
+            if left >= 0 and ncones[left] == CONES_PER_LITERAL:
+                continue
+            while True:
+                for w in range(words):
+                    work[w] = base[c, w] | pool[row, w]
+                for j in range(n_others):
+                    a = cones[others[j], odometer[j]]
+                    for w in range(words):
+                        work[w] |= pool[a, w]
+                _set_bit(work, c)
+                if left < 0:
+                    best = _better(X, work, best)
+                else:
+                    cone_size = popcount(work)
+                    if cone_size <= limit and cone_size < best:
+                        new = count[A_POOL_SIZE]
+                        if new == pool.shape[0]:
+                            count[A_OVERFLOW] = 1
+                        else:
+                            pool[new, :] = work
+                            if not (hval[left] == 1 and _dominated(X, left, pool, new)):
+                                count[A_POOL_SIZE] += 1
+                                _push_alternative(X, left, new, cone_size)
+                j = 0
+                while j < n_others:
+                    odometer[j] += 1
+                    if odometer[j] < ncones[others[j]]:
+                        break
+                    odometer[j] = 0
+                    j += 1
+                if j == n_others:
+                    break
+    for t in range(counters[3]):
+        lit = htrail[t]
+        hval[lit] = 0
+        hval[lit ^ 1] = 0
+        ncones[lit] = 0
+    return best
+
+
+@njit(cache=True)
 def candidate_lengths(G, T, X, num_candidates, limit, lengths):
     """Fill lengths[v] with the refutation length of the open candidate v+1 (variables
     1..num_candidates) up to the running best, and return that best (the shortest
@@ -450,6 +694,25 @@ def candidate_lengths(G, T, X, num_candidates, limit, lengths):
         length = shortest_refutation(G, T, X, z, best)
         lengths[v] = length
         if length <= best:
+            best = length
+            found = length
+    return found
+
+
+@njit(cache=True)
+def shorter_lengths(G, T, X, num_candidates, limit, lengths):
+    """Search every open candidate again with `refutation_with_alternatives`, for
+    refutations of length <= limit; set lengths[v] of those found (up to the running
+    best; other entries are left as they are) and return the best, or limit + 1."""
+    val = T[T_VAL]
+    best = limit
+    found = limit + 1
+    for v in range(num_candidates):
+        if val[2 * v] != 0:
+            continue
+        length = refutation_with_alternatives(G, T, X, 2 * v, best)
+        if length <= best:
+            lengths[v] = length
             best = length
             found = length
     return found
@@ -491,6 +754,16 @@ def simplest_first(G, T, X, num_candidates, limit, lengths, queue, log, budget):
         best = candidate_lengths(G, T, X, num_candidates, limit, lengths)
         if best > limit:
             return STUCK, longest, steps
+        if best > max(longest, 2):
+            # This step would raise the rating: look for shorter refutations the first
+            # derivations missed (of length 2 or more: a refutation of length 1 derives
+            # nothing).  Only these steps can change the rating: every other
+            # step eliminates by refutations no longer than the longest step so far, so
+            # the state stays one that steps of that length reach (and any order of such
+            # steps reaches the same fixpoint).
+            shorter = shorter_lengths(G, T, X, num_candidates, best - 1, lengths)
+            if shorter < best:
+                best = shorter
         if steps < log.shape[0]:
             log[steps] = best
         steps += 1

@@ -226,10 +226,15 @@ class RefutationRater:
         )
         if best > self.num_constraints:
             return self.nested_step(T, max_depth)
+        if best > 2:  # the shortest refutations the first derivations missed, if any
+            best = min(
+                best,
+                K.shorter_lengths(self.G, T, self.X, self.num_candidates, best - 1, self._lengths),
+            )
         chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
         cones = []
         for v in chosen:
-            K.shortest_refutation(self.G, T, self.X, 2 * v, best)
+            K.refutation_with_alternatives(self.G, T, self.X, 2 * v, best)
             cones.append(self._bits(self.X[11]))
         return Step(1, int(best), tuple(to_dimacs(2 * v + 1) for v in chosen), tuple(cones))
 

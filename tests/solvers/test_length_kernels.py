@@ -26,8 +26,14 @@ EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6.
 BERTHIER_W2 = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
 
 
-def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] = ()) -> int:
-    """Return the kernel's shortest refutation length of `hypothesis` (0: none)."""
+def shortest(
+    clauses: list[list[int]],
+    hypothesis: int,
+    facts: tuple[int, ...] = (),
+    search=K.shortest_refutation,
+) -> int:
+    """Return the kernel's shortest refutation length of `hypothesis` (0: none), by
+    `search` (the first derivations' search by default)."""
     cnf = Cnf.from_clauses(clauses)
     G = K.build_links(cnf.literals.astype(np.int64), cnf.offsets.astype(np.int64), cnf.num_vars)
     T = K.new_state(G, cnf.num_vars, False)
@@ -36,7 +42,7 @@ def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] =
     assert K.assert_facts(G, T, codes, np.zeros(codes.size, np.int32), queue) == K.NO_CONFLICT
     X = K.new_scratch(G, cnf.num_vars)
     m = G[K.G_CSTART].shape[0] - 1
-    length = K.shortest_refutation(G, T, X, to_code(hypothesis), m)
+    length = search(G, T, X, to_code(hypothesis), m)
     return 0 if length > m else int(length)
 
 
@@ -59,6 +65,12 @@ def test_the_shortest_of_two_refutations_is_found():
     assert shortest(long_way[:-1], 9) == 0  # (without the last link, no contradiction)
     # ... and one constraint alone also does it: the shortest counts.
     assert shortest([*long_way, [13, 14, 15], [-9, -13], [-9, -14], [-9, -15]], 9) == 1
+    # The search with alternative cones finds the same where the first derivation is exact.
+    alternatives = K.refutation_with_alternatives
+    assert shortest(long_way, 9, search=alternatives) == 3
+    assert shortest(long_way[:-1], 9, search=alternatives) == 0
+    assert shortest([[1, 2, 3], [-4, -1], [-4, -2]], 4, facts=(-3,), search=alternatives) == 1
+    assert shortest([[4, 1, 2], [-4, -1], [-4, -2]], 4, search=alternatives) == 0
 
 
 def test_links_and_facts_are_free():
@@ -72,6 +84,26 @@ def test_links_and_facts_are_free():
 def test_a_satisfied_constraint_is_never_used():
     # The hypothesis satisfies (z a b), so removing a and b breaks nothing.
     assert shortest([[4, 1, 2], [-4, -1], [-4, -2]], 4) == 0
+
+
+def test_alternative_cones_find_the_union_the_first_derivation_misses(rater, public):
+    # Berthier's puzzle 1115 of the unbiased 5,000 (W = B = 2): after its first step,
+    # r9c5=3 is refuted with "3 in row 3" and "3 in column 8"; the value the column
+    # forces is forced by row 8 first, and the first derivations count row 8 too.
+    path = public.set("berthier-cb-5000")
+    with open(path, encoding="utf-8") as handle:
+        row = list(csv.DictReader(handle, delimiter="\t"))[1115]
+    grid = parse_grid(row["puzzle"], GEOMETRY)
+    state = rater.start(grid)
+    assert rater.apply(state, rater.shortest_step(state, max_depth=1))
+    z = to_code(8 * 81 + 4 * 9 + 3)  # r9c5=3
+    m = rater.num_constraints
+    assert K.shortest_refutation(rater.G, state, rater.X, z, m) == 3
+    assert K.refutation_with_alternatives(rater.G, state, rater.X, z, m) == 2
+    cone = rater._bits(rater.X[11])
+    forced, broken = refutation_chain(rater, state, 8 * 81 + 4 * 9 + 3, cone)
+    assert {c for _, c in forced} | ({broken} if isinstance(broken, int) else set()) == set(cone)
+    assert rater.rate(grid).length == int(row["W"]) == int(row["B"]) == 2
 
 
 @pytest.fixture(scope="module")
