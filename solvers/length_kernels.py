@@ -324,9 +324,19 @@ def new_scratch(G, num_vars):
 CONES_PER_LITERAL = 4  # cones kept per literal by `refutation_with_alternatives`
 ALTERNATIVE_WORDS = 1 << 22  # its cone pool's size cap, in 64-bit words (32 MB)
 # Fields of the scratch tuple used by `refutation_with_alternatives`.
-X_NCONES, X_CONES, X_APOOL, X_AHEADS, X_ANEXT, X_ALIT, X_AROW, X_ACOUNT, X_OTHERS, X_ODO = range(
-    14, 24
-)
+(
+    X_NCONES,
+    X_CONES,
+    X_APOOL,
+    X_AHEADS,
+    X_ANEXT,
+    X_ALIT,
+    X_AROW,
+    X_ACOUNT,
+    X_OTHERS,
+    X_ODO,
+    X_PARTIAL,
+) = range(14, 25)
 # Slots of X[X_ACOUNT].
 A_POOL_SIZE, A_ENTRIES, A_OVERFLOW = range(3)
 
@@ -352,44 +362,31 @@ def _new_alternatives(G, num_vars):
         np.zeros(3, np.int64),  # 21 pool rows in use, entries, overflow (1: arrays full)
         np.zeros(width, np.int32),  # 22 the other false literals of a constraint
         np.zeros(width, np.int32),  # 23 which cone of each is combined (an odometer)
+        np.zeros((width + 1, words), np.uint64),  # 24 unions of the cones chosen so far
     )
 
 
 @njit(cache=True)
-def _push(X, lit, row, size, limit):
+def _push(heads, enext, elit, erow, counters, lit, row, size, limit):
     if size > limit:
         return
-    counters = X[13]
     e = counters[2]
     counters[2] += 1
-    X[9][e] = lit
-    X[10][e] = row
-    X[8][e] = X[7][size]
-    X[7][size] = e
+    elit[e] = lit
+    erow[e] = row
+    enext[e] = heads[size]
+    heads[size] = e
 
 
 @njit(cache=True)
-def _next_entry(heads, enext, elit, erow, level, best, limit):
-    """Pop the next entry of the smallest nonempty bucket below `best` (and <= limit):
-    return (its literal, its cone row, its level), or (-1, 0, level) when there is none."""
-    while level < best and level <= limit:
-        e = heads[level]
-        if e >= 0:
-            heads[level] = enext[e]
-            return elit[e], erow[e], level
-        level += 1
-    return -1, 0, level
-
-
-@njit(cache=True)
-def _touch(G, T, X, c, stamp, out):
+def _touch(G, T, cstamp, hfalse, c, stamp, out):
     """The first time hypothesis `stamp` reaches constraint c: start its count of false
     literals at the state's and set out to the union of the cones of the literals the
     state's facts removed (all empty unless the state tracks cones)."""
-    if X[3][c] == stamp:
+    if cstamp[c] == stamp:
         return
-    X[3][c] = stamp
-    X[4][c] = T[T_FALSE][c]
+    cstamp[c] = stamp
+    hfalse[c] = T[T_FALSE][c]
     out[:] = 0
     if T[T_ST][TRACK] == 1:
         val, tpool, tcone = T[T_VAL], T[T_POOL], T[T_CONE]
@@ -406,10 +403,10 @@ def shortest_refutation(G, T, X, z, limit):
     code, open in the state) of length <= limit, or limit + 1 when there is none; the
     best contradiction's cone is left in X[11].  The state T is not changed."""
     val = T[T_VAL]
-    ntrue = T[T_TRUE]
+    nfalse, ntrue = T[T_FALSE], T[T_TRUE]
     bstart, bimp, ostart, occ = G[G_BSTART], G[G_BIMP], G[G_OSTART], G[G_OCC]
     cstart, clits = G[G_CSTART], G[G_CLITS]
-    hval, hcone, htrail, hfalse, union = X[0], X[1], X[2], X[4], X[5]
+    hval, hcone, htrail, cstamp, hfalse, union = X[0], X[1], X[2], X[3], X[4], X[5]
     hpool, heads, enext, elit, erow, best_cone, work, counters = (
         X[6],
         X[7],
@@ -429,14 +426,19 @@ def shortest_refutation(G, T, X, z, limit):
     counters[2] = 0
     counters[3] = 0
     hpool[0, :] = 0
-    heads[: limit + 2] = -1  # every bucket empty
+    for s in range(limit + 2):
+        heads[s] = -1
     best = limit + 1
-    _push(X, z, 0, 0, limit)
+    _push(heads, enext, elit, erow, counters, z, 0, 0, limit)
     level = 0
-    while True:
-        r, row, level = _next_entry(heads, enext, elit, erow, level, best, limit)
-        if r < 0:
-            break
+    while level < best and level <= limit:
+        e = heads[level]
+        if e < 0:
+            level += 1
+            continue
+        heads[level] = enext[e]
+        r = elit[e]
+        row = erow[e]
         if hval[r] == 1 or val[r] == 1:
             continue
         if hval[r] == -1 or val[r] == -1:  # two derivations disagree: a contradiction
@@ -459,13 +461,21 @@ def shortest_refutation(G, T, X, z, limit):
             q = bimp[i]
             if hval[q] == 1 or val[q] == 1:
                 continue
-            _push(X, q, row, level, limit)
+            _push(heads, enext, elit, erow, counters, q, row, level, limit)
         f = r ^ 1
         for i in range(ostart[f], ostart[f + 1]):
             c = occ[i]
             if ntrue[c] > 0:
                 continue
-            _touch(G, T, X, c, stamp, union[c])
+            if cstamp[c] != stamp:
+                cstamp[c] = stamp
+                hfalse[c] = nfalse[c]
+                union[c, :] = 0
+                if track:
+                    for p in range(cstart[c], cstart[c + 1]):
+                        lit = clits[p]
+                        if val[lit] == -1:
+                            union[c, :] |= tpool[tcone[lit ^ 1]]
             hfalse[c] += 1
             union[c, :] |= hpool[row]
             size = cstart[c + 1] - cstart[c]
@@ -488,7 +498,7 @@ def shortest_refutation(G, T, X, z, limit):
                         new = counters[1]
                         counters[1] += 1
                         hpool[new, :] = work
-                        _push(X, lit, new, cone_size, limit)
+                        _push(heads, enext, elit, erow, counters, lit, new, cone_size, limit)
                     break
     for t in range(counters[3]):
         lit = htrail[t]
@@ -498,9 +508,9 @@ def shortest_refutation(G, T, X, z, limit):
 
 
 @njit(cache=True)
-def _dominated(X, lit, pool, row):
-    """Return True when literal lit keeps a cone that is a subset of pool[row]."""
-    ncones, cones, apool = X[X_NCONES], X[X_CONES], X[X_APOOL]
+def _dominated(ncones, cones, apool, lit, pool, row):
+    """Return True when literal lit keeps a cone (ncones, cones: its count and rows in
+    apool) that is a subset of pool[row]."""
     for i in range(ncones[lit]):
         a = cones[lit, i]
         subset = True
@@ -514,25 +524,24 @@ def _dominated(X, lit, pool, row):
 
 
 @njit(cache=True)
-def _push_alternative(X, lit, row, size):
-    count = X[X_ACOUNT]
+def _push_alternative(heads, enext, elit, erow, count, lit, row, size):
     e = count[A_ENTRIES]
-    if e == X[X_ALIT].shape[0]:
+    if e == elit.shape[0]:
         count[A_OVERFLOW] = 1
         return
     count[A_ENTRIES] += 1
-    X[X_ALIT][e] = lit
-    X[X_AROW][e] = row
-    X[X_ANEXT][e] = X[X_AHEADS][size]
-    X[X_AHEADS][size] = e
+    elit[e] = lit
+    erow[e] = row
+    enext[e] = heads[size]
+    heads[size] = e
 
 
 @njit(cache=True)
-def _better(X, work, best):
+def _better(best_cone, work, best):
     """Make work the best contradiction if it is smaller; return the best size."""
     size = popcount(work)
     if size < best:
-        X[11][:] = work
+        best_cone[:] = work
         return size
     return best
 
@@ -554,10 +563,11 @@ def _search_alternatives(G, T, X, z, limit):
     ntrue = T[T_TRUE]
     bstart, bimp, ostart, occ = G[G_BSTART], G[G_BIMP], G[G_OSTART], G[G_OCC]
     cstart, clits = G[G_CSTART], G[G_CLITS]
-    hval, htrail, hfalse, base, work, counters = X[0], X[2], X[4], X[5], X[12], X[13]
+    hval, htrail, cstamp, hfalse, base, work = X[0], X[2], X[3], X[4], X[5], X[12]
+    best_cone, counters = X[11], X[13]
     ncones, cones, pool, heads = X[X_NCONES], X[X_CONES], X[X_APOOL], X[X_AHEADS]
     enext, elit, erow, count = X[X_ANEXT], X[X_ALIT], X[X_AROW], X[X_ACOUNT]
-    others, odometer = X[X_OTHERS], X[X_ODO]
+    others, odometer, partial = X[X_OTHERS], X[X_ODO], X[X_PARTIAL]
     words = work.shape[0]
     track = T[T_ST][TRACK] == 1
     tpool, tcone = T[T_POOL], T[T_CONE]
@@ -571,29 +581,33 @@ def _search_alternatives(G, T, X, z, limit):
     pool[0, :] = 0
     heads[: limit + 2] = -1  # every bucket empty
     best = limit + 1
-    _push_alternative(X, z, 0, 0)
+    _push_alternative(heads, enext, elit, erow, count, z, 0, 0)
     level = 0
-    while True:
-        r, row, level = _next_entry(heads, enext, elit, erow, level, best, limit)
-        if r < 0:
-            break
+    while level < best and level <= limit:
+        e = heads[level]
+        if e < 0:
+            level += 1
+            continue
+        heads[level] = enext[e]
+        r = elit[e]
+        row = erow[e]
         if val[r] == 1:
             continue
         if val[r] == -1:  # a fact of the state removes it: a contradiction
             work[:] = pool[row]
             if track:
                 work |= tpool[tcone[r ^ 1]]
-            best = _better(X, work, best)
+            best = _better(best_cone, work, best)
             continue
         if hval[r] == -1:  # its negation holds: a contradiction with each of its cones
             for i in range(ncones[r ^ 1]):
                 a = cones[r ^ 1, i]
                 for w in range(words):
                     work[w] = pool[row, w] | pool[a, w]
-                best = _better(X, work, best)
+                best = _better(best_cone, work, best)
             continue
         # Cones come out by size, so a subset of this one came out before it.
-        if ncones[r] == CONES_PER_LITERAL or _dominated(X, r, pool, row):
+        if ncones[r] == CONES_PER_LITERAL or _dominated(ncones, cones, pool, r, pool, row):
             continue
         if hval[r] == 0:
             hval[r] = 1
@@ -607,15 +621,16 @@ def _search_alternatives(G, T, X, z, limit):
             q = bimp[i]
             if val[q] == 1 or ncones[q] == CONES_PER_LITERAL:
                 continue
-            if hval[q] == 1 and _dominated(X, q, pool, row):
+            if hval[q] == 1 and _dominated(ncones, cones, pool, q, pool, row):
                 continue
-            _push_alternative(X, q, row, level)
+            _push_alternative(heads, enext, elit, erow, count, q, row, level)
         f = r ^ 1
         for i in range(ostart[f], ostart[f + 1]):
             c = occ[i]
             if ntrue[c] > 0:
                 continue
-            _touch(G, T, X, c, stamp, base[c])
+            if cstamp[c] != stamp:
+                _touch(G, T, cstamp, hfalse, c, stamp, base[c])
             if first:
                 hfalse[c] += 1
             size = cstart[c + 1] - cstart[c]
@@ -638,36 +653,49 @@ def _search_alternatives(G, T, X, z, limit):
                     left = lit
             if left >= 0 and ncones[left] == CONES_PER_LITERAL:
                 continue
-            while True:
-                for w in range(words):
-                    work[w] = base[c, w] | pool[row, w]
-                for j in range(n_others):
+            # Depth first over the choices, partial[j] the union before others[j]'s
+            # cone: a partial union already too large cuts all its completions.
+            for w in range(words):
+                partial[0, w] = base[c, w] | pool[row, w]
+            _set_bit(partial[0], c)
+            j = 0
+            odometer[0] = 0
+            while j >= 0:
+                if j < n_others and odometer[j] == ncones[others[j]]:
+                    j -= 1  # every cone of others[j] tried: back to the one before
+                    if j >= 0:
+                        odometer[j] += 1
+                    continue
+                if j < n_others:
                     a = cones[others[j], odometer[j]]
                     for w in range(words):
-                        work[w] |= pool[a, w]
-                _set_bit(work, c)
-                if left < 0:
-                    best = _better(X, work, best)
-                else:
-                    cone_size = popcount(work)
-                    if cone_size <= limit and cone_size < best:
-                        new = count[A_POOL_SIZE]
-                        if new == pool.shape[0]:
-                            count[A_OVERFLOW] = 1
-                        else:
-                            pool[new, :] = work
-                            if not (hval[left] == 1 and _dominated(X, left, pool, new)):
-                                count[A_POOL_SIZE] += 1
-                                _push_alternative(X, left, new, cone_size)
-                j = 0
-                while j < n_others:
-                    odometer[j] += 1
-                    if odometer[j] < ncones[others[j]]:
-                        break
-                    odometer[j] = 0
+                        partial[j + 1, w] = partial[j, w] | pool[a, w]
+                    if popcount(partial[j + 1]) >= min(limit + 1, best):
+                        odometer[j] += 1
+                        continue
                     j += 1
-                if j == n_others:
-                    break
+                    if j < n_others:
+                        odometer[j] = 0
+                    continue
+                work[:] = partial[n_others]
+                if left < 0:
+                    best = _better(best_cone, work, best)
+                else:
+                    new = count[A_POOL_SIZE]
+                    if new == pool.shape[0]:
+                        count[A_OVERFLOW] = 1
+                    else:
+                        pool[new, :] = work
+                        if not (
+                            hval[left] == 1 and _dominated(ncones, cones, pool, left, pool, new)
+                        ):
+                            count[A_POOL_SIZE] += 1
+                            _push_alternative(
+                                heads, enext, elit, erow, count, left, new, popcount(work)
+                            )
+                j -= 1
+                if j >= 0:
+                    odometer[j] += 1
     for t in range(counters[3]):
         lit = htrail[t]
         hval[lit] = 0
