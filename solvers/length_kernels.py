@@ -549,12 +549,13 @@ def _better(best_cone, work, best):
 @njit(cache=True)
 def refutation_with_alternatives(G, T, X, z, limit):
     """Return what `shortest_refutation` returns, searching with up to CONES_PER_LITERAL
-    cones per literal (module docstring): never longer, shorter where a value's first
-    derivation overcounts.  Falls back to `shortest_refutation` if its arrays fill."""
+    cones per literal (module docstring): shorter where a value's first derivation
+    overcounts, and never longer: the plain search runs too, below what this one found
+    (the cap, and ties met in another order, can make the first cones differ)."""
     found = _search_alternatives(G, T, X, z, limit)
-    if X[X_ACOUNT][A_OVERFLOW]:
+    if X[X_ACOUNT][A_OVERFLOW]:  # its arrays filled: the plain search alone
         return shortest_refutation(G, T, X, z, limit)
-    return found
+    return min(found, shortest_refutation(G, T, X, z, min(limit, found - 1)))
 
 
 @njit(cache=True)
