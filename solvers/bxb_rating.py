@@ -46,14 +46,19 @@ from solvers import length_kernels as K
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
 from solvers.limits import clock, deadline_after
+from solvers.literals import to_dimacs
+from solvers.propagate import (
+    CONTRADICTION,
+    NO_CONFLICT,
+    OUT_OF_TIME,
+    REASON_DECISION,
+    SOLVED,
+    STUCK,
+)
 from solvers.results import rating_label
 
-# Results of the kernels (as `length_kernels`' SOLVED, CONTRADICTION and STUCK) and one
-# more: the deadline passed.
-SOLVED = K.SOLVED
-CONTRADICTION = K.CONTRADICTION
-STUCK = K.STUCK
-OUT_OF_TIME = 4
+# The kernels return SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME (the deadline passed),
+# status codes declared with every kernel's in solvers.propagate.
 NO_DEADLINE = np.inf
 CLOCK_EVERY = 8  # refutation searches between two looks at the clock (tens of µs)
 # Slots of the work counters.
@@ -73,24 +78,15 @@ def _clock():
 
 
 @njit(cache=True)
-def _eliminate(G, T, code, queue, one, empty):
-    """Make the literal `code` a fact of T (no cone); True unless a contradiction."""
-    one[0] = code
-    return K.assert_facts(G, T, one, empty, queue) == K.NO_CONFLICT
-
-
-@njit(cache=True)
-def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
+def braid_closure(F, occ, T, X, num_candidates, limit, deadline, work):
     """Apply B_limit to the untracked state T: eliminate every open candidate whose
     shortest refutation has length <= limit, propagating after each, until none is
     left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME
     (the clock is read every CLOCK_EVERY refutations; `deadline` is a solvers.limits.clock()
     value, inf for none); next the shortest refutation left, the smallest limit at
     which B would eliminate more (more than all constraints when none is left)."""
-    one = np.zeros(1, np.int32)
-    empty = np.zeros(1, np.int32)
-    val = T[K.T_VAL]
-    unbounded = G[K.G_CSTART].shape[0] - 1  # no refutation is longer than all constraints
+    value = T.value
+    unbounded = K.num_constraints(F)  # no refutation is longer than all constraints
     # Round and round the candidates until a whole turn since the last elimination
     # eliminated nothing (a candidate is only refuted again after the state changed);
     # the lengths found in that quiet turn are those of the final state (a search
@@ -101,15 +97,15 @@ def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
     v = 0
     while quiet < num_candidates:
         quiet += 1
-        if val[2 * v] == 0:
+        if value[2 * v] == 0:
             look = deadline < NO_DEADLINE and work[SEARCHES] % CLOCK_EVERY == 0
             if look and _clock() >= deadline:
                 return OUT_OF_TIME, shortest_left
             work[SEARCHES] += 1
-            length = K.shortest_refutation(G, T, X, 2 * v, limit)
+            length = K.shortest_refutation(F, occ, T, X, 2 * v, limit)
             if length <= limit:
                 work[ELIMINATED] += 1
-                if not _eliminate(G, T, 2 * v + 1, queue, one, empty):
+                if K.eliminate(F, occ, T, 2 * v + 1) != NO_CONFLICT:
                     return CONTRADICTION, shortest_left
                 quiet = 0
                 shortest_left = unbounded + 1
@@ -120,27 +116,17 @@ def braid_closure(G, T, X, num_candidates, limit, queue, deadline, work):
 
 
 @njit(cache=True)
-def _copy_facts(T, U):
-    U[K.T_VAL][:] = T[K.T_VAL]
-    U[K.T_FALSE][:] = T[K.T_FALSE]
-    U[K.T_TRUE][:] = T[K.T_TRUE]
-    U[K.T_CONE][:] = 0
-
-
-@njit(cache=True)
 def _within(T, saved):
     """Return True when every fact of T is a fact of the saved values."""
-    val = T[K.T_VAL]
-    for lit in range(val.shape[0]):  # noqa: SIM110 (numba compiles no generator in all())
-        if val[lit] == 1 and saved[lit] != 1:
+    value = T.value
+    for lit in range(value.shape[0]):  # noqa: SIM110 (numba compiles no generator in all())
+        if value[lit] == 1 and saved[lit] != 1:
             return False
     return True
 
 
 @njit(cache=True)
-def _try_hypothesis(
-    G, T, U, X, num_candidates, v, limit, queue, deadline, memo, codes, cones, work
-):
+def _try_hypothesis(F, occ, T, U, X, num_candidates, v, limit, deadline, memo, codes, cones, work):
     """Apply B_limit under candidate v (open in T) in the workspace U; return (status,
     next) as `braid_closure` (CONTRADICTION: v is refuted).
 
@@ -154,27 +140,27 @@ def _try_hypothesis(
         work[SKIPPED] += 1
         return STUCK, next_limit[v]
     work[HYPOTHESES] += 1
-    _copy_facts(T, U)
+    K.copy_facts(T, U)
     codes[0] = 2 * v
     k = 1
     if resume and has_saved[v]:
-        val = T[K.T_VAL]
-        for lit in range(val.shape[0]):
-            if saved[v, lit] == 1 and val[lit] == 0 and lit != 2 * v:
+        value = T.value
+        for lit in range(value.shape[0]):
+            if saved[v, lit] == 1 and value[lit] == 0 and lit != 2 * v:
                 codes[k] = lit
                 k += 1
-    if K.assert_facts(G, U, codes[:k], cones[:k], queue) != K.NO_CONFLICT:
+    if K.assert_facts(F, occ, U, codes[:k], cones[:k], REASON_DECISION) != NO_CONFLICT:
         return CONTRADICTION, 0
-    status, shortest_left = braid_closure(G, U, X, num_candidates, limit, queue, deadline, work)
+    status, shortest_left = braid_closure(F, occ, U, X, num_candidates, limit, deadline, work)
     if resume and status in (STUCK, SOLVED):
-        saved[v, :] = U[K.T_VAL]
+        saved[v, :] = U.value
         next_limit[v] = shortest_left
         has_saved[v] = True
     return status, shortest_left
 
 
 @njit(cache=True)
-def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_somewhere, memo, work):
+def trial_and_error(F, occ, T, U, X, num_candidates, limit, deadline, true_somewhere, memo, work):
     """Apply T&E(B_limit) to the untracked state T, with U (an untracked state of the
     same formula) as the hypotheses' workspace: B_limit on T, then each open candidate
     z as a hypothesis, eliminated from T when B_limit under z reaches a contradiction,
@@ -185,14 +171,12 @@ def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_som
     Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME; next
     the smallest limit at which T&E would move again (every limit between `limit` and
     it gets STUCK at once)."""
-    one = np.zeros(1, np.int32)
-    empty = np.zeros(1, np.int32)
-    codes = np.zeros(T[K.T_VAL].shape[0], np.int32)
-    cones = np.zeros(T[K.T_VAL].shape[0], np.int32)
-    status, outer_next = braid_closure(G, T, X, num_candidates, limit, queue, deadline, work)
+    codes = np.zeros(T.value.shape[0], np.int32)
+    cones = np.zeros(T.value.shape[0], np.int32)
+    status, outer_next = braid_closure(F, occ, T, X, num_candidates, limit, deadline, work)
     if status != STUCK:
         return status, outer_next
-    val = T[K.T_VAL]
+    value = T.value
     # Hypotheses whose saved state is closest to moving first: the sooner the turn's
     # eliminations come, the shorter the quiet turn after the last one.
     saved, _, has_saved = memo
@@ -210,17 +194,17 @@ def trial_and_error(G, T, U, X, num_candidates, limit, queue, deadline, true_som
         quiet += 1
         v = order[at]
         at = at + 1 if at + 1 < num_candidates else 0
-        if val[2 * v] == 0 and not true_somewhere[v]:
+        if value[2 * v] == 0 and not true_somewhere[v]:
             inner, inner_next = _try_hypothesis(
-                G, T, U, X, num_candidates, v, limit, queue, deadline, memo, codes, cones, work
+                F, occ, T, U, X, num_candidates, v, limit, deadline, memo, codes, cones, work
             )
             if inner == OUT_OF_TIME:
                 return OUT_OF_TIME, shortest_left
             if inner == CONTRADICTION:
-                if not _eliminate(G, T, 2 * v + 1, queue, one, empty):
+                if K.eliminate(F, occ, T, 2 * v + 1) != NO_CONFLICT:
                     return CONTRADICTION, shortest_left
                 status, outer_next = braid_closure(
-                    G, T, X, num_candidates, limit, queue, deadline, work
+                    F, occ, T, X, num_candidates, limit, deadline, work
                 )
                 if status != STUCK:
                     return status, outer_next
@@ -273,7 +257,7 @@ class BxbRater:
     ):
         self.lengths = lengths or RefutationRater(geometry, encoding)
         self.time_limit = time_limit
-        self._workspace = K.new_state(self.lengths.G, self.lengths.num_vars, False)
+        self._workspace = K.new_state(self.lengths.F, self.lengths.num_vars, False)
         self.engine = GridEngine(geometry, encoding)
         # Each hypothesis's last state, resumed at its next trial (see
         # `_hypothesis_fails`), when one value a literal for each candidate fits.
@@ -308,7 +292,7 @@ class BxbRater:
         p = 1
         while p <= r.num_constraints:
             status, next_limit = trial_and_error(
-                r.G, T, self._workspace, r.X, r.num_candidates, p, r._queue, at,
+                r.F, r.occ, T, self._workspace, r.X, r.num_candidates, p, at,
                 true_somewhere, self._memo, self.work,
             )  # fmt: skip
             if status == SOLVED:
@@ -332,7 +316,7 @@ class BxbRater:
         codes = np.zeros(2 * r.num_vars, np.int32)
         cones = np.zeros(2 * r.num_vars, np.int32)
         work = np.zeros(NUM_COUNTERS, np.int64)
-        hypotheses = [v for v in range(r.num_candidates) if T[K.T_VAL][2 * v] == 0]
+        hypotheses = [v for v in range(r.num_candidates) if T.value[2 * v] == 0]
         hypotheses = [v for v in hypotheses if not true_somewhere[v]]
         p = 1
         while p <= r.num_constraints:
@@ -341,8 +325,8 @@ class BxbRater:
             for v in hypotheses:
                 before = int(work[ELIMINATED])
                 status, left = _try_hypothesis(
-                    r.G, T, self._workspace, r.X, r.num_candidates, v, p, r._queue,
-                    NO_DEADLINE, no_memo, codes, cones, work,
+                    r.F, r.occ, T, self._workspace, r.X, r.num_candidates, v, p, NO_DEADLINE,
+                    no_memo, codes, cones, work,
                 )  # fmt: skip
                 if status == CONTRADICTION:
                     refuted.append((int(work[ELIMINATED]) - before, v))
@@ -364,12 +348,13 @@ class BxbRater:
                 raise AssertionError("B_p under the hypothesis should end in a contradiction")
             progress = False
             for y in range(r.num_candidates):
-                if U[K.T_VAL][2 * y] != 0:
+                if U.value[2 * y] != 0:
                     continue
-                length = K.shortest_refutation(r.G, U, r.X, 2 * y, p)
+                length = K.shortest_refutation(r.F, r.occ, U, r.X, 2 * y, p)
                 if length <= p:
-                    eliminated.append((-(y + 1), int(length), r._bits(r.X[11])))
-                    ok = r.add_fact(U, -(y + 1))
+                    ruled_out = int(to_dimacs(2 * y + 1))
+                    eliminated.append((ruled_out, int(length), r._bits(r.X.best_cone)))
+                    ok = r.add_fact(U, ruled_out)
                     progress = True
                     if not ok:
                         break

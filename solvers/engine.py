@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from encoder.numbering import Lit
-from solvers.groups import GCLAUSE, GWORD, OBIT, WGROUP
+from solvers.groups import GCLAUSE, GWORD
 from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
 from solvers.probe import (
     CUR_DEPTH,
@@ -40,7 +40,6 @@ from solvers.probe import (
     LADDER_TIMEOUT,
     LADDER_UNSAT,
     MARK,
-    NO_MEMORY,
     NUM_COLUMNS,
     NUM_CURSOR,
     closure_kernel,
@@ -54,16 +53,15 @@ from solvers.propagate import (
     BAD_LITERAL,
     CONFLICTS,
     DECISIONS,
-    F_CSTART,
-    F_GS,
-    F_LITS,
+    EXHAUSTED,
+    FOUND,
     NEVER,
     NO_CONFLICT,
+    NO_MEMORY,
     PAUSE_AT,
     PAUSED,
     PROBES,
     PROPAGATIONS,
-    S_ST,
     SPARE_LEVELS,
     build,
     cancel_until,
@@ -77,8 +75,6 @@ from solvers.propagate import (
 )
 from solvers.results import Status
 from solvers.search import (
-    EXHAUSTED,
-    FOUND,
     count_kernel,
     search,
     solve_kernel,
@@ -236,7 +232,7 @@ def _sliced(
     when given: it returns whether the next slice resumes the paused one (without it,
     every slice after the first does).  Whatever stops the query, the state S is
     cancelled back to level 0."""
-    st = S[S_ST]
+    st = S.st
     resume = False
     try:
         while True:
@@ -286,15 +282,12 @@ class Engine:
             raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
         self.num_clauses: int = len(cnf)
-        *formula, units, unit_idx, first_empty, full = build(
+        self._F, units, unit_idx, first_empty = build(
             cnf.literals, cnf.offsets, self.num_vars, groups
         )
-        self._F = tuple(formula)
-        gs = formula[F_GS]
+        gs = self._F.gs
         self.num_groups: int = int(gs[GWORD] - gs[GCLAUSE])
-        # Each group's satisfying literal starts as its first one (sound: see solvers.groups).
-        first = formula[F_LITS][formula[F_CSTART][gs[gs[GCLAUSE] : gs[GWORD]]]]
-        self._S = new_state(self.num_vars, full, int(gs[WGROUP] - gs[OBIT]), first)
+        self._S = new_state(self._F, self.num_vars)
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
@@ -519,7 +512,7 @@ class Engine:
         return status == NO_CONFLICT, steps, max(int(status), -1)
 
     def _stats(self) -> np.ndarray:
-        return self._S[S_ST][[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
+        return self._S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
 
     def solve(
         self,
@@ -594,8 +587,8 @@ class Engine:
         lits = _literal_array(assumptions)
         if not self.ok or limit == 0:
             return
-        F = tuple(a.copy() for a in self._F)  # propagation reorders clauses and watches
-        S = tuple(a.copy() for a in self._S)
+        F = self._F._make(a.copy() for a in self._F)  # propagation reorders clauses, watches
+        S = self._S._make(a.copy() for a in self._S)
         flipped = np.zeros_like(self._flipped)
         status, base = start(F, S, lits)
         self._check(status, lits)
@@ -606,10 +599,10 @@ class Engine:
         slots = list(_STAT_SLOTS.values())
         found = 0
         while limit is None or found < limit:
-            before = S[S_ST][slots]
+            before = S.st[slots]
             args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0, NO_LOG)
             result, _ = _sliced(search, args, S, _search_result_paused, self)
-            self._S[S_ST][slots] += S[S_ST][slots] - before
+            self._S.st[slots] += S.st[slots] - before
             if result != FOUND:
                 return
             found += 1
@@ -618,7 +611,7 @@ class Engine:
     def accum_stats(self) -> dict[str, int]:
         """Return cumulative counters since construction: decisions, backtracks, conflicts,
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
-        st = self._S[S_ST]
+        st = self._S.st
         return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}
 
 

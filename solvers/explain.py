@@ -13,7 +13,9 @@ hypothesis that braids of the smallest length bound p refute, as T&E(B_p) does, 
 values those braids rule out under it, each with its chain, and the contradiction they
 reach; deeper still (depth-3 grids, `--max-depth 3`), the first hypothesis that the
 depth-2 rule refutes.  Singles come from
-the engine's `trace` (the reason clause of every implied literal).  Cells are named as
+the engine's `trace` (the reason clause of every implied literal); a refutation's chain
+is the length kernel's own derivation of it (`RefutationRater.chain`, read from the cone the
+kernel counted), so it names only the constraints its length counts.  Cells are named as
 players and every published tool name them, r4c7 with rows and columns from 1, boxes
 and other regions numbered from 1, values as their symbols; `zero_based` numbers rows,
 columns and regions from 0 instead, for programmers.
@@ -41,7 +43,6 @@ from solvers import length_kernels as K
 from solvers.bxb_rating import BxbRater
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
-from solvers.literals import to_code, to_dimacs
 
 STEP_KINDS = (
     "grid",  # the givens, as the explanation starts
@@ -355,9 +356,9 @@ class Explainer:
         return Step(kind, sentence, tuple(lines), before, walk.board, c, k)
 
     def _refutation_words(self, rater, state, hypothesis: int, cone, length: int) -> str:
-        """Say how the hypothesis (a DIMACS literal) is refuted using only the
-        constraints of `cone` (indices into rater.constraint_clause)."""
-        forced, broken = refutation_chain(rater, state, hypothesis, cone)
+        """Say how the hypothesis (a DIMACS literal) is refuted by its shortest
+        refutation, of `length` constraints: the chain of the kernel's cone `cone`."""
+        forced, broken = rater.chain(state, hypothesis, cone)
         parts = []
         for lit, c in forced:
             info = self.info[rater.constraint_clause[c]]
@@ -462,49 +463,6 @@ class Explainer:
         if len(ruled_out) > 4:
             shown += f" and {len(ruled_out) - 4} more"
         return f"under it, {rule} give {shown}; then {self.conflict_words(conflict)}"
-
-
-def refutation_chain(rater, state, hypothesis: int, cone) -> tuple[list, object]:
-    """Replay a refutation: unit propagation from `hypothesis` (a DIMACS literal) over the
-    state's facts, the links and only the constraints of `cone`.  Return the values it
-    forces, in order, as (literal, constraint), and what breaks: an emptied constraint,
-    or the pair of true literals (DIMACS) that exclude each other."""
-    G, val = rater.G, state[K.T_VAL]
-    bstart, bimp = G[K.G_BSTART], G[K.G_BIMP]
-    cstart, clits = G[K.G_CSTART], G[K.G_CLITS]
-    hval: dict[int, int] = {}
-
-    def value(code: int) -> int:
-        return hval.get(code, int(val[code]))
-
-    forced: list[tuple[int, int]] = []
-    queue = [to_code(hypothesis)]
-    hval[queue[0]], hval[queue[0] ^ 1] = 1, -1
-    while True:
-        while queue:
-            lit = queue.pop()
-            for q in bimp[bstart[lit] : bstart[lit + 1]].tolist():
-                if value(q) == -1:
-                    return forced, (to_dimacs(lit), to_dimacs(q ^ 1))
-                if value(q) == 0:
-                    hval[q], hval[q ^ 1] = 1, -1
-                    queue.append(q)
-        progress = False
-        for c in cone:
-            lits = clits[cstart[c] : cstart[c + 1]].tolist()
-            if any(value(x) == 1 for x in lits):
-                continue
-            left = [x for x in lits if value(x) == 0]
-            if not left:
-                return forced, c
-            if len(left) == 1:
-                hval[left[0]], hval[left[0] ^ 1] = 1, -1
-                forced.append((to_dimacs(left[0]), c))
-                queue.append(left[0])
-                progress = True
-                break  # links first, as the kernel propagates
-        if not progress:  # cannot happen: the cone refutes the hypothesis
-            raise AssertionError("the refutation's constraints do not refute it")
 
 
 def explain_lines(

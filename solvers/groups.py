@@ -110,9 +110,8 @@ HEADER = 6  # the five section starts, and the end
 
 @njit(cache=True)
 def group_layout(lits, cstart, is_group, num_lits):
-    """Return (gs, full): the packed groups of the long clauses flagged in is_group
-    (group g is long clause gs[gs[GCLAUSE] + g], its bit p the p-th literal of the
-    clause) and every group's bit set with all its literals open."""
+    """Return gs: the packed groups of the long clauses flagged in is_group (group g is
+    long clause gs[gs[GCLAUSE] + g], its bit p the p-th literal of the clause)."""
     n_long = cstart.shape[0] - 1
     count = 0
     occurrences = 0
@@ -147,11 +146,10 @@ def group_layout(lits, cstart, is_group, num_lits):
                 ostart[lits[i] + 1] += 1
             g += 1
     if count == 0:
-        return gs, np.zeros(0, np.int64)
+        return gs
     for lit in range(num_lits):
         ostart[lit + 1] += ostart[lit]
     fill = ostart[:num_lits].copy()
-    full = np.zeros(words, np.int64)
     for g in range(count):
         c = gclause[g]
         wgroup[gword[g] : gword[g + 1]] = g
@@ -160,8 +158,27 @@ def group_layout(lits, cstart, is_group, num_lits):
             lit = lits[i]
             obit[fill[lit]] = (gword[g] + (p >> 6)) * 64 + (p & 63)
             fill[lit] += 1
-            full[gword[g] + (p >> 6)] |= ONE << (p & 63)
-    return gs, full
+    return gs
+
+
+@njit(cache=True)
+def group_state(gs, lits, cstart, num_vars):
+    """Return (glog, gopen, undo): the groups' state with every literal open (see
+    "Backtracking" above for glog's sections) and the undo log's first free index."""
+    gclause = gs[gs[GCLAUSE] : gs[GWORD]]
+    gword = gs[gs[GWORD] : gs[OSTART]]
+    count = gclause.shape[0]
+    gopen = np.zeros(gword[count], np.int64)  # one word per 64 literals of each group
+    tops = num_vars if count else 0  # a formula without groups keeps no log
+    glog = np.zeros(tops + count + gs[WGROUP] - gs[OBIT], np.int32)
+    for g in range(count):
+        c = gclause[g]
+        size = cstart[c + 1] - cstart[c]
+        for p in range(size):
+            gopen[gword[g] + (p >> 6)] |= ONE << (p & 63)
+        # gtrue starts as the clause's first literal (sound: see "Satisfied groups wait").
+        glog[tops + g] = lits[cstart[c]]
+    return glog, gopen, tops + count
 
 
 @njit(cache=True)

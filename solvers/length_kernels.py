@@ -41,122 +41,217 @@ induction along the derivation); the cap keeps it affordable.  It costs several 
 the plain search, so the rating uses it only where a step would raise the rating (see
 `simplest_first`).
 
-Cones are bit sets, one bit per long clause (6 words of 64 bits for 9x9).  Facts of the
-state may carry cones too (`cone_of` of an assigned literal): the nested rating
+The engine's vocabulary.  The formula is `solvers.propagate`'s `Formula`, made by its
+`build` without groups (every long clause stays a constraint of its own): links are
+its implication lists (`bstart`, `bimp`), constraints its long clauses (`cstart`,
+`lits`, input index `corig`); the only array added here is `occ`, each literal's
+constraints, laid out like the watch lists (`occ[F.wstart[l]:F.wstart[l + 1]]`).  The
+state of the facts (`State`) is propagate's `State` - `value`, `trail` (the facts in
+order, propagated from `st[QHEAD]`), `reason` (propagate's codes: the constraint or
+link that forced a fact), `level` - without the groups' fields, extended with the
+facts' cones and per-constraint counts; `enqueue` assigns a fact.  The scratch arrays
+of one hypothesis (`Scratch`) use the same words for the hypothesis's own assignment.
+Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED, NO_CONFLICT) are propagate's.
+
+Cones are bit sets, one bit per constraint (6 words of 64 bits for 9x9).  Facts of the
+state may carry cones too (`State.cone` of an assigned literal): the nested rating
 (depth 2 and more) runs these kernels on a state whose facts were derived under an
 outer hypothesis, so that its refutation counts everything it rests on.
+
+The chain of a refutation (what `solvers.explain` prints) is read from the cone the
+kernel counted: `refutation_chain` applies the links, then the lowest-numbered
+constraint of the cone that forces a value or has none left, and again, so the chain
+uses only the constraints its length counts, in an order that depends on the cone
+alone (not on which of several derivations of it the search met first).
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from solvers.literals import to_code
+from solvers.propagate import (
+    BINARY_REASON,
+    CONTRADICTION,
+    DLEVEL,
+    NEVER,
+    NO_CONFLICT,
+    PAUSE_AT,
+    PAUSED,
+    QHEAD,
+    REASON_DECISION,
+    REASON_PROBE,
+    REASON_UNIT,
+    SOLVED,
+    STUCK,
+    TRAIL_SIZE,
+    enqueue,
+    implied,
+)
+from solvers.propagate import NUM_SLOTS as PROPAGATE_SLOTS
+from solvers.propagate import new_state as new_assignment
 
-# Fields of the formula tuple G (built once per formula by `build_links`).
-G_BSTART, G_BIMP, G_OSTART, G_OCC, G_CSTART, G_CLITS = range(6)
-# Fields of the state tuple T (the facts and their cones), see `new_state`.
-T_VAL, T_CONE, T_FALSE, T_TRUE, T_POOL, T_ST = range(6)
-# Slots of T[T_ST].
-POOL_SIZE = 0  # rows of the cone pool in use (row 0 is the empty cone)
-TRACK = 1  # 1: facts of the state carry cones (nested rating), 0: all cones empty
-NUM_SLOTS = 2
+# The facts and their cones: propagate's State (value, level, reason, trail, trail_lim,
+# st) and, per literal, the pool row of a true literal's cone (`cone`); per constraint,
+# its false and true literals (`nfalse`, `ntrue`); the cone rows (`pool`, row 0 empty).
+State = namedtuple(
+    "State",
+    ("value", "level", "reason", "trail", "trail_lim", "st", "cone", "nfalse", "ntrue", "pool"),
+)
+# Slots of State.st beyond propagate's.
+POOL_SIZE = PROPAGATE_SLOTS  # rows of the cone pool in use
+TRACK = PROPAGATE_SLOTS + 1  # 1: facts of the state carry cones (nested rating), 0: all empty
+NUM_SLOTS = PROPAGATE_SLOTS + 2
 
-NO_CONFLICT = -1
 EMPTY = 0  # pool row of the empty cone
 
+# The work arrays of `shortest_refutation`, allocated once per rater.
+Scratch = namedtuple(
+    "Scratch",
+    (
+        "value",  # per literal: the hypothesis's own assignment (1 true, -1 false, 0 open)
+        "cone",  # per literal: scratch pool row of a hypothesis literal's cone
+        "trail",  # literals the hypothesis made true, in order
+        "stamp",  # per constraint: the hypothesis number that last touched it
+        "nfalse",  # per touched constraint: its false literals under the hypothesis
+        "false_cones",  # per touched constraint: the union of the cones of those literals
+        "pool",  # the hypothesis's cone rows (row 0 empty)
+        "bucket",  # per cone size: its last entry (-1: none), entries wait in buckets
+        "entry_next",  # per entry: the entry below it in its bucket
+        "entry_lit",  # per entry: the literal it would make true
+        "entry_cone",  # per entry: its cone's pool row
+        "best_cone",  # the best contradiction's cone
+        "work",  # a cone being computed
+        "st",  # the scalar slots below
+    ),
+)
+# Slots of Scratch.st.
+STAMP = 0  # the current hypothesis's number
+SCRATCH_POOL_SIZE = 1  # rows of Scratch.pool in use
+ENTRIES = 2  # entries pushed for this hypothesis
+SCRATCH_TRAIL_SIZE = 3  # literals on Scratch.trail
+NUM_SCRATCH_SLOTS = 4
 
-@njit(cache=True)
-def build_links(flat, offsets, num_vars):
-    """Return G = (bstart, bimp, ostart, occ, cstart, clits) for clauses of DIMACS ints
-    (clause i is flat[offsets[i]:offsets[i + 1]]): links (binary clauses) as implication
-    lists of literal codes, long clauses (3 literals or more, the constraints) flat with
-    their occurrence lists.  Unit clauses are not kept: pass them as facts."""
-    m = offsets.shape[0] - 1
-    nlits = 2 * num_vars
-    bcount = np.zeros(nlits + 1, np.int64)
-    ocount = np.zeros(nlits + 1, np.int64)
-    n_long = 0
-    n_long_lits = 0
-    for i in range(m):
-        a, b = offsets[i], offsets[i + 1]
-        if b - a == 2:
-            bcount[to_code(flat[a]) ^ 1] += 1
-            bcount[to_code(flat[a + 1]) ^ 1] += 1
-        elif b - a >= 3:
-            n_long += 1
-            n_long_lits += b - a
-            for p in range(a, b):
-                ocount[to_code(flat[p])] += 1
-    bstart = np.zeros(nlits + 1, np.int32)
-    ostart = np.zeros(nlits + 1, np.int32)
-    for lit in range(nlits):
-        bstart[lit + 1] = bstart[lit] + bcount[lit]
-        ostart[lit + 1] = ostart[lit] + ocount[lit]
-    bimp = np.empty(bstart[nlits], np.int32)
-    occ = np.empty(ostart[nlits], np.int32)
-    bfill = bstart[:nlits].copy()
-    ofill = ostart[:nlits].copy()
-    cstart = np.zeros(n_long + 1, np.int32)
-    clits = np.empty(n_long_lits, np.int32)
-    c = 0
-    q = 0
-    for i in range(m):
-        a, b = offsets[i], offsets[i + 1]
-        if b - a == 2:
-            x, y = to_code(flat[a]), to_code(flat[a + 1])
-            bimp[bfill[x ^ 1]] = y
-            bfill[x ^ 1] += 1
-            bimp[bfill[y ^ 1]] = x
-            bfill[y ^ 1] += 1
-        elif b - a >= 3:
-            for p in range(a, b):
-                lit = to_code(flat[p])
-                clits[q] = lit
-                q += 1
-                occ[ofill[lit]] = c
-                ofill[lit] += 1
-            c += 1
-            cstart[c] = q
-    # Merge duplicate links (a cell's row and box at-most-one clauses overlap).
-    k = 0
-    for lit in range(nlits):
-        a, b = bstart[lit], bstart[lit + 1]
-        seg = np.sort(bimp[a:b])
-        bstart[lit] = k
-        for t in range(b - a):
-            if t > 0 and seg[t] == seg[t - 1]:
-                continue
-            bimp[k] = seg[t]
-            k += 1
-    bstart[nlits] = k
-    return (bstart, bimp[:k].copy(), ostart, occ, cstart, clits)
+# The work arrays of `refutation_with_alternatives`, allocated once per rater
+# (`new_alternatives`); Scratch's value, trail, stamp, nfalse, false_cones (there: the
+# cones of the literals the state's facts removed), best_cone and work serve it too.
+Alternatives = namedtuple(
+    "Alternatives",
+    (
+        "ncones",  # per literal: the cones it keeps (at most CONES_PER_LITERAL)
+        "cones",  # per literal: their rows in pool
+        "pool",  # cone rows (row 0 empty)
+        "bucket",  # per cone size: its last entry (-1: none)
+        "entry_next",  # per entry: the entry below it in its bucket
+        "entry_lit",  # per entry: the literal it would make true
+        "entry_cone",  # per entry: its cone's pool row
+        "others",  # the other false literals of the constraint being combined
+        "choice",  # which cone of each of them is combined
+        "partial",  # partial[j]: the union of the cones chosen before others[j]'s
+        "st",  # the scalar slots below
+    ),
+)
+# Slots of Alternatives.st.
+ALT_POOL_SIZE = 0  # rows of Alternatives.pool in use
+ALT_ENTRIES = 1  # entries pushed for this hypothesis
+ALT_OVERFLOW = 2  # 1: an array filled (the plain search answers instead)
+CONES_PER_LITERAL = 4
+ALTERNATIVE_WORDS = 1 << 22  # the cone pool's and entries' cap (32 MB of cones)
 
 
 @njit(cache=True)
-def num_words(G):
-    return (G[G_CSTART].shape[0] - 1 + 63) // 64
+def occurrences(F):
+    """Return `occ`: the constraints of each literal, occ[F.wstart[l]:F.wstart[l + 1]]
+    (the watch lists have room for every occurrence: the same layout)."""
+    wstart, lits, cstart = F.wstart, F.lits, F.cstart
+    occ = np.empty(wstart[wstart.shape[0] - 1], np.int32)
+    fill = wstart[:-1].copy()
+    for c in range(cstart.shape[0] - 1):
+        for p in range(cstart[c], cstart[c + 1]):
+            lit = lits[p]
+            occ[fill[lit]] = c
+            fill[lit] += 1
+    return occ
 
 
 @njit(cache=True)
-def new_state(G, num_vars, track):
-    """Return an empty state T: no facts, cones tracked if `track`."""
-    m = G[G_CSTART].shape[0] - 1
-    val = np.zeros(2 * num_vars, np.int8)  # per literal code: 1 true, -1 false, 0 open
-    cone_of = np.zeros(2 * num_vars, np.int32)  # pool row of a true literal's cone
-    nfalse = np.zeros(m, np.int32)  # false literals per long clause
-    ntrue = np.zeros(m, np.int32)  # true literals per long clause
-    pool = np.zeros((2 * num_vars + m + 2, num_words(G)), np.uint64)
+def num_constraints(F):
+    return F.cstart.shape[0] - 1
+
+
+@njit(cache=True)
+def num_words(F):
+    return (num_constraints(F) + 63) // 64
+
+
+@njit(cache=True)
+def new_state(F, num_vars, track):
+    """Return an empty State: no facts, cones tracked if `track`."""
+    S = new_assignment(F, num_vars)  # a formula built without groups: no group state
+    m = num_constraints(F)
     st = np.zeros(NUM_SLOTS, np.int64)
+    st[:PROPAGATE_SLOTS] = S.st
     st[POOL_SIZE] = 1
     st[TRACK] = 1 if track else 0
-    return (val, cone_of, nfalse, ntrue, pool, st)
+    cone = np.zeros(2 * num_vars, np.int32)
+    nfalse = np.zeros(m, np.int32)
+    ntrue = np.zeros(m, np.int32)
+    pool = np.zeros((2 * num_vars + m + 2, num_words(F)), np.uint64)
+    return State(S.value, S.level, S.reason, S.trail, S.trail_lim, st, cone, nfalse, ntrue, pool)
 
 
 @njit(cache=True)
-def copy_state(T):
-    return (T[0].copy(), T[1].copy(), T[2].copy(), T[3].copy(), T[4].copy(), T[5].copy())
+def restart(F, occ, S, units, givens):
+    """Make S (untracked) the state of the formula's units and the givens (literal
+    codes), propagated; return NO_CONFLICT or a contradiction's pool row.  One call
+    where new_state and two assert_facts would be three: a rater reuses one state for
+    every grid it rates, and most grids take a millisecond or two."""
+    S.value[:] = 0
+    S.cone[:] = EMPTY
+    S.nfalse[:] = 0
+    S.ntrue[:] = 0
+    st = S.st
+    st[:] = 0
+    st[PAUSE_AT] = NEVER
+    st[POOL_SIZE] = 1
+    no_cones = np.zeros(max(units.shape[0], givens.shape[0]), np.int32)  # all EMPTY
+    conflict = assert_facts(F, occ, S, units, no_cones, REASON_UNIT)
+    if conflict != NO_CONFLICT:
+        return conflict
+    return assert_facts(F, occ, S, givens, no_cones, REASON_DECISION)
+
+
+@njit(cache=True)
+def copy_state(S):
+    return State(
+        S.value.copy(),
+        S.level.copy(),
+        S.reason.copy(),
+        S.trail.copy(),
+        S.trail_lim.copy(),
+        S.st.copy(),
+        S.cone.copy(),
+        S.nfalse.copy(),
+        S.ntrue.copy(),
+        S.pool.copy(),
+    )
+
+
+@njit(cache=True)
+def copy_facts(T, U):
+    """Make the facts of U those of T (same formula), with no cones: U's trail, reasons,
+    counts and propagation scalars become T's; its pool and TRACK stay."""
+    n = T.st[TRAIL_SIZE]
+    U.value[:] = T.value
+    U.level[:] = T.level
+    U.reason[:] = T.reason
+    U.trail[:n] = T.trail[:n]
+    U.st[:PROPAGATE_SLOTS] = T.st[:PROPAGATE_SLOTS]
+    U.cone[:] = EMPTY
+    U.nfalse[:] = T.nfalse
+    U.ntrue[:] = T.ntrue
 
 
 _M1 = np.uint64(0x5555555555555555)
@@ -186,43 +281,44 @@ def _set_bit(words, c):
 
 
 @njit(cache=True)
-def assert_facts(G, T, lits, cones, queue):
-    """Make each literal code of `lits` true with its cone (a pool row) and propagate.
+def assert_facts(F, occ, S, lits, cones, why):
+    """Make each literal code of `lits` true with its cone (a pool row) and reason `why`
+    (REASON_DECISION, REASON_UNIT, REASON_PROBE) and propagate.
 
     Return NO_CONFLICT, or the pool row of the contradiction's cone (then the state is
-    contradictory and should be dropped).  `queue` has room for 2*num_vars codes."""
-    val, cone_of = T[T_VAL], T[T_CONE]
-    head = 0
-    tail = 0
+    contradictory and should be dropped)."""
+    value, cone_of = S.value, S.cone
     for i in range(lits.shape[0]):
         lit = lits[i]
-        if val[lit] == 1:
+        if value[lit] == 1:
             continue
-        if val[lit] == -1:
-            return _conflict_pair(T, cones[i], cone_of[lit ^ 1])
-        _make_true(G, T, lit, cones[i])
-        queue[tail] = lit
-        tail += 1
-    return _propagate_facts(G, T, queue, head, tail)
+        if value[lit] == -1:
+            return _conflict_pair(S, cones[i], cone_of[lit ^ 1])
+        _make_true(F, occ, S, lit, cones[i], why)
+    return _propagate_facts(F, occ, S)
 
 
 @njit(cache=True)
-def _make_true(G, T, lit, cone):
-    val, cone_of, nfalse, ntrue = T[T_VAL], T[T_CONE], T[T_FALSE], T[T_TRUE]
-    val[lit] = 1
-    val[lit ^ 1] = -1
-    cone_of[lit] = cone
-    ostart, occ = G[G_OSTART], G[G_OCC]
-    for i in range(ostart[lit], ostart[lit + 1]):
+def _make_true(F, occ, S, lit, cone, why):
+    enqueue(S, lit, why)
+    _count(F, occ, S, lit, cone)
+
+
+@njit(cache=True)
+def _count(F, occ, S, lit, cone):
+    """Record the cone of `lit`, just made true, and count it in its constraints."""
+    S.cone[lit] = cone
+    wstart, nfalse, ntrue = F.wstart, S.nfalse, S.ntrue
+    for i in range(wstart[lit], wstart[lit + 1]):
         ntrue[occ[i]] += 1
     f = lit ^ 1
-    for i in range(ostart[f], ostart[f + 1]):
+    for i in range(wstart[f], wstart[f + 1]):
         nfalse[occ[i]] += 1
 
 
 @njit(cache=True)
-def _new_cone(T):
-    st, pool = T[T_ST], T[T_POOL]
+def _new_cone(S):
+    st, pool = S.st, S.pool
     row = st[POOL_SIZE]
     st[POOL_SIZE] += 1
     pool[row, :] = 0
@@ -230,65 +326,76 @@ def _new_cone(T):
 
 
 @njit(cache=True)
-def _conflict_pair(T, a, b):
-    if T[T_ST][TRACK] == 0:
+def _conflict_pair(S, a, b):
+    if S.st[TRACK] == 0:
         return EMPTY
-    pool = T[T_POOL]
-    row = _new_cone(T)
+    pool = S.pool
+    row = _new_cone(S)
     pool[row, :] = pool[a] | pool[b]
     return row
 
 
 @njit(cache=True)
-def _clause_cone(G, T, c):
+def _clause_cone(F, S, c):
     """Return a new pool row: constraint c and the cones of its false literals."""
-    if T[T_ST][TRACK] == 0:
+    if S.st[TRACK] == 0:
         return EMPTY
-    val, cone_of, pool = T[T_VAL], T[T_CONE], T[T_POOL]
-    cstart, clits = G[G_CSTART], G[G_CLITS]
-    row = _new_cone(T)
+    value, cone_of, pool = S.value, S.cone, S.pool
+    cstart, lits = F.cstart, F.lits
+    row = _new_cone(S)
     for p in range(cstart[c], cstart[c + 1]):
-        lit = clits[p]
-        if val[lit] == -1:
+        lit = lits[p]
+        if value[lit] == -1:
             pool[row, :] |= pool[cone_of[lit ^ 1]]
     _set_bit(pool[row], c)
     return row
 
 
 @njit(cache=True)
-def _propagate_facts(G, T, queue, head, tail):
-    val, cone_of = T[T_VAL], T[T_CONE]
-    nfalse, ntrue = T[T_FALSE], T[T_TRUE]
-    bstart, bimp, ostart, occ = G[G_BSTART], G[G_BIMP], G[G_OSTART], G[G_OCC]
-    cstart, clits = G[G_CSTART], G[G_CLITS]
-    while head < tail:
-        lit = queue[head]
-        head += 1
+def _propagate_facts(F, occ, S):
+    """Propagate the trail from qhead, links first for each fact, then the constraints
+    that lose a literal; return NO_CONFLICT or the contradiction's pool row."""
+    value, cone_of, trail, st = S.value, S.cone, S.trail, S.st
+    level, reason = S.level, S.reason
+    nfalse, ntrue = S.nfalse, S.ntrue
+    bstart, bimp, wstart = F.bstart, F.bimp, F.wstart
+    cstart, lits = F.cstart, F.lits
+    # The queue's ends in locals, stored back before any other kernel reads them (st
+    # may alias the other arrays as far as LLVM knows: kept in st, every assignment
+    # would reload them; as propagate.propagate does).
+    qhead = st[QHEAD]
+    size = st[TRAIL_SIZE]
+    lvl = st[DLEVEL]
+    while qhead < size:
+        lit = trail[qhead]
+        qhead += 1
         for i in range(bstart[lit], bstart[lit + 1]):
             q = bimp[i]
-            if val[q] == 1:
+            if value[q] == 1:
                 continue
-            if val[q] == -1:
-                return _conflict_pair(T, cone_of[lit], cone_of[q ^ 1])
-            _make_true(G, T, q, cone_of[lit])
-            queue[tail] = q
-            tail += 1
+            if value[q] == -1:
+                st[QHEAD], st[TRAIL_SIZE] = qhead, size
+                return _conflict_pair(S, cone_of[lit], cone_of[q ^ 1])
+            size = implied(q, BINARY_REASON - i, lvl, size, value, reason, level, trail)
+            _count(F, occ, S, q, cone_of[lit])
         f = lit ^ 1
-        for i in range(ostart[f], ostart[f + 1]):
+        for i in range(wstart[f], wstart[f + 1]):
             c = occ[i]
             if ntrue[c] > 0:
                 continue
-            size = cstart[c + 1] - cstart[c]
-            if nfalse[c] == size:
-                return _clause_cone(G, T, c)
-            if nfalse[c] == size - 1:
+            width = cstart[c + 1] - cstart[c]
+            if nfalse[c] == width:
+                st[QHEAD], st[TRAIL_SIZE] = qhead, size
+                return _clause_cone(F, S, c)
+            if nfalse[c] == width - 1:
                 for p in range(cstart[c], cstart[c + 1]):
-                    r = clits[p]
-                    if val[r] == 0:
-                        _make_true(G, T, r, _clause_cone(G, T, c))
-                        queue[tail] = r
-                        tail += 1
+                    r = lits[p]
+                    if value[r] == 0:
+                        cone = _clause_cone(F, S, c)
+                        size = implied(r, c, lvl, size, value, reason, level, trail)
+                        _count(F, occ, S, r, cone)
                         break
+    st[QHEAD], st[TRAIL_SIZE] = qhead, size
     return NO_CONFLICT
 
 
@@ -296,192 +403,122 @@ def _propagate_facts(G, T, queue, head, tail):
 
 
 @njit(cache=True)
-def new_scratch(G, num_vars):
+def new_scratch(F, num_vars):
     """Return the work arrays of `shortest_refutation` (allocated once per rater)."""
-    m = G[G_CSTART].shape[0] - 1
+    m = num_constraints(F)
     nlits = 2 * num_vars
-    words = num_words(G)
-    entries = G[G_BIMP].shape[0] + m + 2
-    return (
-        np.zeros(nlits, np.int8),  # 0 hval: the hypothesis's own assignments
-        np.zeros(nlits, np.int32),  # 1 hcone: pool row (scratch pool) of a hypothesis literal
-        np.zeros(nlits, np.int32),  # 2 htrail: literals the hypothesis made true
-        np.zeros(m, np.int64),  # 3 cstamp: hypothesis number that last touched a clause
-        np.zeros(m, np.int32),  # 4 hfalse: false literals of a touched clause
-        np.zeros((m, words), np.uint64),  # 5 union of the cones of those literals
-        np.zeros((m + 2, words), np.uint64),  # 6 scratch cone pool (row 0 empty)
-        np.full(m + 2, -1, np.int32),  # 7 heads of the buckets (by cone size)
-        np.zeros(entries, np.int32),  # 8 next entry in the bucket
-        np.zeros(entries, np.int32),  # 9 literal of the entry
-        np.zeros(entries, np.int32),  # 10 cone row of the entry
-        np.zeros(words, np.uint64),  # 11 the best contradiction's cone
-        np.zeros(words, np.uint64),  # 12 work cone
-        np.zeros(4, np.int64),  # 13 counters: stamp, pool size, entries, trail size
-        *_new_alternatives(G, num_vars),  # 14.. those of `refutation_with_alternatives`
-    )
-
-
-CONES_PER_LITERAL = 4  # cones kept per literal by `refutation_with_alternatives`
-ALTERNATIVE_WORDS = 1 << 22  # its cone pool's size cap, in 64-bit words (32 MB)
-# Fields of the scratch tuple used by `refutation_with_alternatives`.
-(
-    X_NCONES,
-    X_CONES,
-    X_APOOL,
-    X_AHEADS,
-    X_ANEXT,
-    X_ALIT,
-    X_AROW,
-    X_ACOUNT,
-    X_OTHERS,
-    X_ODO,
-    X_PARTIAL,
-) = range(14, 25)
-# Slots of X[X_ACOUNT].
-A_POOL_SIZE, A_ENTRIES, A_OVERFLOW = range(3)
-
-
-@njit(cache=True)
-def _new_alternatives(G, num_vars):
-    m = G[G_CSTART].shape[0] - 1
-    words = num_words(G)
-    rows = max(2, min(16 * (m + 2), ALTERNATIVE_WORDS // words))
-    entries = min(CONES_PER_LITERAL * G[G_BIMP].shape[0] + rows + 2, ALTERNATIVE_WORDS)
-    cstart = G[G_CSTART]
-    width = 1
-    for c in range(m):
-        width = max(width, cstart[c + 1] - cstart[c])
-    return (
-        np.zeros(2 * num_vars, np.int32),  # 14 cones kept per literal
-        np.zeros((2 * num_vars, CONES_PER_LITERAL), np.int32),  # 15 their pool rows
-        np.zeros((rows, words), np.uint64),  # 16 cone pool (row 0 empty)
-        np.full(m + 2, -1, np.int32),  # 17 heads of the buckets (by cone size)
-        np.zeros(entries, np.int32),  # 18 next entry in the bucket
-        np.zeros(entries, np.int32),  # 19 literal of the entry
-        np.zeros(entries, np.int32),  # 20 cone row of the entry
-        np.zeros(3, np.int64),  # 21 pool rows in use, entries, overflow (1: arrays full)
-        np.zeros(width, np.int32),  # 22 the other false literals of a constraint
-        np.zeros(width, np.int32),  # 23 which cone of each is combined (an odometer)
-        np.zeros((width + 1, words), np.uint64),  # 24 unions of the cones chosen so far
+    words = num_words(F)
+    entries = F.bimp.shape[0] + m + 2
+    return Scratch(
+        np.zeros(nlits, np.int8),
+        np.zeros(nlits, np.int32),
+        np.zeros(nlits, np.int32),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int32),
+        np.zeros((m, words), np.uint64),
+        np.zeros((m + 2, words), np.uint64),
+        np.full(m + 2, -1, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(words, np.uint64),
+        np.zeros(words, np.uint64),
+        np.zeros(NUM_SCRATCH_SLOTS, np.int64),
     )
 
 
 @njit(cache=True)
-def _push(heads, enext, elit, erow, counters, lit, row, size, limit):
+def _push(X, lit, row, size, limit):
     if size > limit:
         return
-    e = counters[2]
-    counters[2] += 1
-    elit[e] = lit
-    erow[e] = row
-    enext[e] = heads[size]
-    heads[size] = e
+    e = X.st[ENTRIES]
+    X.st[ENTRIES] += 1
+    X.entry_lit[e] = lit
+    X.entry_cone[e] = row
+    X.entry_next[e] = X.bucket[size]
+    X.bucket[size] = e
 
 
 @njit(cache=True)
-def _touch(G, T, cstamp, hfalse, c, stamp, out):
-    """The first time hypothesis `stamp` reaches constraint c: start its count of false
-    literals at the state's and set out to the union of the cones of the literals the
-    state's facts removed (all empty unless the state tracks cones)."""
-    if cstamp[c] == stamp:
-        return
-    cstamp[c] = stamp
-    hfalse[c] = T[T_FALSE][c]
-    out[:] = 0
-    if T[T_ST][TRACK] == 1:
-        val, tpool, tcone = T[T_VAL], T[T_POOL], T[T_CONE]
-        cstart, clits = G[G_CSTART], G[G_CLITS]
-        for p in range(cstart[c], cstart[c + 1]):
-            lit = clits[p]
-            if val[lit] == -1:
-                out |= tpool[tcone[lit ^ 1]]
-
-
-@njit(cache=True)
-def shortest_refutation(G, T, X, z, limit):
+def shortest_refutation(F, occ, S, X, z, limit):
     """Return the length of the shortest refutation of the hypothesis `z` (a literal
-    code, open in the state) of length <= limit, or limit + 1 when there is none; the
-    best contradiction's cone is left in X[11].  The state T is not changed."""
-    val = T[T_VAL]
-    nfalse, ntrue = T[T_FALSE], T[T_TRUE]
-    bstart, bimp, ostart, occ = G[G_BSTART], G[G_BIMP], G[G_OSTART], G[G_OCC]
-    cstart, clits = G[G_CSTART], G[G_CLITS]
-    hval, hcone, htrail, cstamp, hfalse, union = X[0], X[1], X[2], X[3], X[4], X[5]
-    hpool, heads, enext, elit, erow, best_cone, work, counters = (
-        X[6],
-        X[7],
-        X[8],
-        X[9],
-        X[10],
-        X[11],
-        X[12],
-        X[13],
-    )
-    track = T[T_ST][TRACK] == 1
-    tpool, tcone = T[T_POOL], T[T_CONE]
+    code, open in the state) of length <= limit, or limit + 1 when there is none.
+
+    Afterwards X.best_cone holds the best contradiction's cone (`refutation_chain`
+    reads a chain from it).  The state S is not changed."""
+    value = S.value
+    nfalse, ntrue = S.nfalse, S.ntrue
+    bstart, bimp, wstart = F.bstart, F.bimp, F.wstart
+    cstart, lits = F.cstart, F.lits
+    hvalue, hcone, htrail = X.value, X.cone, X.trail
+    stamp, hfalse, false_cones, hpool = X.stamp, X.nfalse, X.false_cones, X.pool
+    bucket, entry_next, entry_lit, entry_cone = X.bucket, X.entry_next, X.entry_lit, X.entry_cone
+    best_cone, work, xst = X.best_cone, X.work, X.st
+    track = S.st[TRACK] == 1
+    spool, scone = S.pool, S.cone
     limit = min(limit, cstart.shape[0] - 1)  # no cone is larger than all constraints
-    counters[0] += 1
-    stamp = counters[0]
-    counters[1] = 1  # scratch pool: row 0 is the empty cone
-    counters[2] = 0
-    counters[3] = 0
+    xst[STAMP] += 1
+    current = xst[STAMP]
+    xst[SCRATCH_POOL_SIZE] = 1  # row 0 is the empty cone
+    xst[ENTRIES] = 0
+    xst[SCRATCH_TRAIL_SIZE] = 0
     hpool[0, :] = 0
     for s in range(limit + 2):
-        heads[s] = -1
+        bucket[s] = -1
     best = limit + 1
-    _push(heads, enext, elit, erow, counters, z, 0, 0, limit)
-    level = 0
-    while level < best and level <= limit:
-        e = heads[level]
+    _push(X, z, 0, 0, limit)
+    size_now = 0  # the cone size whose bucket is being emptied
+    while size_now < best and size_now <= limit:
+        e = bucket[size_now]
         if e < 0:
-            level += 1
+            size_now += 1
             continue
-        heads[level] = enext[e]
-        r = elit[e]
-        row = erow[e]
-        if hval[r] == 1 or val[r] == 1:
+        bucket[size_now] = entry_next[e]
+        r = entry_lit[e]
+        row = entry_cone[e]
+        if hvalue[r] == 1 or value[r] == 1:
             continue
-        if hval[r] == -1 or val[r] == -1:  # two derivations disagree: a contradiction
+        if hvalue[r] == -1 or value[r] == -1:  # two derivations disagree: a contradiction
             work[:] = hpool[row]
-            if hval[r] == -1:
+            if hvalue[r] == -1:
                 work |= hpool[hcone[r ^ 1]]
             elif track:
-                work |= tpool[tcone[r ^ 1]]
+                work |= spool[scone[r ^ 1]]
             size = popcount(work)
             if size < best:
                 best = size
                 best_cone[:] = work
             continue
-        hval[r] = 1
-        hval[r ^ 1] = -1
+        hvalue[r] = 1
+        hvalue[r ^ 1] = -1
         hcone[r] = row
-        htrail[counters[3]] = r
-        counters[3] += 1
+        htrail[xst[SCRATCH_TRAIL_SIZE]] = r
+        xst[SCRATCH_TRAIL_SIZE] += 1
         for i in range(bstart[r], bstart[r + 1]):
             q = bimp[i]
-            if hval[q] == 1 or val[q] == 1:
+            if hvalue[q] == 1 or value[q] == 1:
                 continue
-            _push(heads, enext, elit, erow, counters, q, row, level, limit)
+            _push(X, q, row, size_now, limit)
         f = r ^ 1
-        for i in range(ostart[f], ostart[f + 1]):
+        for i in range(wstart[f], wstart[f + 1]):
             c = occ[i]
             if ntrue[c] > 0:
                 continue
-            if cstamp[c] != stamp:
-                cstamp[c] = stamp
+            if stamp[c] != current:
+                stamp[c] = current
                 hfalse[c] = nfalse[c]
-                union[c, :] = 0
+                false_cones[c, :] = 0
                 if track:
                     for p in range(cstart[c], cstart[c + 1]):
-                        lit = clits[p]
-                        if val[lit] == -1:
-                            union[c, :] |= tpool[tcone[lit ^ 1]]
+                        lit = lits[p]
+                        if value[lit] == -1:
+                            false_cones[c, :] |= spool[scone[lit ^ 1]]
             hfalse[c] += 1
-            union[c, :] |= hpool[row]
+            false_cones[c, :] |= hpool[row]
             size = cstart[c + 1] - cstart[c]
             if hfalse[c] < size - 1:
                 continue
-            work[:] = union[c]
+            work[:] = false_cones[c]
             _set_bit(work, c)
             cone_size = popcount(work)
             if hfalse[c] == size:
@@ -492,30 +529,54 @@ def shortest_refutation(G, T, X, z, limit):
             if cone_size > limit or cone_size >= best:
                 continue
             for p in range(cstart[c], cstart[c + 1]):
-                lit = clits[p]  # the one literal of c not false
-                if hval[lit] != -1 and val[lit] != -1:
-                    if hval[lit] == 0:  # (1: c is satisfied under the hypothesis)
-                        new = counters[1]
-                        counters[1] += 1
+                lit = lits[p]  # the one literal of c not false
+                if hvalue[lit] != -1 and value[lit] != -1:
+                    if hvalue[lit] == 0:  # (1: c is satisfied under the hypothesis)
+                        new = xst[SCRATCH_POOL_SIZE]
+                        xst[SCRATCH_POOL_SIZE] += 1
                         hpool[new, :] = work
-                        _push(heads, enext, elit, erow, counters, lit, new, cone_size, limit)
+                        _push(X, lit, new, cone_size, limit)
                     break
-    for t in range(counters[3]):
+    for t in range(xst[SCRATCH_TRAIL_SIZE]):
         lit = htrail[t]
-        hval[lit] = 0
-        hval[lit ^ 1] = 0
+        hvalue[lit] = 0
+        hvalue[lit ^ 1] = 0
     return best
 
 
 @njit(cache=True)
-def _dominated(ncones, cones, apool, lit, pool, row):
-    """Return True when literal lit keeps a cone (ncones, cones: its count and rows in
-    apool) that is a subset of pool[row]."""
+def new_alternatives(F, num_vars):
+    """Return the work arrays of `refutation_with_alternatives` (once per rater)."""
+    m = num_constraints(F)
+    words = num_words(F)
+    rows = max(2, min(16 * (m + 2), ALTERNATIVE_WORDS // words))
+    entries = min(CONES_PER_LITERAL * F.bimp.shape[0] + rows + 2, ALTERNATIVE_WORDS)
+    width = 1
+    for c in range(m):
+        width = max(width, F.cstart[c + 1] - F.cstart[c])
+    return Alternatives(
+        np.zeros(2 * num_vars, np.int32),
+        np.zeros((2 * num_vars, CONES_PER_LITERAL), np.int32),
+        np.zeros((rows, words), np.uint64),
+        np.full(m + 2, -1, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(width, np.int32),
+        np.zeros(width, np.int32),
+        np.zeros((width + 1, words), np.uint64),
+        np.zeros(3, np.int64),
+    )
+
+
+@njit(cache=True)
+def _dominated(ncones, cones, pool, lit, row):
+    """Return True when literal lit keeps a cone that is a subset of pool[row]."""
     for i in range(ncones[lit]):
         a = cones[lit, i]
         subset = True
         for w in range(pool.shape[1]):
-            if apool[a, w] & ~pool[row, w]:
+            if pool[a, w] & ~pool[row, w]:
                 subset = False
                 break
         if subset:
@@ -524,16 +585,16 @@ def _dominated(ncones, cones, apool, lit, pool, row):
 
 
 @njit(cache=True)
-def _push_alternative(heads, enext, elit, erow, count, lit, row, size):
-    e = count[A_ENTRIES]
-    if e == elit.shape[0]:
-        count[A_OVERFLOW] = 1
+def _push_alternative(bucket, entry_next, entry_lit, entry_cone, ast, lit, row, size):
+    e = ast[ALT_ENTRIES]
+    if e == entry_lit.shape[0]:
+        ast[ALT_OVERFLOW] = 1
         return
-    count[A_ENTRIES] += 1
-    elit[e] = lit
-    erow[e] = row
-    enext[e] = heads[size]
-    heads[size] = e
+    ast[ALT_ENTRIES] += 1
+    entry_lit[e] = lit
+    entry_cone[e] = row
+    entry_next[e] = bucket[size]
+    bucket[size] = e
 
 
 @njit(cache=True)
@@ -547,60 +608,59 @@ def _better(best_cone, work, best):
 
 
 @njit(cache=True)
-def refutation_with_alternatives(G, T, X, z, limit):
+def refutation_with_alternatives(F, occ, S, X, A, z, limit):
     """Return what `shortest_refutation` returns, searching with up to CONES_PER_LITERAL
     cones per literal (module docstring): shorter where a value's first derivation
     overcounts, and never longer: the plain search runs too, below what this one found
     (the cap, and ties met in another order, can make the first cones differ)."""
-    found = _search_alternatives(G, T, X, z, limit)
-    if X[X_ACOUNT][A_OVERFLOW]:  # its arrays filled: the plain search alone
-        return shortest_refutation(G, T, X, z, limit)
-    return min(found, shortest_refutation(G, T, X, z, min(limit, found - 1)))
+    found = _search_alternatives(F, occ, S, X, A, z, limit)
+    if A.st[ALT_OVERFLOW]:  # its arrays filled: the plain search alone
+        return shortest_refutation(F, occ, S, X, z, limit)
+    return min(found, shortest_refutation(F, occ, S, X, z, min(limit, found - 1)))
 
 
 @njit(cache=True)
-def _search_alternatives(G, T, X, z, limit):
-    val = T[T_VAL]
-    ntrue = T[T_TRUE]
-    bstart, bimp, ostart, occ = G[G_BSTART], G[G_BIMP], G[G_OSTART], G[G_OCC]
-    cstart, clits = G[G_CSTART], G[G_CLITS]
-    hval, htrail, cstamp, hfalse, base, work = X[0], X[2], X[3], X[4], X[5], X[12]
-    best_cone, counters = X[11], X[13]
-    ncones, cones, pool, heads = X[X_NCONES], X[X_CONES], X[X_APOOL], X[X_AHEADS]
-    enext, elit, erow, count = X[X_ANEXT], X[X_ALIT], X[X_AROW], X[X_ACOUNT]
-    others, odometer, partial = X[X_OTHERS], X[X_ODO], X[X_PARTIAL]
+def _search_alternatives(F, occ, S, X, A, z, limit):
+    value, ntrue = S.value, S.ntrue
+    bstart, bimp, wstart = F.bstart, F.bimp, F.wstart
+    cstart, lits = F.cstart, F.lits
+    hvalue, htrail, stamp, hfalse = X.value, X.trail, X.stamp, X.nfalse
+    state_cones, best_cone, work, xst = X.false_cones, X.best_cone, X.work, X.st
+    ncones, cones, pool = A.ncones, A.cones, A.pool
+    bucket, entry_next, entry_lit, entry_cone = A.bucket, A.entry_next, A.entry_lit, A.entry_cone
+    others, choice, partial, ast = A.others, A.choice, A.partial, A.st
     words = work.shape[0]
-    track = T[T_ST][TRACK] == 1
-    tpool, tcone = T[T_POOL], T[T_CONE]
+    track = S.st[TRACK] == 1
+    spool, scone = S.pool, S.cone
     limit = min(limit, cstart.shape[0] - 1)
-    counters[0] += 1
-    stamp = counters[0]
-    counters[3] = 0
-    count[A_POOL_SIZE] = 1  # row 0: the empty cone
-    count[A_ENTRIES] = 0
-    count[A_OVERFLOW] = 0
+    xst[STAMP] += 1
+    current = xst[STAMP]
+    xst[SCRATCH_TRAIL_SIZE] = 0
+    ast[ALT_POOL_SIZE] = 1  # row 0: the empty cone
+    ast[ALT_ENTRIES] = 0
+    ast[ALT_OVERFLOW] = 0
     pool[0, :] = 0
-    heads[: limit + 2] = -1  # every bucket empty
+    bucket[: limit + 2] = -1
     best = limit + 1
-    _push_alternative(heads, enext, elit, erow, count, z, 0, 0)
-    level = 0
-    while level < best and level <= limit:
-        e = heads[level]
+    _push_alternative(bucket, entry_next, entry_lit, entry_cone, ast, z, 0, 0)
+    size_now = 0  # the cone size whose bucket is being emptied
+    while size_now < best and size_now <= limit:
+        e = bucket[size_now]
         if e < 0:
-            level += 1
+            size_now += 1
             continue
-        heads[level] = enext[e]
-        r = elit[e]
-        row = erow[e]
-        if val[r] == 1:
+        bucket[size_now] = entry_next[e]
+        r = entry_lit[e]
+        row = entry_cone[e]
+        if value[r] == 1:
             continue
-        if val[r] == -1:  # a fact of the state removes it: a contradiction
+        if value[r] == -1:  # a fact of the state removes it: a contradiction
             work[:] = pool[row]
             if track:
-                work |= tpool[tcone[r ^ 1]]
+                work |= spool[scone[r ^ 1]]
             best = _better(best_cone, work, best)
             continue
-        if hval[r] == -1:  # its negation holds: a contradiction with each of its cones
+        if hvalue[r] == -1:  # its negation holds: a contradiction with each of its cones
             for i in range(ncones[r ^ 1]):
                 a = cones[r ^ 1, i]
                 for w in range(words):
@@ -608,119 +668,122 @@ def _search_alternatives(G, T, X, z, limit):
                 best = _better(best_cone, work, best)
             continue
         # Cones come out by size, so a subset of this one came out before it.
-        if ncones[r] == CONES_PER_LITERAL or _dominated(ncones, cones, pool, r, pool, row):
+        if ncones[r] == CONES_PER_LITERAL or _dominated(ncones, cones, pool, r, row):
             continue
-        if hval[r] == 0:
-            hval[r] = 1
-            hval[r ^ 1] = -1
-            htrail[counters[3]] = r
-            counters[3] += 1
+        if hvalue[r] == 0:
+            hvalue[r] = 1
+            hvalue[r ^ 1] = -1
+            htrail[xst[SCRATCH_TRAIL_SIZE]] = r
+            xst[SCRATCH_TRAIL_SIZE] += 1
         first = ncones[r] == 0
         cones[r, ncones[r]] = row
         ncones[r] += 1
         for i in range(bstart[r], bstart[r + 1]):
             q = bimp[i]
-            if val[q] == 1 or ncones[q] == CONES_PER_LITERAL:
+            if value[q] == 1 or ncones[q] == CONES_PER_LITERAL:
                 continue
-            if hval[q] == 1 and _dominated(ncones, cones, pool, q, pool, row):
+            if hvalue[q] == 1 and _dominated(ncones, cones, pool, q, row):
                 continue
-            _push_alternative(heads, enext, elit, erow, count, q, row, level)
+            _push_alternative(bucket, entry_next, entry_lit, entry_cone, ast, q, row, size_now)
         f = r ^ 1
-        for i in range(ostart[f], ostart[f + 1]):
+        for i in range(wstart[f], wstart[f + 1]):
             c = occ[i]
             if ntrue[c] > 0:
                 continue
-            if cstamp[c] != stamp:
-                _touch(G, T, cstamp, hfalse, c, stamp, base[c])
+            if stamp[c] != current:
+                stamp[c] = current
+                hfalse[c] = S.nfalse[c]
+                state_cones[c, :] = 0
+                if track:
+                    for p in range(cstart[c], cstart[c + 1]):
+                        if value[lits[p]] == -1:
+                            state_cones[c, :] |= spool[scone[lits[p] ^ 1]]
             if first:
                 hfalse[c] += 1
-            size = cstart[c + 1] - cstart[c]
-            if hfalse[c] < size - 1:
+            if hfalse[c] < cstart[c + 1] - cstart[c] - 1:
                 continue
             # c forces its last literal (or breaks): its cone is c, this cone of f's
-            # negation and one cone of each other literal the hypothesis removed; every
-            # combination is tried (the new ones are those with this cone).
+            # negation and one cone of each other literal the hypothesis removed; the
+            # new combinations are those with this cone.
             n_others = 0
             left = -1
             for p in range(cstart[c], cstart[c + 1]):
-                lit = clits[p]
-                if lit == f or val[lit] == -1:
+                lit = lits[p]
+                if lit == f or value[lit] == -1:
                     continue
-                if hval[lit] == -1:
+                if hvalue[lit] == -1:
                     others[n_others] = lit ^ 1
-                    odometer[n_others] = 0
                     n_others += 1
                 else:
                     left = lit
             if left >= 0 and ncones[left] == CONES_PER_LITERAL:
                 continue
-            # Depth first over the choices, partial[j] the union before others[j]'s
-            # cone: a partial union already too large cuts all its completions.
+            # Depth first over the choices: a partial union already too large cuts all
+            # its completions.
             for w in range(words):
-                partial[0, w] = base[c, w] | pool[row, w]
+                partial[0, w] = state_cones[c, w] | pool[row, w]
             _set_bit(partial[0], c)
             j = 0
-            odometer[0] = 0
+            choice[0] = 0
             while j >= 0:
-                if j < n_others and odometer[j] == ncones[others[j]]:
+                if j < n_others and choice[j] == ncones[others[j]]:
                     j -= 1  # every cone of others[j] tried: back to the one before
                     if j >= 0:
-                        odometer[j] += 1
+                        choice[j] += 1
                     continue
                 if j < n_others:
-                    a = cones[others[j], odometer[j]]
+                    a = cones[others[j], choice[j]]
                     for w in range(words):
                         partial[j + 1, w] = partial[j, w] | pool[a, w]
                     if popcount(partial[j + 1]) >= min(limit + 1, best):
-                        odometer[j] += 1
+                        choice[j] += 1
                         continue
                     j += 1
                     if j < n_others:
-                        odometer[j] = 0
+                        choice[j] = 0
                     continue
                 work[:] = partial[n_others]
                 if left < 0:
                     best = _better(best_cone, work, best)
                 else:
-                    new = count[A_POOL_SIZE]
+                    new = ast[ALT_POOL_SIZE]
                     if new == pool.shape[0]:
-                        count[A_OVERFLOW] = 1
+                        ast[ALT_OVERFLOW] = 1
                     else:
                         pool[new, :] = work
-                        if not (
-                            hval[left] == 1 and _dominated(ncones, cones, pool, left, pool, new)
-                        ):
-                            count[A_POOL_SIZE] += 1
+                        if not (hvalue[left] == 1 and _dominated(ncones, cones, pool, left, new)):
+                            ast[ALT_POOL_SIZE] += 1
+                            cone_size = popcount(work)
                             _push_alternative(
-                                heads, enext, elit, erow, count, left, new, popcount(work)
+                                bucket, entry_next, entry_lit, entry_cone, ast, left, new, cone_size
                             )
                 j -= 1
                 if j >= 0:
-                    odometer[j] += 1
-    for t in range(counters[3]):
+                    choice[j] += 1
+    for t in range(xst[SCRATCH_TRAIL_SIZE]):
         lit = htrail[t]
-        hval[lit] = 0
-        hval[lit ^ 1] = 0
+        hvalue[lit] = 0
+        hvalue[lit ^ 1] = 0
         ncones[lit] = 0
     return best
 
 
 @njit(cache=True)
-def candidate_lengths(G, T, X, num_candidates, limit, lengths):
+def candidate_lengths(F, occ, S, X, num_candidates, limit, lengths):
     """Fill lengths[v] with the refutation length of the open candidate v+1 (variables
     1..num_candidates) up to the running best, and return that best (the shortest
     length, <= limit) or limit + 1.  Entries of assigned candidates and of candidates
     with no refutation as short as the best so far are set to limit + 1."""
-    val = T[T_VAL]
-    limit = min(limit, G[G_CSTART].shape[0] - 1)
+    value = S.value
+    limit = min(limit, num_constraints(F))
     best = limit
     found = limit + 1
     for v in range(num_candidates):
         lengths[v] = limit + 1
         z = 2 * v
-        if val[z] != 0:
+        if value[z] != 0:
             continue
-        length = shortest_refutation(G, T, X, z, best)
+        length = shortest_refutation(F, occ, S, X, z, best)
         lengths[v] = length
         if length <= best:
             best = length
@@ -729,17 +792,16 @@ def candidate_lengths(G, T, X, num_candidates, limit, lengths):
 
 
 @njit(cache=True)
-def shorter_lengths(G, T, X, num_candidates, limit, lengths):
+def shorter_lengths(F, occ, S, X, A, num_candidates, limit, lengths):
     """Search every open candidate again with `refutation_with_alternatives`, for
     refutations of length <= limit; set lengths[v] of those found (up to the running
     best; other entries are left as they are) and return the best, or limit + 1."""
-    val = T[T_VAL]
     best = limit
     found = limit + 1
     for v in range(num_candidates):
-        if val[2 * v] != 0:
+        if S.value[2 * v] != 0:
             continue
-        length = refutation_with_alternatives(G, T, X, 2 * v, best)
+        length = refutation_with_alternatives(F, occ, S, X, A, 2 * v, best)
         if length <= best:
             lengths[v] = length
             best = length
@@ -748,80 +810,145 @@ def shorter_lengths(G, T, X, num_candidates, limit, lengths):
 
 
 @njit(cache=True)
-def solved(T, num_candidates):
+def solved(S, num_candidates):
     """Return True when every candidate variable is assigned."""
-    val = T[T_VAL]
+    value = S.value
     for v in range(num_candidates):  # noqa: SIM110 (numba compiles no generator in all())
-        if val[2 * v] == 0:
+        if value[2 * v] == 0:
             return False
     return True
 
 
-# Results of `simplest_first` and `failed_closure`.
-SOLVED = 0
-CONTRADICTION = 1
-STUCK = 2
-PAUSED = 3
+@njit(cache=True)
+def eliminate(F, occ, S, lit):
+    """Make `lit` (the negation of a refuted hypothesis) a fact with an empty cone and
+    propagate; return NO_CONFLICT or the contradiction's pool row.  (assert_facts for
+    one literal, without its two arrays: simplest-first eliminates hundreds a grid.)"""
+    if S.value[lit] == 1:
+        return NO_CONFLICT
+    if S.value[lit] == -1:
+        return _conflict_pair(S, EMPTY, S.cone[lit ^ 1])
+    _make_true(F, occ, S, lit, EMPTY, REASON_PROBE)
+    return _propagate_facts(F, occ, S)
 
 
 @njit(cache=True)
-def simplest_first(G, T, X, num_candidates, limit, lengths, queue, log, budget):
+def simplest_first(F, occ, S, X, A, num_candidates, limit, lengths, log, budget):
     """Resolve the state simplest first: while it is not solved, find the shortest
     refutations of candidates (<= limit) and eliminate every candidate refuted by one of
     that length, then propagate (singles).  Return (status, longest step, number of
     steps): SOLVED, CONTRADICTION (the state has no solution), STUCK (no candidate is
     refuted) or PAUSED after `budget` steps (call again to go on); log[s] is the length
-    of step s (as many as fit)."""
-    limit = min(limit, G[G_CSTART].shape[0] - 1)
+    of step s (as many as fit).  A: `new_alternatives`' arrays."""
+    limit = min(limit, num_constraints(F))
     longest = 0
     steps = 0
-    one = np.zeros(1, np.int32)
-    empty = np.zeros(1, np.int32)
-    while not solved(T, num_candidates):
+    while not solved(S, num_candidates):
         if steps == budget:
             return PAUSED, longest, steps
-        best = candidate_lengths(G, T, X, num_candidates, limit, lengths)
+        best = candidate_lengths(F, occ, S, X, num_candidates, limit, lengths)
         if best > limit:
             return STUCK, longest, steps
         if best > max(longest, 2):
             # This step would raise the rating: look for shorter refutations the first
             # derivations missed (of length 2 or more: a refutation of length 1 derives
-            # nothing).  Only these steps can change the rating: every other
-            # step eliminates by refutations no longer than the longest step so far, so
-            # the state stays one that steps of that length reach (and any order of such
+            # nothing).  Only these steps can change the rating: every other step
+            # eliminates by refutations no longer than the longest step so far, so the
+            # state stays one that steps of that length reach (and any order of such
             # steps reaches the same fixpoint).
-            shorter = shorter_lengths(G, T, X, num_candidates, best - 1, lengths)
-            if shorter < best:
-                best = shorter
+            best = min(best, shorter_lengths(F, occ, S, X, A, num_candidates, best - 1, lengths))
         if steps < log.shape[0]:
             log[steps] = best
         steps += 1
         longest = max(longest, best)
         for v in range(num_candidates):
-            if lengths[v] == best:  # (one made true by an earlier one: a contradiction)
-                one[0] = 2 * v + 1
-                if assert_facts(G, T, one, empty, queue) != NO_CONFLICT:
-                    return CONTRADICTION, longest, steps
+            # (a candidate made true by an earlier elimination: a contradiction)
+            if lengths[v] == best and eliminate(F, occ, S, 2 * v + 1) != NO_CONFLICT:
+                return CONTRADICTION, longest, steps
     return SOLVED, longest, steps
 
 
 @njit(cache=True)
-def failed_closure(G, T, X, num_candidates, queue):
+def failed_closure(F, occ, S, X, num_candidates):
     """Eliminate every candidate that unit propagation refutes, in any order, until none
     is left (the failed-literal closure of depth 1, positive hypotheses, no cones
     needed); return SOLVED, CONTRADICTION or STUCK."""
-    m = G[G_CSTART].shape[0] - 1
-    one = np.zeros(1, np.int32)
-    empty = np.zeros(1, np.int32)
+    m = num_constraints(F)
     changed = True
     while changed:
         changed = False
         for v in range(num_candidates):
-            if T[T_VAL][2 * v] != 0:
+            if S.value[2 * v] != 0:
                 continue
-            if shortest_refutation(G, T, X, 2 * v, m) <= m:
-                one[0] = 2 * v + 1
-                if assert_facts(G, T, one, empty, queue) != NO_CONFLICT:
+            if shortest_refutation(F, occ, S, X, 2 * v, m) <= m:
+                if eliminate(F, occ, S, 2 * v + 1) != NO_CONFLICT:
                     return CONTRADICTION
                 changed = True
-    return SOLVED if solved(T, num_candidates) else STUCK
+    return SOLVED if solved(S, num_candidates) else STUCK
+
+
+# --- the chain of a refutation, read from its cone --------------------------------------
+
+
+@njit(cache=True)
+def refutation_chain(F, S, cone, hypothesis, out_lits, out_constraints):
+    """Read the chain of a refutation of `hypothesis` (a literal code) from its cone (a
+    bit set of constraints, as the kernels computed it) over the facts of S.
+
+    The order is the one a player reads: every link first (as far as they go), then
+    the lowest-numbered constraint of the cone that forces a value or has none left,
+    and again.  Fill out_lits/out_constraints with the forced literals and their
+    constraints, and return (number of steps, the constraint the contradiction empties
+    or -1, and else the two true literals that exclude each other); (-1, -1, -1, -1)
+    if the cone does not refute the hypothesis.
+
+    Why not the reasons the kernel recorded: the kernel keeps, for each literal, the
+    first derivation its cone-size order reaches, and a cone can refute a hypothesis
+    in several ways (r9c4=3 in Easter Monster: r9c6=5 by box 8 and then row 9 lacks
+    7, or r9c6=7 by row 9 and then box 8 lacks 5); the chain must not depend on which
+    one the search met first, so it is read from the cone alone."""
+    value = S.value.copy()  # the facts, then the chain's own values
+    bstart, bimp, cstart, lits = F.bstart, F.bimp, F.cstart, F.lits
+    members = [c for c in range(num_constraints(F)) if (cone[c >> 6] >> np.uint64(c & 63)) & 1]
+    value[hypothesis] = 1
+    value[hypothesis ^ 1] = -1
+    stack = [hypothesis]
+    n = 0
+    while True:
+        while len(stack) > 0:
+            x = stack.pop()
+            for i in range(bstart[x], bstart[x + 1]):
+                q = bimp[i]
+                if value[q] == -1:
+                    return n, -1, x, q ^ 1
+                if value[q] == 0:
+                    value[q] = 1
+                    value[q ^ 1] = -1
+                    stack.append(q)
+        progress = False
+        for c in members:
+            left = -1
+            open_lits = 0
+            satisfied = False
+            for p in range(cstart[c], cstart[c + 1]):
+                w = lits[p]
+                if value[w] == 1:
+                    satisfied = True
+                    break
+                if value[w] == 0:
+                    open_lits += 1
+                    left = w
+            if satisfied or open_lits > 1:
+                continue
+            if open_lits == 0:
+                return n, c, -1, -1
+            value[left] = 1
+            value[left ^ 1] = -1
+            out_lits[n] = left
+            out_constraints[n] = c
+            n += 1
+            stack.append(left)
+            progress = True
+            break  # links first again
+        if not progress:
+            return -1, -1, -1, -1

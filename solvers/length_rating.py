@@ -53,6 +53,15 @@ from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.limits import TimeLimitReached, clock, deadline_after, watch_compilation
 from solvers.literals import to_code, to_codes, to_dimacs
+from solvers.propagate import (
+    CONTRADICTION,
+    NO_CONFLICT,
+    PAUSED,
+    REASON_DECISION,
+    REASON_PROBE,
+    SOLVED,
+    build,
+)
 from solvers.results import rating_label
 
 watch_compilation()  # compiling the kernels never counts against a time limit
@@ -105,71 +114,75 @@ class RefutationRater:
         cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
         self.num_vars = formula.num_vars
         self.num_candidates = geometry.size**3
-        self.G = K.build_links(
-            cnf.literals.astype(np.int64), cnf.offsets.astype(np.int64), self.num_vars
-        )
-        self.num_constraints = self.G[K.G_CSTART].shape[0] - 1
+        # The engine's formula (links: its implication lists, constraints: its long
+        # clauses), each literal's constraints, and the work arrays of one hypothesis.
+        self.F, self._units, _, _ = build(cnf.literals, cnf.offsets, self.num_vars, False)
+        self.occ = K.occurrences(self.F)
+        self.X = K.new_scratch(self.F, self.num_vars)
+        self.A = K.new_alternatives(self.F, self.num_vars)
+        self.num_constraints = int(K.num_constraints(self.F))
         # Input index of each constraint's clause, for explanations.
-        self.constraint_clause = tuple(
-            i for i, clause in enumerate(formula.clauses) if len(clause) >= 3
-        )
-        self._units = [clause[0] for clause in formula.clauses if len(clause) == 1]
-        self.X = K.new_scratch(self.G, self.num_vars)
-        self._queue = np.zeros(2 * self.num_vars, np.int32)
+        self.constraint_clause = tuple(self.F.corig.tolist())
         self._lengths = np.zeros(self.num_candidates, np.int64)
         self._log = np.zeros(0, np.int64)
+        self._state = K.new_state(self.F, self.num_vars, False)  # rate()'s
         self._deadline: float | None = None
         self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
 
     # --- states --------------------------------------------------------------------
 
-    def start(self, grid: Grid) -> tuple | None:
+    def start(self, grid: Grid) -> K.State | None:
         """Return the state after unit propagation of the givens, or None on a
         contradiction."""
-        T = K.new_state(self.G, self.num_vars, False)
-        lits = [*self._units, *given_literals(grid, self.geometry)]
-        codes = to_codes(np.asarray(lits, np.int64))
-        ok = K.assert_facts(self.G, T, codes, np.zeros(codes.size, np.int32), self._queue)
-        return T if ok == K.NO_CONFLICT else None
+        S = K.new_state(self.F, self.num_vars, False)
+        return S if self._restart(S, grid) else None
 
-    def _assert(self, T: tuple, code: int, cone: np.ndarray | None = None) -> int:
-        """Make literal `code` a fact of T with `cone` (None: empty); return the
-        contradiction's pool row or NO_CONFLICT."""
+    def _restart(self, S: K.State, grid: Grid) -> bool:
+        """Make the untracked S the state of the grid's givens, propagated; False on a
+        contradiction."""
+        codes = to_codes(np.asarray(given_literals(grid, self.geometry), np.int64))
+        return K.restart(self.F, self.occ, S, self._units, codes) == NO_CONFLICT
+
+    def _assert(
+        self, S: K.State, code: int, cone: np.ndarray | None = None, why: int = REASON_PROBE
+    ) -> int:
+        """Make literal `code` a fact of S with `cone` (None: empty) and reason `why` (by
+        default: the negation of a refuted hypothesis); return the contradiction's pool
+        row or NO_CONFLICT."""
         row = K.EMPTY
-        if cone is not None and T[K.T_ST][K.TRACK]:
-            row = int(T[K.T_ST][K.POOL_SIZE])
-            T[K.T_ST][K.POOL_SIZE] += 1
-            T[K.T_POOL][row] = cone
-        return K.assert_facts(
-            self.G, T, np.array([code], np.int32), np.array([row], np.int32), self._queue
-        )
+        if cone is not None and S.st[K.TRACK]:
+            row = int(S.st[K.POOL_SIZE])
+            S.st[K.POOL_SIZE] += 1
+            S.pool[row] = cone
+        lits, rows = np.array([code], np.int32), np.array([row], np.int32)
+        return K.assert_facts(self.F, self.occ, S, lits, rows, why)
 
-    def add_fact(self, T: tuple, lit: int) -> bool:
-        """Make the DIMACS literal `lit` a fact of T and propagate; False on a contradiction."""
-        return self._assert(T, to_code(lit)) == K.NO_CONFLICT
+    def add_fact(self, S: K.State, lit: int) -> bool:
+        """Make the DIMACS literal `lit` a fact of S and propagate; False on a contradiction."""
+        return self._assert(S, to_code(lit)) == NO_CONFLICT
 
-    def nested_length(self, T: tuple, lit: int, depth: int) -> int | None:
+    def nested_length(self, S: K.State, lit: int, depth: int) -> int | None:
         """Return the length of the depth-`depth` refutation of hypothesis `lit` (a
-        DIMACS literal) in state T, or None when it has none."""
+        DIMACS literal) in state S, or None when it has none."""
         if depth < 2:
-            K.shortest_refutation(self.G, T, self.X, to_code(lit), self.num_constraints)
-            found = len(self._bits(self.X[11]))
+            K.shortest_refutation(self.F, self.occ, S, self.X, to_code(lit), self.num_constraints)
+            found = len(self._bits(self.X.best_cone))
             return found or None
-        found = self._nested(T, to_code(lit), depth, self.num_constraints)
+        found = self._nested(S, to_code(lit), depth, self.num_constraints)
         return None if found is None else found[0]
 
-    def is_solved(self, T: tuple) -> bool:
-        return bool(K.solved(T, self.num_candidates))
+    def is_solved(self, S: K.State) -> bool:
+        return bool(K.solved(S, self.num_candidates))
 
-    def values(self, T: tuple) -> Grid:
+    def values(self, S: K.State) -> Grid:
         """Return the grid of the values the state has placed (0 where open)."""
         n = self.geometry.size
-        true = T[K.T_VAL][0 : 2 * self.num_candidates : 2].reshape(n * n, n) == 1
+        true = S.value[0 : 2 * self.num_candidates : 2].reshape(n * n, n) == 1
         return tuple(int(row.argmax()) + 1 if row.any() else 0 for row in true)
 
-    def _open(self, T: tuple) -> list[int]:
-        val = T[K.T_VAL]
-        return [2 * v for v in range(self.num_candidates) if val[2 * v] == 0]
+    def _open(self, S: K.State) -> list[int]:
+        value = S.value
+        return [2 * v for v in range(self.num_candidates) if value[2 * v] == 0]
 
     def _tick(self) -> None:
         if self._deadline is not None and clock() >= self._deadline:
@@ -190,74 +203,96 @@ class RefutationRater:
             shown = depth if status is not Status.UNKNOWN or timed_out else max_depth
             return RefutationRating(length, shown, status, steps, seconds, timed_out)
 
-        T = self.start(grid)
-        if T is None:
+        S = self._state  # one state for every grid (nothing keeps it between calls)
+        if not self._restart(S, grid):
             return done(Status.UNSAT)
         try:
             while True:
                 status, step_longest, count = K.simplest_first(
-                    self.G, T, self.X, self.num_candidates, self.num_constraints,
-                    self._lengths, self._queue, self._log, STEPS_PER_CALL,
+                    self.F, self.occ, S, self.X, self.A, self.num_candidates,
+                    self.num_constraints, self._lengths, self._log, STEPS_PER_CALL,
                 )  # fmt: skip
                 if count:
                     longest, depth, steps = max(longest, step_longest), max(depth, 1), steps + count
-                if status == K.SOLVED:
+                if status == SOLVED:
                     return done(Status.SAT)
-                if status == K.CONTRADICTION:
+                if status == CONTRADICTION:
                     return done(Status.UNSAT)
                 self._tick()
-                if status == K.PAUSED:
+                if status == PAUSED:
                     continue
-                step = self.nested_step(T, max_depth)
+                step = self.nested_step(S, max_depth)
                 if step is None:
                     return done(Status.UNKNOWN)
                 longest, depth, steps = max(longest, step.length), max(depth, step.depth), steps + 1
                 for lit in step.eliminated:
-                    if self._assert(T, to_code(lit)) != K.NO_CONFLICT:
+                    if self._assert(S, to_code(lit)) != NO_CONFLICT:
                         return done(Status.UNSAT)
         except TimeLimitReached:
             return done(Status.UNKNOWN, timed_out=True)
 
     # --- one step, for explanations and nesting --------------------------------------
 
-    def shortest_step(self, T: tuple, max_depth: int = 2) -> Step | None:
-        """Return the next step of the simplest-first resolution of state T (not
+    def shortest_step(self, S: K.State, max_depth: int = 2) -> Step | None:
+        """Return the next step of the simplest-first resolution of state S (not
         applied), or None when no refutation of depth <= max_depth is left."""
         best = K.candidate_lengths(
-            self.G, T, self.X, self.num_candidates, self.num_constraints, self._lengths
+            self.F, self.occ, S, self.X, self.num_candidates, self.num_constraints, self._lengths
         )
         if best > self.num_constraints:
-            return self.nested_step(T, max_depth)
+            return self.nested_step(S, max_depth)
         if best > 2:  # the shortest refutations the first derivations missed, if any
-            best = min(
-                best,
-                K.shorter_lengths(self.G, T, self.X, self.num_candidates, best - 1, self._lengths),
+            shorter = K.shorter_lengths(
+                self.F, self.occ, S, self.X, self.A, self.num_candidates, best - 1, self._lengths
             )
+            best = min(best, shorter)
         chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
         cones = []
         for v in chosen:
-            K.refutation_with_alternatives(self.G, T, self.X, 2 * v, best)
-            cones.append(self._bits(self.X[11]))
+            K.refutation_with_alternatives(self.F, self.occ, S, self.X, self.A, 2 * v, best)
+            cones.append(self._bits(self.X.best_cone))
         return Step(1, int(best), tuple(to_dimacs(2 * v + 1) for v in chosen), tuple(cones))
 
-    def apply(self, T: tuple, step: Step) -> bool:
-        """Apply a step's eliminations and propagate; return False on a contradiction."""
-        return all(self._assert(T, to_code(lit)) == K.NO_CONFLICT for lit in step.eliminated)
+    def chain(
+        self, S: K.State, hypothesis: int, cone: tuple[int, ...]
+    ) -> tuple[list[tuple[int, int]], int | tuple[int, int]]:
+        """Return the chain of a refutation of `hypothesis` (a DIMACS literal) in state S
+        that uses the constraints of `cone` (a Step's, as the kernel found it): the values
+        they force, in order, as (DIMACS literal, constraint index), and what breaks: the
+        constraint it empties, or the two true literals (DIMACS) that exclude each other."""
+        lits = np.empty(len(cone), np.int64)
+        constraints = np.empty(len(cone), np.int64)
+        n, broken, a, b = K.refutation_chain(
+            self.F, S, self._words(cone), to_code(hypothesis), lits, constraints
+        )
+        if n < 0:
+            raise AssertionError("the refutation's constraints do not refute it")
+        forced = [
+            (int(to_dimacs(lit)), int(c))
+            for lit, c in zip(lits[:n].tolist(), constraints[:n].tolist(), strict=True)
+        ]
+        if broken >= 0:
+            return forced, int(broken)
+        return forced, (int(to_dimacs(a)), int(to_dimacs(b)))
 
-    def nested_step(self, T: tuple, max_depth: int) -> Step | None:
+    def apply(self, S: K.State, step: Step) -> bool:
+        """Apply a step's eliminations and propagate; return False on a contradiction."""
+        return all(self._assert(S, to_code(lit)) == NO_CONFLICT for lit in step.eliminated)
+
+    def nested_step(self, S: K.State, max_depth: int) -> Step | None:
         """Return the step of the shortest nested refutations (depth 2 up to max_depth)
-        of an untracked state T that no unit-propagation refutation changes."""
+        of an untracked state S that no unit-propagation refutation changes."""
         for depth in range(2, max_depth + 1):
             found: list[tuple[int, int, tuple[int, ...]]] = []
             bound = self.num_constraints
             # The lengths of the last nested step first: a short one found early bounds
             # the others (lengths only shrink as the state grows).
-            order = sorted(self._open(T), key=lambda z: self._previous.get(z, bound + 1))
+            order = sorted(self._open(S), key=lambda z: self._previous.get(z, bound + 1))
             for z in order:
                 self._tick()
-                if not self._fails(T, z, depth):
+                if not self._fails(S, z, depth):
                     continue
-                result = self._nested(T, z, depth, bound)
+                result = self._nested(S, z, depth, bound)
                 if result is not None:
                     found.append((result[0], z, result[1]))
                     bound = min(bound, result[0])
@@ -273,53 +308,55 @@ class RefutationRater:
                 )
         return None
 
-    def _fails(self, T: tuple, z: int, depth: int) -> bool:
+    def _fails(self, S: K.State, z: int, depth: int) -> bool:
         """Return True when hypothesis z leads to a contradiction under the closure of
         depth depth-1 (no cones: the cheap test before the nested length is counted)."""
-        U = K.copy_state(T)
-        U[K.T_ST][K.TRACK] = 0
-        if self._assert(U, z) != K.NO_CONFLICT:
+        U = K.copy_state(S)
+        U.st[K.TRACK] = 0
+        if self._assert(U, z, why=REASON_DECISION) != NO_CONFLICT:
             return True
         while True:
-            status = K.failed_closure(self.G, U, self.X, self.num_candidates, self._queue)
-            if status == K.CONTRADICTION:
+            status = K.failed_closure(self.F, self.occ, U, self.X, self.num_candidates)
+            if status == CONTRADICTION:
                 return True
-            if status == K.SOLVED or depth - 1 < 2:
+            if status == SOLVED or depth - 1 < 2:
                 return False
             for y in self._open(U):
                 self._tick()
                 if self._fails(U, y, depth - 1):
-                    if self._assert(U, y ^ 1) != K.NO_CONFLICT:
+                    if self._assert(U, y ^ 1) != NO_CONFLICT:
                         return True
                     break
             else:
                 return False
 
     def _nested(
-        self, T: tuple, z: int, depth: int, bound: int
+        self, S: K.State, z: int, depth: int, bound: int
     ) -> tuple[int, tuple[int, ...]] | None:
         """Return (length, cone) of the depth-`depth` refutation of hypothesis z: the
         simplest-first resolution under z, facts carrying cones, to its contradiction;
         None when there is none of length <= bound.  (A contradiction's cone contains
         the cone of the elimination that triggers it, and eliminations come in order of
         cone size, so the resolution stops once its steps are longer than `bound`.)"""
-        U = K.copy_state(T)
-        U[K.T_ST][K.TRACK] = 1
-        conflict = self._assert(U, z)
-        while conflict == K.NO_CONFLICT:
+        U = K.copy_state(S)
+        U.st[K.TRACK] = 1
+        conflict = self._assert(U, z, why=REASON_DECISION)
+        while conflict == NO_CONFLICT:
             self._tick()
             if self.is_solved(U):
                 return None
-            best = K.candidate_lengths(self.G, U, self.X, self.num_candidates, bound, self._lengths)
+            best = K.candidate_lengths(
+                self.F, self.occ, U, self.X, self.num_candidates, bound, self._lengths
+            )
             if best <= bound:
                 chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
                 cones = []
                 for v in chosen:
-                    K.shortest_refutation(self.G, U, self.X, 2 * v, best)
-                    cones.append(self.X[11].copy())
+                    K.shortest_refutation(self.F, self.occ, U, self.X, 2 * v, best)
+                    cones.append(self.X.best_cone.copy())
                 for v, cone in zip(chosen, cones, strict=True):
                     conflict = self._assert(U, 2 * v + 1, cone)
-                    if conflict != K.NO_CONFLICT:
+                    if conflict != NO_CONFLICT:
                         break
                 continue
             if depth - 1 < 2:
@@ -336,9 +373,9 @@ class RefutationRater:
             for length, y, cone in inner:
                 if length == low:
                     conflict = self._assert(U, y ^ 1, self._words(cone))
-                    if conflict != K.NO_CONFLICT:
+                    if conflict != NO_CONFLICT:
                         break
-        cone = self._bits(U[K.T_POOL][conflict])
+        cone = self._bits(U.pool[conflict])
         return (len(cone), cone) if len(cone) <= bound else None
 
     def _bits(self, words: np.ndarray) -> tuple[int, ...]:
@@ -346,7 +383,7 @@ class RefutationRater:
         return tuple(int(i) for i in np.flatnonzero(bits) if i < self.num_constraints)
 
     def _words(self, cone: tuple[int, ...]) -> np.ndarray:
-        words = np.zeros(K.num_words(self.G), np.uint64)
+        words = np.zeros(K.num_words(self.F), np.uint64)
         for c in cone:
             words[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
         return words

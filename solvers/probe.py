@@ -48,20 +48,17 @@ from solvers.proof_log import HEAD, forget_hypothesis, log_lemma, mark_hypothesi
 from solvers.propagate import (
     BAD_LITERAL,
     CLOSURE_TOP,
+    CONFLICT_CLOSURE,
     CONFLICTS,
     DLEVEL,
     NO_CONFLICT,
+    NO_MEMORY,
     PAUSE_AT,
     PAUSED,
     PROBES,
     PROPAGATIONS,
     REASON_DECISION,
     REASON_PROBE,
-    S_LEVEL,
-    S_ST,
-    S_TRAIL,
-    S_TRAIL_LIM,
-    S_VALUE,
     STAMP,
     TRAIL_SIZE,
     assume,
@@ -95,10 +92,6 @@ def mark_rows(num_literals):
     if num_literals > WITNESS_LITERALS:
         return CLOSURE
     return CLOSURE + (num_literals + 63) // 64
-
-
-CONFLICT_CLOSURE = -4  # closure: the closure (not one clause) is contradictory
-NO_MEMORY = -5  # closure_kernel: the mark table or the frames have fewer rows than depth
 
 
 @njit(cache=True)
@@ -138,7 +131,7 @@ def closure(F, S, depth, positive_only, passed, frames, resume, log):
     least `depth` rows of 2*num_vars stamps, `frames` `depth` rows of NUM_COLUMNS.
     Each failed literal is written to `log` as a lemma (solvers.proof_log; a log of
     length 0 records nothing)."""
-    value, trail, trail_lim, st = S[S_VALUE], S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    value, trail, trail_lim, st = S.value, S.trail, S.trail_lim, S.st
     keeps_closures = passed.shape[1] > CLOSURE
     if resume:
         top = st[CLOSURE_TOP]
@@ -235,7 +228,7 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, log, resu
     if resume:
         confl = closure(F, S, depth, positive_only, passed, frames, True, log)
     else:
-        num_vars = S[S_LEVEL].shape[0]
+        num_vars = S.level.shape[0]
         if not check_literals(dimacs, num_vars):
             return BAD_LITERAL, np.empty(0, np.int64)
         if passed.shape[0] < depth or frames.shape[0] < depth:
@@ -243,14 +236,14 @@ def closure_kernel(F, S, dimacs, depth, positive_only, passed, frames, log, resu
         confl = assume(F, S, to_codes(dimacs))
         if confl == NO_CONFLICT:
             new_decision_level(S)
-            set_base(log, S[S_ST][DLEVEL])
+            set_base(log, S.st[DLEVEL])
             confl = closure(F, S, depth, positive_only, passed, frames, False, log)
     if confl == PAUSED:
         return PAUSED, np.empty(0, np.int64)
     if confl != NO_CONFLICT:
         cancel_until(S, 0)
         return confl, np.empty(0, np.int64)
-    out = trail_dimacs(S, S[S_TRAIL_LIM][0])
+    out = trail_dimacs(S, S.trail_lim[0])
     cancel_until(S, 0)
     return NO_CONFLICT, out
 
@@ -297,7 +290,7 @@ def filled_cells(S, n, out):
     for none; the last one on the trail when several) and return True when no cell is
     left at 0: the grid `encoder.decode.filled_grid` would read from the literals that
     propagate_kernel (level 0) or closure_kernel (level >= 1) returns."""
-    trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    trail, trail_lim, st = S.trail, S.trail_lim, S.st
     start = trail_lim[0] if st[DLEVEL] > 0 else st[TRAIL_SIZE]
     cell_vars = n * n * n
     out[:] = 0
@@ -332,8 +325,8 @@ def ladder_kernel(
     whenever it returns NO_CONFLICT or pauses between grids.  The closures' lemmas go
     to `log` (solvers.proof_log), grid g's from log_at[g] to log_at[g + 1] (both
     arrays of length 0: none recorded)."""
-    st = S[S_ST]
-    num_vars = S[S_LEVEL].shape[0]
+    st = S.st
+    num_vars = S.level.shape[0]
     cells = n * n
     codes = np.empty(cells, np.int32)
     rated = 0

@@ -36,7 +36,6 @@ import numpy as np
 from numba import njit
 
 from solvers.literals import to_dimacs
-from solvers.propagate import S_TRAIL, S_TRAIL_LIM
 
 HEAD = 0  # next free slot of the log
 BASE = 1  # lemmas hold the hypotheses of levels BASE+1 .. (the levels above the assumptions)
@@ -61,7 +60,7 @@ def log_lemma(log, S, upto, code):
     level log[BASE]+1 .. upto, then the literal `code` unless it is negative."""
     if log.shape[0] == 0:
         return
-    trail, trail_lim = S[S_TRAIL], S[S_TRAIL_LIM]
+    trail, trail_lim = S.trail, S.trail_lim
     head = log[HEAD]
     for level in range(log[BASE] + 1, upto + 1):
         if head < log.shape[0]:

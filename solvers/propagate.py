@@ -19,7 +19,7 @@ become root-level facts, binary clauses become implication lists in CSR form
 their clause in `bcls`), and longer clauses are stored flat (`lits[cstart[c]:cstart[c +
 1]]`, input position `corig[c]`) with their two watched literals in positions 0 and 1.
 Long clauses that are exactly-one groups (built with groups=True) are not watched:
-`solvers.groups` propagates them with bit sets (field gs of F, glog of S and the
+`solvers.groups` propagates them with bit sets (field gs of F, glog and gopen
 of S); with groups=False, or in a formula without groups, those fields are empty.
 
 Watch-list convention: `watches[l]` (the slice `wlist[wstart[l]:wstart[l] +
@@ -31,12 +31,24 @@ propagation never allocates.  Backtracking leaves the watches alone (as in MiniS
 the invariant only needs the two watched literals not to be false while the clause is
 neither satisfied nor unit, and undoing assignments cannot break that.
 
-State tuples.  Kernels take `F` (the formula, see `FORMULA_FIELDS`) and `S` (the
-assignment, see `STATE_FIELDS`), tuples of arrays, so that an entry point from Python
-is one call with two arguments; scalar state and counters live in the int64 array `st`.
+State records.  Kernels take `F` (the formula, a `Formula`) and `S` (the assignment, a
+`State`): namedtuples of arrays, read by name (`S.trail`, `F.bimp`).  numba compiles a
+namedtuple field to the same constant-offset load as a plain tuple's, keeps it in the
+on-disk cache (a jitclass cannot be cached), and an entry point from Python stays one
+call with two arguments.  Scalar state and counters (qhead, the trail's size, the
+decision level) live in the int64 array `st`, at the named slots below.  Other kernels
+extend a `State` with fields of their own (`solvers.length_kernels` adds cones) and
+call `enqueue` and friends on it: a kernel reads only the fields it names.
+
+Status codes.  Every kernel's result codes are declared once, below: negative, so that
+they never collide with a clause index (a conflict), and distinct, so that one code
+means one thing whichever kernel returns it; PAUSED is the same for every resumable
+kernel.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -50,38 +62,19 @@ from solvers.groups import (
     falsify,
     find_groups,
     group_layout,
+    group_state,
     restore,
 )
 from solvers.literals import to_code, to_codes, to_dimacs
 
-FORMULA_FIELDS = ("lits", "cstart", "corig", "wstart", "wcount", "wlist", "wblock")
-FORMULA_FIELDS += ("bstart", "bimp", "bcls")
-FORMULA_FIELDS += ("gs",)  # the groups, packed (solvers.groups)
-STATE_FIELDS = ("value", "level", "reason", "trail", "trail_lim", "st")
-STATE_FIELDS += ("glog", "gopen")  # solvers.groups
-
-# Positions of the fields in F and S, derived from the names so that they cannot drift.
-# numba freezes module globals when it compiles, so F[F_CORIG] is a constant index, as
-# fast as F[2] (S, whose arrays differ in dtype, can only be indexed by constants).
-F_LITS = FORMULA_FIELDS.index("lits")
-F_CSTART = FORMULA_FIELDS.index("cstart")
-F_CORIG = FORMULA_FIELDS.index("corig")
-F_WSTART = FORMULA_FIELDS.index("wstart")
-F_WCOUNT = FORMULA_FIELDS.index("wcount")
-F_WLIST = FORMULA_FIELDS.index("wlist")
-F_WBLOCK = FORMULA_FIELDS.index("wblock")
-F_BSTART = FORMULA_FIELDS.index("bstart")
-F_BIMP = FORMULA_FIELDS.index("bimp")
-F_BCLS = FORMULA_FIELDS.index("bcls")
-F_GS = FORMULA_FIELDS.index("gs")
-S_VALUE = STATE_FIELDS.index("value")
-S_LEVEL = STATE_FIELDS.index("level")
-S_REASON = STATE_FIELDS.index("reason")
-S_TRAIL = STATE_FIELDS.index("trail")
-S_TRAIL_LIM = STATE_FIELDS.index("trail_lim")
-S_ST = STATE_FIELDS.index("st")
-S_GLOG = STATE_FIELDS.index("glog")
-S_GOPEN = STATE_FIELDS.index("gopen")
+# The formula: long clauses flat with their watches, binary clauses as implication lists
+# (see "Clauses" and "Watch-list convention" above for each field's role), and the
+# exactly-one groups packed in gs (solvers.groups).
+Formula = namedtuple("Formula", "lits cstart corig wstart wcount wlist wblock bstart bimp bcls gs")
+# The assignment, in MiniSat's words (`new_state` says each field's role); the scalars
+# (qhead, the trail's size, the decision level, counters) are the slots of `st` below;
+# glog and gopen are the groups' undo log and bit sets (solvers.groups).
+State = namedtuple("State", "value level reason trail trail_lim st glog gopen")
 
 # Arrays indexed by decision level (trail_lim, and search's `flipped` in engine.py) have
 # num_vars + SPARE_LEVELS slots, because there can be more levels than variables: each
@@ -93,7 +86,7 @@ S_GOPEN = STATE_FIELDS.index("gopen")
 # does not check bounds: an overflow would silently corrupt memory).
 SPARE_LEVELS = 8
 
-# Slots of the scalar array st (S[S_ST]).
+# Slots of the scalar array st (S.st).
 TRAIL_SIZE = 0  # number of literals on the trail
 QHEAD = 1  # next trail index to propagate
 DLEVEL = 2  # current decision level (MiniSat's trail_lim.size())
@@ -118,10 +111,20 @@ UNDO = 15  # top of the groups' undo log in glog (solvers.groups)
 NUM_SLOTS = 16
 NEVER = (1 << 62) - 1  # a PAUSE_AT no counter reaches: no pausing
 
+# Status codes of every kernel (see "Status codes" above).
 NO_CONFLICT = -1  # propagate's result when no clause is falsified
 CONFLICT_ASSUMPTION = -2  # an assumption was already false (no clause to blame)
 BAD_LITERAL = -3  # an assumption is 0 or names a variable beyond num_vars
-PAUSED = -6  # a resumable kernel used up its slice (see PAUSE_AT)
+CONFLICT_CLOSURE = -4  # probe.closure: the closure (not one clause) is contradictory
+NO_MEMORY = -5  # probe.closure_kernel: the mark table or the frames have fewer rows than depth
+PAUSED = -6  # a resumable kernel used up its slice (see PAUSE_AT) or its budget of steps
+FOUND = -7  # search: max_models models found; the state holds the last one
+EXHAUSTED = -8  # search: no further model, the search space is closed (state back at base)
+OUT_OF_BUDGET = -9  # search: the decision budget ran out
+SOLVED = -10  # length_kernels: every candidate variable is assigned
+CONTRADICTION = -11  # length_kernels: the facts contradict each other (no solution)
+STUCK = -12  # length_kernels: no candidate is refuted within the limit
+OUT_OF_TIME = -13  # bxb_rating: the deadline passed (the clock is read between refutations)
 
 # reason[v] says why v is assigned.  Propagation stores internal references (the hot
 # loop must not read the input index): c >= 0 is long clause c, BINARY_REASON - i is
@@ -134,8 +137,7 @@ BINARY_REASON = -4
 
 @njit(cache=True)
 def build(flat, offsets, num_vars, groups):
-    """Return (formula arrays..., units, unit clause indices, first empty clause or -1,
-    the groups' full bit sets).
+    """Return (the Formula, its units, their clause indices, first empty clause or -1).
 
     `flat` holds the DIMACS literals of all clauses, clause i being
     flat[offsets[i]:offsets[i + 1]]; literals were checked to lie in 1..num_vars.
@@ -254,7 +256,7 @@ def build(flat, offsets, num_vars, groups):
         if is_group[c]:
             for p in range(cstart[c], cstart[c + 1]):
                 occ[lits[p]] -= 1  # a group clause takes no room in the watch lists
-    gs, full = group_layout(lits, cstart, is_group, nlits)
+    gs = group_layout(lits, cstart, is_group, nlits)
 
     wstart = np.zeros(nlits + 1, np.int32)
     for lit in range(nlits):
@@ -272,30 +274,14 @@ def build(flat, offsets, num_vars, groups):
             wlist[slot] = c
             wblock[slot] = lits[s + 1 - w]  # the other watch: a cheap "satisfied?" check
             wcount[lit] += 1
-    return (  # the formula arrays in FORMULA_FIELDS order, then the rest
-        lits,
-        cstart,
-        corig,
-        wstart,
-        wcount,
-        wlist,
-        wblock,
-        bstart,
-        bimp,
-        bcls,
-        gs,
-        units,
-        unit_idx,
-        first_empty,
-        full,
-    )
+    formula = Formula(lits, cstart, corig, wstart, wcount, wlist, wblock, bstart, bimp, bcls, gs)
+    return formula, units, unit_idx, first_empty
 
 
 @njit(cache=True)
-def new_state(num_vars, full, group_literals, gtrue):
-    """Return an empty assignment state S for num_vars variables; `full` is the groups'
-    bit sets with every literal open, `group_literals` the number of group literals,
-    `gtrue` a literal of each group (the one whose truth would satisfy it)."""
+def new_state(F, num_vars):
+    """Return an empty assignment State for num_vars variables of formula F, at decision
+    level 0 (every group's literals open)."""
     value = np.zeros(2 * num_vars, np.int8)  # per literal: 1 true, -1 false, 0 unassigned
     level = np.zeros(num_vars, np.int32)  # decision level of each assigned variable
     reason = np.full(num_vars, REASON_DECISION, np.int32)  # why it is assigned (REASON_*)
@@ -304,21 +290,15 @@ def new_state(num_vars, full, group_literals, gtrue):
     trail_lim = np.zeros(num_vars + SPARE_LEVELS, np.int32)
     st = np.zeros(NUM_SLOTS, np.int64)
     st[PAUSE_AT] = NEVER
-    gopen = full.copy()  # per group, its literals not yet false (see solvers.groups)
-    # glog: per trail position the undo log's top when it was propagated, per group its
-    # satisfying literal, then the undo log (the bits cleared, set back on backtracking).
-    tops = num_vars if gtrue.shape[0] else 0  # a formula without groups keeps no log
-    glog = np.zeros(tops + gtrue.shape[0] + group_literals, np.int32)
-    glog[tops : tops + gtrue.shape[0]] = gtrue
-    st[UNDO] = tops + gtrue.shape[0]
-    return (value, level, reason, trail, trail_lim, st, glog, gopen)
+    glog, gopen, st[UNDO] = group_state(F.gs, F.lits, F.cstart, num_vars)
+    return State(value, level, reason, trail, trail_lim, st, glog, gopen)
 
 
 @njit(cache=True)
 def enqueue(S, lit, why):
     """Assign `lit` true at the current level with reason `why`; it must be unassigned."""
-    value, level, reason = S[S_VALUE], S[S_LEVEL], S[S_REASON]
-    trail, st = S[S_TRAIL], S[S_ST]
+    value, level, reason = S.value, S.level, S.reason
+    trail, st = S.trail, S.st
     value[lit] = 1
     value[lit ^ 1] = -1
     v = lit >> 1
@@ -331,7 +311,7 @@ def enqueue(S, lit, why):
 @njit(cache=True)
 def new_decision_level(S):
     """Open a decision level: what is enqueued next belongs to it."""
-    trail_lim, st = S[S_TRAIL_LIM], S[S_ST]
+    trail_lim, st = S.trail_lim, S.st
     trail_lim[st[DLEVEL]] = st[TRAIL_SIZE]
     st[DLEVEL] += 1
 
@@ -339,14 +319,13 @@ def new_decision_level(S):
 @njit(cache=True)
 def cancel_until(S, lvl):
     """Backtrack: unassign every literal above decision level `lvl` (no-op if below)."""
-    value, trail, trail_lim, st = S[S_VALUE], S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    value, trail, trail_lim, st = S.value, S.trail, S.trail_lim, S.st
     if st[DLEVEL] <= lvl:
         return
     start = trail_lim[lvl]
-    if (
-        start < st[QHEAD] and S[S_GLOG].shape[0] > 0
-    ):  # propagated literals cleared group bits: set them back
-        st[UNDO] = restore(S[S_GOPEN], S[S_GLOG], st[UNDO], S[S_GLOG][start])
+    glog = S.glog
+    if start < st[QHEAD] and glog.shape[0] > 0:  # propagated literals cleared group bits
+        st[UNDO] = restore(S.gopen, glog, st[UNDO], glog[start])
     for i in range(st[TRAIL_SIZE] - 1, start - 1, -1):
         lit = trail[i]
         value[lit] = 0
@@ -377,24 +356,24 @@ def propagate(F, S):
     the falsified clause was found (the caller backtracks)."""
     # One field a line, in the tuples' order: the machine code is then the same as with
     # tuple unpacking (grouping them only permutes a few stores in the epilogue).
-    lits = F[F_LITS]
-    cstart = F[F_CSTART]
-    corig = F[F_CORIG]
-    wstart = F[F_WSTART]
-    wcount = F[F_WCOUNT]
-    wlist = F[F_WLIST]
-    wblock = F[F_WBLOCK]
-    bstart = F[F_BSTART]
-    bimp = F[F_BIMP]
-    bcls = F[F_BCLS]
-    gs = F[F_GS]
-    value = S[S_VALUE]
-    level = S[S_LEVEL]
-    reason = S[S_REASON]
-    trail = S[S_TRAIL]
-    st = S[S_ST]
-    glog = S[S_GLOG]
-    gopen = S[S_GOPEN]
+    lits = F.lits
+    cstart = F.cstart
+    corig = F.corig
+    wstart = F.wstart
+    wcount = F.wcount
+    wlist = F.wlist
+    wblock = F.wblock
+    bstart = F.bstart
+    bimp = F.bimp
+    bcls = F.bcls
+    gs = F.gs
+    value = S.value
+    level = S.level
+    reason = S.reason
+    trail = S.trail
+    st = S.st
+    glog = S.glog
+    gopen = S.gopen
     # Scalars are kept in locals (st may alias the other arrays as far as LLVM knows).
     qhead = st[QHEAD]
     size = st[TRAIL_SIZE]
@@ -520,16 +499,16 @@ def propagate(F, S):
 def reason_clause(F, r):
     """Return the input index of the clause a reason refers to, or -1 for none."""
     if r >= 0:
-        return F[F_CORIG][r]
+        return F.corig[r]
     if r <= BINARY_REASON:
-        return F[F_BCLS][BINARY_REASON - r]
+        return F.bcls[BINARY_REASON - r]
     return -1
 
 
 @njit(cache=True)
 def setup_root(F, S, units, unit_idx):
     """Assert the unit clauses at level 0 and propagate; return NO_CONFLICT or a clause index."""
-    value = S[S_VALUE]
+    value = S.value
     for u in range(units.shape[0]):
         lit = units[u]
         if value[lit] == -1:
@@ -556,7 +535,7 @@ def assume(F, S, codes):
     An assumption that is already true opens no level.  Return NO_CONFLICT, the index
     of a falsified clause, or CONFLICT_ASSUMPTION when an assumption is already false;
     the trail keeps what was assigned (the caller backtracks)."""
-    value = S[S_VALUE]
+    value = S.value
     for i in range(codes.shape[0]):
         lit = codes[i]
         if value[lit] == -1:
@@ -574,7 +553,7 @@ def assume(F, S, codes):
 @njit(cache=True)
 def trail_dimacs(S, start):
     """Return the DIMACS literals of trail[start:], in assignment order."""
-    trail, st = S[S_TRAIL], S[S_ST]
+    trail, st = S.trail, S.st
     out = np.empty(st[TRAIL_SIZE] - start, np.int64)
     for i in range(start, st[TRAIL_SIZE]):
         out[i - start] = to_dimacs(trail[i])
@@ -587,14 +566,14 @@ def propagate_kernel(F, S, dimacs):
 
     status is NO_CONFLICT, BAD_LITERAL, or a conflict code (then literals is empty).
     The state is back at level 0 afterwards."""
-    num_vars = S[S_LEVEL].shape[0]
+    num_vars = S.level.shape[0]
     if not check_literals(dimacs, num_vars):
         return BAD_LITERAL, np.empty(0, np.int64)
     confl = assume(F, S, to_codes(dimacs))
     if confl != NO_CONFLICT:
         cancel_until(S, 0)
         return confl, np.empty(0, np.int64)
-    out = trail_dimacs(S, S[S_TRAIL_LIM][0] if S[S_ST][DLEVEL] > 0 else S[S_ST][TRAIL_SIZE])
+    out = trail_dimacs(S, S.trail_lim[0] if S.st[DLEVEL] > 0 else S.st[TRAIL_SIZE])
     cancel_until(S, 0)
     return NO_CONFLICT, out
 
@@ -605,14 +584,14 @@ def trace_kernel(F, S, dimacs):
 
     Unlike propagate_kernel the literals assigned before a conflict are returned too,
     so that an explainer can show how the contradiction was reached."""
-    num_vars = S[S_LEVEL].shape[0]
+    num_vars = S.level.shape[0]
     if not check_literals(dimacs, num_vars):
         return BAD_LITERAL, np.empty(0, np.int64), np.empty(0, np.int64)
     confl = assume(F, S, to_codes(dimacs))
-    start = S[S_TRAIL_LIM][0] if S[S_ST][DLEVEL] > 0 else S[S_ST][TRAIL_SIZE]
+    start = S.trail_lim[0] if S.st[DLEVEL] > 0 else S.st[TRAIL_SIZE]
     out = trail_dimacs(S, start)
     why = np.empty(out.shape[0], np.int64)
-    trail, reason = S[S_TRAIL], S[S_REASON]
+    trail, reason = S.trail, S.reason
     for i in range(out.shape[0]):
         why[i] = reason_clause(F, reason[trail[start + i] >> 1])
     cancel_until(S, 0)
@@ -622,7 +601,7 @@ def trace_kernel(F, S, dimacs):
 @njit(cache=True)
 def model_dimacs(S):
     """Return the current assignment as one signed DIMACS literal per variable."""
-    value = S[S_VALUE]
+    value = S.value
     n = value.shape[0] // 2
     out = np.empty(n, np.int64)
     for v in range(n):
@@ -638,8 +617,8 @@ def propagate_batch_kernel(F, S, dimacs, offsets, status, found, found_at):
     literals above the root level (none on a conflict) to found[found_at[i]:found_at[i
     + 1]], as DIMACS ints.  `found` needs room for num_vars literals per set; `found_at`
     has one more entry than there are sets.  The state is back at level 0 afterwards."""
-    num_vars = S[S_LEVEL].shape[0]
-    trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    num_vars = S.level.shape[0]
+    trail, trail_lim, st = S.trail, S.trail_lim, S.st
     k = 0
     found_at[0] = 0
     for i in range(offsets.shape[0] - 1):

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from solvers.literals import to_codes
-from solvers.probe import NO_MEMORY, closure
+from solvers.probe import closure
 from solvers.proof_log import log_lemma, set_base
 from solvers.propagate import (
     BACKTRACKS,
@@ -37,20 +37,15 @@ from solvers.propagate import (
     CONFLICTS,
     DECISIONS,
     DLEVEL,
-    F_BIMP,
-    F_BSTART,
-    F_CSTART,
-    F_LITS,
+    EXHAUSTED,
+    FOUND,
     NO_CONFLICT,
+    NO_MEMORY,
+    OUT_OF_BUDGET,
     PAUSE_AT,
     PAUSED,
     PROPAGATIONS,
     REASON_DECISION,
-    S_LEVEL,
-    S_ST,
-    S_TRAIL,
-    S_TRAIL_LIM,
-    S_VALUE,
     SEARCH_BASE,
     SEARCH_DECISIONS,
     SEARCH_IN_CLOSURE,
@@ -64,19 +59,17 @@ from solvers.propagate import (
     propagate,
 )
 
-# What search returns.
-FOUND = 1  # max_models models found; the state holds the last one
-EXHAUSTED = 2  # no further model: the search space is closed (state back at `base`)
-OUT_OF_BUDGET = 3  # the decision budget ran out
-# ... or PAUSED (propagate.py): the slice of work ran out, call again with resume=True
+# What search returns: FOUND, EXHAUSTED, OUT_OF_BUDGET or PAUSED (the slice of work ran
+# out, call again with resume=True), status codes declared with every kernel's in
+# propagate.py.
 
 
 @njit(cache=True)
 def pick_branch(F, S):
     """Return the literal to decide next, or -1 when every variable is assigned."""
-    lits, cstart = F[F_LITS], F[F_CSTART]
-    bstart, bimp = F[F_BSTART], F[F_BIMP]
-    value = S[S_VALUE]
+    lits, cstart = F.lits, F.cstart
+    bstart, bimp = F.bstart, F.bimp
+    value = S.value
     best = -1
     best_size = 1 << 30
     for c in range(cstart.shape[0] - 1):
@@ -137,7 +130,7 @@ def search(
     first backtracked from.  Until a model is found, every conflict and every closed
     branch is written to `log` as a lemma (solvers.proof_log; length 0: nothing
     recorded): the proof that no model lies above `base` when the search is EXHAUSTED."""
-    trail, trail_lim, st = S[S_TRAIL], S[S_TRAIL_LIM], S[S_ST]
+    trail, trail_lim, st = S.trail, S.trail_lim, S.st
     in_closure = False
     if resume:
         models = st[SEARCH_MODELS]
@@ -208,7 +201,7 @@ def start(F, S, dimacs):
     """Enqueue the assumptions and open the search's base level; return (status, base).
 
     status is NO_CONFLICT, BAD_LITERAL or a conflict code (then the state is at level 0)."""
-    num_vars = S[S_LEVEL].shape[0]
+    num_vars = S.level.shape[0]
     if not check_literals(dimacs, num_vars):
         return BAD_LITERAL, 0
     confl = assume(F, S, to_codes(dimacs))
@@ -216,13 +209,13 @@ def start(F, S, dimacs):
         cancel_until(S, 0)
         return confl, 0
     new_decision_level(S)  # an empty level: facts derived by probing sit above the root
-    return NO_CONFLICT, S[S_ST][DLEVEL]
+    return NO_CONFLICT, S.st[DLEVEL]
 
 
 @njit(cache=True)
 def begin(F, S, passed, frames, dimacs, probe_depth, resume):
     """Start a search for an entry point, or find the paused one; return (status, base)."""
-    st = S[S_ST]
+    st = S.st
     if resume:
         return NO_CONFLICT, st[SEARCH_BASE]
     if passed.shape[0] < probe_depth or frames.shape[0] < probe_depth:

@@ -1,7 +1,8 @@
 """The refutation-length rating: the kernel's counting on small formulas whose shortest
 refutations are known by hand, then the rating on grids against facts that do not
 come from it (singles alone rate 0, Berthier's published W on his unbiased puzzles, a
-refutation's chain replays with exactly its length of constraints)."""
+refutation's chain, checked step by step against the clauses, uses exactly its length
+of constraints)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,15 @@ import pytest
 
 from encoder.check import is_solution
 from encoder.dimacs import Cnf
+from encoder.encodings import rule_formula
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_grid
 from encoder.status import Status
 from solvers import length_kernels as K
 from solvers.depth_rating import Rater
-from solvers.explain import refutation_chain
 from solvers.length_rating import RefutationRater
-from solvers.literals import to_code, to_codes
+from solvers.literals import to_code, to_codes, to_dimacs
+from solvers.propagate import NO_CONFLICT, REASON_DECISION, build
 
 GEOMETRY = standard(9)
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -30,19 +32,25 @@ def shortest(
     clauses: list[list[int]],
     hypothesis: int,
     facts: tuple[int, ...] = (),
-    search=K.shortest_refutation,
+    alternatives: bool = False,
 ) -> int:
-    """Return the kernel's shortest refutation length of `hypothesis` (0: none), by
-    `search` (the first derivations' search by default)."""
+    """Return the kernel's shortest refutation length of `hypothesis` (0: none), by the
+    first derivations' search or, with `alternatives`, the search with alternative cones."""
     cnf = Cnf.from_clauses(clauses)
-    G = K.build_links(cnf.literals.astype(np.int64), cnf.offsets.astype(np.int64), cnf.num_vars)
-    T = K.new_state(G, cnf.num_vars, False)
+    F, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars, False)
+    assert units.size == 0
+    occ = K.occurrences(F)
+    S = K.new_state(F, cnf.num_vars, False)
     codes = to_codes(np.asarray(facts, np.int64))
-    queue = np.zeros(2 * cnf.num_vars, np.int32)
-    assert K.assert_facts(G, T, codes, np.zeros(codes.size, np.int32), queue) == K.NO_CONFLICT
-    X = K.new_scratch(G, cnf.num_vars)
-    m = G[K.G_CSTART].shape[0] - 1
-    length = search(G, T, X, to_code(hypothesis), m)
+    cones = np.zeros(codes.size, np.int32)
+    assert K.assert_facts(F, occ, S, codes, cones, REASON_DECISION) == NO_CONFLICT
+    X = K.new_scratch(F, cnf.num_vars)
+    m = K.num_constraints(F)
+    if alternatives:
+        A = K.new_alternatives(F, cnf.num_vars)
+        length = K.refutation_with_alternatives(F, occ, S, X, A, to_code(hypothesis), m)
+    else:
+        length = K.shortest_refutation(F, occ, S, X, to_code(hypothesis), m)
     return 0 if length > m else int(length)
 
 
@@ -66,11 +74,10 @@ def test_the_shortest_of_two_refutations_is_found():
     # ... and one constraint alone also does it: the shortest counts.
     assert shortest([*long_way, [13, 14, 15], [-9, -13], [-9, -14], [-9, -15]], 9) == 1
     # The search with alternative cones finds the same where the first derivation is exact.
-    alternatives = K.refutation_with_alternatives
-    assert shortest(long_way, 9, search=alternatives) == 3
-    assert shortest(long_way[:-1], 9, search=alternatives) == 0
-    assert shortest([[1, 2, 3], [-4, -1], [-4, -2]], 4, facts=(-3,), search=alternatives) == 1
-    assert shortest([[4, 1, 2], [-4, -1], [-4, -2]], 4, search=alternatives) == 0
+    assert shortest(long_way, 9, alternatives=True) == 3
+    assert shortest(long_way[:-1], 9, alternatives=True) == 0
+    assert shortest([[1, 2, 3], [-4, -1], [-4, -2]], 4, facts=(-3,), alternatives=True) == 1
+    assert shortest([[4, 1, 2], [-4, -1], [-4, -2]], 4, alternatives=True) == 0
 
 
 def test_links_and_facts_are_free():
@@ -97,11 +104,11 @@ def test_alternative_cones_find_the_union_the_first_derivation_misses(rater, pub
     state = rater.start(grid)
     assert rater.apply(state, rater.shortest_step(state, max_depth=1))
     z = to_code(8 * 81 + 4 * 9 + 3)  # r9c5=3
-    m = rater.num_constraints
-    assert K.shortest_refutation(rater.G, state, rater.X, z, m) == 3
-    assert K.refutation_with_alternatives(rater.G, state, rater.X, z, m) == 2
-    cone = rater._bits(rater.X[11])
-    forced, broken = refutation_chain(rater, state, 8 * 81 + 4 * 9 + 3, cone)
+    F, occ, X, m = rater.F, rater.occ, rater.X, rater.num_constraints
+    assert K.shortest_refutation(F, occ, state, X, z, m) == 3
+    assert K.refutation_with_alternatives(F, occ, state, X, rater.A, z, m) == 2
+    cone = rater._bits(X.best_cone)
+    forced, broken = rater.chain(state, 8 * 81 + 4 * 9 + 3, cone)
     assert {c for _, c in forced} | ({broken} if isinstance(broken, int) else set()) == set(cone)
     assert rater.rate(grid).length == int(row["W"]) == int(row["B"]) == 2
 
@@ -131,21 +138,69 @@ def test_agrees_with_berthier_w_on_his_unbiased_puzzles(rater, public):
     assert sum(a == b for a, b in zip(ours, w, strict=True)) >= 0.9 * len(rows)
 
 
-def test_a_refutation_replays_with_exactly_its_constraints(rater):
-    state = rater.start(parse_grid(BERTHIER_W2, GEOMETRY))
+def closed(true: set[int], implications: dict[int, list[int]]) -> set[int]:
+    """Return `true` with every literal its links (binary clauses) imply."""
+    todo, out = list(true), set(true)
+    while todo:
+        for q in implications.get(todo.pop(), ()):
+            if q not in out:
+                out.add(q)
+                todo.append(q)
+    return out
+
+
+def check_chain(clauses, facts, hypothesis, forced, emptied, pair) -> set[tuple[int, ...]]:
+    """Check a refutation's chain against the clauses themselves (not the kernel): each
+    step's constraint has every other literal excluded by what is already true (the
+    facts, the hypothesis, the earlier steps, their links), and so has the `emptied`
+    constraint (or the two true literals of `pair` share a link); return the
+    constraints used."""
+    implications: dict[int, list[int]] = {}
+    for a, b in (c for c in clauses if len(c) == 2):
+        implications.setdefault(-a, []).append(b)
+        implications.setdefault(-b, []).append(a)
+    true = closed({*facts, hypothesis}, implications)
+    for lit, clause in forced:
+        assert lit in clause and all(-w in true for w in clause if w != lit), (lit, clause)
+        true = closed(true | {lit}, implications)
+    used = {tuple(clause) for _, clause in forced}
+    if emptied is not None:
+        assert all(-w in true for w in emptied), emptied
+        return used | {tuple(emptied)}
+    a, b = pair
+    assert a in true and b in true and -b in implications.get(a, ()), pair
+    return used
+
+
+# berthier-cb-5000's grid 826, W = 7 and B = 6 (the rating counts braids): chains of up
+# to six forced values.
+LONGER_CHAINS = ".....6..94.6.8.....8.1.........1....5..9.48.28...234...1.....7...53...4194....6.."
+
+
+@pytest.mark.parametrize(("line", "rating"), [(BERTHIER_W2, 2), (LONGER_CHAINS, 6)])
+def test_a_refutation_chain_holds_with_exactly_its_constraints(rater, line, rating):
+    clauses = rule_formula(GEOMETRY, "centrale").clauses
+    state = rater.start(parse_grid(line, GEOMETRY))
     seen = set()
     while not rater.is_solved(state):
         step = rater.shortest_step(state, max_depth=1)
         assert step is not None and step.depth == 1
         seen.add(step.length)
+        facts = [to_dimacs(code) for code in np.flatnonzero(state.value == 1).tolist()]
         for lit, cone in zip(step.eliminated, step.cones, strict=True):
             assert len(cone) == step.length
-            forced, broken = refutation_chain(rater, state, -lit, cone)
-            used = {c for _, c in forced} | ({broken} if isinstance(broken, int) else set())
-            assert used == set(cone)
+            forced, broken = rater.chain(state, -lit, cone)
+            steps = [(x, clauses[rater.constraint_clause[c]]) for x, c in forced]
+            if isinstance(broken, int):
+                used = check_chain(
+                    clauses, facts, -lit, steps, clauses[rater.constraint_clause[broken]], None
+                )
+            else:
+                used = check_chain(clauses, facts, -lit, steps, None, broken)
+            assert used == {tuple(clauses[rater.constraint_clause[c]]) for c in cone}
         assert rater.apply(state, step)
-    assert max(seen) == rater.rate(parse_grid(BERTHIER_W2, GEOMETRY)).length == 2
-    assert is_solution(rater.values(state), parse_grid(BERTHIER_W2, GEOMETRY), GEOMETRY)
+    assert max(seen) == rater.rate(parse_grid(line, GEOMETRY)).length == rating
+    assert is_solution(rater.values(state), parse_grid(line, GEOMETRY), GEOMETRY)
 
 
 def test_variants_and_sizes_are_rated():
@@ -162,7 +217,7 @@ def test_depth_2_grids_need_a_nested_refutation(rater):
     grid = parse_grid(EASTER_MONSTER, GEOMETRY)
     assert rater.rate(grid, max_depth=1).label() == ">1"
     state = rater.start(grid)
-    K.simplest_first(rater.G, state, rater.X, 729, 324, rater._lengths, rater._queue,
+    K.simplest_first(rater.F, rater.occ, state, rater.X, rater.A, 729, 324, rater._lengths,
                      rater._log, 1000)  # fmt: skip
     z = next(z for z in rater._open(state) if rater._fails(state, z, 2))
     length = rater.nested_length(state, (z >> 1) + 1, 2)
