@@ -30,6 +30,17 @@ best contradiction found.  Sets do not add like distances (two derivations can s
 constraints), so this is the shortest refutation up to that choice, not a proven
 minimum; it is exact for whip-shaped (linear) refutations.
 
+Where the first derivation overcounts.  A braid may use a value forced two ways (say
+by its row and by its column) and the contradiction may need that column anyway: the
+first derivation's row is then one constraint too many.  `refutation_with_alternatives`
+searches the same way but keeps, for each literal, up to CONES_PER_LITERAL cones that
+are not supersets of one another (a superset can never give a smaller union), and tries
+every combination of them where a constraint forces a value or breaks.  With no cap it
+would be exact (every literal of a shortest refutation keeps a cone inside it, by
+induction along the derivation); the cap keeps it affordable.  It costs several times
+the plain search, so the rating uses it only where a step would raise the rating (see
+`simplest_first`).
+
 The engine's vocabulary.  The formula is `solvers.propagate`'s `Formula`, made by its
 `build` without groups (every long clause stays a constraint of its own): links are
 its implication lists (`bstart`, `bimp`), constraints its long clauses (`cstart`,
@@ -122,6 +133,32 @@ SCRATCH_POOL_SIZE = 1  # rows of Scratch.pool in use
 ENTRIES = 2  # entries pushed for this hypothesis
 SCRATCH_TRAIL_SIZE = 3  # literals on Scratch.trail
 NUM_SCRATCH_SLOTS = 4
+
+# The work arrays of `refutation_with_alternatives`, allocated once per rater
+# (`new_alternatives`); Scratch's value, trail, stamp, nfalse, false_cones (there: the
+# cones of the literals the state's facts removed), best_cone and work serve it too.
+Alternatives = namedtuple(
+    "Alternatives",
+    (
+        "ncones",  # per literal: the cones it keeps (at most CONES_PER_LITERAL)
+        "cones",  # per literal: their rows in pool
+        "pool",  # cone rows (row 0 empty)
+        "bucket",  # per cone size: its last entry (-1: none)
+        "entry_next",  # per entry: the entry below it in its bucket
+        "entry_lit",  # per entry: the literal it would make true
+        "entry_cone",  # per entry: its cone's pool row
+        "others",  # the other false literals of the constraint being combined
+        "choice",  # which cone of each of them is combined
+        "partial",  # partial[j]: the union of the cones chosen before others[j]'s
+        "st",  # the scalar slots below
+    ),
+)
+# Slots of Alternatives.st.
+ALT_POOL_SIZE = 0  # rows of Alternatives.pool in use
+ALT_ENTRIES = 1  # entries pushed for this hypothesis
+ALT_OVERFLOW = 2  # 1: an array filled (the plain search answers instead)
+CONES_PER_LITERAL = 4
+ALTERNATIVE_WORDS = 1 << 22  # the cone pool's and entries' cap (32 MB of cones)
 
 
 @njit(cache=True)
@@ -508,6 +545,230 @@ def shortest_refutation(F, occ, S, X, z, limit):
 
 
 @njit(cache=True)
+def new_alternatives(F, num_vars):
+    """Return the work arrays of `refutation_with_alternatives` (once per rater)."""
+    m = num_constraints(F)
+    words = num_words(F)
+    rows = max(2, min(16 * (m + 2), ALTERNATIVE_WORDS // words))
+    entries = min(CONES_PER_LITERAL * F.bimp.shape[0] + rows + 2, ALTERNATIVE_WORDS)
+    width = 1
+    for c in range(m):
+        width = max(width, F.cstart[c + 1] - F.cstart[c])
+    return Alternatives(
+        np.zeros(2 * num_vars, np.int32),
+        np.zeros((2 * num_vars, CONES_PER_LITERAL), np.int32),
+        np.zeros((rows, words), np.uint64),
+        np.full(m + 2, -1, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(width, np.int32),
+        np.zeros(width, np.int32),
+        np.zeros((width + 1, words), np.uint64),
+        np.zeros(3, np.int64),
+    )
+
+
+@njit(cache=True)
+def _dominated(ncones, cones, pool, lit, row):
+    """Return True when literal lit keeps a cone that is a subset of pool[row]."""
+    for i in range(ncones[lit]):
+        a = cones[lit, i]
+        subset = True
+        for w in range(pool.shape[1]):
+            if pool[a, w] & ~pool[row, w]:
+                subset = False
+                break
+        if subset:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _push_alternative(bucket, entry_next, entry_lit, entry_cone, ast, lit, row, size):
+    e = ast[ALT_ENTRIES]
+    if e == entry_lit.shape[0]:
+        ast[ALT_OVERFLOW] = 1
+        return
+    ast[ALT_ENTRIES] += 1
+    entry_lit[e] = lit
+    entry_cone[e] = row
+    entry_next[e] = bucket[size]
+    bucket[size] = e
+
+
+@njit(cache=True)
+def _better(best_cone, work, best):
+    """Make work the best contradiction if it is smaller; return the best size."""
+    size = popcount(work)
+    if size < best:
+        best_cone[:] = work
+        return size
+    return best
+
+
+@njit(cache=True)
+def refutation_with_alternatives(F, occ, S, X, A, z, limit):
+    """Return what `shortest_refutation` returns, searching with up to CONES_PER_LITERAL
+    cones per literal (module docstring): shorter where a value's first derivation
+    overcounts, and never longer: the plain search runs too, below what this one found
+    (the cap, and ties met in another order, can make the first cones differ)."""
+    found = _search_alternatives(F, occ, S, X, A, z, limit)
+    if A.st[ALT_OVERFLOW]:  # its arrays filled: the plain search alone
+        return shortest_refutation(F, occ, S, X, z, limit)
+    return min(found, shortest_refutation(F, occ, S, X, z, min(limit, found - 1)))
+
+
+@njit(cache=True)
+def _search_alternatives(F, occ, S, X, A, z, limit):
+    value, ntrue = S.value, S.ntrue
+    bstart, bimp, wstart = F.bstart, F.bimp, F.wstart
+    cstart, lits = F.cstart, F.lits
+    hvalue, htrail, stamp, hfalse = X.value, X.trail, X.stamp, X.nfalse
+    state_cones, best_cone, work, xst = X.false_cones, X.best_cone, X.work, X.st
+    ncones, cones, pool = A.ncones, A.cones, A.pool
+    bucket, entry_next, entry_lit, entry_cone = A.bucket, A.entry_next, A.entry_lit, A.entry_cone
+    others, choice, partial, ast = A.others, A.choice, A.partial, A.st
+    words = work.shape[0]
+    track = S.st[TRACK] == 1
+    spool, scone = S.pool, S.cone
+    limit = min(limit, cstart.shape[0] - 1)
+    xst[STAMP] += 1
+    current = xst[STAMP]
+    xst[SCRATCH_TRAIL_SIZE] = 0
+    ast[ALT_POOL_SIZE] = 1  # row 0: the empty cone
+    ast[ALT_ENTRIES] = 0
+    ast[ALT_OVERFLOW] = 0
+    pool[0, :] = 0
+    bucket[: limit + 2] = -1
+    best = limit + 1
+    _push_alternative(bucket, entry_next, entry_lit, entry_cone, ast, z, 0, 0)
+    size_now = 0  # the cone size whose bucket is being emptied
+    while size_now < best and size_now <= limit:
+        e = bucket[size_now]
+        if e < 0:
+            size_now += 1
+            continue
+        bucket[size_now] = entry_next[e]
+        r = entry_lit[e]
+        row = entry_cone[e]
+        if value[r] == 1:
+            continue
+        if value[r] == -1:  # a fact of the state removes it: a contradiction
+            work[:] = pool[row]
+            if track:
+                work |= spool[scone[r ^ 1]]
+            best = _better(best_cone, work, best)
+            continue
+        if hvalue[r] == -1:  # its negation holds: a contradiction with each of its cones
+            for i in range(ncones[r ^ 1]):
+                a = cones[r ^ 1, i]
+                for w in range(words):
+                    work[w] = pool[row, w] | pool[a, w]
+                best = _better(best_cone, work, best)
+            continue
+        # Cones come out by size, so a subset of this one came out before it.
+        if ncones[r] == CONES_PER_LITERAL or _dominated(ncones, cones, pool, r, row):
+            continue
+        if hvalue[r] == 0:
+            hvalue[r] = 1
+            hvalue[r ^ 1] = -1
+            htrail[xst[SCRATCH_TRAIL_SIZE]] = r
+            xst[SCRATCH_TRAIL_SIZE] += 1
+        first = ncones[r] == 0
+        cones[r, ncones[r]] = row
+        ncones[r] += 1
+        for i in range(bstart[r], bstart[r + 1]):
+            q = bimp[i]
+            if value[q] == 1 or ncones[q] == CONES_PER_LITERAL:
+                continue
+            if hvalue[q] == 1 and _dominated(ncones, cones, pool, q, row):
+                continue
+            _push_alternative(bucket, entry_next, entry_lit, entry_cone, ast, q, row, size_now)
+        f = r ^ 1
+        for i in range(wstart[f], wstart[f + 1]):
+            c = occ[i]
+            if ntrue[c] > 0:
+                continue
+            if stamp[c] != current:
+                stamp[c] = current
+                hfalse[c] = S.nfalse[c]
+                state_cones[c, :] = 0
+                if track:
+                    for p in range(cstart[c], cstart[c + 1]):
+                        if value[lits[p]] == -1:
+                            state_cones[c, :] |= spool[scone[lits[p] ^ 1]]
+            if first:
+                hfalse[c] += 1
+            if hfalse[c] < cstart[c + 1] - cstart[c] - 1:
+                continue
+            # c forces its last literal (or breaks): its cone is c, this cone of f's
+            # negation and one cone of each other literal the hypothesis removed; the
+            # new combinations are those with this cone.
+            n_others = 0
+            left = -1
+            for p in range(cstart[c], cstart[c + 1]):
+                lit = lits[p]
+                if lit == f or value[lit] == -1:
+                    continue
+                if hvalue[lit] == -1:
+                    others[n_others] = lit ^ 1
+                    n_others += 1
+                else:
+                    left = lit
+            if left >= 0 and ncones[left] == CONES_PER_LITERAL:
+                continue
+            # Depth first over the choices: a partial union already too large cuts all
+            # its completions.
+            for w in range(words):
+                partial[0, w] = state_cones[c, w] | pool[row, w]
+            _set_bit(partial[0], c)
+            j = 0
+            choice[0] = 0
+            while j >= 0:
+                if j < n_others and choice[j] == ncones[others[j]]:
+                    j -= 1  # every cone of others[j] tried: back to the one before
+                    if j >= 0:
+                        choice[j] += 1
+                    continue
+                if j < n_others:
+                    a = cones[others[j], choice[j]]
+                    for w in range(words):
+                        partial[j + 1, w] = partial[j, w] | pool[a, w]
+                    if popcount(partial[j + 1]) >= min(limit + 1, best):
+                        choice[j] += 1
+                        continue
+                    j += 1
+                    if j < n_others:
+                        choice[j] = 0
+                    continue
+                work[:] = partial[n_others]
+                if left < 0:
+                    best = _better(best_cone, work, best)
+                else:
+                    new = ast[ALT_POOL_SIZE]
+                    if new == pool.shape[0]:
+                        ast[ALT_OVERFLOW] = 1
+                    else:
+                        pool[new, :] = work
+                        if not (hvalue[left] == 1 and _dominated(ncones, cones, pool, left, new)):
+                            ast[ALT_POOL_SIZE] += 1
+                            cone_size = popcount(work)
+                            _push_alternative(
+                                bucket, entry_next, entry_lit, entry_cone, ast, left, new, cone_size
+                            )
+                j -= 1
+                if j >= 0:
+                    choice[j] += 1
+    for t in range(xst[SCRATCH_TRAIL_SIZE]):
+        lit = htrail[t]
+        hvalue[lit] = 0
+        hvalue[lit ^ 1] = 0
+        ncones[lit] = 0
+    return best
+
+
+@njit(cache=True)
 def candidate_lengths(F, occ, S, X, num_candidates, limit, lengths):
     """Fill lengths[v] with the refutation length of the open candidate v+1 (variables
     1..num_candidates) up to the running best, and return that best (the shortest
@@ -525,6 +786,24 @@ def candidate_lengths(F, occ, S, X, num_candidates, limit, lengths):
         length = shortest_refutation(F, occ, S, X, z, best)
         lengths[v] = length
         if length <= best:
+            best = length
+            found = length
+    return found
+
+
+@njit(cache=True)
+def shorter_lengths(F, occ, S, X, A, num_candidates, limit, lengths):
+    """Search every open candidate again with `refutation_with_alternatives`, for
+    refutations of length <= limit; set lengths[v] of those found (up to the running
+    best; other entries are left as they are) and return the best, or limit + 1."""
+    best = limit
+    found = limit + 1
+    for v in range(num_candidates):
+        if S.value[2 * v] != 0:
+            continue
+        length = refutation_with_alternatives(F, occ, S, X, A, 2 * v, best)
+        if length <= best:
+            lengths[v] = length
             best = length
             found = length
     return found
@@ -554,13 +833,13 @@ def eliminate(F, occ, S, lit):
 
 
 @njit(cache=True)
-def simplest_first(F, occ, S, X, num_candidates, limit, lengths, log, budget):
+def simplest_first(F, occ, S, X, A, num_candidates, limit, lengths, log, budget):
     """Resolve the state simplest first: while it is not solved, find the shortest
     refutations of candidates (<= limit) and eliminate every candidate refuted by one of
     that length, then propagate (singles).  Return (status, longest step, number of
     steps): SOLVED, CONTRADICTION (the state has no solution), STUCK (no candidate is
     refuted) or PAUSED after `budget` steps (call again to go on); log[s] is the length
-    of step s (as many as fit)."""
+    of step s (as many as fit).  A: `new_alternatives`' arrays."""
     limit = min(limit, num_constraints(F))
     longest = 0
     steps = 0
@@ -570,6 +849,14 @@ def simplest_first(F, occ, S, X, num_candidates, limit, lengths, log, budget):
         best = candidate_lengths(F, occ, S, X, num_candidates, limit, lengths)
         if best > limit:
             return STUCK, longest, steps
+        if best > max(longest, 2):
+            # This step would raise the rating: look for shorter refutations the first
+            # derivations missed (of length 2 or more: a refutation of length 1 derives
+            # nothing).  Only these steps can change the rating: every other step
+            # eliminates by refutations no longer than the longest step so far, so the
+            # state stays one that steps of that length reach (and any order of such
+            # steps reaches the same fixpoint).
+            best = min(best, shorter_lengths(F, occ, S, X, A, num_candidates, best - 1, lengths))
         if steps < log.shape[0]:
             log[steps] = best
         steps += 1

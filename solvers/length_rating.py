@@ -22,8 +22,10 @@ Where this differs from Berthier's W: W counts whips, whose chain must be contin
 (each CSP-variable's left-linking candidate linked to the previous right-linking one);
 a braid, and a refutation here, may link back to any earlier value, so it can be
 shorter (W and B differ on about 0.3% of puzzles, and this rating follows B there).
-The kernel can also overcount by one or two where a value has two derivations and the
-shorter union of constraints goes through the later one.
+The kernel's first derivation of a value can overcount where the value has two
+derivations and the shorter union of constraints goes through the other one; a step
+that would raise the rating is therefore searched again with alternative cones
+(`length_kernels.refutation_with_alternatives`), which finds those shorter unions.
 
 Nested refutations (grids of depth 2 and 3).  When no candidate is refuted by unit
 propagation, a hypothesis z is followed by the same simplest-first resolution, one
@@ -117,6 +119,7 @@ class RefutationRater:
         self.F, self._units, _, _ = build(cnf.literals, cnf.offsets, self.num_vars, False)
         self.occ = K.occurrences(self.F)
         self.X = K.new_scratch(self.F, self.num_vars)
+        self.A = K.new_alternatives(self.F, self.num_vars)
         self.num_constraints = int(K.num_constraints(self.F))
         # Input index of each constraint's clause, for explanations.
         self.constraint_clause = tuple(self.F.corig.tolist())
@@ -206,8 +209,8 @@ class RefutationRater:
         try:
             while True:
                 status, step_longest, count = K.simplest_first(
-                    self.F, self.occ, S, self.X, self.num_candidates, self.num_constraints,
-                    self._lengths, self._log, STEPS_PER_CALL,
+                    self.F, self.occ, S, self.X, self.A, self.num_candidates,
+                    self.num_constraints, self._lengths, self._log, STEPS_PER_CALL,
                 )  # fmt: skip
                 if count:
                     longest, depth, steps = max(longest, step_longest), max(depth, 1), steps + count
@@ -238,10 +241,15 @@ class RefutationRater:
         )
         if best > self.num_constraints:
             return self.nested_step(S, max_depth)
+        if best > 2:  # the shortest refutations the first derivations missed, if any
+            shorter = K.shorter_lengths(
+                self.F, self.occ, S, self.X, self.A, self.num_candidates, best - 1, self._lengths
+            )
+            best = min(best, shorter)
         chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
         cones = []
         for v in chosen:
-            K.shortest_refutation(self.F, self.occ, S, self.X, 2 * v, best)
+            K.refutation_with_alternatives(self.F, self.occ, S, self.X, self.A, 2 * v, best)
             cones.append(self._bits(self.X.best_cone))
         return Step(1, int(best), tuple(to_dimacs(2 * v + 1) for v in chosen), tuple(cones))
 

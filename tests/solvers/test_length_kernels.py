@@ -28,8 +28,14 @@ EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6.
 BERTHIER_W2 = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
 
 
-def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] = ()) -> int:
-    """Return the kernel's shortest refutation length of `hypothesis` (0: none)."""
+def shortest(
+    clauses: list[list[int]],
+    hypothesis: int,
+    facts: tuple[int, ...] = (),
+    alternatives: bool = False,
+) -> int:
+    """Return the kernel's shortest refutation length of `hypothesis` (0: none), by the
+    first derivations' search or, with `alternatives`, the search with alternative cones."""
     cnf = Cnf.from_clauses(clauses)
     F, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars, False)
     assert units.size == 0
@@ -40,7 +46,11 @@ def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] =
     assert K.assert_facts(F, occ, S, codes, cones, REASON_DECISION) == NO_CONFLICT
     X = K.new_scratch(F, cnf.num_vars)
     m = K.num_constraints(F)
-    length = K.shortest_refutation(F, occ, S, X, to_code(hypothesis), m)
+    if alternatives:
+        A = K.new_alternatives(F, cnf.num_vars)
+        length = K.refutation_with_alternatives(F, occ, S, X, A, to_code(hypothesis), m)
+    else:
+        length = K.shortest_refutation(F, occ, S, X, to_code(hypothesis), m)
     return 0 if length > m else int(length)
 
 
@@ -63,6 +73,11 @@ def test_the_shortest_of_two_refutations_is_found():
     assert shortest(long_way[:-1], 9) == 0  # (without the last link, no contradiction)
     # ... and one constraint alone also does it: the shortest counts.
     assert shortest([*long_way, [13, 14, 15], [-9, -13], [-9, -14], [-9, -15]], 9) == 1
+    # The search with alternative cones finds the same where the first derivation is exact.
+    assert shortest(long_way, 9, alternatives=True) == 3
+    assert shortest(long_way[:-1], 9, alternatives=True) == 0
+    assert shortest([[1, 2, 3], [-4, -1], [-4, -2]], 4, facts=(-3,), alternatives=True) == 1
+    assert shortest([[4, 1, 2], [-4, -1], [-4, -2]], 4, alternatives=True) == 0
 
 
 def test_links_and_facts_are_free():
@@ -76,6 +91,26 @@ def test_links_and_facts_are_free():
 def test_a_satisfied_constraint_is_never_used():
     # The hypothesis satisfies (z a b), so removing a and b breaks nothing.
     assert shortest([[4, 1, 2], [-4, -1], [-4, -2]], 4) == 0
+
+
+def test_alternative_cones_find_the_union_the_first_derivation_misses(rater, public):
+    # Berthier's puzzle 1115 of the unbiased 5,000 (W = B = 2): after its first step,
+    # r9c5=3 is refuted with "3 in row 3" and "3 in column 8"; the value the column
+    # forces is forced by row 8 first, and the first derivations count row 8 too.
+    path = public.set("berthier-cb-5000")
+    with open(path, encoding="utf-8") as handle:
+        row = list(csv.DictReader(handle, delimiter="\t"))[1115]
+    grid = parse_grid(row["puzzle"], GEOMETRY)
+    state = rater.start(grid)
+    assert rater.apply(state, rater.shortest_step(state, max_depth=1))
+    z = to_code(8 * 81 + 4 * 9 + 3)  # r9c5=3
+    F, occ, X, m = rater.F, rater.occ, rater.X, rater.num_constraints
+    assert K.shortest_refutation(F, occ, state, X, z, m) == 3
+    assert K.refutation_with_alternatives(F, occ, state, X, rater.A, z, m) == 2
+    cone = rater._bits(X.best_cone)
+    forced, broken = rater.chain(state, 8 * 81 + 4 * 9 + 3, cone)
+    assert {c for _, c in forced} | ({broken} if isinstance(broken, int) else set()) == set(cone)
+    assert rater.rate(grid).length == int(row["W"]) == int(row["B"]) == 2
 
 
 @pytest.fixture(scope="module")
@@ -137,11 +172,12 @@ def check_chain(clauses, facts, hypothesis, forced, emptied, pair) -> set[tuple[
     return used
 
 
-# berthier-cb-5000's grid 826, W = 7: chains of up to six forced values.
+# berthier-cb-5000's grid 826, W = 7 and B = 6 (the rating counts braids): chains of up
+# to six forced values.
 LONGER_CHAINS = ".....6..94.6.8.....8.1.........1....5..9.48.28...234...1.....7...53...4194....6.."
 
 
-@pytest.mark.parametrize(("line", "rating"), [(BERTHIER_W2, 2), (LONGER_CHAINS, 7)])
+@pytest.mark.parametrize(("line", "rating"), [(BERTHIER_W2, 2), (LONGER_CHAINS, 6)])
 def test_a_refutation_chain_holds_with_exactly_its_constraints(rater, line, rating):
     clauses = rule_formula(GEOMETRY, "centrale").clauses
     state = rater.start(parse_grid(line, GEOMETRY))
@@ -181,7 +217,7 @@ def test_depth_2_grids_need_a_nested_refutation(rater):
     grid = parse_grid(EASTER_MONSTER, GEOMETRY)
     assert rater.rate(grid, max_depth=1).label() == ">1"
     state = rater.start(grid)
-    K.simplest_first(rater.F, rater.occ, state, rater.X, 729, 324, rater._lengths,
+    K.simplest_first(rater.F, rater.occ, state, rater.X, rater.A, 729, 324, rater._lengths,
                      rater._log, 1000)  # fmt: skip
     z = next(z for z in rater._open(state) if rater._fails(state, z, 2))
     length = rater.nested_length(state, (z >> 1) + 1, 2)
