@@ -31,7 +31,7 @@ BERTHIER_W2 = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91.....
 def shortest(clauses: list[list[int]], hypothesis: int, facts: tuple[int, ...] = ()) -> int:
     """Return the kernel's shortest refutation length of `hypothesis` (0: none)."""
     cnf = Cnf.from_clauses(clauses)
-    F, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars, False)
+    F, _, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars, False)
     assert units.size == 0
     occ = K.occurrences(F)
     S = K.new_state(F, cnf.num_vars, False)
