@@ -56,12 +56,17 @@ COMPILE_NOTE = (
 
 class _CompileWatch:
     """A numba event listener: the seconds spent holding numba's compiler lock (compiling
-    or loading cached kernels), and the one stderr note when a compilation runs long."""
+    or loading cached kernels), and the one stderr note when a compilation runs long.
+
+    The note listens to numba's own "compile" event, which fires only when a kernel is
+    really compiled: loading a cached kernel also holds the lock, and on a loaded machine
+    may hold it for seconds, but compiles nothing and deserves no note."""
 
     def __init__(self):
         self.seconds = 0.0
         self.depth = 0  # the lock is re-entrant: only the outermost hold is timed
         self.began = 0.0
+        self.compiling = 0  # nested "compile" events under way
         self.timer: threading.Timer | None = None
         self.noted = False
 
@@ -69,18 +74,24 @@ class _CompileWatch:
         self.depth += 1
         if self.depth == 1:
             self.began = time.monotonic()
-            if not self.noted:
-                self.timer = threading.Timer(COMPILE_NOTE_AFTER, self._note)
-                self.timer.daemon = True
-                self.timer.start()
 
     def on_end(self, event) -> None:
         self.depth -= 1
         if self.depth == 0:
             self.seconds += time.monotonic() - self.began
-            if self.timer is not None:
-                self.timer.cancel()
-                self.timer = None
+
+    def on_compile_start(self, event) -> None:
+        self.compiling += 1
+        if self.compiling == 1 and not self.noted:
+            self.timer = threading.Timer(COMPILE_NOTE_AFTER, self._note)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def on_compile_end(self, event) -> None:
+        self.compiling -= 1
+        if self.compiling == 0 and self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
     def _note(self) -> None:
         if not self.noted:
@@ -98,11 +109,16 @@ def watch_compilation() -> None:
         return
     from numba.core import event
 
-    class Listener(event.Listener):  # numba checks the base class
+    class LockListener(event.Listener):  # numba checks the base class
         on_start = staticmethod(_WATCH.on_start)
         on_end = staticmethod(_WATCH.on_end)
 
-    event.register("numba:compiler_lock", Listener())
+    class CompileListener(event.Listener):
+        on_start = staticmethod(_WATCH.on_compile_start)
+        on_end = staticmethod(_WATCH.on_compile_end)
+
+    event.register("numba:compiler_lock", LockListener())
+    event.register("numba:compile", CompileListener())
     _WATCHING.append(True)
 
 

@@ -123,6 +123,9 @@ def _as_subprocess(case: dict, argv: list[str], tmp_path: Path) -> tuple[int, st
         text=True,
         cwd=tmp_path,
         env=env,
+        # a suite started in the background (`pytest &`) has SIGINT ignored, and a child
+        # inherits that: the Ctrl-C cases need the default disposition whoever starts them
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     limit = case.get("timeout", 120)
     started = time.monotonic()

@@ -53,6 +53,20 @@ def _random_cnf(
     ]
 
 
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+
+
+@pytest.fixture(scope="session")
+def easter_monster():
+    """Easter Monster (T&E(2)) explained once for the session, to depth 2: (grid, the
+    Explainer, its steps).  The explanation costs seconds and several tests read it."""
+    from solvers.explain import Explainer
+
+    grid = _grid(EASTER_MONSTER)
+    explainer = Explainer(GEOMETRY)
+    return grid, explainer, list(explainer.steps(grid, 2))
+
+
 @pytest.fixture(scope="session")
 def givens():
     """givens(line): one positive literal per given of an 81-character puzzle line."""
