@@ -29,6 +29,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 from numba import njit
+from numba.core import types
 
 from encoder.numbering import Lit
 from solvers.groups import GCLAUSE, GWORD
@@ -71,12 +72,11 @@ from solvers.propagate import (
     PROPAGATIONS,
     SPARE_LEVELS,
     assume,
-    build,
     cancel_until,
     check_literals,
+    load_formula,
     model_dimacs,
     new_decision_level,
-    new_state,
     propagate_batch_kernel,
     propagate_kernel,
     setup_root,
@@ -166,15 +166,24 @@ def _call(kernel, *args):
 
     numba's dispatcher re-derives the type of each of the 16 state arrays at every call,
     which costs about as much as a whole propagation of a Sudoku grid.  The engine
-    always passes the same types (C-contiguous int64/int8 arrays), so after the first
-    call through the dispatcher, the single compiled version is called directly."""
-    entry = _ENTRY_POINTS.get(kernel)
+    always passes the same array types, and records of one of two kinds (a Formula and
+    a State, or with groups a GroupFormula and a GroupState: solvers.propagate), so after
+    the first call through the dispatcher with records of a kind, the version compiled
+    for them is called directly."""
+    records = tuple(type(arg) for arg in args if isinstance(arg, tuple))
+    entry = _ENTRY_POINTS.get((kernel, records))
     if entry is not None:
         return entry(*args)
     result = kernel(*args)
-    if len(kernel.signatures) == 1:
-        _ENTRY_POINTS[kernel] = kernel.overloads[kernel.signatures[0]].entry_point
+    compiled = [sig for sig in kernel.signatures if _record_classes(sig) == records]
+    if len(compiled) == 1:
+        _ENTRY_POINTS[(kernel, records)] = kernel.overloads[compiled[0]].entry_point
     return result
+
+
+def _record_classes(signature) -> tuple:
+    """The namedtuple classes of a compiled signature's record arguments."""
+    return tuple(t.instance_class for t in signature if isinstance(t, types.BaseNamedTuple))
 
 
 FIRST_SLICE = 1 << 16  # propagations before the first pause (a few milliseconds)
@@ -374,12 +383,11 @@ class Engine:
             raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
         self.num_clauses: int = len(cnf)
-        self._F, units, unit_idx, first_empty = build(
+        self._F, self._S, units, unit_idx, first_empty = load_formula(
             cnf.literals, cnf.offsets, self.num_vars, groups
         )
-        gs = self._F.gs
-        self.num_groups: int = int(gs[GWORD] - gs[GCLAUSE])
-        self._S = new_state(self._F, self.num_vars)
+        gs = getattr(self._F, "gs", None)  # a GroupFormula's (see solvers.propagate)
+        self.num_groups: int = 0 if gs is None else int(gs[GWORD] - gs[GCLAUSE])
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack

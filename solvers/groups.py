@@ -42,10 +42,9 @@ longer satisfied its bits are right again.
 
 Packing.  numba passes every array of the formula and state tuples at every call, and
 propagate is called once a hypothesis: so the groups' static arrays are packed in one
-array `gs` (sections below) and their state in two.  A formula without groups still
-pays for those three arguments and the views propagate makes of gs: about 25 % on
-the propagation-bound minimal Sudoku encoding, measured against the engine before
-groups (see the README).
+array `gs` (sections below) and their state in two.  A formula without groups has
+none of them: it is a `Formula`, for which numba compiles kernels without group code
+(see "Two compilations" in solvers.propagate).
 
 Memory: the literal-to-group lists (one int per group literal) take the room the watch
 lists no longer keep for group clauses; the undo log and the per-group and

@@ -189,7 +189,7 @@ def num_words(F):
 @njit(cache=True)
 def new_state(F, num_vars, track):
     """Return an empty State: no facts, cones tracked if `track`."""
-    S = new_assignment(F, num_vars)  # a formula built without groups: no group state
+    S = new_assignment(num_vars)
     m = num_constraints(F)
     st = np.zeros(NUM_SLOTS, np.int64)
     st[:PROPAGATE_SLOTS] = S.st

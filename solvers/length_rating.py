@@ -116,7 +116,7 @@ class RefutationRater:
         self.num_candidates = geometry.size**3
         # The engine's formula (links: its implication lists, constraints: its long
         # clauses), each literal's constraints, and the work arrays of one hypothesis.
-        self.F, self._units, _, _ = build(cnf.literals, cnf.offsets, self.num_vars, False)
+        self.F, _, self._units, _, _ = build(cnf.literals, cnf.offsets, self.num_vars, False)
         self.occ = K.occurrences(self.F)
         self.X = K.new_scratch(self.F, self.num_vars)
         self.A = K.new_alternatives(self.F, self.num_vars)

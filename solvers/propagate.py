@@ -40,6 +40,16 @@ decision level) live in the int64 array `st`, at the named slots below.  Other k
 extend a `State` with fields of their own (`solvers.length_kernels` adds cones) and
 call `enqueue` and friends on it: a kernel reads only the fields it names.
 
+Two compilations.  A formula with exactly-one groups is a `GroupFormula` and its state
+a `GroupState` (the groups' fields added); any other is a `Formula` and a `State`.
+numba compiles each kernel once per type, so the kernels of a formula without groups
+take no group array and hold no group code: `propagate` is compiled from one source
+with the group branches dropped (`_compiled`), and for a GroupFormula it calls the
+version that keeps them; the few group steps elsewhere (`cancel_until`) are helpers
+picked by type (`_by_types`).  Propagation calls are short and frequent (one per
+hypothesis), so a group array or view made per call showed: 1.3x on the minimal
+encoding, which has no groups, when one compiled version served both.
+
 Status codes.  Every kernel's result codes are declared once, below: negative, so that
 they never collide with a clause index (a conflict), and distinct, so that one code
 means one thing whichever kernel returns it; PAUSED is the same for every resumable
@@ -49,9 +59,11 @@ kernel.
 from __future__ import annotations
 
 from collections import namedtuple
+from types import FunctionType
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
+from numba.extending import overload
 
 from solvers.groups import (
     GCLAUSE,
@@ -68,13 +80,17 @@ from solvers.groups import (
 from solvers.literals import to_code, to_codes, to_dimacs
 
 # The formula: long clauses flat with their watches, binary clauses as implication lists
-# (see "Clauses" and "Watch-list convention" above for each field's role), and the
-# exactly-one groups packed in gs (solvers.groups).
-Formula = namedtuple("Formula", "lits cstart corig wstart wcount wlist wblock bstart bimp bcls gs")
+# (see "Clauses" and "Watch-list convention" above for each field's role).
+Formula = namedtuple("Formula", "lits cstart corig wstart wcount wlist wblock bstart bimp bcls")
 # The assignment, in MiniSat's words (`new_state` says each field's role); the scalars
-# (qhead, the trail's size, the decision level, counters) are the slots of `st` below;
-# glog and gopen are the groups' undo log and bit sets (solvers.groups).
-State = namedtuple("State", "value level reason trail trail_lim st glog gopen")
+# (qhead, the trail's size, the decision level, counters) are the slots of `st` below.
+State = namedtuple("State", "value level reason trail trail_lim st")
+# A formula with exactly-one groups and its state carry the groups' fields too: gs, the
+# groups packed, and glog, gopen, their undo log and bit sets (solvers.groups).  They are
+# other types, so numba compiles every kernel twice, and the kernels of a formula without
+# groups hold no group code and take no group array (see "Two compilations" above).
+GroupFormula = namedtuple("GroupFormula", (*Formula._fields, "gs"))
+GroupState = namedtuple("GroupState", (*State._fields, "glog", "gopen"))
 
 # Arrays indexed by decision level (trail_lim, and search's `flipped` in engine.py) have
 # num_vars + SPARE_LEVELS slots, because there can be more levels than variables: each
@@ -137,7 +153,8 @@ BINARY_REASON = -4
 
 @njit(cache=True)
 def build(flat, offsets, num_vars, groups):
-    """Return (the Formula, its units, their clause indices, first empty clause or -1).
+    """Return (the Formula, the groups packed (solvers.groups), the units, their clause
+    indices, the first empty clause or -1); `load_formula` makes the engine's records of them.
 
     `flat` holds the DIMACS literals of all clauses, clause i being
     flat[offsets[i]:offsets[i + 1]]; literals were checked to lie in 1..num_vars.
@@ -274,14 +291,27 @@ def build(flat, offsets, num_vars, groups):
             wlist[slot] = c
             wblock[slot] = lits[s + 1 - w]  # the other watch: a cheap "satisfied?" check
             wcount[lit] += 1
-    formula = Formula(lits, cstart, corig, wstart, wcount, wlist, wblock, bstart, bimp, bcls, gs)
-    return formula, units, unit_idx, first_empty
+    formula = Formula(lits, cstart, corig, wstart, wcount, wlist, wblock, bstart, bimp, bcls)
+    return formula, gs, units, unit_idx, first_empty
+
+
+def load_formula(flat, offsets, num_vars, groups):
+    """Return (F, S, units, unit clause indices, first empty clause or -1): `build`'s
+    formula and an empty state, a GroupFormula and a GroupState when groups were asked
+    for and found, else a Formula and a State (so that the kernels compiled for them
+    carry no group code)."""
+    F, gs, units, unit_idx, first_empty = build(flat, offsets, num_vars, groups)
+    S = new_state(num_vars)
+    if gs[GWORD] > gs[GCLAUSE]:
+        glog, gopen, undo = group_state(gs, F.lits, F.cstart, num_vars)
+        F, S = GroupFormula(*F, gs), GroupState(*S, glog, gopen)
+        S.st[UNDO] = undo
+    return F, S, units, unit_idx, first_empty
 
 
 @njit(cache=True)
-def new_state(F, num_vars):
-    """Return an empty assignment State for num_vars variables of formula F, at decision
-    level 0 (every group's literals open)."""
+def new_state(num_vars):
+    """Return an empty assignment State for num_vars variables, at decision level 0."""
     value = np.zeros(2 * num_vars, np.int8)  # per literal: 1 true, -1 false, 0 unassigned
     level = np.zeros(num_vars, np.int32)  # decision level of each assigned variable
     reason = np.full(num_vars, REASON_DECISION, np.int32)  # why it is assigned (REASON_*)
@@ -290,8 +320,7 @@ def new_state(F, num_vars):
     trail_lim = np.zeros(num_vars + SPARE_LEVELS, np.int32)
     st = np.zeros(NUM_SLOTS, np.int64)
     st[PAUSE_AT] = NEVER
-    glog, gopen, st[UNDO] = group_state(F.gs, F.lits, F.cstart, num_vars)
-    return State(value, level, reason, trail, trail_lim, st, glog, gopen)
+    return State(value, level, reason, trail, trail_lim, st)
 
 
 @njit(cache=True)
@@ -323,9 +352,8 @@ def cancel_until(S, lvl):
     if st[DLEVEL] <= lvl:
         return
     start = trail_lim[lvl]
-    glog = S.glog
-    if start < st[QHEAD] and glog.shape[0] > 0:  # propagated literals cleared group bits
-        st[UNDO] = restore(S.gopen, glog, st[UNDO], glog[start])
+    if start < st[QHEAD]:  # propagated literals cleared group bits: set them back
+        _restore_groups(S, start)
     for i in range(st[TRAIL_SIZE] - 1, start - 1, -1):
         lit = trail[i]
         value[lit] = 0
@@ -347,13 +375,52 @@ def implied(q, why, lvl, size, value, reason, level, trail):
     return size + 1
 
 
-@njit(cache=True)
-def propagate(F, S):
-    """Propagate every enqueued literal; return NO_CONFLICT or a falsified clause's input index.
+# --- the groups' part of the kernels, compiled in only for a GroupFormula ---------------
+# Each helper is picked by the numba types of its arguments: the group code for a
+# GroupFormula or GroupState, nothing at all for a Formula or State.
+
+
+def _by_types(pick):
+    """Return a function that runs the implementation `pick` returns for the numba types
+    of its arguments: numba picks it when it compiles a caller (an overload, inlined),
+    Python when it is called from Python."""
+
+    def function(*args):
+        return pick(*(typeof(a) for a in args))(*args)
+
+    function.__name__ = function.__qualname__ = pick.__name__
+    function.__doc__ = pick.__doc__
+    overload(function, jit_options={"cache": True}, inline="always")(pick)
+    return function
+
+
+def _has_groups(record_type) -> bool:
+    """Whether a numba namedtuple type is a GroupFormula or GroupState."""
+    return not {"gs", "glog"}.isdisjoint(record_type.instance_class._fields)
+
+
+@_by_types
+def _restore_groups(S, start):
+    """Set back the group bits cleared since trail position `start` was propagated."""
+    if not _has_groups(S):
+        return lambda S, start: None
+
+    def restore_bits(S, start):
+        st, glog = S.st, S.glog
+        st[UNDO] = restore(S.gopen, glog, st[UNDO], glog[start])
+
+    return restore_bits
+
+
+def _propagate_source(F, S):
+    """`propagate`'s source, compiled twice: GROUPED is a constant of each compilation
+    (see `_compiled`), so the version for a Formula holds no group code.
 
     Afterwards, if there is no conflict, no clause is unit or falsified under the
     assignment and qhead == trail size.  On a conflict the trail is left as it was when
     the falsified clause was found (the caller backtracks)."""
+    if not GROUPED and _has_group_fields(F):  # noqa: F821 (GROUPED: see _compiled)
+        return _grouped_version(F, S)
     # One field a line, in the tuples' order: the machine code is then the same as with
     # tuple unpacking (grouping them only permutes a few stores in the epilogue).
     lits = F.lits
@@ -366,31 +433,31 @@ def propagate(F, S):
     bstart = F.bstart
     bimp = F.bimp
     bcls = F.bcls
-    gs = F.gs
     value = S.value
     level = S.level
     reason = S.reason
     trail = S.trail
     st = S.st
-    glog = S.glog
-    gopen = S.gopen
     # Scalars are kept in locals (st may alias the other arrays as far as LLVM knows).
     qhead = st[QHEAD]
     size = st[TRAIL_SIZE]
     lvl = st[DLEVEL]
     undo = st[UNDO]
-    grouped = gs[GWORD] > gs[GCLAUSE]  # a formula without groups pays for none of their work
-    # The sections of gs as arrays of their own (views, made once a call).
-    gclause = gs[gs[GCLAUSE] : gs[GWORD]]
-    gword = gs[gs[GWORD] : gs[OSTART]]
-    ostart = gs[gs[OSTART] : gs[OBIT]]
-    obit = gs[gs[OBIT] : gs[WGROUP]]
-    wgroup = gs[gs[WGROUP] :]
-    gtrue = glog[trail.shape[0] :]  # each group's satisfying literal
+    if GROUPED:  # noqa: F821 (a global of each compilation, see _compiled)
+        # The sections of gs as arrays of their own (views, made once a call).
+        gs = F.gs
+        gclause = gs[gs[GCLAUSE] : gs[GWORD]]
+        gword = gs[gs[GWORD] : gs[OSTART]]
+        ostart = gs[gs[OSTART] : gs[OBIT]]
+        obit = gs[gs[OBIT] : gs[WGROUP]]
+        wgroup = gs[gs[WGROUP] :]
+        glog = S.glog
+        gopen = S.gopen
+        gtrue = glog[trail.shape[0] :]  # each group's satisfying literal
     confl = NO_CONFLICT
     while qhead < size and confl == NO_CONFLICT:
         p = trail[qhead]
-        if grouped:
+        if GROUPED:  # noqa: F821
             glog[qhead] = undo
         qhead += 1
         # Binary clauses first: most of a Sudoku formula, one lookup each.
@@ -412,7 +479,7 @@ def propagate(F, S):
         if confl != NO_CONFLICT:
             break
         f = p ^ 1
-        if grouped:
+        if GROUPED:  # noqa: F821
             # The groups of p are satisfied; those of f, now false, lose it.
             for o in range(ostart[p], ostart[p + 1]):
                 gtrue[wgroup[obit[o] >> 6]] = p
@@ -493,6 +560,40 @@ def propagate(F, S):
     st[UNDO] = undo
     st[TRAIL_SIZE] = size
     return confl
+
+
+def _compiled(grouped: bool, name: str):
+    """Compile `_propagate_source` with GROUPED = grouped: numba freezes a global when it
+    compiles and drops the branches a constant decides, so the version for formulas
+    without groups is the watched-literal loop alone (no group array, view or test)."""
+    source = _propagate_source
+    function = FunctionType(source.__code__, {**globals(), "GROUPED": grouped}, name)
+    function.__qualname__ = name  # its own entry in numba's disk cache
+    function.__doc__ = source.__doc__
+    return njit(cache=True)(function)
+
+
+@_by_types
+def _has_group_fields(F):
+    """Whether F is a GroupFormula: a constant of each compiled version of propagate."""
+    return (lambda F: True) if _has_groups(F) else (lambda F: False)
+
+
+_propagate_grouped = _compiled(True, "_propagate_grouped")
+
+
+@_by_types
+def _grouped_version(F, S):
+    """Call the version of propagate with group code, for a GroupFormula (never called
+    with a Formula: `propagate` tests `_has_group_fields` first)."""
+    if _has_groups(F):
+        return lambda F, S: _propagate_grouped(F, S)
+    return lambda F, S: NO_CONFLICT
+
+
+# The engine's propagate: for a Formula the watched-literal loop, for a GroupFormula a
+# call of _propagate_grouped (numba compiles it once per type of F, as every kernel).
+propagate = _compiled(False, "propagate")
 
 
 @njit(cache=True)

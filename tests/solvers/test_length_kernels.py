@@ -37,7 +37,7 @@ def shortest(
     """Return the kernel's shortest refutation length of `hypothesis` (0: none), by the
     first derivations' search or, with `alternatives`, the search with alternative cones."""
     cnf = Cnf.from_clauses(clauses)
-    F, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars, False)
+    F, _, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars, False)
     assert units.size == 0
     occ = K.occurrences(F)
     S = K.new_state(F, cnf.num_vars, False)
