@@ -36,6 +36,7 @@ from pathlib import Path
 
 from benchmarks.paths import DATA
 from benchmarks.report import metadata
+from benchmarks.timing import peak_mb
 from encoder.amo import AMO_ENCODINGS
 from encoder.check import is_solution
 from encoder.cli_common import positive
@@ -56,19 +57,6 @@ HARNESS_SETS = ("sudoku9_minimal.txt", "sudoku16_minimal.txt")
 COMMAND = "python -m benchmarks encodings --out docs"
 
 
-def _peak_mb(pid: int, known: float) -> float:
-    """Return the process's peak resident set so far (VmHWM, MB), or `known` once it is
-    gone.  Not `ru_maxrss`: Linux carries the parent's peak into a forked child."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return max(known, int(line.split()[1]) / 1024)
-    except OSError:
-        pass
-    return known
-
-
 class ChildFailed(InputError):
     """A measured child process that ended with an exit status it should not have."""
 
@@ -85,7 +73,7 @@ def _child(
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         process = subprocess.Popen([sys.executable, *args], stdout=out, stderr=err)
         while process.poll() is None:
-            peak = _peak_mb(process.pid, peak)
+            peak = peak_mb(process.pid, peak)
             if time.perf_counter() - start > timeout:
                 process.kill()
                 process.wait()

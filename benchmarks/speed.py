@@ -77,7 +77,7 @@ from pysat.solvers import Minisat22
 from tqdm import tqdm
 
 from benchmarks.paths import load, machine
-from benchmarks.timing import median
+from benchmarks.timing import median, peak_mb
 from encoder.cli_common import positive
 from encoder.encodings import given_literals
 from encoder.errors import GridError
@@ -498,22 +498,30 @@ def bxb_speed(every: int) -> None:
 
 
 def run_command(argv: list[str], stdout) -> tuple[float, float]:
-    """Run a command of this project; return (wall seconds, peak RSS in MiB)."""
-    wall, usage = run_with_usage(argv, stdout)
-    return wall, usage.ru_maxrss / 1024
+    """Run a command of this project; return (wall seconds, peak RSS of its largest
+    process in MiB, read from /proc while it runs: see timing.peak_mb)."""
+    wall, _, peak = run_with_usage(argv, stdout)
+    return wall, peak
 
 
-def run_with_usage(argv: list[str], stdout) -> tuple[float, os.struct_rusage]:
-    """Run a command of this project; return (wall seconds, its resource usage)."""
+def run_with_usage(argv: list[str], stdout) -> tuple[float, os.struct_rusage, float]:
+    """Run a command of this project; return (wall seconds, its resource usage, its
+    peak resident set in MiB)."""
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", *argv], stdout=stdout, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
+    peak = 0.0
+    while True:  # the peak is read between waits: ru_maxrss would carry ours
+        peak = peak_mb(child.pid, peak, descendants=True)
+        done, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.02)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
     errors = child.stderr.read().decode(errors="replace") if child.stderr else ""
     if child.returncode != 0:
         raise SystemExit(f"{PROG}: {' '.join(argv)} failed ({child.returncode}): {errors[-500:]}")
-    return wall, usage
+    return wall, usage, peak
 
 
 ONE_WORKER = ("--workers", "1")
@@ -691,7 +699,7 @@ def proof_rate_run(path: Path, folder: Path, proofs: Path | None) -> tuple[float
     argv = ["solvers", "rate", str(path), "--no-length", "--quiet"]
     argv += [] if proofs is None else ["--proof", str(proofs)]
     with open(folder / "rate.out", "wb") as handle:
-        wall, usage = run_with_usage(argv, handle)
+        wall, usage, _ = run_with_usage(argv, handle)
     return wall, usage.ru_utime + usage.ru_stime
 
 
