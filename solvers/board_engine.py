@@ -31,16 +31,10 @@ from solvers.bitboard import (
     ladder_kernel,
     propagate_batch_kernel,
 )
-from solvers.engine import POLARITIES, Ladder, _call, cycles_per_second
+from solvers.engine import POLARITIES, Ladder, _call, cycles_per_second, grid_clock, ladder_arrays
 from solvers.limits import next_slice, raised_in_numba, watch_compilation
 from solvers.probe import (
-    CUR_DEPTH,
-    CUR_END,
-    CUR_GRID,
-    CUR_START,
     LADDER_TIMEOUT,
-    NUM_CURSOR,
-    read_cycles,
 )
 from solvers.propagate import BAD_LITERAL, CONFLICT_CLOSURE, NEVER, NO_CONFLICT, PAUSED
 
@@ -159,38 +153,16 @@ class BoardEngine:
         """Return Engine.ladder's answer for grids of this geometry (`size` is its side):
         each grid rated at the first depth whose closure fills it or is contradictory,
         `time_limit` (seconds, None: none) bounding each grid."""
-        if polarity not in POLARITIES:
-            raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
-        if max_depth < 0:
-            raise ValueError(f"max_depth must be >= 0, not {max_depth}")
         if size != self.geometry.size:
             raise ValueError(f"grids of side {size} on a board of side {self.geometry.size}")
-        grids = np.ascontiguousarray(grids, dtype=np.int8)
-        count = grids.shape[0]
-        status = np.zeros(count, np.int8)
-        depth = np.zeros(count, np.int16)
-        solutions = np.zeros((count, size * size), np.int8)
-        cycles = np.zeros(count, np.int64)
+        grids, status, depth, solutions, cycles = ladder_arrays(grids, size, max_depth, polarity)
         rate = cycles_per_second()
         self._room(max(max_depth, 1))
-        cursor = np.zeros(NUM_CURSOR, np.int64)  # from grid 0, between grids, to the last
-        cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
-        limit = None if time_limit is None else time_limit * rate
 
-        def between() -> bool:
-            """Give up the grid being rated when it is over its time (the next one is
-            rated from scratch); return whether the ladder resumes inside a closure."""
-            if cursor[CUR_DEPTH] < 0:  # paused between two grids
-                return False
-            spent = _call(read_cycles) - cursor[CUR_START]
-            if limit is None or spent < limit:
-                return True
-            g = cursor[CUR_GRID]
-            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, cursor[CUR_DEPTH], spent
-            cursor[CUR_GRID] += 1
-            cursor[CUR_DEPTH] = -1
-            return False
+        def give_up(g: int, at_depth: int, spent: int) -> None:
+            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, at_depth, spent
 
+        cursor, between = grid_clock(grids.shape[0], time_limit, rate, give_up)
         args = (self._T, self._boards, self._Q, grids, max_depth, polarity == "positive")
         args += (self._marks, self._frames, self._st, cursor, status, depth, solutions, cycles)
         self._sliced(ladder_kernel, args, _ladder_paused, between)

@@ -354,6 +354,55 @@ def _sliced(
         st[PAUSE_AT] = NEVER
 
 
+def ladder_arrays(
+    grids: np.ndarray, size: int, max_depth: int, polarity: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Check a ladder query's options and return its arrays: (the grids as int8 rows,
+    status, depth, solutions, cycles), zeroed (`Engine.ladder`, `BoardEngine.ladder`)."""
+    if polarity not in POLARITIES:
+        raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
+    if max_depth < 0:
+        raise ValueError(f"max_depth must be >= 0, not {max_depth}")
+    grids = np.ascontiguousarray(grids, dtype=np.int8)
+    count = grids.shape[0]
+    status = np.zeros(count, np.int8)
+    depth = np.zeros(count, np.int16)
+    solutions = np.zeros((count, size * size), np.int8)
+    return grids, status, depth, solutions, np.zeros(count, np.int64)
+
+
+def grid_clock(
+    count: int,
+    time_limit: float | None,
+    rate: float,
+    give_up: Callable[[int, int, int], None],
+    reset: Callable[[], object] = lambda: None,
+) -> tuple[np.ndarray, Callable[[], bool]]:
+    """Return (cursor, between) for a resumable kernel over `count` grids with a time
+    limit each (the ladders, `Engine.closures`): the cursor starts at grid 0, between
+    grids, and `between` (for the slicing loop) gives up the grid being worked on when it
+    is over its time: reset(), then give_up(grid, depth paused in, cycles spent) (the
+    next grid starts from scratch); it returns whether the kernel resumes inside a
+    closure."""
+    cursor = np.zeros(NUM_CURSOR, np.int64)
+    cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
+    limit = None if time_limit is None else time_limit * rate
+
+    def between() -> bool:
+        if cursor[CUR_DEPTH] < 0:  # paused between two grids
+            return False
+        spent = _call(read_cycles) - cursor[CUR_START]
+        if limit is None or spent < limit:
+            return True
+        reset()
+        give_up(int(cursor[CUR_GRID]), int(cursor[CUR_DEPTH]), int(spent))
+        cursor[CUR_GRID] += 1
+        cursor[CUR_DEPTH] = -1
+        return False
+
+    return cursor, between
+
+
 class Engine:
     """One CNF and a reusable assignment state; every query leaves the state at level 0.
 
@@ -546,16 +595,8 @@ class Engine:
         about every tenth of a second (Ctrl-C, the time limit), as every long query does.
         `log` and `log_at` (one entry per grid and one more): where the closures' lemmas
         are written, grid by grid (`solvers.proof_log`; default none)."""
-        if polarity not in POLARITIES:
-            raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
-        if max_depth < 0:
-            raise ValueError(f"max_depth must be >= 0, not {max_depth}")
-        grids = np.ascontiguousarray(grids, dtype=np.int8)
+        grids, status, depth, solutions, cycles = ladder_arrays(grids, size, max_depth, polarity)
         count = grids.shape[0]
-        status = np.zeros(count, np.int8)
-        depth = np.zeros(count, np.int16)
-        solutions = np.zeros((count, size * size), np.int8)
-        cycles = np.zeros(count, np.int64)
         rate = cycles_per_second()
         if not self.ok:  # the rules alone are contradictory: every grid at depth 0
             status[:] = LADDER_UNSAT
@@ -618,28 +659,9 @@ class Engine:
         rate: float,
         give_up: Callable[[int, int, int], None],
     ) -> tuple[np.ndarray, Callable[[], bool]]:
-        """Return (cursor, between) for a resumable kernel over `count` grids with a
-        time limit each (`ladder`, `closures`): the cursor starts at grid 0, between
-        grids, and `between` (for `_sliced`) gives up the grid being worked on when it
-        is over its time, calling give_up(grid, depth paused in, cycles spent) (the next
-        grid starts from scratch); it returns whether the kernel resumes inside a closure."""
-        cursor = np.zeros(NUM_CURSOR, np.int64)
-        cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
-        limit = None if time_limit is None else time_limit * rate
-
-        def between() -> bool:
-            if cursor[CUR_DEPTH] < 0:  # paused between two grids
-                return False
-            spent = _call(read_cycles) - cursor[CUR_START]
-            if limit is None or spent < limit:
-                return True
-            _call(cancel_until, self._S, 0)
-            give_up(int(cursor[CUR_GRID]), int(cursor[CUR_DEPTH]), int(spent))
-            cursor[CUR_GRID] += 1
-            cursor[CUR_DEPTH] = -1
-            return False
-
-        return cursor, between
+        """grid_clock's (cursor, between) for this engine: a grid given up is undone to
+        the root level."""
+        return grid_clock(count, time_limit, rate, give_up, lambda: _call(cancel_until, self._S, 0))
 
     def fixed(self, as_array: bool = False) -> list[Lit]:
         """Return the literals fixed at the root level (units and what they propagate).
