@@ -30,7 +30,20 @@ EXIT_WITHIN = 20.0  # seconds from the Ctrl-C to the exit: wide, for a loaded CI
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "executor",
-    [["--workers", "1"], ["--workers", "2"], ["--workers", "2", "--executor", "dask"]],
+    [
+        pytest.param(
+            ["--workers", "1"],
+            marks=pytest.mark.xfail(
+                reason="known bug (issue 24, open): with one worker the chunks run in the "
+                "command's own process, and a Ctrl-C there ends it with a segmentation "
+                "fault in about 1 of 25 tries, inside a numba kernel call (load_formula, "
+                "build) after PySAT calls; cause not found",
+                strict=False,
+            ),
+        ),
+        ["--workers", "2"],
+        ["--workers", "2", "--executor", "dask"],
+    ],
     ids=["local-1", "local-2", "dask-2"],
 )
 def test_ctrl_c_at_many_moments_ends_the_run_at_once_and_leaves_nothing(tmp_path, executor):
