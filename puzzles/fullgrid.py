@@ -47,7 +47,7 @@ from encoder.geometry import Geometry
 from encoder.numbering import Grid, cell_var
 from puzzles.counting import PysatCounter
 from solvers.grid_engine import GridEngine
-from solvers.limits import pysat_interrupts, pysat_solve
+from solvers.limits import pysat_solve_in_one_call
 from solvers.results import SolutionCount
 
 SEARCHED_UP_TO = 25  # larger grids come from pattern_full_grid
@@ -176,12 +176,7 @@ def phase_guided_grid(
         phases += [cell_var(c, k, n) * (1 if k == chosen else -1) for k in range(1, n + 1)]
     with Minisat22(bootstrap_with=rule_formula(geometry, "centrale").clauses) as solver:
         solver.set_phases(phases)
-        if conflicts is None:
-            found = pysat_solve(solver)
-        else:
-            solver.conf_budget(conflicts)
-            with pysat_interrupts():
-                found = solver.solve_limited()
+        found = pysat_solve_in_one_call(solver, conflicts=conflicts)
         return grid_from_model(solver.get_model(), geometry) if found else None
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from encoder.output_files import reader_left, write_file
-from solvers.limits import pysat_interrupts, raised_in_numba
+from solvers.limits import raised_in_numba
 
 
 class Interrupted(KeyboardInterrupt):
@@ -30,13 +30,12 @@ class Interrupted(KeyboardInterrupt):
 
 @contextlib.contextmanager
 def interrupts() -> Iterator[None]:
-    """Turn every way compiled code reports Ctrl-C into KeyboardInterrupt: PySAT's own
-    error (`solvers.limits.pysat_interrupts`), and the SystemError a numba call returns
-    when Ctrl-C lands while it runs Python code of its own ("returned a result with an
-    exception set", the KeyboardInterrupt as its context)."""
+    """Turn the SystemError a numba call returns when Ctrl-C lands while it runs Python
+    code of its own ("returned a result with an exception set", the KeyboardInterrupt as
+    its context) into KeyboardInterrupt.  (PySAT's calls raise KeyboardInterrupt
+    themselves: `solvers.limits.pysat_solve`.)"""
     try:
-        with pysat_interrupts():
-            yield
+        yield
     except SystemError as error:
         if not raised_in_numba(error, KeyboardInterrupt):
             raise

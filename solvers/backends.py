@@ -94,8 +94,8 @@ from encoder.numbering import Lit
 from solvers.limits import (
     TimeLimitReached,
     deadline_after,
-    pysat_interrupts,
     pysat_solve,
+    sigint_kept_by_python,
     time_limit_reason,
 )
 from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
@@ -462,8 +462,7 @@ PYSAT_NAMES = tuple(DECISION_BASELINE)
 
 class PysatBackend(Backend):
     """A PySAT solver, loaded once (incremental) or rebuilt per call (`fresh`), with
-    `timeout` seconds per call (None: no limit; CaDiCaL cannot be bounded, see
-    `solvers.limits`)."""
+    `timeout` seconds per call (None: no limit; see `solvers.limits`)."""
 
     def __init__(self, name: str, fresh: bool = False, timeout: float | None = None):
         super().__init__()
@@ -503,7 +502,7 @@ class PysatBackend(Backend):
         try:
             if self.prober is None:
                 self.prober = self._new()
-            with pysat_interrupts():
+            with sigint_kept_by_python():
                 ok, implied = self.prober.propagate(assumptions=assumptions)
             without = ok and _assigned_cells(implied, self.cell_vars) == self.cell_vars
         except NotImplementedError:

@@ -8,15 +8,14 @@ is made to return to Python often enough to notice a time limit and a pending Ct
   the engine sizes to about a tenth of a second) and are resumed exactly where they
   stopped (`solvers.engine`); between slices Python raises KeyboardInterrupt or
   `TimeLimitReached`.  Pausing changes no answer and no count.
-- PySAT's MiniSat and Glucose solve in slices of a conflict budget (`solve_limited`
-  with `conf_budget`), sized the same way.  A slice that runs out restarts the search
-  with the clauses learnt so far, so a call that needs more than one slice may differ
-  in its decision and conflict counts from one uninterrupted call (a Sudoku grid
-  needs a few hundred conflicts; the first slice is 20,000).  PySAT catches Ctrl-C
-  itself and raises its own `error('Caught keyboard interrupt')`, which becomes
-  KeyboardInterrupt here.
-- PySAT's CaDiCaL 1.9.5 has neither budgets nor `interrupt` ("Limited solve is
-  currently unsupported by CaDiCaL"): its calls honour Ctrl-C but not a time limit.
+- PySAT's solvers (MiniSat, Glucose, CaDiCaL) solve in slices of a conflict budget
+  (`solve_limited` with `conf_budget`), sized the same way, with or without a time
+  limit.  A slice that runs out restarts the search with the clauses learnt so far, so
+  a call that needs more than one slice may differ in its decision and conflict counts
+  from one uninterrupted call (a Sudoku grid needs a few hundred conflicts; the first
+  slice is 20,000).  PySAT is never left to catch Ctrl-C itself (`sigint_kept_by_python`
+  says why): Python's handler notes it, and the KeyboardInterrupt comes between two
+  slices, or as a propagation returns.
 - External binaries run in a process of their own, killed at the time limit
   (`solvers.backends`).
 
@@ -231,46 +230,36 @@ def raised_in_numba(error: SystemError, kind: type[BaseException]) -> bool:
     return cause is not None
 
 
-def _is_pysat_interrupt(error: BaseException) -> bool:
-    return type(error).__name__ == "error" and "keyboard interrupt" in str(error).lower()
-
-
 @contextlib.contextmanager
-def pysat_interrupts() -> Iterator[None]:
-    """Turn PySAT's own report of Ctrl-C (`pysolvers.error('Caught keyboard
-    interrupt')`) into the KeyboardInterrupt every front end handles, and repair the
-    signal state PySAT leaves behind it (`restore_sigint`)."""
+def sigint_kept_by_python() -> Iterator[None]:
+    """Run the PySAT calls of the block with Ctrl-C left to Python's own handler.
+
+    Called from the main thread, PySAT installs for each solve and propagation a C
+    handler that leaves the solver on Ctrl-C by a longjmp.  That jump is not safe: it
+    can leave from the middle of a malloc or of a vector's growth, and the heap is then
+    corrupt (the harness with one worker died of a segmentation fault in a later numba
+    kernel's allocation, in about 1 of 25 Ctrl-Cs), and a signal landing between the
+    handler's installation and its `setjmp` jumps into the frame of a call that has
+    returned.  PySAT installs no handler when it believes it runs outside the main
+    thread (`pysat._utils.MainThread.check`), so it is told so for the block; Python's
+    handler then only notes the signal, and the KeyboardInterrupt comes when the call
+    returns: at once for a propagation, and between two slices of a solve
+    (`pysat_solve`)."""
+    try:
+        from pysat._utils import MainThread
+    except ImportError:  # a PySAT without the check: nothing to change
+        yield
+        return
+    check = MainThread.__dict__["check"]
+    MainThread.check = staticmethod(_not_the_main_thread)
     try:
         yield
-    except Exception as error:
-        if _is_pysat_interrupt(error):
-            restore_sigint()
-            raise KeyboardInterrupt from None
-        raise
+    finally:
+        MainThread.check = check
 
 
-def restore_sigint() -> None:
-    """Undo what PySAT's catching of a Ctrl-C leaves: its C handler installed for SIGINT
-    (it longjmps into the frame of the call that has returned) and SIGINT blocked in
-    the main thread (it longjmps out of the signal handler, which runs with SIGINT
-    blocked, without restoring the mask).  Left so, a second Ctrl-C goes to another
-    thread (OpenBLAS's, Dask's), which then runs PySAT's handler or, once Python's
-    finalisation has reset SIGINT to its default action, dies of it: the command,
-    which was exiting with 130, ends killed by SIGINT.  Python's own handler is put
-    back and SIGINT unblocked."""
-    if threading.current_thread() is not threading.main_thread():
-        return  # PySAT installs its handler from the main thread only
-    handler = signal.getsignal(signal.SIGINT)  # Python's record, not the C handler
-    if handler is None:  # installed outside Python: the usual Ctrl-C handling
-        handler = signal.default_int_handler
-    signal.signal(signal.SIGINT, handler)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def supports_budget(solver) -> bool:
-    """True for a PySAT solver that can solve within a conflict budget."""
-    name = type(getattr(solver, "solver", solver)).__name__.lower()
-    return "cadical" not in name
+def _not_the_main_thread() -> bool:
+    return False
 
 
 def pysat_solve(
@@ -279,26 +268,46 @@ def pysat_solve(
     """Solve with a PySAT solver; return True, False, or None when `deadline` (a
     `clock()` value) passed first.  Ctrl-C raises KeyboardInterrupt.
 
-    With a deadline, a solver with budgets solves in slices of about SLICE_SECONDS of
-    conflicts, told to expect an interrupt (`expect_interrupt`): PySAT then leaves
-    SIGINT to Python, whose KeyboardInterrupt comes between two slices.  Otherwise (no
-    deadline: one call, as the figures of `solvers solve` have always been measured;
-    CaDiCaL) PySAT catches Ctrl-C itself, by a longjmp out of its own signal handler,
-    which is sound only when the signal reaches the main thread, and then leaves
-    SIGINT blocked (`restore_sigint` repairs that): in the harness, where a Ctrl-C may
-    land while kernels load (a timer thread, `_CompileWatch`) and numpy's threads
-    exist, it once in about ten tries ended the command killed by SIGINT."""
-    with pysat_interrupts():
-        if deadline is None or not supports_budget(solver):
-            return solver.solve(assumptions=assumptions)
-        budget = FIRST_CONFLICT_BUDGET
-        while True:
+    The solver works in slices of about SLICE_SECONDS of conflicts, told to expect an
+    interrupt, with PySAT's own Ctrl-C handler kept out (`sigint_kept_by_python`): a
+    Ctrl-C or the deadline is noticed between two slices.  A PySAT too old to bound
+    its CaDiCaL ("Limited solve is currently unsupported") solves in one call: a time
+    limit is then not kept, and PySAT's handler catches a Ctrl-C as it always did."""
+    budget = FIRST_CONFLICT_BUDGET
+    while True:
+        try:
             solver.conf_budget(budget)
             started = time.monotonic()
-            answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-            if answer is not None:
-                return answer
-            now = time.monotonic()
-            if deadline is not None and clock() >= deadline:
-                return None
-            budget = next_slice(budget, now - started)
+            with sigint_kept_by_python():
+                answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        except NotImplementedError:
+            return pysat_solve_in_one_call(solver, assumptions)
+        if answer is not None:
+            return answer
+        now = time.monotonic()
+        if deadline is not None and clock() >= deadline:
+            return None
+        budget = next_slice(budget, now - started)
+
+
+def pysat_solve_in_one_call(
+    solver, assumptions: Sequence[int] = (), conflicts: int | None = None
+) -> bool | None:
+    """Solve in one call, within `conflicts` conflicts (None: no limit; then None is
+    never returned), for a caller whose answer must not depend on where slices end
+    (`puzzles.fullgrid`: a seed gives the same grid).  PySAT catches a Ctrl-C itself,
+    by the longjmp `sigint_kept_by_python` avoids elsewhere; its report ('Caught
+    keyboard interrupt') becomes KeyboardInterrupt, and what the jump leaves behind
+    (its handler installed, SIGINT blocked in the main thread) is undone."""
+    try:
+        if conflicts is None:
+            return solver.solve(assumptions=assumptions)
+        solver.conf_budget(conflicts)
+        return solver.solve_limited(assumptions=assumptions)
+    except Exception as error:
+        if type(error).__name__ != "error" or "keyboard interrupt" not in str(error).lower():
+            raise
+        handler = signal.getsignal(signal.SIGINT) or signal.default_int_handler
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        raise KeyboardInterrupt from None

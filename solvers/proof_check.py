@@ -34,6 +34,7 @@ import numpy as np
 
 from encoder.dimacs import Cnf, read_text
 from encoder.errors import DimacsError
+from solvers.limits import sigint_kept_by_python
 
 CHECKER = "minisat22"  # the PySAT solver whose propagation checks each lemma
 # `rate --proof FILE` over many grids writes each grid's proof after this line and N
@@ -126,7 +127,8 @@ def check_proof(cnf: Cnf, lemmas: list[Lemma], name: str) -> Verdict:
     start = time.perf_counter()
     checked = deletions = widest = 0
     last_line = lemmas[-1].line if lemmas else 1
-    with Solver(name=CHECKER, bootstrap_with=cnf) as solver:
+    # Ctrl-C between two lemmas, never by PySAT's longjmp out of one
+    with Solver(name=CHECKER, bootstrap_with=cnf) as solver, sigint_kept_by_python():
         for lemma in lemmas:
             if lemma.deletion:
                 deletions += 1

@@ -1061,18 +1061,22 @@ def test_closures_say_solved_without_search_as_propagation_does(set_name, encodi
         assert (True, False) in seen
 
 
-CTRL_C_TWICE = """
+# A child's script starts with a PySAT solver loaded with pigeons n + 1 in n holes
+PIGEONS = """
 import os, signal, sys, time
 from pysat.solvers import Minisat22
-from solvers.limits import pysat_solve
-n = 11
+from solvers.limits import pysat_solve, pysat_solve_in_one_call, sigint_kept_by_python
+n = {holes}
 v = lambda p, h: p * n + h + 1
 clauses = [[v(p, h) for h in range(n)] for p in range(n + 1)]
 clauses += [[-v(p, h), -v(q, h)] for h in range(n) for p in range(n + 1) for q in range(p)]
 solver = Minisat22(bootstrap_with=clauses)
+"""
+
+CTRL_C_TWICE = """
 print("solving", flush=True)
 try:
-    pysat_solve(solver, [], None)
+    {function}(solver, [])
 except KeyboardInterrupt:
     print("first", flush=True)
 try:
@@ -1084,13 +1088,15 @@ except KeyboardInterrupt:
 """
 
 
-def test_a_ctrl_c_caught_by_pysat_leaves_the_next_one_to_python():
-    """PySAT catches Ctrl-C inside a solve by a longjmp out of its signal handler, which
-    leaves SIGINT blocked and its own handler installed; `pysat_interrupts` puts
-    Python's back, so that a second Ctrl-C is a KeyboardInterrupt again (it was lost,
-    or reached another thread)."""
+@pytest.mark.parametrize("function", ["pysat_solve", "pysat_solve_in_one_call"])
+def test_a_ctrl_c_inside_a_pysat_solve_leaves_the_next_one_to_python(function):
+    """A Ctrl-C inside a long solve is a KeyboardInterrupt, and so is the next one.
+    `pysat_solve` keeps PySAT's handler out (the Ctrl-C comes between two slices);
+    in one call, PySAT catches it by a longjmp out of its handler, which leaves SIGINT
+    blocked and its handler installed, and `pysat_solve_in_one_call` puts Python's
+    back (the second Ctrl-C was lost, or reached another thread)."""
     child = subprocess.Popen(
-        [sys.executable, "-c", CTRL_C_TWICE],
+        [sys.executable, "-c", PIGEONS.format(holes=11) + CTRL_C_TWICE.format(function=function)],
         stdout=subprocess.PIPE,
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
@@ -1101,3 +1107,33 @@ def test_a_ctrl_c_caught_by_pysat_leaves_the_next_one_to_python():
     out, _ = child.communicate(timeout=60)
     assert out.split() == ["first", "second"]
     assert child.returncode == 0
+
+
+CTRL_C_IN_A_SOLVE = """
+noted = []
+signal.signal(signal.SIGINT, lambda number, frame: noted.append(number))
+print("solving", flush=True)
+with sigint_kept_by_python():
+    try:
+        answer = solver.solve()  # pigeons 10 in 9 holes: about 2 s
+    except Exception as error:
+        answer = type(error).__name__
+print(answer, noted, flush=True)
+"""
+
+
+def test_pysat_calls_leave_ctrl_c_to_python_inside_sigint_kept_by_python():
+    """Inside `sigint_kept_by_python` PySAT installs no handler of its own: a Ctrl-C that
+    lands in a solve reaches Python's handler once the call returns, and the solve is not
+    cut short (PySAT's handler would have raised its error 'Caught keyboard
+    interrupt')."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", PIGEONS.format(holes=9) + CTRL_C_IN_A_SOLVE],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout.readline() == "solving\n"
+    time.sleep(0.3)  # inside the solve (a signal sent from inside the child could be
+    child.send_signal(signal.SIGINT)  # taken by the sending thread itself)
+    out, _ = child.communicate(timeout=300)
+    assert out.split() == ["False", f"[{int(signal.SIGINT)}]"]
