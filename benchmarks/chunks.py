@@ -1,7 +1,11 @@
 """One chunk of a benchmark run: a few hundred grids of one set, one encoding, every solver.
 
-`run_chunk` is what an executor runs in a worker.  It builds each solver once per
-geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
+`run_chunk` is what an executor runs in a worker.  It needs each solver once per
+geometry (one for ordinary sets, one per grid for jigsaw): an incremental PySAT solver
+is built afresh for the chunk; a backend that keeps no memory between calls (the home
+engine's, whose build costs as much as a few hundred of its calls) is kept by the
+worker from chunk to chunk and rewound at each (`Backend.rewind`: its watch lists put
+back), so that it answers and counts as one built for the chunk.  Then:
 
 1. one timed pass, solver after solver: every grid's call is timed (a backend that
    keeps no memory between calls is first called once untimed, so that no timed call
@@ -12,7 +16,11 @@ geometry (one per chunk for ordinary sets, one per grid for jigsaw), then:
    checked, its models decoded and checked in one vectorised pass: a model must
    decode to a grid that keeps the givens and obeys every region (`encoder.check`,
    which shares no code with the encoders).
-2. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
+2. PySAT's "solved without search" of each grid: whether unit propagation alone fills
+   its cells, a property of the formula that any solver's propagation computes alike;
+   read from the run's `up` closure when it has one, else from one batch propagation
+   of the chunk (`_filled_by_propagation`), not from a twin PySAT solver per grid.
+3. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
    settle it, else from `solvers.depth_rating`, the chunk's other grids rated in one
    compiled call per geometry as `solvers rate` rates them (their solutions checked
    too); and no solver may answer UNSAT for a grid that has a checked solution.
@@ -24,8 +32,8 @@ The collector is off for the whole chunk.
 
 A wrong answer ends the chunk with `ChunkResult.error` set (the grid drawn in it):
 the harness stops the run.  Results are per grid, in chunk order; since the chunks
-are cut at fixed positions and every chunk starts from freshly built solvers, the
-figures do not depend on how many workers run the chunks.
+are cut at fixed positions and every chunk starts from freshly built (or rewound)
+solvers, the figures do not depend on how many workers run the chunks.
 """
 
 from __future__ import annotations
@@ -45,9 +53,9 @@ from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
-from solvers.backends import HOME_DEPTHS, Backend, PysatBackend, make_backend
+from solvers.backends import HOME_DEPTHS, PYSAT_NAMES, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
-from solvers.per_geometry import geometry_runs, keep_loaded
+from solvers.per_geometry import geometry_runs, keep_loaded, kept_by_process
 from solvers.rate_chunks import NO_LENGTH
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
@@ -114,18 +122,22 @@ class WrongAnswer(Exception):
         self.message = message
 
 
-def _remembers(backend: Backend) -> bool:
-    """True for a backend whose answers depend on its earlier calls (incremental PySAT)."""
-    return isinstance(backend, PysatBackend) and not backend.fresh
+def _remembers(name: str, fresh: bool) -> bool:
+    """True for a solver whose answers depend on its earlier calls (incremental PySAT)."""
+    return name in PYSAT_NAMES and not fresh
 
 
 class _Loaded:
-    """One solver's loaded backends, by geometry (`keep_loaded`'s cache)."""
+    """One solver's loaded backends, by geometry: an incremental PySAT solver's built
+    afresh for the chunk (its answers depend on its earlier calls), the others kept by
+    the worker process from chunk to chunk (`kept_by_process`)."""
 
     def __init__(self, name: str, encoding: str, fresh: bool, timeout: float | None):
         self.name, self.encoding = name, encoding
         self.fresh, self.timeout = fresh, timeout
-        self.backends: dict[Geometry, Backend] = {}
+        self.remembers = _remembers(name, fresh)
+        self.backends: dict[Geometry, Backend] = {}  # the chunk's own
+        self.kept: dict[Geometry, Backend] = {}  # the worker's, used by this chunk
         self.last: tuple[Geometry, Backend] | None = None  # the last backend returned
 
     def get(self, geometry: Geometry, first_call: Sequence[int] | None = None) -> Backend:
@@ -135,15 +147,27 @@ class _Loaded:
         if self.last is not None and self.last[0] is geometry:  # no hashing of its regions
             return self.last[1]
 
-        def load(geometry: Geometry) -> Backend:
+        def load() -> Backend:
             formula = rule_formula(geometry, self.encoding)
             backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
             backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
-            if first_call is not None and not _remembers(backend):
-                backend.solve(first_call)
+            if isinstance(backend, PysatBackend):
+                backend.without_search = False  # the chunk's unit propagation says it
+            backend.mark_start()
             return backend
 
-        backend = keep_loaded(self.backends, geometry, load, drop=Backend.close)
+        if self.remembers:
+            backend = keep_loaded(self.backends, geometry, lambda _: load(), drop=Backend.close)
+        elif geometry in self.kept:
+            backend = self.kept[geometry]
+        else:
+            # Kept by the worker, rewound to the state it was built in: every chunk's
+            # answers and counts are those of a backend built for it.
+            key = ("backend", self.name, self.encoding, self.fresh, self.timeout, geometry)
+            backend = self.kept[geometry] = kept_by_process(key, load)
+            backend.rewind()
+            if first_call is not None:
+                backend.solve(first_call)
         self.last = geometry, backend
         return backend
 
@@ -151,6 +175,7 @@ class _Loaded:
         for backend in self.backends.values():
             backend.close()
         self.backends.clear()
+        self.kept.clear()
         self.last = None
 
 
@@ -339,14 +364,17 @@ def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def _without_model(result: SolverResult, name: str) -> SolverResult:
-    """Return the record kept of a checked answer: the solver's name, no model
-    (`dataclasses.replace` spends more time on its field lookups than this)."""
+def _without_model(
+    result: SolverResult, name: str, without: bool | NotAvailable | None = None
+) -> SolverResult:
+    """Return the record kept of a checked answer: the solver's name, no model, and
+    `without` as its `solved_without_search` when given (`dataclasses.replace` spends
+    more time on its field lookups than this)."""
     return SolverResult(
         name,
         result.status,
         (),
-        result.solved_without_search,
+        result.solved_without_search if without is None else without,
         result.decisions,
         result.conflicts,
         result.propagations,
@@ -355,6 +383,23 @@ def _without_model(result: SolverResult, name: str) -> SolverResult:
         result.timed_out,
         result.failed,
     )
+
+
+def _filled_by_propagation(
+    task: ChunkTask, assumptions: list[list[int]], answers: dict[str, list[SolverResult]]
+) -> list[bool]:
+    """Whether unit propagation alone fills each grid's cells: PySAT's solvers' "solved
+    without search".  The fixpoint of unit propagation is the formula's, whatever solver
+    computes it (the engine's equals `Minisat22.propagate`'s on every set: the tests), so
+    it is read from the run's own `up` closure when it has one, else from one batch
+    propagation of the chunk, rather than from a propagation per grid and per solver
+    in a twin PySAT solver (`PysatBackend.without_search`)."""
+    up = answers.get("up")
+    if up is not None and all(isinstance(r.solved_without_search, bool) for r in up):
+        return [r.solved_without_search is True for r in up]
+    # no time limit: a propagation is linear in the formula
+    records = _answers(_Loaded("up", task.encoding, False, None), task.puzzles, assumptions)
+    return [r.solved_without_search is True for r in records]
 
 
 def _run(task: ChunkTask) -> ChunkResult:
@@ -376,6 +421,14 @@ def _run(task: ChunkTask) -> ChunkResult:
             loaded[name].close()
             _check_answers(checks, puzzles, records, f"{name} ({task.encoding})", solved, checked)
             answers[name] = [_without_model(result, name) for result in records]
+        pysat = [name for name in task.solvers if name in PYSAT_NAMES]
+        if pysat:
+            filled = _filled_by_propagation(task, assumptions, answers)
+            for name in pysat:
+                answers[name] = [
+                    _without_model(result, name, without)
+                    for result, without in zip(answers[name], filled, strict=True)
+                ]
         depths: tuple[str, ...] = ()
         lengths: tuple[str, ...] = ()
         if task.max_depth is not None:

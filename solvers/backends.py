@@ -265,6 +265,16 @@ class Backend:
             failed,
         )
 
+    def mark_start(self) -> None:
+        """Remember the state the backend is in now, for `rewind` (a backend whose calls
+        change nothing that later calls depend on keeps nothing)."""
+
+    def rewind(self) -> None:
+        """Return to the state `mark_start` remembered: the next calls answer and count
+        as they did then (the harness keeps the home engine's backends from chunk to
+        chunk, see `benchmarks.chunks`).  An incremental PySAT solver, whose learnt
+        clauses cannot be taken back, is built afresh instead."""
+
     def close(self) -> None:
         """Release what the backend holds (PySAT solvers); it can be loaded again."""
 
@@ -290,6 +300,12 @@ class HomeBackend(Backend):
         from solvers.engine import Engine  # numba start-up only when needed
 
         self.engine = Engine(self.clauses, self.num_vars)  # units come as assumptions
+
+    def mark_start(self) -> None:
+        self.engine.mark_start()
+
+    def rewind(self) -> None:
+        self.engine.rewind()
 
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
         start = time.perf_counter()
@@ -476,6 +492,11 @@ class PysatBackend(Backend):
         # (`solvers solve`) is deleted before its twin exists: one copy of a big formula
         # in memory at a time.
         self.prober = None
+        # False: `solved_without_search` is not asked of the twin but left NOT_AVAILABLE,
+        # for a caller that learns it otherwise (the harness: one batch unit propagation
+        # a chunk answers it for every solver, since the propagation's fixpoint is the
+        # formula's, not the solver's).
+        self.without_search = True
 
     def _new(self):
         from pysat.solvers import Solver
@@ -499,14 +520,16 @@ class PysatBackend(Backend):
         finally:
             if solver is not self.solver:
                 solver.delete()
+        without: bool | NotAvailable = NOT_AVAILABLE
         try:
-            if self.prober is None:
-                self.prober = self._new()
-            with sigint_kept_by_python():
-                ok, implied = self.prober.propagate(assumptions=assumptions)
-            without = ok and _assigned_cells(implied, self.cell_vars) == self.cell_vars
+            if self.without_search:
+                if self.prober is None:
+                    self.prober = self._new()
+                with sigint_kept_by_python():
+                    ok, implied = self.prober.propagate(assumptions=assumptions)
+                without = ok and _assigned_cells(implied, self.cell_vars) == self.cell_vars
         except NotImplementedError:
-            without = NOT_AVAILABLE
+            pass
         if sat is None:
             reason = time_limit_reason(self.timeout)
             return self._result(Status.UNKNOWN, (), seconds, without, reason=reason, timed_out=True)

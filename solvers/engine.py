@@ -663,6 +663,25 @@ class Engine:
         the root level."""
         return grid_clock(count, time_limit, rate, give_up, lambda: _call(cancel_until, self._S, 0))
 
+    # What propagation reorders in the formula: the watch lists (MiniSat moves a watch to
+    # the clause's next unfalsified literal) and the literal order inside each clause.
+    _MOVING = ("lits", "wlist", "wblock", "wcount")
+
+    def mark_start(self) -> None:
+        """Keep a copy of the watch lists and clause literal order as they are now, for
+        `rewind` (it costs a second copy of the formula's literals)."""
+        self._start = tuple(getattr(self._F, name).copy() for name in self._MOVING)
+
+    def rewind(self) -> None:
+        """Put the watch lists and clause literal order back as `mark_start` kept them:
+        the next queries then propagate in exactly the order the engine did then.  The
+        literals a query implies never depend on that order, but which clause implies
+        each, and so the propagation count of a closure whose hypotheses fail, do: a
+        worker that keeps an engine from chunk to chunk rewinds it at each chunk, so
+        that its counts are those of a freshly built engine."""
+        for name, kept in zip(self._MOVING, self._start, strict=True):
+            np.copyto(getattr(self._F, name), kept)
+
     def fixed(self, as_array: bool = False) -> list[Lit]:
         """Return the literals fixed at the root level (units and what they propagate).
 

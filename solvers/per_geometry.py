@@ -2,8 +2,9 @@
 runs of consecutive grids that share a geometry.
 
 A rater or a backend holds one geometry's rule formula (11,988 clauses for 9x9), so
-it is built once and reused for every grid of that geometry; a jigsaw file brings a
-new geometry with each grid, so only the last few stay loaded.  `solvers rate` and
+it is built once and reused for every grid of that geometry (a harness backend, by a
+worker process for every chunk it runs: `kept_by_process`); a jigsaw file brings a new geometry with
+each grid, so only the last few stay loaded.  `solvers rate` and
 the harness (`benchmarks.chunks`) rate runs of grids of one geometry in one compiled
 call each.
 """
@@ -33,6 +34,34 @@ def keep_loaded(cache: dict, key, make, limit: int = MAX_LOADED, drop=None):
         item = make(key)
     cache[key] = item  # now the most recently used
     return item
+
+
+# What a process keeps loaded from one chunk to the next (`kept_by_process`).
+_PROCESS_CACHE: dict = {}
+PROCESS_LOADED = 4 * MAX_LOADED  # a few solvers' backends for a few geometries
+
+
+def kept_by_process(key: Hashable, make: Callable[[], Item]) -> Item:
+    """Return what `make()` builds for `key`, built once per process: the harness's
+    backends that keep no memory between calls (rewound at each chunk) serve every
+    chunk a worker runs, not only the one that built them (building the engine of a 9x9
+    formula costs as much as a few hundred unit propagations).  `key` names everything
+    the item depends on (its kind, encoding, time limit, geometry).  Least recently
+    used items beyond PROCESS_LOADED are dropped, closed first when they can be."""
+    return keep_loaded(_PROCESS_CACHE, key, lambda _: make(), PROCESS_LOADED, _close)
+
+
+def forget_kept() -> None:
+    """Drop (and close) everything `kept_by_process` keeps: for a test that replaced a
+    factory, so that no later test is served what it built."""
+    while _PROCESS_CACHE:
+        _close(_PROCESS_CACHE.popitem()[1])
+
+
+def _close(item) -> None:
+    close = getattr(item, "close", None)
+    if close is not None:
+        close()
 
 
 def geometry_runs(

@@ -16,6 +16,7 @@ import pytest
 from puzzle_lines import puzzle_lines
 
 from puzzlesets import PuzzleSetError, locate
+from solvers.per_geometry import forget_kept
 
 MISSING = "public puzzle set not available:"
 
@@ -43,6 +44,14 @@ def public():
         puzzles = staticmethod(public_puzzles)
 
     return Public
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept_between_tests():
+    """Each test starts with no backend kept by the process (`kept_by_process`): a test
+    that replaced `make_backend` must not serve its fake to the next."""
+    yield
+    forget_kept()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
