@@ -139,7 +139,17 @@ def _assigned_cells(literals: Sequence[Lit], cell_vars: int) -> int:
 
 def _complete(literals: Sequence[Lit], num_vars: int) -> tuple[Lit, ...]:
     """Return one literal per variable 1..num_vars: the given ones (the last one given
-    for a variable wins), the others negative."""
+    for a variable wins), the others negative.  A PySAT model already is one (variable
+    i at index i-1: its length and ends are checked), and is taken as it is: the
+    conversion cost more than the solve of a 17-clue grid (every model is checked
+    against the clauses or the grid's rules afterwards all the same)."""
+    if (
+        isinstance(literals, list)
+        and len(literals) == num_vars
+        and abs(literals[0]) == 1
+        and abs(literals[-1]) == num_vars
+    ):
+        return tuple(literals)
     return tuple(_complete_array(literals, num_vars).tolist())
 
 
