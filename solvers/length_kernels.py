@@ -72,6 +72,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from solvers.limits import held_around
 from solvers.propagate import (
     BINARY_REASON,
     CONTRADICTION,
@@ -187,7 +188,7 @@ def num_words(F):
 
 
 @njit(cache=True)
-def new_state(F, num_vars, track):
+def _new_state(F, num_vars, track):
     """Return an empty State: no facts, cones tracked if `track`."""
     S = new_assignment(num_vars)
     m = num_constraints(F)
@@ -224,7 +225,7 @@ def restart(F, occ, S, units, givens):
 
 
 @njit(cache=True)
-def copy_state(S):
+def _copy_state(S):
     return State(
         S.value.copy(),
         S.level.copy(),
@@ -403,7 +404,7 @@ def _propagate_facts(F, occ, S):
 
 
 @njit(cache=True)
-def new_scratch(F, num_vars):
+def _new_scratch(F, num_vars):
     """Return the work arrays of `shortest_refutation` (allocated once per rater)."""
     m = num_constraints(F)
     nlits = 2 * num_vars
@@ -545,7 +546,7 @@ def shortest_refutation(F, occ, S, X, z, limit):
 
 
 @njit(cache=True)
-def new_alternatives(F, num_vars):
+def _new_alternatives(F, num_vars):
     """Return the work arrays of `refutation_with_alternatives` (once per rater)."""
     m = num_constraints(F)
     words = num_words(F)
@@ -952,3 +953,12 @@ def refutation_chain(F, S, cone, hypothesis, out_lits, out_constraints):
             break  # links first again
         if not progress:
             return -1, -1, -1, -1
+
+
+# Python's entries to the kernels above that return records (namedtuples): numba boxes
+# a record by calling Python code, which a pending Ctrl-C would break (a segmentation
+# fault, see `solvers.limits.ctrl_c_held`), so the Ctrl-C is held around the call.
+new_state = held_around(_new_state)
+copy_state = held_around(_copy_state)
+new_scratch = held_around(_new_scratch)
+new_alternatives = held_around(_new_alternatives)

@@ -68,8 +68,7 @@ class _CompileWatch:
         self.compiling = 0  # nested "compile" events under way
         self.timer: threading.Timer | None = None
         self.noted = False
-        self.held: list[int] | None = None  # Ctrl-Cs held while the main thread compiles
-        self.handler = None  # the SIGINT handler put back afterwards
+        self.held: _HeldCtrlC | None = None  # while the main thread compiles
 
     def on_start(self, event) -> None:
         self.depth += 1
@@ -88,22 +87,12 @@ class _CompileWatch:
         llvmlite's ctypes callbacks, the KeyboardInterrupt is printed as "Exception
         ignored" and lost, and the command runs on to its end.  It is raised again once
         the compiler lock is released (`_release_ctrl_c`)."""
-        if threading.current_thread() is not threading.main_thread():
-            return
-        handler = signal.getsignal(signal.SIGINT)
-        if not callable(handler):  # ignored (a worker), or not Python's: left alone
-            return
-        held: list[int] = []
-        self.handler = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
-        self.held = held
+        self.held = _HeldCtrlC.start()
 
     def _release_ctrl_c(self) -> None:
-        if self.held is None:
-            return
         held, self.held = self.held, None
-        signal.signal(signal.SIGINT, self.handler)
-        if held:
-            signal.raise_signal(signal.SIGINT)  # the command's handler, as it would have
+        if held is not None:
+            held.release()
 
     def on_compile_start(self, event) -> None:
         self.compiling += 1
@@ -126,6 +115,66 @@ class _CompileWatch:
 
 _WATCH = _CompileWatch()
 _WATCHING: list[bool] = []
+
+
+class _HeldCtrlC:
+    """A Ctrl-C noted instead of raised, in the main thread, until `release` raises it
+    (see `ctrl_c_held`)."""
+
+    def __init__(self, handler) -> None:
+        self.handler = handler  # the SIGINT handler put back on release
+        self.signals: list[int] = []
+
+    @classmethod
+    def start(cls) -> _HeldCtrlC | None:
+        """Hold Ctrl-C from now on; None where nothing needs holding: outside the main
+        thread (Python runs signal handlers in the main thread only), or when SIGINT is
+        ignored (a worker) or handled outside Python."""
+        if threading.current_thread() is not threading.main_thread():
+            return None
+        handler = signal.getsignal(signal.SIGINT)
+        if not callable(handler):
+            return None
+        held = cls(handler)
+        signal.signal(signal.SIGINT, lambda number, frame: held.signals.append(number))
+        return held
+
+    def release(self) -> None:
+        signal.signal(signal.SIGINT, self.handler)
+        if self.signals:
+            signal.raise_signal(signal.SIGINT)  # to the command's handler, as it would have
+
+
+@contextlib.contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Hold a Ctrl-C during the block and raise it after, for a call into a kernel that
+    returns a namedtuple (`propagate.Formula`, `State`, the length kernels' records).
+
+    numba builds the namedtuple for Python by calling Python code (it unpickles the
+    class), and when that code raises, which a Ctrl-C pending from the kernel's run
+    makes it do, numba calls the missing class anyway: a segmentation fault (seen in
+    `benchmarks run --workers 1`, about one Ctrl-C in 40, in `build` and
+    `LengthRater`'s set-up).  Held, the Ctrl-C only notes itself there."""
+    held = _HeldCtrlC.start()
+    try:
+        yield
+    finally:
+        if held is not None:
+            held.release()
+
+
+def held_around(kernel):
+    """Return a Python entry to `kernel` (one that returns a namedtuple) that holds a
+    Ctrl-C during the call (`ctrl_c_held`)."""
+
+    def call(*args):
+        with ctrl_c_held():
+            return kernel(*args)
+
+    call.__name__ = kernel.__name__.lstrip("_")
+    call.__doc__ = kernel.__doc__
+    call.kernel = kernel
+    return call
 
 
 def watch_compilation() -> None:
@@ -236,15 +285,14 @@ def sigint_kept_by_python() -> Iterator[None]:
 
     Called from the main thread, PySAT installs for each solve and propagation a C
     handler that leaves the solver on Ctrl-C by a longjmp.  That jump is not safe: it
-    can leave from the middle of a malloc or of a vector's growth, and the heap is then
-    corrupt (the harness with one worker died of a segmentation fault in a later numba
-    kernel's allocation, in about 1 of 25 Ctrl-Cs), and a signal landing between the
-    handler's installation and its `setjmp` jumps into the frame of a call that has
-    returned.  PySAT installs no handler when it believes it runs outside the main
-    thread (`pysat._utils.MainThread.check`), so it is told so for the block; Python's
-    handler then only notes the signal, and the KeyboardInterrupt comes when the call
-    returns: at once for a propagation, and between two slices of a solve
-    (`pysat_solve`)."""
+    can leave from the middle of a malloc or of a vector's growth (the solver's
+    propagation grows the vector of implied literals), leaving the heap corrupt for
+    whatever allocates next, and a signal landing between the handler's installation
+    and its `setjmp` jumps into the frame of a call that has returned.  PySAT installs
+    no handler when it believes it runs outside the main thread
+    (`pysat._utils.MainThread.check`), so it is told so for the block; Python's handler
+    then only notes the signal, and the KeyboardInterrupt comes when the call returns:
+    at once for a propagation, and between two slices of a solve (`pysat_solve`)."""
     try:
         from pysat._utils import MainThread
     except ImportError:  # a PySAT without the check: nothing to change

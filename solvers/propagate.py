@@ -77,6 +77,7 @@ from solvers.groups import (
     group_state,
     restore,
 )
+from solvers.limits import ctrl_c_held, held_around
 from solvers.literals import to_code, to_codes, to_dimacs
 
 # The formula: long clauses flat with their watches, binary clauses as implication lists
@@ -152,7 +153,7 @@ BINARY_REASON = -4
 
 
 @njit(cache=True)
-def build(flat, offsets, num_vars, groups):
+def _build(flat, offsets, num_vars, groups):
     """Return (the Formula, the groups packed (solvers.groups), the units, their clause
     indices, the first empty clause or -1); `load_formula` makes the engine's records of them.
 
@@ -295,13 +296,19 @@ def build(flat, offsets, num_vars, groups):
     return formula, gs, units, unit_idx, first_empty
 
 
+# Python's entry to `_build`, whose Formula numba boxes by calling Python code, which a
+# pending Ctrl-C would break (a segmentation fault, see `solvers.limits.ctrl_c_held`).
+build = held_around(_build)
+
+
 def load_formula(flat, offsets, num_vars, groups):
     """Return (F, S, units, unit clause indices, first empty clause or -1): `build`'s
     formula and an empty state, a GroupFormula and a GroupState when groups were asked
     for and found, else a Formula and a State (so that the kernels compiled for them
     carry no group code)."""
     F, gs, units, unit_idx, first_empty = build(flat, offsets, num_vars, groups)
-    S = new_state(num_vars)
+    with ctrl_c_held():  # a State is a record: see build
+        S = new_state(num_vars)
     if gs[GWORD] > gs[GCLAUSE]:
         glog, gopen, undo = group_state(gs, F.lits, F.cstart, num_vars)
         F, S = GroupFormula(*F, gs), GroupState(*S, glog, gopen)

@@ -10,6 +10,9 @@ hypothesis of a closure, each node of a search): the hardest test of resumption.
 from __future__ import annotations
 
 import random
+import signal
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -162,3 +165,38 @@ def test_a_ladder_time_limit_stops_one_grid_and_rates_the_next(sudoku_formula):
     status, depth, _ = _ladder_answers(engine, [empty, GRIDS[2]], 3, time_limit=0.05)
     assert status == [LADDER_TIMEOUT, LADDER_SAT]
     assert depth[0] >= 1 and depth[1] == 2
+
+
+CTRL_C_IN_BUILD = """
+import os, signal, sys, threading
+import numpy as np
+from solvers.propagate import build
+rng = np.random.default_rng(1)
+num_vars, clauses = 200_000, 800_000
+flat = rng.integers(1, num_vars + 1, 3 * clauses) * rng.choice([-1, 1], 3 * clauses)
+offsets = np.arange(0, 3 * clauses + 1, 3, dtype=np.int64)
+build(flat[:30], offsets[:11], num_vars, False)  # compiled or loaded first
+threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    for _ in range(100):  # a few milliseconds of Python between calls of 50 ms or more
+        build(flat, offsets, num_vars, False)
+except KeyboardInterrupt:
+    sys.exit(130)
+sys.exit(3)
+"""
+
+
+def test_a_ctrl_c_during_a_kernel_that_returns_a_record_is_a_keyboard_interrupt():
+    """A Ctrl-C landing while `build` runs (it returns a Formula, which numba boxes by
+    calling Python code) ends in KeyboardInterrupt.  Called without the Ctrl-C held
+    (`propagate._build`), the same script died of a segmentation fault every time
+    (numba calls the namedtuple class its failed unpickling left NULL): the crash
+    `benchmarks run --workers 1` showed in about one Ctrl-C in 40."""
+    child = subprocess.run(
+        [sys.executable, "-c", CTRL_C_IN_BUILD],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.returncode == 130, child.stderr[-2000:]
