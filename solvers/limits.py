@@ -153,8 +153,8 @@ def ctrl_c_held() -> Iterator[None]:
     numba builds the namedtuple for Python by calling Python code (it unpickles the
     class), and when that code raises, which a Ctrl-C pending from the kernel's run
     makes it do, numba calls the missing class anyway: a segmentation fault (seen in
-    `benchmarks run --workers 1`, about one Ctrl-C in 40, in `build` and
-    `LengthRater`'s set-up).  Held, the Ctrl-C only notes itself there."""
+    `benchmarks run --workers 1`, 4 Ctrl-Cs in 364, in `build` and the length
+    rater's set-up).  Held, the Ctrl-C only notes itself there."""
     held = _HeldCtrlC.start()
     try:
         yield

@@ -191,7 +191,7 @@ def test_a_ctrl_c_during_a_kernel_that_returns_a_record_is_a_keyboard_interrupt(
     calling Python code) ends in KeyboardInterrupt.  Called without the Ctrl-C held
     (`propagate._build`), the same script died of a segmentation fault every time
     (numba calls the namedtuple class its failed unpickling left NULL): the crash
-    `benchmarks run --workers 1` showed in about one Ctrl-C in 40."""
+    `benchmarks run --workers 1` showed in 4 Ctrl-Cs of 364."""
     child = subprocess.run(
         [sys.executable, "-c", CTRL_C_IN_BUILD],
         capture_output=True,
