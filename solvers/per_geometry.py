@@ -11,6 +11,7 @@ call each.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TypeVar
 
@@ -36,26 +37,36 @@ def keep_loaded(cache: dict, key, make, limit: int = MAX_LOADED, drop=None):
     return item
 
 
-# What a process keeps loaded from one chunk to the next (`kept_by_process`).
-_PROCESS_CACHE: dict = {}
+# What a worker keeps loaded from one chunk to the next (`kept_by_process`): one cache
+# per thread, since a Dask worker may run chunks in several threads at once, and a kept
+# backend answers one call at a time.
+_KEPT = threading.local()
 PROCESS_LOADED = 4 * MAX_LOADED  # a few solvers' backends for a few geometries
 
 
+def _kept() -> dict:
+    if not hasattr(_KEPT, "items"):
+        _KEPT.items = {}
+    return _KEPT.items
+
+
 def kept_by_process(key: Hashable, make: Callable[[], Item]) -> Item:
-    """Return what `make()` builds for `key`, built once per process: the harness's
-    backends that keep no memory between calls (rewound at each chunk) serve every
-    chunk a worker runs, not only the one that built them (building the engine of a 9x9
-    formula costs as much as a few hundred unit propagations).  `key` names everything
-    the item depends on (its kind, encoding, time limit, geometry).  Least recently
-    used items beyond PROCESS_LOADED are dropped, closed first when they can be."""
-    return keep_loaded(_PROCESS_CACHE, key, lambda _: make(), PROCESS_LOADED, _close)
+    """Return what `make()` builds for `key`, built once per process (per thread of
+    it): the harness's backends that keep no memory between calls (rewound at each
+    chunk) serve every chunk a worker runs, not only the one that built them (building
+    the engine of a 9x9 formula costs as much as a few hundred unit propagations).
+    `key` names everything the item depends on (its kind, encoding, time limit,
+    geometry).  Least recently used items beyond PROCESS_LOADED are dropped, closed
+    first when they can be."""
+    return keep_loaded(_kept(), key, lambda _: make(), PROCESS_LOADED, _close)
 
 
 def forget_kept() -> None:
-    """Drop (and close) everything `kept_by_process` keeps: for a test that replaced a
-    factory, so that no later test is served what it built."""
-    while _PROCESS_CACHE:
-        _close(_PROCESS_CACHE.popitem()[1])
+    """Drop (and close) everything `kept_by_process` keeps in this thread: for a test
+    that replaced a factory, so that no later test is served what it built."""
+    kept = _kept()
+    while kept:
+        _close(kept.popitem()[1])
 
 
 def _close(item) -> None:
