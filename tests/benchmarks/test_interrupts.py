@@ -1,7 +1,9 @@
 """Ctrl-C at many moments of `benchmarks run`, with 1 and 2 local workers and on a Dask
 LocalCluster: every time, exit status 130 within seconds, no traceback, and no process
 of the command's group left behind (issue 24: a Ctrl-C once left `Pool.join` waiting
-forever, a worker and the resource tracker running after the parent was gone).
+forever, a worker and the resource tracker running after the parent was gone; with one
+worker, a Ctrl-C landing in a kernel that returns a record ended the command with a
+segmentation fault in about 1 try of 25 to 90: see `solvers.limits.ctrl_c_held`).
 
 The moments are drawn (seeded) from the first seconds after the command has opened its
 journal (its imports done: a Ctrl-C inside Python's own start-up is Python's), which
@@ -31,16 +33,7 @@ EXIT_WITHIN = 20.0  # seconds from the Ctrl-C to the exit: wide, for a loaded CI
 @pytest.mark.parametrize(
     "executor",
     [
-        pytest.param(
-            ["--workers", "1"],
-            marks=pytest.mark.xfail(
-                reason="known bug (issue 24, open): with one worker the chunks run in the "
-                "command's own process, and a Ctrl-C there ends it with a segmentation "
-                "fault in about 1 of 25 tries, inside a numba kernel call (load_formula, "
-                "build) after PySAT calls; cause not found",
-                strict=False,
-            ),
-        ),
+        ["--workers", "1"],
         ["--workers", "2"],
         ["--workers", "2", "--executor", "dask"],
     ],
@@ -62,8 +55,9 @@ def test_ctrl_c_at_many_moments_ends_the_run_at_once_and_leaves_nothing(tmp_path
             sent = time.monotonic()
             _, stderr = process.communicate(timeout=EXIT_WITHIN + 30)
             took = time.monotonic() - sent
-            # 130, or killed by SIGINT (which its shell also reports as 130): once in a
-            # few dozen serial tries, a Ctrl-C inside a PySAT call ends that way
+            # 130, or killed by SIGINT (which its shell also reports as 130): a Ctrl-C
+            # caught by PySAT's own handler once ended that way (PySAT's calls now keep
+            # Python's handler; the tolerance stays for a shell's view)
             assert process.returncode in (130, -signal.SIGINT), (attempt, stderr)
             assert "benchmarks: interrupted" in stderr, (attempt, stderr)
             assert "Traceback" not in stderr, (attempt, stderr)
