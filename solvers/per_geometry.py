@@ -3,10 +3,10 @@ runs of consecutive grids that share a geometry.
 
 A rater or a backend holds one geometry's rule formula (11,988 clauses for 9x9), so
 it is built once and reused for every grid of that geometry (a harness backend, by a
-worker process for every chunk it runs: `kept_by_process`); a jigsaw file brings a new geometry with
-each grid, so only the last few stay loaded.  `solvers rate` and
-the harness (`benchmarks.chunks`) rate runs of grids of one geometry in one compiled
-call each.
+worker process for every chunk it runs: `kept_by_process`); a jigsaw file brings a new
+geometry with each grid, so only the last few stay loaded.  `solvers rate` and the
+harness (`benchmarks.chunks`) rate runs of grids of one geometry in one compiled call
+each.
 """
 
 from __future__ import annotations
