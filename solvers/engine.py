@@ -443,6 +443,7 @@ class Engine:
         self.deadline: float | None = None
         self.time_limit: float | None = None  # the seconds behind `deadline`, for messages
         self.slice_size = FIRST_SLICE
+        self._start: tuple[np.ndarray, ...] | None = None  # see mark_start
         if first_empty >= 0:
             self._root_conflict = int(first_empty)
         else:
@@ -679,6 +680,8 @@ class Engine:
         each, and so the propagation count of a closure whose hypotheses fail, do: a
         worker that keeps an engine from chunk to chunk rewinds it at each chunk, so
         that its counts are those of a freshly built engine."""
+        if self._start is None:
+            raise RuntimeError("Engine.rewind needs an Engine.mark_start first")
         for name, kept in zip(self._MOVING, self._start, strict=True):
             np.copyto(getattr(self._F, name), kept)
 
