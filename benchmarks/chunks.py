@@ -55,7 +55,7 @@ from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from solvers.backends import HOME_DEPTHS, PYSAT_NAMES, Backend, PysatBackend, make_backend
 from solvers.limits import DEFAULT_TIMEOUT
-from solvers.per_geometry import geometry_runs, keep_loaded, kept_by_process
+from solvers.per_geometry import geometry_runs, keep_loaded, kept_by_worker
 from solvers.rate_chunks import NO_LENGTH
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
@@ -130,7 +130,7 @@ def _remembers(name: str, fresh: bool) -> bool:
 class _Loaded:
     """One solver's loaded backends, by geometry: an incremental PySAT solver's built
     afresh for the chunk (its answers depend on its earlier calls), the others kept by
-    the worker process from chunk to chunk (`kept_by_process`)."""
+    the worker process from chunk to chunk (`kept_by_worker`)."""
 
     def __init__(self, name: str, encoding: str, fresh: bool, timeout: float | None):
         self.name, self.encoding = name, encoding
@@ -164,7 +164,7 @@ class _Loaded:
             # Kept by the worker, rewound to the state it was built in: every chunk's
             # answers and counts are those of a backend built for it.
             key = ("backend", self.name, self.encoding, self.fresh, self.timeout, geometry)
-            backend = self.kept[geometry] = kept_by_process(key, load)
+            backend = self.kept[geometry] = kept_by_worker(key, load)
             backend.rewind()
             if first_call is not None:
                 backend.solve(first_call)

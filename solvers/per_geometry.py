@@ -3,7 +3,7 @@ runs of consecutive grids that share a geometry.
 
 A rater or a backend holds one geometry's rule formula (11,988 clauses for 9x9), so
 it is built once and reused for every grid of that geometry (a harness backend, by a
-worker process for every chunk it runs: `kept_by_process`); a jigsaw file brings a new
+worker process for every chunk it runs: `kept_by_worker`); a jigsaw file brings a new
 geometry with each grid, so only the last few stay loaded.  `solvers rate` and the
 harness (`benchmarks.chunks`) rate runs of grids of one geometry in one compiled call
 each.
@@ -37,11 +37,11 @@ def keep_loaded(cache: dict, key, make, limit: int = MAX_LOADED, drop=None):
     return item
 
 
-# What a worker keeps loaded from one chunk to the next (`kept_by_process`): one cache
+# What a worker keeps loaded from one chunk to the next (`kept_by_worker`): one cache
 # per thread, since a Dask worker may run chunks in several threads at once, and a kept
 # backend answers one call at a time.
 _KEPT = threading.local()
-PROCESS_LOADED = 4 * MAX_LOADED  # a few solvers' backends for a few geometries
+WORKER_LOADED = 4 * MAX_LOADED  # a few solvers' backends for a few geometries
 
 
 def _kept() -> dict:
@@ -50,19 +50,19 @@ def _kept() -> dict:
     return _KEPT.items
 
 
-def kept_by_process(key: Hashable, make: Callable[[], Item]) -> Item:
-    """Return what `make()` builds for `key`, built once per process (per thread of
-    it): the harness's backends that keep no memory between calls (rewound at each
-    chunk) serve every chunk a worker runs, not only the one that built them (building
-    the engine of a 9x9 formula costs as much as a few hundred unit propagations).
-    `key` names everything the item depends on (its kind, encoding, time limit,
-    geometry).  Least recently used items beyond PROCESS_LOADED are dropped, closed
-    first when they can be."""
-    return keep_loaded(_kept(), key, lambda _: make(), PROCESS_LOADED, _close)
+def kept_by_worker(key: Hashable, make: Callable[[], Item]) -> Item:
+    """Return what `make()` builds for `key`, built once per worker thread: the
+    harness's backends that keep no memory between calls (rewound at each chunk) serve
+    every chunk a worker runs, not only the one that built them (building the engine of
+    a 9x9 formula costs as much as a few hundred unit propagations).  `key` names
+    everything the item depends on (its kind, encoding, time limit, geometry).  Least
+    recently used items beyond WORKER_LOADED are dropped, closed first when they can
+    be."""
+    return keep_loaded(_kept(), key, lambda _: make(), WORKER_LOADED, _close)
 
 
 def forget_kept() -> None:
-    """Drop (and close) everything `kept_by_process` keeps in this thread: for a test
+    """Drop (and close) everything `kept_by_worker` keeps in this thread: for a test
     that replaced a factory, so that no later test is served what it built."""
     kept = _kept()
     while kept:

@@ -48,7 +48,7 @@ def public():
 
 @pytest.fixture(autouse=True)
 def _nothing_kept_between_tests():
-    """Each test starts with no backend kept by the process (`kept_by_process`): a test
+    """Each test starts with no backend kept by its thread (`kept_by_worker`): a test
     that replaced `make_backend` must not serve its fake to the next."""
     yield
     forget_kept()
