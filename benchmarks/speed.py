@@ -88,6 +88,7 @@ from encoder.puzzle_files import open_source, read_puzzles
 from solvers.depth_rating import Rater, ladder_labels
 from solvers.engine import Engine
 from solvers.grid_engine import GridEngine
+from solvers.limits import sigint_kept_by_python
 
 GEOMETRY = standard(9)
 CELLS = GEOMETRY.size**2
@@ -821,8 +822,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
-    quiet = args.quiet or not sys.stderr.isatty()
+    # PySAT's calls here are made bare, to time them as they are; kept from PySAT's own
+    # Ctrl-C handler (a longjmp that can leave from inside malloc), a Ctrl-C waits for
+    # the call in progress to return.
+    with sigint_kept_by_python():
+        return measure(args)
 
+
+def measure(args: argparse.Namespace) -> int:
+    """Answer the questions `args` asks (see the module docstring); return 0."""
+    quiet = args.quiet or not sys.stderr.isatty()
     seventeen_grids = read_grids(args.seventeen)  # bad input first
     # Sets are named as the catalogue names them (a file by its stem), never by the path
     # of one machine's copy.

@@ -15,7 +15,9 @@ is made to return to Python often enough to notice a time limit and a pending Ct
   from one uninterrupted call (a Sudoku grid needs a few hundred conflicts; the first
   slice is 20,000).  PySAT is never left to catch Ctrl-C itself (`sigint_kept_by_python`
   says why): Python's handler notes it, and the KeyboardInterrupt comes between two
-  slices, or as a propagation returns.
+  slices, or as a propagation returns.  A solve whose answer must not depend on where
+  slices end (a phase-guided full grid) runs in one call, which a thread watching for
+  the signal interrupts (`interrupted_by_ctrl_c`).
 - External binaries run in a process of their own, killed at the time limit
   (`solvers.backends`).
 
@@ -35,6 +37,7 @@ the kernels return to every slice.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -341,21 +344,68 @@ def pysat_solve(
 def pysat_solve_in_one_call(
     solver, assumptions: Sequence[int] = (), conflicts: int | None = None
 ) -> bool | None:
-    """Solve in one call, within `conflicts` conflicts (None: no limit; then None is
-    never returned), for a caller whose answer must not depend on where slices end
-    (`puzzles.fullgrid`: a seed gives the same grid).  PySAT catches a Ctrl-C itself,
-    by the longjmp `sigint_kept_by_python` avoids elsewhere; its report ('Caught
-    keyboard interrupt') becomes KeyboardInterrupt, and what the jump leaves behind
-    (its handler installed, SIGINT blocked in the main thread) is undone."""
+    """Solve in one call, within `conflicts` conflicts (None: no limit), for a caller
+    whose answer must not depend on where slices end (`puzzles.fullgrid`: a seed gives
+    the same grid).  Return None when the budget ran out.  Ctrl-C raises
+    KeyboardInterrupt at once: PySAT's own handler is kept out as in `pysat_solve`, and a
+    thread that watches for the signal interrupts the solver (`interrupted_by_ctrl_c`)."""
+    solver.conf_budget(-1 if conflicts is None else conflicts)  # -1: no budget
+    with sigint_kept_by_python(), interrupted_by_ctrl_c(solver) as ctrl_c:
+        answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    if ctrl_c.pressed:
+        raise KeyboardInterrupt
+    return answer
+
+
+class _CtrlCWatch:
+    """What `interrupted_by_ctrl_c` saw: `pressed` once a Ctrl-C came."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+
+
+@contextlib.contextmanager
+def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
+    """Call `solver.interrupt()` when Ctrl-C comes during the block, for a PySAT call
+    that runs long in one piece (it must be told `expect_interrupt`, and so releases the
+    GIL).
+
+    Python's C-level handler only notes the signal, and the main thread, inside the
+    solver, cannot run the Python handler until the call returns.  But that C handler
+    also writes the signal's number to the wakeup file descriptor
+    (`signal.set_wakeup_fd`), and a thread waiting on it can interrupt the solver at
+    once.  (PySAT's own answer to Ctrl-C, a longjmp out of its handler, can leave from
+    inside malloc with the allocator's lock held: the command then hangs at its next
+    allocation, silent.)  The thread is joined before the block ends, so it never
+    touches a solver that is deleted.  Outside the main thread, or when SIGINT has no
+    Python handler (ignored in a worker), nothing is watched."""
+    watch = _CtrlCWatch()
+    if threading.current_thread() is not threading.main_thread() or not callable(
+        signal.getsignal(signal.SIGINT)
+    ):
+        yield watch
+        return
+    import socket
+
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+
+    def wait_for_ctrl_c() -> None:
+        while data := reader.recv(64):  # b"": the writer closed, the block is over
+            if previous != -1:  # pass the bytes on to whoever watched before
+                with contextlib.suppress(OSError):
+                    os.write(previous, data)
+            if signal.SIGINT in data and not watch.pressed:
+                watch.pressed = True
+                solver.interrupt()
+
+    thread = threading.Thread(target=wait_for_ctrl_c, name="ctrl-c-watch", daemon=True)
+    thread.start()
     try:
-        if conflicts is None:
-            return solver.solve(assumptions=assumptions)
-        solver.conf_budget(conflicts)
-        return solver.solve_limited(assumptions=assumptions)
-    except Exception as error:
-        if type(error).__name__ != "error" or "keyboard interrupt" not in str(error).lower():
-            raise
-        handler = signal.getsignal(signal.SIGINT) or signal.default_int_handler
-        signal.signal(signal.SIGINT, handler)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        raise KeyboardInterrupt from None
+        yield watch
+    finally:
+        signal.set_wakeup_fd(previous)
+        writer.close()
+        thread.join()
+        reader.close()

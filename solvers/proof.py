@@ -30,6 +30,7 @@ from encoder.grids import format_line
 from encoder.numbering import Grid, Lit, cell_value, cell_var, num_cell_vars
 from solvers.engine import Engine, Ladder, SolveResult
 from solvers.grid_engine import GridEngine
+from solvers.limits import pysat_solve_in_one_call
 from solvers.probe import LADDER_SAT, LADDER_UNSAT
 from solvers.proof_log import FIRST, HEAD, new_log
 from solvers.results import Status
@@ -292,7 +293,7 @@ def solver_proof(name: str, formula, path: str | None, timeout: float | None) ->
         from pysat.solvers import Solver
 
         with Solver(name=name, bootstrap_with=formula, with_proof=True) as solver:
-            if solver.solve():
+            if pysat_solve_in_one_call(solver):  # Ctrl-C without PySAT's longjmp
                 return None
             lines = "".join(f"{line}\n" for line in solver.get_proof())
         return _closed("\n".join(header(claim, None, None, how)) + "\n" + lines)

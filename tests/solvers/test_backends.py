@@ -1092,10 +1092,10 @@ except KeyboardInterrupt:
 @pytest.mark.parametrize("function", ["pysat_solve", "pysat_solve_in_one_call"])
 def test_a_ctrl_c_inside_a_pysat_solve_leaves_the_next_one_to_python(function):
     """A Ctrl-C inside a long solve is a KeyboardInterrupt, and so is the next one.
-    `pysat_solve` keeps PySAT's handler out (the Ctrl-C comes between two slices);
-    in one call, PySAT catches it by a longjmp out of its handler, which leaves SIGINT
-    blocked and its handler installed, and `pysat_solve_in_one_call` puts Python's
-    back (the second Ctrl-C was lost, or reached another thread)."""
+    Both keep PySAT's handler out: `pysat_solve` raises between two slices,
+    `pysat_solve_in_one_call` has its watching thread interrupt the solver.  (PySAT's
+    own handler longjmps, and left SIGINT blocked and itself installed: the second
+    Ctrl-C was lost, or reached another thread.)"""
     child = subprocess.Popen(
         [sys.executable, "-c", PIGEONS.format(holes=11) + CTRL_C_TWICE.format(function=function)],
         stdout=subprocess.PIPE,
@@ -1107,6 +1107,51 @@ def test_a_ctrl_c_inside_a_pysat_solve_leaves_the_next_one_to_python(function):
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=60)
     assert out.split() == ["first", "second"]
+    assert child.returncode == 0
+
+
+ONE_CALL_WATCHED = """
+from pysat._utils import MainThread
+seen = []
+solve_limited = solver.solve_limited
+def recorded(**options):
+    seen.append((MainThread.check(), options.get("expect_interrupt")))
+    return solve_limited(**options)
+solver.solve_limited = recorded
+print("solving", flush=True)
+started = time.monotonic()
+try:
+    pysat_solve_in_one_call(solver, [])
+except KeyboardInterrupt:
+    print("interrupted", round(time.monotonic() - started), seen, flush=True)
+solver.clear_interrupt()
+solver.conf_budget(100)
+print("then", solve_limited(expect_interrupt=True), flush=True)
+"""
+
+
+def test_one_pysat_call_is_interrupted_by_the_watch_not_by_pysat_handler():
+    """`pysat_solve_in_one_call` (phase-guided full grids, PySAT proofs) runs the solve
+    with PySAT believing it is outside the main thread, so that it installs no handler
+    of its own (its longjmp, leaving from inside malloc with the allocator's lock held,
+    once hung `benchmarks generate` for good after a Ctrl-C), and told to expect an
+    interrupt; the Ctrl-C still ends the solve at once, and the solver stays usable."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", PIGEONS.format(holes=12) + ONE_CALL_WATCHED],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stdout.readline() == "solving\n"
+    time.sleep(0.5)  # inside the solve: pigeons 13 in 12 holes take far longer than 60 s
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    first, then = out.splitlines()
+    word, seconds, *seen = first.split(" ", 2)
+    assert word == "interrupted"
+    assert int(seconds) < 30  # at once; the margin is for a loaded machine
+    assert seen == ["[(False, True)]"]
+    assert then == "then None"
     assert child.returncode == 0
 
 
