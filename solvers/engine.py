@@ -169,8 +169,9 @@ def _call(kernel, *args):
     always passes the same array types, and records of one of two kinds (a Formula and
     a State, or with groups a GroupFormula and a GroupState: solvers.propagate), so after
     the first call through the dispatcher with records of a kind, the version compiled
-    for them is called directly."""
-    records = tuple(type(arg) for arg in args if isinstance(arg, tuple))
+    for them is called directly.  A plain tuple of arrays (the board's tables and work
+    arrays: solvers.board_engine) is taken as arrays are: always of the same types."""
+    records = tuple(type(arg) for arg in args if hasattr(arg, "_fields"))
     entry = _ENTRY_POINTS.get((kernel, records))
     if entry is not None:
         return entry(*args)
