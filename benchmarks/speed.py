@@ -30,7 +30,8 @@ givens passed as assumptions, so both sides do exactly the same logical work:
    (`solvers rate`: target >= 5,000 grids/s).
 5. With `--scale N,...`: grids/s and peak memory (RSS of the largest process) of `rate`
    and `run` over N grids, the 17-clue list repeated into a temporary file;
-   `--no-length`, then by default; with each count of local `--workers` (e.g. 1,2), and
+   `--no-length` (with `--scale-length`, by default too: at about 750 grids/s, hours for
+   a million grids); with each count of local `--workers` (e.g. 1,2), and
    on the Dask cluster of `--scheduler` (e.g. `scripts/netns_cluster.sh`'s) (targets:
    `rate --no-length` over 1,000,000 grids in under 2 minutes, its peak memory no more
    than 1.25x that of the smallest N, on each place).
@@ -619,9 +620,12 @@ def commands(source: str, lines: list[str], folder: Path) -> None:
           f"{(wall - start_up) / calls:.2f}")  # fmt: skip
 
 
-def at_scale(source: str, lines: list[str], sizes: list[int], folder: Path, places) -> None:
+def at_scale(
+    source: str, lines: list[str], sizes: list[int], folder: Path, places, lengths=(False,)
+) -> None:
     """Question 5: grids/s and peak memory of rate and run over large files, on each of
-    `places` ((what it is, executor flags))."""
+    `places` ((what it is, executor flags)), with `--no-length` (False in `lengths`) and
+    by default (True)."""
     print(f"\n5. at scale: the grids of {source} repeated")
     peaks: dict[str, list[float]] = {place: [] for place, _ in places}
     for size in sizes:
@@ -631,7 +635,7 @@ def at_scale(source: str, lines: list[str], sizes: list[int], folder: Path, plac
                 dst.writelines(lines[: min(len(lines), size - start)])
         for place, where in places:
             for command, run in SCALED_COMMANDS:
-                for length in (False, True):  # the targets' way, then the default
+                for length in lengths:  # the targets' way, then the default
                     wall, peak, _, count = run(path, folder, where, length=length)
                     what = (
                         "   (no target) the same with the refutation-length rating (the default)"
@@ -791,6 +795,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="question 5: rate and run over N grids each (e.g. 100000,1000000)",
     )
     parser.add_argument(
+        "--scale-length",
+        action="store_true",
+        help="question 5: also with the refutation-length rating (the default; slow)",
+    )
+    parser.add_argument(
         "--workers",
         type=sizes,
         default=[2],
@@ -868,7 +877,8 @@ def measure(args: argparse.Namespace) -> int:
             if args.scheduler:
                 dask = ("--executor", "dask", "--scheduler", args.scheduler)
                 places.append((f"Dask cluster at {args.scheduler}", dask))
-            at_scale(seventeen_name, lines, args.scale, Path(tmp), places)
+            lengths = (False, True) if args.scale_length else (False,)
+            at_scale(seventeen_name, lines, args.scale, Path(tmp), places, lengths)
         if not args.skip_proofs:
             print("\n6. proofs: solvers rate --no-length (depth up to 2), one worker")
             limit = args.limit or None
