@@ -352,7 +352,7 @@ def pysat_solve_in_one_call(
     solver.conf_budget(-1 if conflicts is None else conflicts)  # -1: no budget
     with sigint_kept_by_python(), interrupted_by_ctrl_c(solver) as ctrl_c:
         answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-    if ctrl_c.pressed:
+    if ctrl_c.pressed:  # (Python's handler has most often raised it already)
         raise KeyboardInterrupt
     return answer
 
@@ -376,13 +376,14 @@ def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
     (`signal.set_wakeup_fd`), and a thread waiting on it can interrupt the solver at
     once.  (PySAT's own answer to Ctrl-C, a longjmp out of its handler, can leave from
     inside malloc with the allocator's lock held: the command then hangs at its next
-    allocation, silent.)  The thread is joined before the block ends, so it never
-    touches a solver that is deleted.  Outside the main thread, or when SIGINT has no
-    Python handler (ignored in a worker), nothing is watched."""
+    allocation, silent.)  The Ctrl-C is held (`_HeldCtrlC`) until the block's end has
+    put the wakeup descriptor back, joined the thread (so it never touches a solver
+    that is deleted) and cleared the solver's interrupt, and raised then: raised on the
+    way out, it would cut that undoing short.  Outside the main thread, or when SIGINT
+    has no Python handler (ignored in a worker), nothing is watched."""
     watch = _CtrlCWatch()
-    if threading.current_thread() is not threading.main_thread() or not callable(
-        signal.getsignal(signal.SIGINT)
-    ):
+    held = _HeldCtrlC.start()
+    if held is None:
         yield watch
         return
     import socket
@@ -409,3 +410,6 @@ def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
         writer.close()
         thread.join()
         reader.close()
+        if watch.pressed:  # a caller that goes on with the solver finds it usable
+            solver.clear_interrupt()
+        held.release()  # the Ctrl-C noted, if any, raised by the command's handler
