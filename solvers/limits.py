@@ -381,16 +381,14 @@ def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
     that is deleted) and cleared the solver's interrupt, and raised then: raised on the
     way out, it would cut that undoing short.  Outside the main thread, or when SIGINT
     has no Python handler (ignored in a worker), nothing is watched."""
+    import socket
+
     watch = _CtrlCWatch()
     held = _HeldCtrlC.start()
     if held is None:
         yield watch
         return
-    import socket
-
-    reader, writer = socket.socketpair()
-    writer.setblocking(False)
-    previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    reader = writer = thread = previous = None
 
     def wait_for_ctrl_c() -> None:
         while data := reader.recv(64):  # b"": the writer closed, the block is over
@@ -401,15 +399,25 @@ def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
                 watch.pressed = True
                 solver.interrupt()
 
-    thread = threading.Thread(target=wait_for_ctrl_c, name="ctrl-c-watch", daemon=True)
-    thread.start()
-    try:
+    try:  # whatever fails on the way, the Ctrl-C held is given back below
+        reader, writer = socket.socketpair()
+        writer.setblocking(False)
+        previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        thread = threading.Thread(target=wait_for_ctrl_c, name="ctrl-c-watch", daemon=True)
+        thread.start()
+        if held.signals and not watch.pressed:  # came before the wakeup fd was set
+            watch.pressed = True
+            solver.interrupt()
         yield watch
     finally:
-        signal.set_wakeup_fd(previous)
-        writer.close()
-        thread.join()
-        reader.close()
+        if previous is not None:
+            signal.set_wakeup_fd(previous)
+        if writer is not None:
+            writer.close()
+        if thread is not None:
+            thread.join()
+        if reader is not None:
+            reader.close()
         if watch.pressed:  # a caller that goes on with the solver finds it usable
             solver.clear_interrupt()
         held.release()  # the Ctrl-C noted, if any, raised by the command's handler

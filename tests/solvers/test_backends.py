@@ -1144,7 +1144,7 @@ def test_one_pysat_call_is_interrupted_by_the_watch_not_by_pysat_handler():
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert child.stdout.readline() == "solving\n"
-    time.sleep(0.5)  # inside the solve: pigeons 13 in 12 holes take far longer than 60 s
+    time.sleep(2.0)  # inside the solve: pigeons 13 in 12 holes take far longer than 60 s
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=60)
     first, then = out.splitlines()
@@ -1156,6 +1156,38 @@ def test_one_pysat_call_is_interrupted_by_the_watch_not_by_pysat_handler():
     assert (word, answer) == ("then", "None")
     assert int(spent) >= 100  # the budget spent (0 with the interrupt left pending)
     assert child.returncode == 0
+
+
+CTRL_C_BEFORE_THE_WATCH = """
+set_wakeup_fd = signal.set_wakeup_fd
+def ctrl_c_first(fd, **options):  # a Ctrl-C while the watch is being set up
+    if fd != -1:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)  # its Python handler runs: the held one, which notes it
+    return set_wakeup_fd(fd, **options)
+signal.set_wakeup_fd = ctrl_c_first
+started = time.monotonic()
+try:
+    pysat_solve_in_one_call(solver, [])
+except KeyboardInterrupt:
+    print("interrupted", round(time.monotonic() - started), flush=True)
+"""
+
+
+def test_a_ctrl_c_before_the_watch_is_set_still_ends_the_one_call_solve():
+    """A Ctrl-C that lands after `interrupted_by_ctrl_c` holds Ctrl-C but before the
+    wakeup fd is set reaches no watching thread: the watch sees it noted and interrupts
+    the solver before the call (else the solve, minutes long, would run to its end)."""
+    child = subprocess.run(
+        [sys.executable, "-c", PIGEONS.format(holes=12) + CTRL_C_BEFORE_THE_WATCH],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    word, seconds = child.stdout.split()
+    assert word == "interrupted", child.stderr
+    assert int(seconds) < 30
 
 
 CTRL_C_IN_A_SOLVE = """
