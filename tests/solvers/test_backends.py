@@ -1134,8 +1134,9 @@ print("then", answer, solver.accum_stats()["conflicts"] - before, flush=True)
 def test_one_pysat_call_is_interrupted_by_the_watch_not_by_pysat_handler():
     """`pysat_solve_in_one_call` (phase-guided full grids, PySAT proofs) runs the solve
     with PySAT believing it is outside the main thread, so that it installs no handler
-    of its own (its longjmp, leaving from inside malloc with the allocator's lock held,
-    once hung `benchmarks generate` for good after a Ctrl-C), and told to expect an
+    of its own (its longjmp can leave from inside malloc with the allocator's lock
+    held: the likely cause of `benchmarks generate` hanging after a Ctrl-C, seen once
+    in CI), and told to expect an
     interrupt; the Ctrl-C still ends the solve at once, and the solver stays usable."""
     child = subprocess.Popen(
         [sys.executable, "-c", PIGEONS.format(holes=12) + ONE_CALL_WATCHED],
