@@ -130,7 +130,7 @@ def _remembers(name: str, fresh: bool) -> bool:
 class _Loaded:
     """One solver's loaded backends, by geometry: an incremental PySAT solver's built
     afresh for the chunk (its answers depend on its earlier calls), the others kept by
-    the worker process from chunk to chunk (`kept_by_worker`)."""
+    the worker (each of its threads) from chunk to chunk (`kept_by_worker`)."""
 
     def __init__(self, name: str, encoding: str, fresh: bool, timeout: float | None):
         self.name, self.encoding = name, encoding
