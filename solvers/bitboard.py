@@ -37,7 +37,10 @@ changes no answer.  Every other encoding and any DIMACS file stay on the CNF eng
 
 A hypothesis that passes marks every literal its closure holds as passing too (for a
 literal b in the closure of a, the closure of b lies inside that of a): per frame a
-mask per cell and polarity, cleared whenever the frame learns a fact.
+mask per cell and polarity, cleared whenever the frame learns a fact.  In the last frame
+(hypotheses tested by propagation alone) a removal "v removed from c" that leaves c two
+candidates and v two places in each full house of c implies nothing more, so it passes
+without a copy of the board (`_quiet_removal`).
 
 Words are int64, not uint64: numba turns a uint64 combined with an integer literal
 into a float, and int64 holds the same 64 bits (value 64 is the sign bit).
@@ -317,6 +320,29 @@ def _test(T, board, Q, code, n, st):
     return propagate(T, board, Q, 1, c, st)
 
 
+@njit(cache=True)
+def _quiet_removal(T, board, code, n):
+    """Return True when hypothesis `code`, "v removed from c" on `board` at its
+    fixpoint, propagates nothing and contradicts nothing: c keeps two candidates or
+    more, and v two places or more in each full house of c.  Unit propagation then
+    implies no literal beyond the hypothesis, so it passes without a copy of the board."""
+    houses, _, _, cell_houses, house_count, _ = T
+    c = code // (2 * n)
+    bit = np.int64(1) << (code % n)
+    m = board[c] & ~bit
+    if (m & (m - 1)) == 0:
+        return False
+    for j in range(house_count[c]):
+        h = cell_houses[c, j]
+        places = 0
+        for i in range(houses.shape[1]):
+            if board[houses[h, i]] & bit:
+                places += 1
+        if places < 3:  # c and at most one other place: a hidden single or none
+            return False
+    return True
+
+
 @njit(cache=True, inline="always")
 def _negation(code, n):
     """Return the code of the hypothesis opposite to `code` (see POS)."""
@@ -424,6 +450,9 @@ def closure(T, boards, Q, depth, positive_only, M, frames, st, resume):
         else:
             st[HYPOTHESES] += 1
             st[WORK] += 1
+            if top + 1 == depth and (code // n) & 1 and _quiet_removal(T, board, code, n):
+                passed[top, 1, code // (2 * n)] |= np.int64(1) << (code % n)
+                continue  # passes, and its closure is itself
             frames[top, HYP] = code
             boards[top + 1, :] = board
             if not _test(T, boards[top + 1], Q, code, n, st):

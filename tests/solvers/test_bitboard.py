@@ -328,3 +328,47 @@ def test_a_closure_call_skips_numba_type_dispatch_once_compiled():
     assert again == first
     expected_ok, expected = engine.engine.probe(givens, 1)
     assert (again[0], set(again[1])) == (expected_ok, set(expected))
+
+
+def _fixpoints():
+    """Boards at their fixpoint: solved 9x9 and 16x16 grids with holes, nearly full to
+    nearly empty, and the first jigsaw grids of data/sets (their own maps)."""
+    rng = random.Random(5)
+    for n in (9, 16):
+        geometry = standard(n)
+        solved = solved_grid(n, rng)
+        for keep in (0.7, 0.45, 0.3, 0.15):
+            yield geometry, holes(solved, keep, rng)
+    for path in SETS:
+        for geometry, grids in project_set(path, limit=4):
+            if "jigsaw" in geometry.extras:
+                yield from ((geometry, grid) for grid in grids)
+
+
+def test_a_quiet_removal_is_one_that_propagates_nothing():
+    """The closure's last frame passes a removal `_quiet_removal` calls quiet without
+    propagating it: propagating it must then change nothing but that one candidate.
+    The check must also say "not quiet" to some removals, or nothing would test it."""
+    from solvers.bitboard import _quiet_removal, _test, start_board
+
+    verdicts = {True: 0, False: 0}
+    for geometry, grid in _fixpoints():
+        board = BoardEngine(geometry)
+        n, cells = geometry.size, geometry.size**2
+        fixpoint = np.zeros(cells, np.int64)
+        values = np.array(grid, np.int8)
+        if start_board(board._T, fixpoint, board._Q, values, board._st) != 1:
+            continue
+        for code in range(2 * cells * n):
+            c, bit = code // (2 * n), 1 << (code % n)
+            if not (code // n) & 1 or not fixpoint[c] & bit or fixpoint[c] == bit:
+                continue  # a removal of an open candidate only, as the closure asks
+            quiet = bool(_quiet_removal(board._T, fixpoint, code, n))
+            verdicts[quiet] += 1
+            if quiet:
+                after = fixpoint.copy()
+                expected = fixpoint.copy()
+                expected[c] &= ~bit
+                assert _test(board._T, after, board._Q, code, n, board._st), (grid, code)
+                assert np.array_equal(after, expected), (grid, code)
+    assert verdicts[True] > 0 and verdicts[False] > 0
