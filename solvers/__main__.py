@@ -363,10 +363,10 @@ def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
             first += len(part)
 
     executor = make_executor(args.executor, max(1, args.workers), args.scheduler)
-    # A local pool takes the chunks as its workers free up; a Dask cluster is given them
-    # all (its executor counts them).
-    tasks = chunks() if args.executor == "local" else list(chunks())
-    yield from in_order(executor, rate_chunk, tasks)
+    # Every executor takes the chunks as it has room for them (a local pool as its
+    # workers free up, a Dask cluster a window at a time): a list of every chunk held a
+    # million grids in this process (1.1 GB).
+    yield from in_order(executor, rate_chunk, chunks())
 
 
 _YES_NO = {True: "yes", False: "no"}

@@ -253,3 +253,35 @@ def test_ctrl_c_cancels_and_shuts_the_cluster_down(tmp_path, public):
     assert meta["interrupted"] is True and meta["executor"] == "dask"
     assert 0 < meta["grids_done"] < meta["grids_total"]
     assert "INTERRUPTED: partial results" in stdout
+
+
+def test_rate_feeds_the_cluster_chunk_by_chunk(scheduler):
+    """`solvers rate --executor dask` cuts the chunks as the cluster takes them, a window
+    at a time: it once handed the cluster a list of every chunk, and a million grids
+    held 1.1 GB in the command.  When the first line comes out, only the first chunks
+    have been read from the input."""
+    import argparse
+    import itertools
+
+    from encoder.puzzle_files import read_puzzles
+    from solvers.__main__ import _rate_chunks
+    from solvers.rate_chunks import RateOptions
+
+    grids = list(read_puzzles(str(PROJECT / "data" / "sets" / "sudoku9_depth1.txt")))
+    read = 0
+
+    def puzzles():
+        nonlocal read
+        for puzzle in itertools.islice(itertools.cycle(grids), 3000):
+            read += 1
+            yield puzzle
+
+    args = argparse.Namespace(executor="dask", workers=2, scheduler=scheduler, chunk_size=10)
+    lines = _rate_chunks(puzzles(), RateOptions(max_depth=1, length_depth=None), args)
+    try:
+        first = next(lines)
+    finally:
+        lines.close()  # stops the executor
+    assert first.index == 0
+    window = max(dask_cluster.MIN_WINDOW, 2 * 2)  # two single-threaded workers
+    assert read <= 10 * (window + 2), read
