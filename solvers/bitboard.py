@@ -39,8 +39,8 @@ A hypothesis that passes marks every literal its closure holds as passing too (f
 literal b in the closure of a, the closure of b lies inside that of a): per frame a
 mask per cell and polarity, cleared whenever the frame learns a fact.  In the last frame
 (hypotheses tested by propagation alone) a removal "v removed from c" that leaves c two
-candidates and v two places in each full house of c implies nothing more, so it passes
-without a copy of the board (`_quiet_removal`).
+candidates or more and v two other places or more in each full house of c implies
+nothing more, so it passes without a copy of the board (`_quiet_removal`).
 
 Words are int64, not uint64: numba turns a uint64 combined with an integer literal
 into a float, and int64 holds the same 64 bits (value 64 is the sign bit).
