@@ -89,6 +89,25 @@ def _drop_heartbeat_races(record: logging.LogRecord) -> bool:
     return not record.getMessage().startswith("Failed to communicate with scheduler")
 
 
+def _drop_sync_cancel_race(record: logging.LogRecord) -> bool:
+    """Logging filter of the command's `tornado.application` logger.  A Ctrl-C that lands
+    while `distributed.utils.sync` waits, before its coroutine has started, makes sync's
+    `cancel` callback read a variable not yet set; tornado logs the NameError with a
+    traceback (distributed 2026.8.0).  Nothing is lost: the KeyboardInterrupt goes on and
+    the command says "interrupted" in one line.  Only that error is dropped."""
+    if record.exc_info is None or not isinstance(record.exc_info[1], NameError):
+        return True
+    tb = record.exc_info[2]
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code if tb is not None else None
+    raised_in_sync = code is not None and code.co_name == "cancel"
+    raised_in_sync = raised_in_sync and code.co_filename.endswith(
+        os.path.join("distributed", "utils.py")
+    )
+    return not raised_in_sync
+
+
 def code_state() -> tuple[str, tuple[str, ...]]:
     """Return (SHA-256 of the project's source files on this machine, the project modules
     this process imported whose file changed after the process started).  The second is
@@ -171,6 +190,7 @@ class DaskExecutor:
         client_log = logging.getLogger("distributed.client")
         self.quieted = client_log.level
         client_log.setLevel(logging.CRITICAL)
+        logging.getLogger("tornado.application").addFilter(_drop_sync_cancel_race)  # once
         try:
             if self.scheduler:
                 self.client = distributed.Client(
