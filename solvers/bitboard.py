@@ -321,14 +321,13 @@ def _test(T, board, Q, code, n, st):
 
 
 @njit(cache=True)
-def _quiet_removal(T, board, code, n):
-    """Return True when hypothesis `code`, "v removed from c" on `board` at its
-    fixpoint, propagates nothing and contradicts nothing: c keeps two candidates or
-    more, and v two places or more in each full house of c.  Unit propagation then
-    implies no literal beyond the hypothesis, so it passes without a copy of the board."""
+def _quiet_removal(T, board, c, bit):
+    """Return True when the hypothesis "the value of `bit` removed from cell c", on
+    `board` at its fixpoint, propagates nothing and contradicts nothing: c keeps two
+    candidates or more, and the value two other places or more in each full house of c.
+    Unit propagation then implies no literal beyond the hypothesis, so it passes without
+    a copy of the board."""
     houses, _, _, cell_houses, house_count, _ = T
-    c = code // (2 * n)
-    bit = np.int64(1) << (code % n)
     m = board[c] & ~bit
     if (m & (m - 1)) == 0:
         return False
@@ -450,9 +449,11 @@ def closure(T, boards, Q, depth, positive_only, M, frames, st, resume):
         else:
             st[HYPOTHESES] += 1
             st[WORK] += 1
-            if top + 1 == depth and (code // n) & 1 and _quiet_removal(T, board, code, n):
-                passed[top, 1, code // (2 * n)] |= np.int64(1) << (code % n)
-                continue  # passes, and its closure is itself
+            if top + 1 == depth and (code // n) & 1:  # "v removed from c"
+                c, bit = code // (2 * n), np.int64(1) << (code % n)
+                if _quiet_removal(T, board, c, bit):
+                    passed[top, 1, c] |= bit
+                    continue  # passes, and its closure is itself
             frames[top, HYP] = code
             boards[top + 1, :] = board
             if not _test(T, boards[top + 1], Q, code, n, st):

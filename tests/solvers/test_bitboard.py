@@ -363,7 +363,7 @@ def test_a_quiet_removal_is_one_that_propagates_nothing():
             c, bit = code // (2 * n), 1 << (code % n)
             if not (code // n) & 1 or not fixpoint[c] & bit or fixpoint[c] == bit:
                 continue  # a removal of an open candidate only, as the closure asks
-            quiet = bool(_quiet_removal(board._T, fixpoint, code, n))
+            quiet = bool(_quiet_removal(board._T, fixpoint, c, np.int64(bit)))
             verdicts[quiet] += 1
             if quiet:
                 after = fixpoint.copy()
