@@ -1,0 +1,186 @@
+"""The native core: the bit board of the centrale encoding and the clause engine, in C
+(solvers/core/*.c, built by the package's own build), with this thin Python face.
+
+`Board(geometry)` answers what `solvers.board_engine.BoardEngine` answers (the board's
+unit propagation, the failed-literal closures nested to depth k, the depth ladder), on
+fsss2's layout: one bit board per value over all cells plus a bit per full house still
+open for the value (board_impl.h).  Arrays go in and come out as numpy arrays, one call
+for many grids; the kernels run without the GIL, and Ctrl-C raises KeyboardInterrupt
+within a few tens of milliseconds.
+
+The kernels are compiled for several instruction sets and the best this processor runs
+is used (`variant()`); `variants()` lists those it runs and `use_variant(name)` picks
+one (the tests run each).  SUDOKU_SAT_CORE, when set, is the path of another build of
+the extension to load instead (the sanitizer test builds one).
+
+Work budgets.  Each kernel counts its work (cells placed and hypotheses tested); a
+ladder given `budget` gives a grid up (LADDER_BUDGET, at the depth it was working on)
+at the first hypothesis boundary where the work spent on that grid exceeds the budget,
+so the same grids and budget give the same answers on every machine.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.machinery import ExtensionFileLoader
+from importlib.util import module_from_spec, spec_from_loader
+
+import numpy as np
+
+from encoder.geometry import Geometry
+
+
+def _load_core():
+    path = os.environ.get("SUDOKU_SAT_CORE")
+    if not path:
+        from solvers.core import _core
+
+        return _core
+    loader = ExtensionFileLoader("solvers.core._core", path)
+    module = module_from_spec(spec_from_loader("solvers.core._core", loader))
+    loader.exec_module(module)
+    return module
+
+
+_core = _load_core()
+
+variants = _core.variants  # the variants this processor runs, best last
+variant = _core.variant  # the variant in use
+use_variant = _core.use_variant  # use_variant(name): use that one
+
+POLARITIES = ("both", "positive")
+MAX_SIDE = 64  # one bit per value in a 64-bit word
+
+# A grid's outcome in a ladder: solvers.probe's codes (tests/solvers/test_core.py checks).
+LADDER_OPEN = 0  # no depth up to max_depth fills it
+LADDER_SAT = 1  # the closure of its depth fills the grid
+LADDER_UNSAT = 2  # the closure of its depth is contradictory
+LADDER_BAD = 3  # a value outside 0..N
+LADDER_BUDGET = 5  # its work budget ran out at its depth
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The depth rating of many grids, one entry per grid: `status` (LADDER_*), `depth`
+    (the depth that settled it, the last one tried when open, the one the budget
+    stopped), `solutions` (the cells placed: the filled grid when SAT), `seconds` (the
+    kernel's time on the grid) and `work` (the work units it spent)."""
+
+    status: np.ndarray
+    depth: np.ndarray
+    solutions: np.ndarray
+    seconds: np.ndarray
+    work: np.ndarray
+
+
+def grid_rows(grids, cells: int) -> np.ndarray:
+    """Return grids (rows of `cells` values) as a C-contiguous int8 array, without a copy
+    when they are one already; raise ValueError or TypeError naming what is wrong."""
+    a = np.asarray(grids)
+    if a.size == 0:
+        a = a.reshape(0, cells)
+    if a.dtype.kind not in "iu" and a.dtype != np.bool_:
+        raise TypeError(f"grids must hold integers, not {a.dtype}")
+    if a.ndim != 2 or a.shape[1] != cells:
+        raise ValueError(f"grids must be rows of {cells} values, not an array of shape {a.shape}")
+    if a.dtype != np.int8:
+        if a.size and (a.min() < -128 or a.max() > 127):
+            raise ValueError("grid values must lie in 0..N")
+        a = a.astype(np.int8)
+    return np.ascontiguousarray(a)
+
+
+def _polarity(polarity: str) -> bool:
+    if polarity not in POLARITIES:
+        raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
+    return polarity == "positive"
+
+
+class Board:
+    """The bit boards of one geometry (side up to MAX_SIDE) and their work arrays; one
+    kernel at a time."""
+
+    def __init__(self, geometry: Geometry):
+        n = geometry.size
+        if not 1 <= n <= MAX_SIDE:
+            raise ValueError(f"the board takes sides 1..{MAX_SIDE}, not {n}")
+        self.geometry = geometry
+        self.cells = n * n
+        full = [region.cells for region in geometry.regions if len(region.cells) == n]
+        houses = np.array(full, np.int32).reshape(len(full), n)
+        most = max((len(p) for p in geometry.peers), default=0)
+        peers = np.full((self.cells, most), -1, np.int32)
+        for c, row in enumerate(geometry.peers):
+            peers[c, : len(row)] = row
+        self._board = _core.Board(n, houses, peers)
+        self._out = np.empty(n * self.cells, np.int64)
+
+    @property
+    def work(self) -> int:
+        """Work units spent by this board so far (cells placed, hypotheses tested)."""
+        return self._board.counters()[0]
+
+    @property
+    def hypotheses(self) -> int:
+        """Hypotheses tested by this board so far."""
+        return self._board.counters()[1]
+
+    def propagate_batch(self, grids) -> tuple[np.ndarray, np.ndarray]:
+        """Propagate the givens of each row of `grids` (N*N values, 0 for a blank): return
+        (ok, values), ok[g] 1 at a fixpoint, 0 on a contradiction, -1 for a value outside
+        0..N, and values[g] each cell's value at the fixpoint (0 when open)."""
+        grids = grid_rows(grids, self.cells)
+        ok = np.empty(grids.shape[0], np.int8)
+        values = np.empty_like(grids)
+        self._board.batch(grids, ok, values)
+        return ok, values
+
+    def probe(
+        self,
+        assumptions: Sequence[int] | np.ndarray = (),
+        depth: int = 1,
+        polarity: str = "both",
+        as_array: bool = False,
+    ):
+        """Return (True, every cell literal the closure of depth `depth` of the
+        assumptions holds) or (False, []), as BoardEngine.probe; `as_array`: the
+        literals as an int64 array."""
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        count = self._board.probe(lits, int(depth), _polarity(polarity), self._out)
+        if count < 0:
+            return False, np.empty(0, np.int64) if as_array else []
+        out = self._out[:count].copy()
+        return True, out if as_array else out.tolist()
+
+    def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
+        """Return probe's answer at depth 0: unit propagation alone."""
+        return self.probe(assumptions, 0, as_array=as_array)
+
+    def ladder(
+        self, grids, max_depth: int, polarity: str = "both", budget: int | None = None
+    ) -> Ladder:
+        """Rate each grid at the first depth whose closure fills it (SAT) or contradicts
+        (UNSAT), else OPEN at max_depth; `budget` (work units, None: none) bounds each
+        grid's work."""
+        grids = grid_rows(grids, self.cells)
+        if budget is not None and budget < 0:
+            raise ValueError(f"budget must be >= 0 or None, not {budget}")
+        count = grids.shape[0]
+        status = np.zeros(count, np.int8)
+        depth = np.zeros(count, np.int16)
+        solutions = np.zeros((count, self.cells), np.int8)
+        work = np.zeros(count, np.int64)
+        ns = np.zeros(count, np.int64)
+        self._board.ladder(
+            grids, int(max_depth), _polarity(polarity), -1 if budget is None else int(budget),
+            status, depth, solutions, work, ns,
+        )  # fmt: skip
+        return Ladder(status, depth, solutions, ns / 1e9, work)
+
+    def placements(self, grid, repeats: int = 1) -> int:
+        """Test every hypothesis "cell = value" of the grid's propagated givens, each on a
+        copy of the board, `repeats` times: return how many were tested (-1 when the
+        givens contradict).  For timing one placement test."""
+        return self._board.placements(grid_rows([grid], self.cells)[0], int(repeats))

@@ -1,0 +1,532 @@
+/* The board's kernels: unit propagation of the centrale encoding on one bit board per
+ * value (core.h says the layout), the failed-literal closures nested to depth k, the
+ * depth ladder and the batch of givens.  This file is compiled once per instruction
+ * set (board_base.c, board_sse41.c, board_avx2.c include it with VARIANT defined);
+ * module.c picks one table of entry points at load time.
+ *
+ * Propagation.  A cell with one candidate that is not yet `solved` is a naked single:
+ * its value leaves the cell's peers and closes the cell's full houses for the value
+ * (one AND-NOT of the cell's peer mask over the value's board), and the cell becomes
+ * solved.  Naked singles are found for all cells at once by bit-sliced counting over
+ * the value boards (`ones`: some candidate, `twos`: two or more).  A value with one
+ * place left in an open house is a hidden single: the other values leave that cell,
+ * which then is a naked single.  Only the value boards that changed since their last
+ * scan are scanned for hidden singles (`dirty`, one bit per value).  A cell with no
+ * candidate, or an open full house in which a value has no place, is a contradiction.
+ * These are exactly the unit steps of the centrale rule clauses (solvers/bitboard.py
+ * gives the argument), so the fixpoint is clause unit propagation's.
+ *
+ * Closures.  solvers/bitboard.py's frame stack, on this layout: frame d tests its
+ * hypotheses on a copy of board d (boards[d + 1]) with the closure of depth
+ * depth - d - 1; a hypothesis that fails is negated and propagated; a frame ends after
+ * a full round over its open literals learns nothing.  A hypothesis code is
+ * (2 * v + negative) * cells + c ("cell c = v + 1", or "v + 1 removed from c"), so the
+ * open literals of one value and polarity are the words of a bit board.  Passing
+ * hypotheses mark their closure's literals as passing (`passed`, per frame, polarity
+ * and value); frames whose hypotheses are tested with a closure keep the passing
+ * hypotheses' closures (witnesses) when they fit, and keep a mark across a learnt fact
+ * when its witness's closure holds the fact; the last frame skips removals that
+ * propagate nothing (quiet_removal).  The fixpoint is unique, so the order of
+ * hypotheses changes no answer.
+ *
+ * Work.  G->work counts cells placed and hypotheses tested: the clock of the per-grid
+ * budget, which is read at hypothesis boundaries only, so a budget gives the same
+ * answer on every machine.
+ */
+#include <string.h>
+
+#include "core.h"
+
+#define CAT2(a, b) a##_##b
+#define CAT(a, b) CAT2(a, b)
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE int popc(word x) { return __builtin_popcountll(x); }
+INLINE int ctz(word x) { return __builtin_ctzll(x); }
+
+/* Run naked and hidden singles on board b to the fixpoint; `dirty`: the values whose
+ * boards changed since the board was last at its fixpoint.  Return CORE_OK or
+ * CORE_CONFLICT (the board is then left half-propagated, for the caller to drop). */
+INLINE int prop_w(Geo *G, word *b, word dirty, const int W) {
+    const int n = G->n, cells = G->cells;
+    word *solved = b + (size_t)n * W;
+    const word *cm = G->cellmask;
+    uint64_t placed = 0;
+    int result = CORE_OK;
+    for (;;) {
+        for (;;) { /* naked singles */
+            word ones[W], twos[W];
+            for (int w = 0; w < W; w++) ones[w] = twos[w] = 0;
+            for (int v = 0; v < n; v++) {
+                const word *bv = b + (size_t)v * W;
+                for (int w = 0; w < W; w++) {
+                    twos[w] |= ones[w] & bv[w];
+                    ones[w] |= bv[w];
+                }
+            }
+            word any = 0, empty = 0;
+            for (int w = 0; w < W; w++) {
+                empty |= cm[w] & ~ones[w];
+                ones[w] &= ~twos[w] & ~solved[w] & cm[w];
+                any |= ones[w];
+            }
+            if (empty) {
+                result = CORE_CONFLICT; /* a cell with no candidate */
+                goto done;
+            }
+            if (!any) break;
+            for (int v = 0; v < n; v++) {
+                word *bv = b + (size_t)v * W;
+                for (int w = 0; w < W; w++) {
+                    word s = ones[w] & bv[w];
+                    if (!s) continue;
+                    dirty |= (word)1 << v;
+                    while (s) {
+                        int bit = ctz(s);
+                        s &= s - 1;
+                        if (!(bv[w] >> bit & 1)) {
+                            result = CORE_CONFLICT; /* a peer placed this value first */
+                            goto done;
+                        }
+                        const word *pm = G->peers + (size_t)(w * 64 + bit) * W;
+                        for (int x = 0; x < W; x++) bv[x] &= ~pm[x];
+                        solved[w] |= (word)1 << bit;
+                        placed++;
+                    }
+                }
+            }
+        }
+        /* hidden singles in the open houses of the values that changed */
+        word reduced = 0;
+        while (dirty) {
+            int v = ctz(dirty);
+            dirty &= dirty - 1;
+            word *bv = b + (size_t)v * W;
+            for (int x = cells >> 6; x < W; x++) {
+                word open = bv[x] & ~cm[x];
+                while (open) {
+                    int h = x * 64 + ctz(open) - cells;
+                    open &= open - 1;
+                    const word *hm = G->hmask + (size_t)h * W;
+                    int count = 0, at = 0;
+                    word one = 0;
+                    for (int y = G->hlo[h]; y < G->hhi[h]; y++) {
+                        word t = bv[y] & hm[y];
+                        if (t) {
+                            count += popc(t);
+                            at = y;
+                            one = t;
+                        }
+                    }
+                    if (count == 0) {
+                        result = CORE_CONFLICT; /* the value has no place in house h */
+                        goto done;
+                    }
+                    if (count == 1) {
+                        for (int u = 0; u < n; u++) {
+                            word *bu = b + (size_t)u * W + at;
+                            if (u != v && (*bu & one)) {
+                                *bu &= ~one;
+                                reduced |= (word)1 << u;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (!reduced) break;
+        dirty = reduced;
+    }
+done:
+    G->work += placed;
+    return result;
+}
+
+static int prop(Geo *G, word *b, word dirty) {
+    switch (G->W) {
+    case 1: return prop_w(G, b, dirty, 1);
+    case 2: return prop_w(G, b, dirty, 2);
+    case 3: return prop_w(G, b, dirty, 3);
+    case 5: return prop_w(G, b, dirty, 5);
+    default: return prop_w(G, b, dirty, G->W);
+    }
+}
+
+static word all_values(int n) { return n == 64 ? ~(word)0 : ((word)1 << n) - 1; }
+
+/* Every value possible everywhere, every house open, nothing solved. */
+static void blank_board(const Geo *G, word *b) {
+    const int W = G->W, n = G->n;
+    for (int x = 0; x < W; x++) {
+        word all = G->cellmask[x];
+        int lo = x * 64, hi = lo + 64; /* house bits cells .. cells + nh - 1 */
+        int from = G->cells > lo ? G->cells : lo, to = G->cells + G->nh < hi ? G->cells + G->nh : hi;
+        for (int i = from; i < to; i++) all |= (word)1 << (i - lo);
+        for (int v = 0; v < n; v++) b[(size_t)v * W + x] = all;
+        b[(size_t)n * W + x] = 0;
+    }
+}
+
+/* Keep only value v in cell c; return the values removed (as dirty bits). */
+static word restrict_cell(const Geo *G, word *b, int c, int v) {
+    const int W = G->W;
+    const word bit = (word)1 << (c & 63);
+    word changed = 0;
+    word *col = b + (c >> 6);
+    for (int u = 0; u < G->n; u++) {
+        if (u != v && (col[(size_t)u * W] & bit)) {
+            col[(size_t)u * W] &= ~bit;
+            changed |= (word)1 << u;
+        }
+    }
+    return changed;
+}
+
+/* Set b to the givens of grid (cells values, 0 blank) and propagate: 1 at a fixpoint,
+ * 0 on a contradiction, -1 for a value outside 0..N. */
+static int start_board(Geo *G, word *b, const int8_t *grid) {
+    const int n = G->n, W = G->W;
+    blank_board(G, b);
+    for (int c = 0; c < G->cells; c++) {
+        int k = grid[c];
+        if (k == 0) continue;
+        if (k < 0 || k > n) return -1;
+        word bit = (word)1 << (c & 63);
+        word *col = b + (c >> 6);
+        for (int u = 0; u < n; u++)
+            if (u != k - 1) col[(size_t)u * W] &= ~bit;
+    }
+    return prop(G, b, all_values(n)) == CORE_OK;
+}
+
+/* Apply hypothesis `code` to board b (at its fixpoint) and propagate. */
+static int test(Geo *G, word *b, int64_t code) {
+    const int cells = G->cells, W = G->W;
+    int s = (int)(code / cells), c = (int)(code - (int64_t)s * cells), v = s >> 1;
+    word bit = (word)1 << (c & 63);
+    word *bv = b + (size_t)v * W + (c >> 6);
+    if (!(*bv & bit)) return CORE_CONFLICT;
+    if (s & 1) { /* "v removed from c" */
+        *bv &= ~bit;
+        return prop(G, b, (word)1 << v);
+    }
+    return prop(G, b, restrict_cell(G, b, c, v) | ((word)1 << v));
+}
+
+/* True when removing v from c (b at its fixpoint) propagates nothing: c keeps two
+ * candidates or more, and v two other places or more in each full house of c. */
+static int quiet_removal(const Geo *G, const word *b, int c, int v) {
+    const int W = G->W;
+    const word bit = (word)1 << (c & 63);
+    const word *col = b + (c >> 6);
+    int left = 0;
+    for (int u = 0; u < G->n && left < 3; u++) left += (col[(size_t)u * W] & bit) != 0;
+    if (left < 3) return 0;
+    const word *bv = b + (size_t)v * W;
+    for (int j = 0; j < G->nch[c]; j++) {
+        int h = G->chouse[(size_t)c * G->maxch + j];
+        const word *hm = G->hmask + (size_t)h * W;
+        int places = 0;
+        for (int y = G->hlo[h]; y < G->hhi[h]; y++) places += popc(bv[y] & hm[y]);
+        if (places < 3) return 0;
+    }
+    return 1;
+}
+
+/* Mark as passing every literal of the closure `after` of a hypothesis that passed on
+ * `before`: the values placed, and the values removed. */
+static void mark_passed(const Geo *G, word *pass, const word *before, const word *after) {
+    const int n = G->n, W = G->W;
+    const word *solved = after + (size_t)n * W;
+    word *neg = pass + (size_t)n * W;
+    for (int v = 0; v < n; v++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)v * W + x;
+            pass[i] |= after[i] & solved[x] & G->cellmask[x];
+            neg[i] |= before[i] & ~after[i] & G->cellmask[x];
+        }
+}
+
+static word *frame_passed(Geo *G, int d) { return G->passed + (size_t)d * 2 * G->n * G->W; }
+
+static void open_frame(Geo *G, int d) {
+    int64_t *fr = G->frames + (size_t)d * NUM_COLUMNS;
+    fr[F_POS] = fr[F_QUIET] = fr[F_WIT] = 0;
+    memset(frame_passed(G, d), 0, sizeof(word) * 2 * G->n * G->W);
+}
+
+/* After frame d learnt facts (its board is now `board`), keep the witnesses whose
+ * closure holds every fact of `board` and rebuild the frame's marks from them. */
+static void keep_witnessed(Geo *G, int d, const word *board) {
+    const int BW = G->BW, W = G->W, n = G->n;
+    word *pass = frame_passed(G, d);
+    memset(pass, 0, sizeof(word) * 2 * n * W);
+    int64_t *fr = G->frames + (size_t)d * NUM_COLUMNS;
+    word *wit = G->wit + (size_t)d * G->keep * BW;
+    int32_t *codes = G->witcode + (size_t)d * G->keep;
+    int64_t kept = 0;
+    for (int64_t i = 0; i < fr[F_WIT]; i++) {
+        const word *cw = wit + (size_t)i * BW;
+        int holds = 1;
+        for (int v = 0; v < n && holds; v++)
+            for (int x = 0; x < W; x++)
+                if (cw[(size_t)v * W + x] & ~board[(size_t)v * W + x] & G->cellmask[x]) {
+                    holds = 0;
+                    break;
+                }
+        if (!holds) continue;
+        if (kept != i) {
+            memcpy(wit + (size_t)kept * BW, cw, sizeof(word) * BW);
+            codes[kept] = codes[i];
+        }
+        mark_passed(G, pass, board, wit + (size_t)kept * BW);
+        kept++;
+    }
+    fr[F_WIT] = kept;
+}
+
+/* Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
+ * Return CORE_OK with the closure in boards[0], CORE_CONFLICT, CORE_BUDGET (the work
+ * since work0 exceeded budget >= 0 at a hypothesis boundary) or CORE_INTERRUPT. */
+static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
+                   int64_t budget) {
+    if (depth <= 0) return CORE_OK;
+    const int n = G->n, W = G->W, BW = G->BW, cells = G->cells;
+    const int64_t ncand = 2 * (int64_t)n * cells;
+    const word *cm = G->cellmask;
+    int top = 0;
+    open_frame(G, 0);
+    for (;;) {
+        if (core_poll(poll)) return CORE_INTERRUPT;
+        if (budget >= 0 && G->work - work0 > (uint64_t)budget) return CORE_BUDGET;
+        word *board = G->boards + (size_t)top * BW;
+        const word *solved = board + (size_t)n * W;
+        word *pass = frame_passed(G, top);
+        int64_t *fr = G->frames + (size_t)top * NUM_COLUMNS;
+        int64_t code = -1;
+        while (fr[F_QUIET] < ncand) { /* the next open literal not known to pass */
+            int64_t k = fr[F_POS];
+            int s = (int)(k / cells), c = (int)(k - (int64_t)s * cells);
+            int64_t next;
+            if ((s & 1) && positive_only) {
+                next = (int64_t)(s + 1) * cells;
+            } else {
+                int w = c >> 6, v = s >> 1;
+                word m = board[(size_t)v * W + w] & ~solved[w] & cm[w] &
+                         ~pass[((size_t)(s & 1) * n + v) * W + w] & (~(word)0 << (c & 63));
+                if (m) {
+                    code = (int64_t)s * cells + w * 64 + ctz(m);
+                    fr[F_QUIET] += code + 1 - k;
+                    fr[F_POS] = code + 1 < ncand ? code + 1 : 0;
+                    break;
+                }
+                int end = (w + 1) * 64 < cells ? (w + 1) * 64 : cells;
+                next = (int64_t)s * cells + end;
+            }
+            fr[F_QUIET] += next - k;
+            fr[F_POS] = next < ncand ? next : 0;
+        }
+        int ok;
+        if (code < 0) { /* a full round learnt nothing: frame `top` is at its fixpoint */
+            if (top == 0) return CORE_OK;
+            top--;
+            ok = 1; /* ... so the hypothesis of the frame below passes */
+        } else {
+            G->hypotheses++;
+            G->work++;
+            int s = (int)(code / cells), c = (int)(code - (int64_t)s * cells);
+            if (top + 1 == depth && (s & 1) && quiet_removal(G, board, c, s >> 1)) {
+                pass[((size_t)n + (s >> 1)) * W + (c >> 6)] |= (word)1 << (c & 63);
+                continue; /* passes, and its closure is itself */
+            }
+            fr[F_HYP] = code;
+            word *next = board + BW;
+            memcpy(next, board, sizeof(word) * BW);
+            if (test(G, next, code) != CORE_OK) {
+                ok = 0;
+            } else if (top + 1 == depth) {
+                ok = 1; /* the last frame tests hypotheses with propagation alone */
+            } else {
+                top++;
+                open_frame(G, top);
+                continue;
+            }
+        }
+        for (;;) { /* the hypothesis of frame `top` is decided; a failure may cascade */
+            word *board_t = G->boards + (size_t)top * BW;
+            int64_t *fr_t = G->frames + (size_t)top * NUM_COLUMNS;
+            int witnessing = G->keep > 0 && top + 1 < depth;
+            if (ok) {
+                mark_passed(G, frame_passed(G, top), board_t, board_t + BW);
+                if (witnessing && fr_t[F_WIT] < G->keep) {
+                    int64_t i = fr_t[F_WIT]++;
+                    memcpy(G->wit + ((size_t)top * G->keep + i) * BW, board_t + BW,
+                           sizeof(word) * BW);
+                    G->witcode[(size_t)top * G->keep + i] = (int32_t)fr_t[F_HYP];
+                }
+                break;
+            }
+            fr_t[F_QUIET] = 0;
+            int64_t h = fr_t[F_HYP];
+            int64_t negation = ((h / cells) & 1) ? h - cells : h + cells;
+            if (test(G, board_t, negation) == CORE_OK) {
+                if (witnessing)
+                    keep_witnessed(G, top, board_t);
+                else /* the facts grew: earlier passes prove nothing now */
+                    memset(frame_passed(G, top), 0, sizeof(word) * 2 * n * W);
+                break;
+            }
+            if (top == 0) return CORE_CONFLICT;
+            top--; /* frame `top` is contradictory, so its own hypothesis fails */
+        }
+    }
+}
+
+/* Write each cell's placed value into out (0 when open); return 1 when none is open. */
+static int filled(const Geo *G, const word *b, int8_t *out) {
+    const int n = G->n, W = G->W;
+    const word *solved = b + (size_t)n * W;
+    memset(out, 0, (size_t)G->cells);
+    int full = 1;
+    for (int x = 0; x < W; x++)
+        if ((solved[x] & G->cellmask[x]) != G->cellmask[x]) full = 0;
+    for (int v = 0; v < n; v++)
+        for (int x = 0; x < W; x++) {
+            word s = b[(size_t)v * W + x] & solved[x] & G->cellmask[x];
+            while (s) {
+                out[x * 64 + ctz(s)] = (int8_t)(v + 1);
+                s &= s - 1;
+            }
+        }
+    return full;
+}
+
+static int batch(Geo *G, const int8_t *grids, int64_t count, int8_t *ok, int8_t *values,
+                 Poll *poll) {
+    word *b = G->boards;
+    for (int64_t g = 0; g < count; g++) {
+        if (core_poll(poll)) return CORE_INTERRUPT;
+        const int8_t *grid = grids + (size_t)g * G->cells;
+        int8_t *out = values + (size_t)g * G->cells;
+        int r = start_board(G, b, grid);
+        ok[g] = (int8_t)r;
+        if (r == 1)
+            filled(G, b, out);
+        else
+            memset(out, 0, (size_t)G->cells);
+    }
+    return CORE_OK;
+}
+
+static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+                 int64_t *out, int64_t *nout, Poll *poll) {
+    const int n = G->n, W = G->W;
+    word *b = G->boards;
+    blank_board(G, b);
+    word dirty = 0;
+    *nout = 0;
+    for (int64_t i = 0; i < nlits; i++) { /* checked by the caller: 1 <= |lit| <= n^3 */
+        int64_t var = lits[i] > 0 ? lits[i] : -lits[i];
+        int c = (int)((var - 1) / n), v = (int)((var - 1) % n);
+        word bit = (word)1 << (c & 63), *bv = b + (size_t)v * W + (c >> 6);
+        if (lits[i] > 0) {
+            if (!(*bv & bit)) return CORE_CONFLICT; /* an assumption already false */
+            dirty |= restrict_cell(G, b, c, v) | ((word)1 << v);
+        } else if (*bv & bit) {
+            *bv &= ~bit;
+            dirty |= (word)1 << v;
+        }
+    }
+    if (prop(G, b, dirty | (nlits == 0 ? all_values(n) : 0)) != CORE_OK) return CORE_CONFLICT;
+    int r = closure(G, depth, positive_only, poll, G->work, -1);
+    if (r != CORE_OK) return r;
+    const word *solved = b + (size_t)n * W;
+    int64_t m = 0;
+    for (int c = 0; c < G->cells; c++) {
+        word bit = (word)1 << (c & 63);
+        int single = (solved[c >> 6] & bit) != 0;
+        for (int v = 0; v < n; v++) {
+            int64_t lit = (int64_t)n * c + v + 1;
+            if (b[(size_t)v * W + (c >> 6)] & bit) {
+                if (single) out[m++] = lit;
+            } else {
+                out[m++] = -lit;
+            }
+        }
+    }
+    *nout = m;
+    return CORE_OK;
+}
+
+static int ladder(Geo *G, const int8_t *grids, int64_t count, int max_depth, int positive_only,
+                  int64_t budget, int8_t *status, int16_t *depth, int8_t *solutions,
+                  int64_t *work, int64_t *ns, Poll *poll) {
+    word *b = G->boards;
+    for (int64_t g = 0; g < count; g++) {
+        if (core_poll(poll)) return CORE_INTERRUPT;
+        int64_t t0 = core_now_ns();
+        uint64_t w0 = G->work;
+        int8_t *sol = solutions + (size_t)g * G->cells;
+        int started = start_board(G, b, grids + (size_t)g * G->cells);
+        int d = 0;
+        if (started < 0) {
+            status[g] = LADDER_BAD;
+        } else {
+            int r = started ? CORE_OK : CORE_CONFLICT;
+            for (;;) {
+                if (r == CORE_INTERRUPT) return r;
+                if (r == CORE_BUDGET) {
+                    status[g] = LADDER_BUDGET;
+                    break;
+                }
+                if (r != CORE_OK) {
+                    status[g] = LADDER_UNSAT;
+                    break;
+                }
+                if (filled(G, b, sol)) {
+                    status[g] = LADDER_SAT;
+                    break;
+                }
+                if (d >= max_depth) {
+                    status[g] = LADDER_OPEN;
+                    break;
+                }
+                d++;
+                r = closure(G, d, positive_only, poll, w0, budget);
+            }
+        }
+        depth[g] = (int16_t)d;
+        work[g] = (int64_t)(G->work - w0);
+        ns[g] = core_now_ns() - t0;
+    }
+    return CORE_OK;
+}
+
+static int64_t placements(Geo *G, const int8_t *grid, int64_t repeats) {
+    const int n = G->n, W = G->W, BW = G->BW;
+    word *b = G->boards, *copy = G->boards + BW;
+    if (start_board(G, b, grid) != 1) return -1;
+    const word *solved = b + (size_t)n * W;
+    int64_t tested = 0;
+    for (int64_t r = 0; r < repeats; r++)
+        for (int v = 0; v < n; v++)
+            for (int x = 0; x < W; x++) {
+                word m = b[(size_t)v * W + x] & ~solved[x] & G->cellmask[x];
+                while (m) {
+                    int64_t code = (int64_t)(2 * v) * G->cells + x * 64 + ctz(m);
+                    m &= m - 1;
+                    memcpy(copy, b, sizeof(word) * BW);
+                    test(G, copy, code);
+                    tested++;
+                }
+            }
+    return tested;
+}
+
+const BoardOps CAT(board_ops, VARIANT) = {
+    .name = VARIANT_NAME,
+    .batch = batch,
+    .probe = probe,
+    .ladder = ladder,
+    .placements = placements,
+};

@@ -1,0 +1,113 @@
+/* The native core's shared declarations: the board's geometry and work arrays, the
+ * clause engine's formula and state, the statuses, and the poll that lets a kernel
+ * running without the GIL see Ctrl-C.
+ *
+ * Board layout (fsss2's idea, for any side N <= 64): one bit board per value, W 64-bit
+ * words holding the N*N cells' bits (bit c: the value is still possible in cell c) and
+ * then one bit per full house (bit N*N + h: the value is not yet placed in house h,
+ * the house is still open for it), followed by one more W-word board `solved` (the
+ * cells whose value has been placed, that is taken out of their peers).  A board is
+ * BW = (N + 1) * W words; 9x9 is 81 + 27 = 108 bits, W = 2, BW = 20.
+ */
+#ifndef SUDOKU_CORE_H
+#define SUDOKU_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t word;
+
+/* Results of the kernels (never seen by Python: module.c turns them into values). */
+enum {
+    CORE_OK = 0,        /* at a fixpoint, no contradiction */
+    CORE_CONFLICT = 1,  /* a contradiction */
+    CORE_BUDGET = 2,    /* the grid's work budget ran out at a hypothesis boundary */
+    CORE_INTERRUPT = 3, /* a signal handler raised (Ctrl-C): the exception is set */
+};
+
+/* A grid's outcome in a ladder: solvers.probe's LADDER_* codes. */
+enum {
+    LADDER_OPEN = 0,
+    LADDER_SAT = 1,
+    LADDER_UNSAT = 2,
+    LADDER_BAD = 3,
+    LADDER_BUDGET = 5,
+};
+
+/* Signal polling: kernels run with the GIL released and call core_poll at hypothesis
+ * boundaries and between grids; every POLL_EVERY calls it reads the clock, and every
+ * POLL_NS it takes the GIL back for PyErr_CheckSignals (module.c). */
+typedef struct Poll {
+    void *thread;        /* the PyThreadState saved when the GIL was released */
+    uint32_t countdown;  /* calls left before the clock is read */
+    int64_t last_ns;     /* when signals were last checked */
+    int interrupted;     /* a signal handler raised: the exception is set */
+} Poll;
+
+int core_poll_slow(Poll *poll);
+static inline int core_poll(Poll *poll) {
+    if (--poll->countdown) return 0;
+    return core_poll_slow(poll);
+}
+int64_t core_now_ns(void);
+
+/* Geometry and work arrays of one board (module.c builds it; the variants read it). */
+typedef struct Geo {
+    int n;       /* side: N values, N*N cells */
+    int cells;   /* N*N */
+    int nh;      /* full houses (N cells each: their at-least-one clauses exist) */
+    int W;       /* words per value board */
+    int BW;      /* words per board: N value boards and `solved` */
+    word *peers; /* cells x W: c's peers, and the bits of c's full houses */
+    word *hmask; /* nh x W: the cells of house h */
+    int *hlo;    /* nh: the first word of house h */
+    int *hhi;    /* nh: one past its last word */
+    int *chouse; /* cells x maxch: c's full houses */
+    int *nch;    /* cells: how many */
+    int maxch;
+    word *cellmask; /* W: every cell bit */
+    /* work arrays, grown for the deepest closure asked (core_board_room) */
+    int room;          /* closures up to this depth fit */
+    word *boards;      /* (room + 1) x BW: frame d tests its hypotheses on board d + 1 */
+    word *passed;      /* room x 2 x N x W: literals known to pass, per frame and polarity */
+    int64_t *frames;   /* room x NUM_COLUMNS */
+    int keep;          /* witnesses kept per frame (0: none, see board_impl.h) */
+    word *wit;         /* room x keep x BW: the closures of passing hypotheses */
+    int32_t *witcode;  /* room x keep */
+    /* counters */
+    uint64_t work;        /* cells placed + hypotheses tested: the budget's clock */
+    uint64_t hypotheses;  /* hypotheses tested */
+} Geo;
+
+enum { F_POS = 0, F_QUIET = 1, F_HYP = 2, F_WIT = 3, NUM_COLUMNS = 4 };
+
+/* One compiled variant of the board kernels (board_impl.h, per instruction set). */
+typedef struct BoardOps {
+    const char *name;
+    /* propagate the givens of grids[g] (cells int8 each): ok[g] 1 fixpoint, 0
+     * contradiction, -1 bad value; values[g] the cells placed (0 open) */
+    int (*batch)(Geo *, const int8_t *grids, int64_t count, int8_t *ok, int8_t *values,
+                 Poll *);
+    /* the closure of depth `depth` of the assumptions (DIMACS cell literals, checked
+     * by the caller): CORE_OK with the literals in out[0 .. *nout), CORE_CONFLICT,
+     * CORE_INTERRUPT */
+    int (*probe)(Geo *, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+                 int64_t *out, int64_t *nout, Poll *);
+    /* rate grids: status, depth, solutions (cells int8 a grid), work per grid, ns per
+     * grid; budget < 0: none.  CORE_OK or CORE_INTERRUPT */
+    int (*ladder)(Geo *, const int8_t *grids, int64_t count, int max_depth,
+                  int positive_only, int64_t budget, int8_t *status, int16_t *depth,
+                  int8_t *solutions, int64_t *work, int64_t *ns, Poll *);
+    /* test each positive hypothesis of the propagated grid `repeats` times (copy +
+     * propagate): return how many were tested, -1 on a contradiction of the givens */
+    int64_t (*placements)(Geo *, const int8_t *grid, int64_t repeats);
+} BoardOps;
+
+extern const BoardOps board_ops_base;
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CORE_X86_VARIANTS 1
+extern const BoardOps board_ops_sse41;
+extern const BoardOps board_ops_avx2;
+#endif
+
+#endif

@@ -1,0 +1,492 @@
+/* The Python face of the native core (solvers.core._core): the Board and Clauses
+ * types, the variant table, and the checks at the boundary.
+ *
+ * Arrays cross the boundary through the buffer protocol (numpy arrays, no copies):
+ * every array is checked for its element size, C contiguity and shape before a kernel
+ * sees it, and every value a kernel would index with (sizes, literals, tables) is
+ * range-checked here, so bad input becomes a Python exception, never a crash.  The
+ * kernels run with the GIL released and take it back briefly to run signal handlers
+ * (core_poll_slow): Ctrl-C raises KeyboardInterrupt within a few tens of milliseconds.
+ * A Board or Clauses object runs one kernel at a time (its work arrays are its own);
+ * a second thread calling it meanwhile gets a RuntimeError.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core.h"
+
+#define POLL_EVERY 64            /* core_poll calls between two looks at the clock */
+#define POLL_NS (20 * 1000000LL) /* signals checked at most every 20 ms */
+#define MAX_DEPTH 100
+#define WITNESS_WORDS (1 << 19) /* witnesses kept per frame when they fit in this */
+
+int64_t core_now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+int core_poll_slow(Poll *poll) {
+    poll->countdown = POLL_EVERY;
+    int64_t now = core_now_ns();
+    if (now - poll->last_ns < POLL_NS) return 0;
+    poll->last_ns = now;
+    PyEval_RestoreThread((PyThreadState *)poll->thread);
+    int raised = PyErr_CheckSignals();
+    poll->thread = PyEval_SaveThread();
+    if (raised) poll->interrupted = 1;
+    return raised != 0;
+}
+
+/* Release the GIL for a kernel; `poll` lets it check signals. */
+static void release(Poll *poll) {
+    poll->countdown = 1;
+    poll->last_ns = core_now_ns() - POLL_NS; /* the first poll looks at signals */
+    poll->interrupted = 0;
+    poll->thread = PyEval_SaveThread();
+}
+
+static void reacquire(Poll *poll) { PyEval_RestoreThread((PyThreadState *)poll->thread); }
+
+/* ---- variants ---------------------------------------------------------------- */
+
+static const BoardOps *variant_table[3];
+static int variant_count;
+static const BoardOps *ops;
+
+static void find_variants(void) {
+    variant_count = 0;
+    variant_table[variant_count++] = &board_ops_base;
+#ifdef CORE_X86_VARIANTS
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2") &&
+        __builtin_cpu_supports("popcnt"))
+        variant_table[variant_count++] = &board_ops_sse41;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt"))
+        variant_table[variant_count++] = &board_ops_avx2;
+#endif
+    ops = variant_table[variant_count - 1]; /* the best this processor runs */
+}
+
+static PyObject *py_variants(PyObject *self, PyObject *unused) {
+    PyObject *out = PyList_New(variant_count);
+    if (!out) return NULL;
+    for (int i = 0; i < variant_count; i++)
+        PyList_SET_ITEM(out, i, PyUnicode_FromString(variant_table[i]->name));
+    return out;
+}
+
+static PyObject *py_variant(PyObject *self, PyObject *unused) {
+    return PyUnicode_FromString(ops->name);
+}
+
+static PyObject *py_use_variant(PyObject *self, PyObject *arg) {
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name) return NULL;
+    for (int i = 0; i < variant_count; i++)
+        if (strcmp(variant_table[i]->name, name) == 0) {
+            ops = variant_table[i];
+            Py_RETURN_NONE;
+        }
+    PyObject *names = py_variants(NULL, NULL);
+    if (names) {
+        PyErr_Format(PyExc_ValueError, "no variant %R on this processor; it runs %R", arg,
+                     names);
+        Py_DECREF(names);
+    }
+    return NULL;
+}
+
+/* ---- arrays ------------------------------------------------------------------ */
+
+/* Get a C-contiguous buffer of integers of `itemsize` bytes, `ndim` dimensions and the
+ * given shape (-1: any), writable if asked; on failure set a ValueError naming it. */
+static int get_array(PyObject *obj, Py_buffer *view, const char *name, int itemsize, int ndim,
+                     Py_ssize_t d0, Py_ssize_t d1, int writable) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous%s array of int%d, not %R", name,
+                     writable ? " writable" : "", itemsize * 8, (PyObject *)Py_TYPE(obj));
+        return -1;
+    }
+    const char *f = view->format ? view->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@') f++;
+    int integer = f[0] && f[1] == 0 && strchr("bhilq", f[0]) != NULL;
+    if (!integer || view->itemsize != itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s must hold int%d, not format '%s' of %zd bytes", name,
+                     itemsize * 8, view->format ? view->format : "B", view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    Py_ssize_t want[2] = {d0, d1};
+    int bad = view->ndim != ndim;
+    for (int i = 0; i < ndim && !bad; i++) bad = want[i] >= 0 && view->shape[i] != want[i];
+    if (bad) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s has the wrong shape: %d dimension(s) (%zd, %zd) where (%zd, %zd) "
+                     "(-1: any) of %d dimension(s) is expected",
+                     name, view->ndim, view->ndim > 0 ? view->shape[0] : 0,
+                     view->ndim > 1 ? view->shape[1] : 0, d0, d1, ndim);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+#define RELEASE(...)                                                                  \
+    do {                                                                              \
+        Py_buffer *views_[] = {__VA_ARGS__};                                          \
+        for (size_t i_ = 0; i_ < sizeof(views_) / sizeof(views_[0]); i_++)            \
+            if (views_[i_]->obj) PyBuffer_Release(views_[i_]);                        \
+    } while (0)
+
+/* ---- Board ------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD Geo g;
+    int busy;
+} BoardObject;
+
+static void geo_free_room(Geo *G) {
+    free(G->boards);
+    free(G->passed);
+    free(G->frames);
+    free(G->wit);
+    free(G->witcode);
+    G->boards = G->passed = G->wit = NULL;
+    G->frames = NULL;
+    G->witcode = NULL;
+    G->room = -1;
+}
+
+static void board_dealloc(BoardObject *self) {
+    Geo *G = &self->g;
+    free(G->peers);
+    free(G->hmask);
+    free(G->hlo);
+    free(G->hhi);
+    free(G->chouse);
+    free(G->nch);
+    free(G->cellmask);
+    geo_free_room(G);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Make room for closures of `depth`; -1 with MemoryError set when it cannot. */
+static int board_room(Geo *G, int depth) {
+    if (depth <= G->room) return 0;
+    geo_free_room(G);
+    size_t d = (size_t)(depth < 1 ? 1 : depth);
+    size_t ncand = 2 * (size_t)G->n * G->cells;
+    G->keep = depth > 1 && ncand * G->BW <= WITNESS_WORDS ? (int)ncand : 0;
+    G->boards = calloc((d + 1) * G->BW, sizeof(word));
+    G->passed = calloc(d * 2 * G->n * G->W, sizeof(word));
+    G->frames = calloc(d * NUM_COLUMNS, sizeof(int64_t));
+    G->wit = calloc(d * G->keep * G->BW + 1, sizeof(word));
+    G->witcode = calloc(d * G->keep + 1, sizeof(int32_t));
+    if (!G->boards || !G->passed || !G->frames || !G->wit || !G->witcode) {
+        geo_free_room(G);
+        PyErr_NoMemory();
+        return -1;
+    }
+    G->room = (int)d;
+    return 0;
+}
+
+static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"size", "houses", "peers", NULL};
+    int n;
+    PyObject *houses_obj, *peers_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO", kwlist, &n, &houses_obj, &peers_obj))
+        return -1;
+    if (self->g.cells) {
+        PyErr_SetString(PyExc_RuntimeError, "a Board is initialised once");
+        return -1;
+    }
+    if (n < 1 || n > 64) {
+        PyErr_Format(PyExc_ValueError, "size must be in 1..64 (one bit per value), not %d", n);
+        return -1;
+    }
+    int cells = n * n;
+    Py_buffer hv = {0}, pv = {0};
+    if (get_array(houses_obj, &hv, "houses", 4, 2, -1, n, 0) < 0) return -1;
+    if (get_array(peers_obj, &pv, "peers", 4, 2, cells, -1, 0) < 0) {
+        RELEASE(&hv);
+        return -1;
+    }
+    const int32_t *houses = hv.buf, *peers = pv.buf;
+    int nh = (int)hv.shape[0], np_ = (int)pv.shape[1];
+    if (nh > 64 * 64) {
+        RELEASE(&hv, &pv);
+        PyErr_Format(PyExc_ValueError, "at most 4096 full houses, not %d", nh);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)nh * n; i++)
+        if (houses[i] < 0 || houses[i] >= cells) {
+            RELEASE(&hv, &pv);
+            PyErr_Format(PyExc_ValueError, "houses: cell %d outside 0..%d", houses[i], cells - 1);
+            return -1;
+        }
+    for (int c = 0; c < cells; c++)
+        for (int i = 0; i < np_; i++) {
+            int p = peers[(size_t)c * np_ + i];
+            if (p < -1 || p >= cells || p == c) {
+                RELEASE(&hv, &pv);
+                PyErr_Format(PyExc_ValueError, "peers of cell %d: %d is no other cell", c, p);
+                return -1;
+            }
+        }
+    Geo *G = &self->g;
+    G->n = n;
+    G->cells = cells;
+    G->nh = nh;
+    G->W = (cells + nh + 63) / 64;
+    G->BW = (n + 1) * G->W;
+    G->room = -1;
+    int W = G->W;
+    G->nch = calloc(cells, sizeof(int));
+    G->cellmask = calloc(W, sizeof(word));
+    G->peers = calloc((size_t)cells * W, sizeof(word));
+    G->hmask = calloc((size_t)nh * W + 1, sizeof(word));
+    G->hlo = calloc(nh + 1, sizeof(int));
+    G->hhi = calloc(nh + 1, sizeof(int));
+    int ok = G->nch && G->cellmask && G->peers && G->hmask && G->hlo && G->hhi;
+    if (ok) {
+        for (int h = 0; h < nh; h++)
+            for (int i = 0; i < n; i++) G->nch[houses[(size_t)h * n + i]]++;
+        G->maxch = 0;
+        for (int c = 0; c < cells; c++)
+            if (G->nch[c] > G->maxch) G->maxch = G->nch[c];
+        G->chouse = calloc((size_t)cells * G->maxch + 1, sizeof(int));
+        ok = G->chouse != NULL;
+    }
+    if (!ok) {
+        RELEASE(&hv, &pv);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(G->nch, 0, cells * sizeof(int));
+    for (int c = 0; c < cells; c++) G->cellmask[c >> 6] |= (word)1 << (c & 63);
+    for (int h = 0; h < nh; h++) {
+        word *hm = G->hmask + (size_t)h * W;
+        int lo = W, hi = 0;
+        for (int i = 0; i < n; i++) {
+            int c = houses[(size_t)h * n + i];
+            hm[c >> 6] |= (word)1 << (c & 63);
+            if (c >> 6 < lo) lo = c >> 6;
+            if ((c >> 6) + 1 > hi) hi = (c >> 6) + 1;
+            int hb = cells + h; /* c's peers mask closes house h for the value placed */
+            G->peers[(size_t)c * W + (hb >> 6)] |= (word)1 << (hb & 63);
+            G->chouse[(size_t)c * G->maxch + G->nch[c]++] = h;
+        }
+        G->hlo[h] = lo;
+        G->hhi[h] = hi;
+    }
+    for (int c = 0; c < cells; c++)
+        for (int i = 0; i < np_; i++) {
+            int p = peers[(size_t)c * np_ + i];
+            if (p >= 0) G->peers[(size_t)c * W + (p >> 6)] |= (word)1 << (p & 63);
+        }
+    RELEASE(&hv, &pv);
+    return board_room(G, 1);
+}
+
+static int board_enter(BoardObject *self) {
+    if (!self->g.cells) {
+        PyErr_SetString(PyExc_RuntimeError, "the Board is not initialised");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the Board is running a kernel in another thread");
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+static PyObject *board_batch(BoardObject *self, PyObject *args) {
+    PyObject *go, *oo, *vo;
+    if (!PyArg_ParseTuple(args, "OOO", &go, &oo, &vo)) return NULL;
+    Py_buffer gv = {0}, ov = {0}, vv = {0};
+    int cells = self->g.cells;
+    if (get_array(go, &gv, "grids", 1, 2, -1, cells, 0) < 0) return NULL;
+    Py_ssize_t count = gv.shape[0];
+    if (get_array(oo, &ov, "ok", 1, 1, count, -1, 1) < 0 ||
+        get_array(vo, &vv, "values", 1, 2, count, cells, 1) < 0) {
+        RELEASE(&gv, &ov, &vv);
+        return NULL;
+    }
+    if (board_enter(self) < 0) {
+        RELEASE(&gv, &ov, &vv);
+        return NULL;
+    }
+    Poll poll;
+    release(&poll);
+    int r = ops->batch(&self->g, gv.buf, count, ov.buf, vv.buf, &poll);
+    reacquire(&poll);
+    self->busy = 0;
+    RELEASE(&gv, &ov, &vv);
+    if (r == CORE_INTERRUPT) return NULL;
+    Py_RETURN_NONE;
+}
+
+static int check_depth(int depth) {
+    if (depth < 0 || depth > MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "depth must be in 0..%d, not %d", MAX_DEPTH, depth);
+        return -1;
+    }
+    return 0;
+}
+
+/* probe(literals, depth, positive_only, out) -> number of literals in out, or -1 when
+ * the closure is contradictory */
+static PyObject *board_probe(BoardObject *self, PyObject *args) {
+    PyObject *lo, *oo;
+    int depth, positive_only;
+    if (!PyArg_ParseTuple(args, "OipO", &lo, &depth, &positive_only, &oo)) return NULL;
+    if (check_depth(depth) < 0) return NULL;
+    Geo *G = &self->g;
+    int64_t nvars = (int64_t)G->n * G->cells;
+    Py_buffer lv = {0}, ov = {0};
+    if (get_array(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0) return NULL;
+    if (get_array(oo, &ov, "out", 8, 1, nvars, -1, 1) < 0) {
+        RELEASE(&lv);
+        return NULL;
+    }
+    const int64_t *lits = lv.buf;
+    for (Py_ssize_t i = 0; i < lv.shape[0]; i++)
+        if (lits[i] == 0 || lits[i] > nvars || lits[i] < -nvars) {
+            PyErr_Format(PyExc_ValueError, "assumption %lld is no cell literal (1..%lld)",
+                         (long long)lits[i], (long long)nvars);
+            RELEASE(&lv, &ov);
+            return NULL;
+        }
+    if (board_enter(self) < 0 || board_room(G, depth) < 0) {
+        self->busy = 0;
+        RELEASE(&lv, &ov);
+        return NULL;
+    }
+    Poll poll;
+    int64_t nout = 0;
+    release(&poll);
+    int r = ops->probe(G, lits, lv.shape[0], depth, positive_only, ov.buf, &nout, &poll);
+    reacquire(&poll);
+    self->busy = 0;
+    RELEASE(&lv, &ov);
+    if (r == CORE_INTERRUPT) return NULL;
+    return PyLong_FromLongLong(r == CORE_OK ? nout : -1);
+}
+
+/* ladder(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns) */
+static PyObject *board_ladder(BoardObject *self, PyObject *args) {
+    PyObject *go, *so, *dO, *solo, *wo, *no;
+    int max_depth, positive_only;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OipLOOOOO", &go, &max_depth, &positive_only, &budget, &so, &dO,
+                          &solo, &wo, &no))
+        return NULL;
+    if (check_depth(max_depth) < 0) return NULL;
+    Geo *G = &self->g;
+    Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
+    if (get_array(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
+    Py_ssize_t count = gv.shape[0];
+    if (get_array(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
+        get_array(dO, &dv, "depth", 2, 1, count, -1, 1) < 0 ||
+        get_array(solo, &solv, "solutions", 1, 2, count, G->cells, 1) < 0 ||
+        get_array(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
+        get_array(no, &nv, "ns", 8, 1, count, -1, 1) < 0) {
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+        return NULL;
+    }
+    if (board_enter(self) < 0 || board_room(G, max_depth) < 0) {
+        self->busy = 0;
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+        return NULL;
+    }
+    Poll poll;
+    release(&poll);
+    int r = ops->ladder(G, gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
+                        solv.buf, wv.buf, nv.buf, &poll);
+    reacquire(&poll);
+    self->busy = 0;
+    RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+    if (r == CORE_INTERRUPT) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *board_placements(BoardObject *self, PyObject *args) {
+    PyObject *go;
+    long long repeats;
+    if (!PyArg_ParseTuple(args, "OL", &go, &repeats)) return NULL;
+    Py_buffer gv = {0};
+    if (get_array(go, &gv, "grid", 1, 1, self->g.cells, -1, 0) < 0) return NULL;
+    if (board_enter(self) < 0) {
+        RELEASE(&gv);
+        return NULL;
+    }
+    int64_t tested;
+    Py_BEGIN_ALLOW_THREADS tested = ops->placements(&self->g, gv.buf, repeats);
+    Py_END_ALLOW_THREADS self->busy = 0;
+    RELEASE(&gv);
+    return PyLong_FromLongLong(tested);
+}
+
+static PyObject *board_counters(BoardObject *self, PyObject *unused) {
+    return Py_BuildValue("KK", (unsigned long long)self->g.work,
+                         (unsigned long long)self->g.hypotheses);
+}
+
+static PyMethodDef board_methods[] = {
+    {"batch", (PyCFunction)board_batch, METH_VARARGS, "batch(grids, ok, values)"},
+    {"probe", (PyCFunction)board_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
+    {"ladder", (PyCFunction)board_ladder, METH_VARARGS,
+     "ladder(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
+    {"placements", (PyCFunction)board_placements, METH_VARARGS, "placements(grid, repeats)"},
+    {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
+    {NULL},
+};
+
+static PyTypeObject BoardType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "solvers.core._core.Board",
+    .tp_basicsize = sizeof(BoardObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Board(size, houses, peers): the bit boards of one geometry",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)board_init,
+    .tp_dealloc = (destructor)board_dealloc,
+    .tp_methods = board_methods,
+};
+
+/* ---- module ------------------------------------------------------------------ */
+
+static PyMethodDef module_methods[] = {
+    {"variants", py_variants, METH_NOARGS, "the variants this processor runs, best last"},
+    {"variant", py_variant, METH_NOARGS, "the variant in use"},
+    {"use_variant", py_use_variant, METH_O, "use_variant(name): run the board on this variant"},
+    {NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "The native core of sudoku-sat (see solvers.core).", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    find_variants();
+    if (PyType_Ready(&BoardType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    Py_INCREF(&BoardType);
+    if (PyModule_AddObject(m, "Board", (PyObject *)&BoardType) < 0) {
+        Py_DECREF(&BoardType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
