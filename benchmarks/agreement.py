@@ -45,6 +45,7 @@ from encoder.cli_common import (
 )
 from encoder.errors import InputError, read_text
 from encoder.puzzle_files import TABLE_SUFFIXES, open_source
+from solvers.budgets import add_budget_flag, budget_from
 
 DEFAULT_SET = "berthier-cb-5000"
 NOT_RATINGS = {"puzzle", "solution", "id", "clues", "nb_clues"}  # columns that are no rating
@@ -164,7 +165,11 @@ def parser() -> argparse.ArgumentParser:
         "--length-depth", type=positive(int, zero=True), default=1, metavar="D",
         help="deepest nesting the rating tries (default 1)",
     )  # fmt: skip
-    p.add_argument("--timeout", type=positive(float), default=10.0, metavar="S")
+    p.add_argument(
+        "--timeout", type=positive(float), metavar="S",
+        help="wall-clock limit per puzzle (default: none; the work budget bounds each)",
+    )  # fmt: skip
+    add_budget_flag(p)
     p.add_argument("--workers", type=positive(int), metavar="K")
     p.add_argument("--chunk-size", type=positive(int), default=250, metavar="N")
     add_executor_flags(p)
@@ -188,7 +193,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     names, published = rating_columns(texts[0].path, [t.line for t in texts], wanted)
     geometries: dict = {}
     puzzles = [opened.puzzle(text, geometries=geometries) for text in texts]
-    options = RateOptions(max_depth=0, timeout=args.timeout, length_depth=args.length_depth)
+    options = RateOptions(
+        max_depth=0,
+        timeout=args.timeout,
+        budget=budget_from(args.budget),
+        length_depth=args.length_depth,
+    )
     chunks = [
         RateChunk(first, tuple(part), options) for first, part in cut(puzzles, args.chunk_size)
     ]

@@ -54,9 +54,8 @@ from encoder.grids import format_pretty
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from solvers.backends import HOME_DEPTHS, PYSAT_NAMES, Backend, PysatBackend, make_backend
-from solvers.limits import DEFAULT_TIMEOUT
+from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.per_geometry import geometry_runs, keep_loaded, kept_by_worker
-from solvers.rate_chunks import NO_LENGTH
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
 # Closure solvers: "solved without search" is their own success (they never branch).
@@ -74,9 +73,10 @@ class ChunkTask:
     first: int  # position of the chunk's first grid in the set's run order
     puzzles: tuple[Puzzle, ...]
     fresh: bool = False  # PySAT: a new solver per grid
-    timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid and solver (and rating)
+    timeout: float | None = None  # seconds per grid and solver (and rating): opt-in
     max_depth: int | None = 3  # rate grids up to this depth; None: no rating
-    length: bool = True  # the refutation-length rating beside the depth (when rating)
+    length: bool = False  # the refutation-length and BxB ratings beside the depth
+    budget: Budget = DEFAULT_BUDGET  # work per grid and solver (and rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +107,11 @@ class ChunkResult:
     count: int
     runs: tuple[GridRun, ...]
     depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
-    lengths: tuple[str, ...] = ()  # length-column labels (solvers.bxb_rating.LengthColumn)
+    # The finer ratings (solvers.bxb_rating.LengthColumn), each on its own scale, per grid:
+    # the refutation length ('' for a grid BxB rates instead), the BxB ('' for the others);
+    # both empty when not asked for.
+    lengths: tuple[str, ...] = ()
+    bxbs: tuple[str, ...] = ()
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
     cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (checks included)
@@ -132,9 +136,16 @@ class _Loaded:
     afresh for the chunk (its answers depend on its earlier calls), the others kept by
     the worker (each of its threads) from chunk to chunk (`kept_by_worker`)."""
 
-    def __init__(self, name: str, encoding: str, fresh: bool, timeout: float | None):
+    def __init__(
+        self,
+        name: str,
+        encoding: str,
+        fresh: bool,
+        timeout: float | None,
+        budget: Budget = DEFAULT_BUDGET,
+    ):
         self.name, self.encoding = name, encoding
-        self.fresh, self.timeout = fresh, timeout
+        self.fresh, self.timeout, self.budget = fresh, timeout, budget
         self.remembers = _remembers(name, fresh)
         self.backends: dict[Geometry, Backend] = {}  # the chunk's own
         self.kept: dict[Geometry, Backend] = {}  # the worker's, used by this chunk
@@ -149,7 +160,9 @@ class _Loaded:
 
         def load() -> Backend:
             formula = rule_formula(geometry, self.encoding)
-            backend = make_backend(self.name, fresh=self.fresh, timeout=self.timeout)
+            backend = make_backend(
+                self.name, fresh=self.fresh, timeout=self.timeout, budget=self.budget
+            )
             backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
             if isinstance(backend, PysatBackend):
                 backend.without_search = False  # the chunk's unit propagation says it
@@ -163,7 +176,10 @@ class _Loaded:
         else:
             # Kept by the worker, rewound to the state it was built in: every chunk's
             # answers and counts are those of a backend built for it.
-            key = ("backend", self.name, self.encoding, self.fresh, self.timeout, geometry)
+            key = (
+                "backend", self.name, self.encoding, self.fresh, self.timeout, self.budget,
+                geometry,
+            )  # fmt: skip
             backend = self.kept[geometry] = kept_by_worker(key, load)
             backend.rewind()
             if first_call is not None:
@@ -289,9 +305,12 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
 
     With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
     that solves a grid gives its depth, the first that refutes it makes it UNSAT, and
-    one that ran out of time leaves it at "timeout" (the depths below did not solve
-    it; whether this one would have, nobody knows): exactly what `Rater.rate_many` would
-    find, without running those closures again."""
+    one that ran out of budget (of time) leaves it at "budget" ("timeout"): the depths
+    below did not solve it; whether this one would have, nobody knows.  Exactly what
+    `Rater.rate_many` would find, without running those closures again (when the
+    closures' budget is the rating's, as it is: both count the same propagations only
+    on the clause engine, so a closure stopped by its budget is only taken as settling
+    a grid's depth as ">budget", which the rating could not improve on)."""
     ladder = []
     by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
     for depth in range(task.max_depth + 1):
@@ -302,12 +321,14 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
     for i in range(len(task.puzzles)):
         label = None
         for depth, answers in enumerate(ladder):
-            if answers[i].status is not Status.UNKNOWN or answers[i].timed_out:
+            answer = answers[i]
+            if answer.status is not Status.UNKNOWN or answer.timed_out or answer.over_budget:
                 label = depth_bucket(
                     rating_label(
-                        answers[i].status, depth, task.max_depth, answers[i].timed_out, depth
+                        answer.status, depth, task.max_depth, answer.timed_out, depth,
+                        answer.over_budget,
                     )
-                )
+                )  # fmt: skip
                 break
         settled.append(label)
     return settled
@@ -331,7 +352,7 @@ def _rate(
         rater = keep_loaded(
             raters,
             puzzles[run[0]].geometry,
-            lambda g: Rater(g, task.encoding, time_limit=task.timeout),
+            lambda g: Rater(g, task.encoding, time_limit=task.timeout, budget=task.budget),
         )
         ratings = rater.rate_many([puzzles[i].grid for i in run], task.max_depth)
         for i, rating in zip(run, ratings, strict=True):
@@ -344,24 +365,28 @@ def _rate(
     return tuple(labels)
 
 
-def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[str, ...]:
-    """Return the length-column label of every grid: its refutation length (nesting 1),
-    its BxB when it needs two levels, '>2' deeper (`solvers.bxb_rating.LengthColumn`);
-    a grid of depth 2 goes to BxB at once, as `solvers rate` sends it (its depth bucket
-    says the closure of depth 1 does not settle it)."""
-    from solvers.bxb_rating import LengthColumn
+def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return the finer ratings of every grid (`solvers.bxb_rating.LengthColumn`), each
+    on its own scale: (refutation lengths, BxB ratings), '' where the other rating
+    applies.  A grid gets its refutation length (nesting 1), or its BxB when it needs
+    two levels ('>2' deeper); a grid of depth 2 goes to BxB at once, as `solvers rate`
+    sends it (its depth bucket says the closure of depth 1 does not settle it)."""
+    from solvers.bxb_rating import BXB, LengthColumn
 
     raters: dict[Geometry, LengthColumn] = {}
-    labels = []
+    lengths, bxbs = [], []
     for puzzle, depth in zip(task.puzzles, depths, strict=True):
         geometry = puzzle.geometry
         rater = keep_loaded(
             raters,
             geometry,
-            lambda g: LengthColumn(g, task.encoding, time_limit=task.timeout),
+            lambda g: LengthColumn(g, task.encoding, task.timeout, task.budget.searches),
         )
-        labels.append(rater.rate(puzzle.grid, depth=2 if depth == "2" else None).label)
-    return tuple(labels)
+        rated = rater.rate(puzzle.grid, depth=2 if depth == "2" else None)
+        bxb = rated.rating == BXB
+        lengths.append("" if bxb else rated.label)
+        bxbs.append(rated.label if bxb else "")
+    return tuple(lengths), tuple(bxbs)
 
 
 def _without_model(
@@ -382,6 +407,7 @@ def _without_model(
         result.reason,
         result.timed_out,
         result.failed,
+        result.over_budget,
     )
 
 
@@ -398,14 +424,18 @@ def _filled_by_propagation(
     if up is not None and all(isinstance(r.solved_without_search, bool) for r in up):
         return [r.solved_without_search is True for r in up]
     # no time limit: a propagation is linear in the formula
-    records = _answers(_Loaded("up", task.encoding, False, None), task.puzzles, assumptions)
+    up = _Loaded("up", task.encoding, False, None, task.budget)
+    records = _answers(up, task.puzzles, assumptions)
     return [r.solved_without_search is True for r in records]
 
 
 def _run(task: ChunkTask) -> ChunkResult:
     puzzles = task.puzzles
     assumptions = [given_literals(p.grid, p.geometry) for p in puzzles]
-    loaded = {name: _Loaded(name, task.encoding, task.fresh, task.timeout) for name in task.solvers}
+    loaded = {
+        name: _Loaded(name, task.encoding, task.fresh, task.timeout, task.budget)
+        for name in task.solvers
+    }
     checks = _Checks()
     answers: dict[str, list[SolverResult]] = {}  # per solver, per grid (models dropped)
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
@@ -431,9 +461,11 @@ def _run(task: ChunkTask) -> ChunkResult:
                 ]
         depths: tuple[str, ...] = ()
         lengths: tuple[str, ...] = ()
+        bxbs: tuple[str, ...] = ()
         if task.max_depth is not None:
             depths = _rate(task, solved, _settled_depths(task, answers))
-            lengths = _lengths(task, depths) if task.length else (NO_LENGTH,) * len(puzzles)
+            if task.length:
+                lengths, bxbs = _lengths(task, depths)
         runs: list[GridRun] = []
         for name, records in answers.items():
             closure = name in CLOSURES
@@ -448,7 +480,7 @@ def _run(task: ChunkTask) -> ChunkResult:
         for backends in loaded.values():
             backends.close()
     return ChunkResult(
-        task.dataset, task.encoding, task.first, len(puzzles), tuple(runs), depths, lengths
+        task.dataset, task.encoding, task.first, len(puzzles), tuple(runs), depths, lengths, bxbs
     )
 
 
@@ -461,4 +493,4 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         error, source = wrong.message, wrong.source
     except InputError as bad:  # e.g. the augmented encoding of a grid without boxes
         error, source = f"{task.encoding}: {bad.message}", task.puzzles[0].source
-    return ChunkResult(task.dataset, task.encoding, task.first, 0, (), (), (), error, source)
+    return ChunkResult(task.dataset, task.encoding, task.first, 0, (), (), (), (), error, source)

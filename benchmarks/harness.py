@@ -27,7 +27,7 @@ from encoder.errors import InputError
 from encoder.variant import Variant
 from executors import EXECUTORS, completed, make_executor
 from solvers.backends import PYSAT_NAMES, REGISTRY
-from solvers.limits import DEFAULT_TIMEOUT
+from solvers.budgets import DEFAULT_BUDGET, Budget
 
 DEFAULT_SOLVERS = ("up", "fl", "fl2", "minisat22", "glucose3", "glucose4", "cadical195")
 CHUNK_SIZE = 500
@@ -48,10 +48,11 @@ class RunOptions:
     executor: str = "local"  # a name of executors.EXECUTORS
     scheduler: str | None = None  # a running Dask scheduler's address
     chunk_size: int = CHUNK_SIZE
-    timeout: float = DEFAULT_TIMEOUT  # seconds per grid, every solver and the depth rating
+    timeout: float | None = None  # seconds per grid, every solver and rating: opt-in
+    budget: Budget = DEFAULT_BUDGET  # work per grid, every solver and rating
     fresh: bool = False  # PySAT: a new solver per grid
     max_depth: int = 3  # the depth profile's deepest depth
-    no_length: bool = False  # skip the refutation-length rating
+    length: bool = False  # the finer ratings too: refutation length, BxB
     quiet: bool = True  # no progress bar
 
     def __post_init__(self) -> None:
@@ -129,7 +130,8 @@ def chunk_tasks(
                     options.fresh,
                     options.timeout,
                     options.max_depth if rate else None,
-                    not options.no_length,
+                    options.length,
+                    options.budget,
                 )
                 yield starts[k] + e * per_set[k] + c, task
 
@@ -167,7 +169,9 @@ class Tallies:
         for run in chunk.runs:
             self.solvers[(chunk.dataset, chunk.encoding, run.result.solver)].add(run)
         if chunk.depths:
-            self.depths[(chunk.dataset, chunk.encoding)].add(chunk.depths, chunk.lengths)
+            self.depths[(chunk.dataset, chunk.encoding)].add(
+                chunk.depths, chunk.lengths, chunk.bxbs
+            )
         self.grids += chunk.count
         self.cpu_seconds += chunk.cpu_seconds
 

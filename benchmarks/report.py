@@ -80,9 +80,11 @@ class Summary:
     seconds_total: float
     # Of the `unknown` grids, those stopped by the time limit and those the solver failed
     # on (a crash, a missing program, output that is no answer): counted apart because a
-    # failure is an error of the run, not a figure of the solver.
+    # failure is an error of the run, not a figure of the solver; and those stopped by
+    # their work budget.
     timed_out: int = 0
     failed: int = 0
+    over_budget: int = 0
 
     @property
     def without_search_pct(self) -> Number:
@@ -108,8 +110,11 @@ class DepthProfile:
     grids: int
     max_depth: int
     counts: dict[str, int]  # DEPTH_BUCKETS -> grids
-    # refutation-length label ('3', '>1', ...) -> grids; empty when not rated
+    # The finer ratings, each on its own scale; empty when not rated.
+    # refutation-length label ('3', '>budget', ...) -> grids, of the grids rated by length
     lengths: dict[str, int] = field(default_factory=dict)
+    # BxB label ('2', '>2', ...) -> grids, of the grids that need two levels (depth 2)
+    bxbs: dict[str, int] = field(default_factory=dict)
 
     def share(self, bucket: str) -> float:
         return 100.0 * self.counts.get(bucket, 0) / self.grids if self.grids else 0.0
@@ -140,7 +145,7 @@ class SolverTally:
     times to 0.1 µs), never by the number of grids."""
 
     def __init__(self) -> None:
-        self.grids = self.without = self.timed_out = self.failed = 0
+        self.grids = self.without = self.timed_out = self.failed = self.over_budget = 0
         self.without_known = True  # False once a grid's "without search" is NOT_AVAILABLE
         self.statuses: Counter = Counter()
         self.decisions: Counter | None = Counter()  # None once a figure is NOT_AVAILABLE
@@ -162,6 +167,7 @@ class SolverTally:
         self.seconds += result.seconds
         self.timed_out += result.timed_out
         self.failed += result.failed
+        self.over_budget += result.over_budget
 
     def summary(self, dataset: str, encoding: str, solver: str) -> Summary:
         return Summary(
@@ -179,6 +185,7 @@ class SolverTally:
             self.seconds,
             self.timed_out,
             self.failed,
+            self.over_budget,
         )
 
 
@@ -198,46 +205,70 @@ def _figures(counts: Counter | None) -> tuple[Number, Number]:
 
 
 class DepthTally:
-    """Running counters of the depth and refutation-length labels of a set in one
-    encoding."""
+    """Running counters of the depth, refutation-length and BxB labels of a set in one
+    encoding ('' labels, a grid the other rating covers, are not counted)."""
 
     def __init__(self) -> None:
         self.depths: Counter = Counter()
         self.lengths: Counter = Counter()
+        self.bxbs: Counter = Counter()
 
-    def add(self, depths: Sequence[str], lengths: Sequence[str]) -> None:
+    def add(self, depths: Sequence[str], lengths: Sequence[str], bxbs: Sequence[str]) -> None:
         self.depths.update(depths)
-        self.lengths.update(lengths)
+        self.lengths.update(label for label in lengths if label)
+        self.bxbs.update(label for label in bxbs if label)
 
     def profile(self, dataset: str, encoding: str, max_depth: int) -> DepthProfile:
         counts = {bucket: self.depths[bucket] for bucket in DEPTH_BUCKETS}
         grids = sum(self.depths.values())
-        return DepthProfile(dataset, encoding, grids, max_depth, counts, dict(self.lengths))
+        lengths, bxbs = dict(self.lengths), dict(self.bxbs)
+        return DepthProfile(dataset, encoding, grids, max_depth, counts, lengths, bxbs)
 
 
-LENGTH_COLUMNS = 7  # lengths 0 .. 6 get a column each, longer ones share "7+"
-LENGTH_HEADERS = [
-    "dataset",
-    "encoding",
-    "grids",
-    "length med",
-    "length mean",
-    *(f"{k} %" for k in range(LENGTH_COLUMNS)),
-    f"{LENGTH_COLUMNS}+ %",
-    "not rated %",
-]
+LENGTH_COLUMNS = 7  # values 0 .. 6 get a column each, larger ones share "7+"
 
 
-def length_rows(profiles: Sequence[DepthProfile]) -> list[list[str]]:
-    """Return the refutation-length table's rows: the median and mean of the settled
-    lengths (BxB for depth-2 grids), the share of each, and the share left unrated
-    (depth > 2, time limit)."""
+def rating_headers(what: str) -> list[str]:
+    """Return the headers of a finer rating's table (`what`: 'length' or 'BxB')."""
+    return [
+        "dataset",
+        "encoding",
+        "grids",
+        f"{what} med",
+        f"{what} mean",
+        *(f"{k} %" for k in range(LENGTH_COLUMNS)),
+        f"{LENGTH_COLUMNS}+ %",
+        "not rated %",
+    ]
+
+
+# The finer ratings' tables: (DepthProfile field, name in the headers, heading).
+RATING_TABLES = (
+    (
+        "lengths",
+        "length",
+        "### Refutation length (grids of depth 0-1: the longest shortest refutation "
+        "needed, simplest first)",
+    ),
+    (
+        "bxbs",
+        "BxB",
+        "### BxB (grids of depth 2: the smallest p for which T&E(B_p) solves them)",
+    ),
+)
+
+
+def rating_rows(profiles: Sequence[DepthProfile], field_name: str) -> list[list[str]]:
+    """Return the rows of a finer rating's table (`field_name`: 'lengths' or 'bxbs'):
+    for the grids it rates, the median and mean of the settled values, the share of
+    each, and the share left unrated (deeper, contradictory, budget or time limit)."""
     rows = []
     for p in profiles:
-        if not p.lengths:
+        labels = getattr(p, field_name)
+        if not labels:
             continue
-        settled = Counter({int(label): n for label, n in p.lengths.items() if label.isdigit()})
-        total = sum(p.lengths.values())
+        settled = Counter({int(label): n for label, n in labels.items() if label.isdigit()})
+        total = sum(labels.values())
         shares = [settled[k] for k in range(LENGTH_COLUMNS)]
         shares.append(sum(n for v, n in settled.items() if v >= LENGTH_COLUMNS))
         shares.append(total - sum(settled.values()))
@@ -291,7 +322,7 @@ SUMMARY_HEADERS = (
 
 
 # Columns shown only when some solver has a grid in them: Summary field -> header.
-OPTIONAL_COUNTS = {"timed_out": "time limit", "failed": "failed"}
+OPTIONAL_COUNTS = {"over_budget": ">budget", "timed_out": "time limit", "failed": "failed"}
 
 
 def summary_rows(summaries: Sequence[Summary], optional: Sequence[str] = ()) -> list[list[str]]:
@@ -321,7 +352,7 @@ def depth_headers(max_depth: int) -> list[str]:
 
 
 # Buckets shown only when some grid falls in them, with their column headers.
-OPTIONAL_BUCKETS = {"unsat": "unsat %", "timeout": "time limit %"}
+OPTIONAL_BUCKETS = {"unsat": "unsat %", "budget": ">budget %", "timeout": "time limit %"}
 
 
 def depth_rows(profiles: Sequence[DepthProfile], optional: Sequence[str]) -> list[list[str]]:
@@ -360,13 +391,11 @@ def markdown(
         headers = depth_headers(depth) + [OPTIONAL_BUCKETS[b] for b in optional]
         parts.append("### Depth profile (home-grown engine: failed-literal depth needed)")
         parts.append(table(depth_rows(profiles, optional), headers, text_columns=2))
-        lengths = length_rows(profiles)
-        if lengths:
-            parts.append(
-                "### Refutation length (longest shortest refutation needed, "
-                "simplest first; for depth-2 grids their BxB)"
-            )
-            parts.append(table(lengths, LENGTH_HEADERS, text_columns=2))
+        for field_name, what, heading in RATING_TABLES:
+            rows = rating_rows(profiles, field_name)
+            if rows:
+                parts.append(heading)
+                parts.append(table(rows, rating_headers(what), text_columns=2))
     return "\n\n".join(parts) + "\n"
 
 
@@ -451,10 +480,12 @@ def results_json(
         ],
         "depth_profiles": [
             {
-                **{k: v for k, v in asdict(p).items() if k != "lengths"},
+                **{k: v for k, v in asdict(p).items() if k not in ("lengths", "bxbs")},
                 "shares_pct": {b: p.share(b) for b in DEPTH_BUCKETS},
-                # refutation-length label -> grids (solvers.length_rating)
+                # refutation-length label -> grids of depth 0-1 (solvers.length_rating)
                 "length_counts": dict(sorted(p.lengths.items())),
+                # BxB label -> grids of depth 2 (solvers.bxb_rating)
+                "bxb_counts": dict(sorted(p.bxbs.items())),
             }
             for p in profiles
         ],
@@ -480,6 +511,7 @@ CSV_COLUMNS = (
     "microseconds",
     "depth",
     "length",
+    "bxb",
     "reason",
 )
 
@@ -519,6 +551,7 @@ def write_csv(path: Path, chunks) -> int:
                         f"{r.result.seconds * 1e6:.1f}",
                         chunk.depths[offset] if chunk.depths else "",
                         chunk.lengths[offset] if chunk.lengths else "",
+                        chunk.bxbs[offset] if chunk.bxbs else "",
                         r.result.reason,
                     ]
                 )

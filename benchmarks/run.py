@@ -3,7 +3,8 @@ grid without search, the depth profile of each set, and speed.
 
     python -m benchmarks run [DATASET ...] [--solvers up,fl,minisat22,...]
         [--encodings centrale,minimal,natural,augmented,centrale+ladder,...] [geometry flags]
-        [--limit N] [--shuffle --seed S] [--workers K] [--timeout S] [--out DIR]
+        [--limit N] [--shuffle --seed S] [--workers K] [--length] [--budget KIND=N]
+        [--timeout S] [--out DIR]
         [--executor local|dask [--scheduler tcp://HOST:8786]]
 
 With no DATASET it runs every file of the project's `data/sets/`.  This module is the
@@ -20,8 +21,14 @@ run: the chunks already finished are reported and written, and the exit status i
 With `--out DIR`, each finished chunk is first committed to a journal in DIR
 (`benchmarks.journal`); `--resume` finishes a run cut short by Ctrl-C, a kill, a full
 disk or a lost worker, with the results of a run never interrupted.
-Grids past `--timeout` and grids a solver failed on count as UNKNOWN and are counted
-per solver on stderr; a failure makes the exit status 1 once everything is reported.
+Every grid's work is bounded by a budget in its engine's own units (`--budget`,
+`solvers.budgets`), so the tables are a function of the input: the same on every
+machine, at any load, with any number of workers.  `--timeout S` adds a wall-clock
+limit (the report's header then says its results depend on the machine).  Grids past
+a budget or the time limit and grids a solver failed on count as UNKNOWN and are
+counted per solver on stderr; a failure makes the exit status 1 once everything is
+reported.  `--length` adds the finer ratings, each in its own table and CSV column: the
+refutation length of grids of depth 0-1, the BxB of grids of depth 2.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
 `results.json` (with metadata), `results.csv` (one row per grid and solver, chunk by
@@ -40,7 +47,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import asdict, fields
 from pathlib import Path
 
 from benchmarks.chunks import CLOSURES
@@ -70,7 +77,7 @@ from executors import available_cores
 from executors.sources import source_digest
 from puzzles.outputs import print_out
 from solvers.backends import PYSAT_NAMES, REGISTRY, missing_reason
-from solvers.limits import DEFAULT_TIMEOUT
+from solvers.budgets import add_budget_flag, budget_from
 
 PROG = "benchmarks"
 # the options results.json records, in its order
@@ -143,14 +150,15 @@ def build_parser() -> argparse.ArgumentParser:
         "PySAT solvers keep learnt clauses within a chunk, so their decision counts "
         "depend on it (never on --workers)",
     )
+    add_budget_flag(group)
     group.add_argument(
         "--timeout",
         type=positive(float),
-        default=DEFAULT_TIMEOUT,
         metavar="S",
-        help=f"seconds per grid for each solver and for the depth rating (default "
-        f"{DEFAULT_TIMEOUT:g}); a grid past it counts as UNKNOWN (depth: 'timeout') and "
-        "the run goes on.  PySAT's CaDiCaL cannot be stopped",
+        help="wall-clock seconds per grid for each solver and rating (default: none; the "
+        "work budgets bound every grid); a grid past it counts as UNKNOWN (depth: "
+        "'timeout') and the run goes on, and the results then depend on the machine's "
+        "speed and load.  PySAT's CaDiCaL cannot be stopped",
     )
     group.add_argument(
         "--fresh",
@@ -165,11 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
         "as 'more'.  Rated when a home-grown solver is in --solvers",
     )
     group.add_argument(
-        "--no-length",
+        "--length",
         action="store_true",
-        help="skip the refutation-length rating (about 1 ms a 17-clue grid, several times "
-        "the depth rating and most solver calls): its table says 'not rated' and its CSV "
-        "column '-'",
+        help="add the finer ratings: the refutation length of grids of depth 0-1 and the "
+        "BxB of grids of depth 2, each in its own table and results.csv column (many times "
+        "the cost of the rest of the run: seconds a grid on 16x16 and depth-2 grids)",
     )
     group = parser.add_argument_group("output")
     group.add_argument(
@@ -217,8 +225,12 @@ def solver_times(summaries) -> str:
 
 def run_options(args: argparse.Namespace) -> RunOptions:
     """Return the harness's options the command line gives (the same names)."""
-    names = [f.name for f in fields(RunOptions) if f.name != "variant"]
-    return RunOptions(variant=variant_of(args), **{name: getattr(args, name) for name in names})
+    names = [f.name for f in fields(RunOptions) if f.name not in ("variant", "budget")]
+    return RunOptions(
+        variant=variant_of(args),
+        budget=budget_from(args.budget),
+        **{name: getattr(args, name) for name in names},
+    )
 
 
 def run_identity(datasets: Sequence[Dataset], options: RunOptions) -> dict:
@@ -231,9 +243,10 @@ def run_identity(datasets: Sequence[Dataset], options: RunOptions) -> dict:
         "selection": [options.column, options.limit, options.shuffle, options.seed],
         "chunk_size": options.chunk_size,
         "time_limit": options.timeout,
+        "budget": asdict(options.budget),
         "fresh": options.fresh,
         "max_depth": options.max_depth,
-        "length_rating": not options.no_length,
+        "length_rating": options.length,
         "code": source_digest(),  # last: the options tell a user more
     }
 
@@ -289,7 +302,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         encodings=list(args.encodings),
         closures=[s for s in args.solvers if s in CLOSURES],
         **{name: getattr(options, name) for name in RECORDED},
-        length_rated=not args.no_length,
+        budget=asdict(options.budget),
+        length_rated=options.length,
         interrupted=interrupted,
         resumed=journal is not None and journal.resumed,
         grids_done=grids_done,
@@ -303,6 +317,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{' (modified)' if meta['git_dirty'] else ''}, wall time {elapsed:.1f} s, "
         f"worker CPU time {meta['worker_cpu_seconds']:.1f} s, load average at the end "
         f"{meta['load_average']}{', INTERRUPTED: partial results' if interrupted else ''}._"
+        f"\n\n_Work budget per grid: {options.budget.describe()}"
+        + (
+            f"; wall-clock limit {options.timeout:g} s a grid (--timeout): the results "
+            "depend on this machine's speed and load._"
+            if options.timeout is not None
+            else "; no wall-clock limit: the results depend on the input alone._"
+        )
     )
     # Standard output first, then the files: a disk that fills up or a folder that goes
     # away while the plots are written loses no table, and a reader that leaves early
@@ -317,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_outputs(out, meta, datasets, summaries, profiles, journal, args)
         if not interrupted:
             journal.remove()  # the run is complete and its outputs written
-    failed = report_unknowns(summaries, args.timeout)
+    failed = report_unknowns(summaries, options)
     if interrupted:
         print(
             f"{PROG}: interrupted: {grids_done:,} of {grids_total:,} grid runs kept",
@@ -327,22 +348,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def report_unknowns(summaries, timeout: float) -> int:
-    """Say on stderr, per solver, how many grids reached the time limit and how many
-    the solver failed on (their runs count as UNKNOWN in the tables); return the
-    number of failures, which make the run's exit status 1."""
+def report_unknowns(summaries, options: RunOptions) -> int:
+    """Say on stderr, per solver, how many grids reached their work budget or the time
+    limit and how many the solver failed on (their runs count as UNKNOWN in the
+    tables); return the number of failures, which make the run's exit status 1."""
+    over_budget: dict[str, int] = defaultdict(int)
     timed_out: dict[str, int] = defaultdict(int)
     failed: dict[str, int] = defaultdict(int)
     grids: dict[str, int] = defaultdict(int)
     for s in summaries:
+        over_budget[s.solver] += s.over_budget
         timed_out[s.solver] += s.timed_out
         failed[s.solver] += s.failed
         grids[s.solver] += s.grids
+    for solver, count in over_budget.items():
+        if count:
+            print(
+                f"{PROG}: {solver}: {count:,} of {grids[solver]:,} grids reached their work "
+                f"budget ({options.budget.describe()}; --budget KIND=N allows more)",
+                file=sys.stderr,
+            )
     for solver, count in timed_out.items():
         if count:
             print(
                 f"{PROG}: {solver}: {count:,} of {grids[solver]:,} grids reached the time "
-                f"limit ({timeout:g} s a grid)",
+                f"limit ({options.timeout:g} s a grid)",
                 file=sys.stderr,
             )
     for solver, count in failed.items():

@@ -16,6 +16,7 @@ bad input into one line `prog: FILE:LINE: problem` and prints the library's warn
 from __future__ import annotations
 
 import argparse
+import math
 import shlex
 import sys
 import warnings
@@ -161,6 +162,8 @@ def positive(kind, zero: bool = False):
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value):  # nan compares false with everything: say so here
+            raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
         if value < 0 or (value == 0 and not zero):
             raise argparse.ArgumentTypeError(f"must be {'>= 0' if zero else '> 0'}, not {text}")
         return value

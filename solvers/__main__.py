@@ -14,7 +14,9 @@
 - `check CNF PROOF`: verify a DRUP proof without the engine (`solvers.proof_check`):
   `s VERIFIED` and exit 0, or the first lemma that fails with its line and exit 1.
 `--proof` (rate, explain, solve) writes the answer's proof (`solvers.proof`).
-`--timeout S` bounds each grid (rate: default 10 s; solve: none) for every solver.
+Work budgets bound each grid by default (`--budget KIND=N`, rate and explain; see
+`solvers.budgets`): the same labels on every machine.  `--timeout S` is an opt-in
+wall-clock limit per grid (rate, solve) or for the whole explanation (explain).
 Only argument parsing, I/O and exit codes live here: 1 for bad input (one line
 `solvers: FILE:LINE: problem`) and for a solver that failed (crashed, printed no
 answer, gave a wrong model: after the output, one line saying so), 2 for usage
@@ -45,7 +47,8 @@ from encoder.errors import DimacsError, InputError
 from encoder.output_files import OutputError, reason
 from encoder.puzzle_files import Puzzle, read_puzzles
 from executors import ExecutorError
-from solvers.limits import DEFAULT_TIMEOUT, TimeLimitReached, alarm_after
+from solvers.budgets import BudgetExhausted, add_budget_flag, budget_from
+from solvers.limits import TimeLimitReached, alarm_after
 
 PROG = "solvers"
 
@@ -86,8 +89,9 @@ def rate_parser(sub) -> argparse.ArgumentParser:
         what="instead of the depth rating, run this solver on each grid and print its "
         "status, whether unit propagation of the givens solved it (no search), its "
         "decisions and conflicts",
-        timeout=DEFAULT_TIMEOUT,
+        timeout=None,
     )
+    add_budget_flag(p)
     p.add_argument(
         "--fresh",
         action="store_true",
@@ -153,8 +157,9 @@ def add_solver_flags(
         type=positive(float),
         default=timeout,
         metavar="S",
-        help="time limit per grid, for every solver (the depth rating too): the grid is "
-        "then UNKNOWN (timeout@d for a depth) and the run goes on "
+        help="wall-clock limit per grid, for every solver (the depth rating too): the grid "
+        "is then UNKNOWN (timeout@d for a depth) and the run goes on; the answers then "
+        "depend on the machine's speed and load "
         f"({'default: none' if timeout is None else f'default {timeout:g} s'}; "
         "PySAT's CaDiCaL cannot be stopped)",
     )
@@ -172,6 +177,7 @@ def explain_parser(sub) -> None:
         help="stop the explanation after S seconds, the steps found so far kept (printed, "
         "and on the --html page); one line on stderr says so (default: no limit)",
     )
+    add_budget_flag(p)
     p.add_argument(
         "--html",
         metavar="PAGE",
@@ -259,6 +265,7 @@ def run_rate(args: argparse.Namespace) -> int:
         args.solver_cmd,
         args.fresh,
         args.timeout,
+        budget_from(args.budget),
         None if args.no_length else args.length_depth,
         args.proof is not None,
     )
@@ -272,7 +279,7 @@ def run_rate(args: argparse.Namespace) -> int:
     else:
         lines = _rate_chunks(puzzles, options, args)
     flush = sys.stdout.isatty()
-    timed_out = failed = rated = 0
+    timed_out = over_budget = failed = rated = 0
     with bar:
         try:
             for rated_line in lines:
@@ -282,6 +289,7 @@ def run_rate(args: argparse.Namespace) -> int:
                 if rated_line.note:
                     print(f"{PROG}: {rated_line.note}", file=sys.stderr)
                 timed_out += rated_line.timed_out
+                over_budget += rated_line.over_budget
                 failed += rated_line.failed
                 rated += 1
                 bar.update()
@@ -289,6 +297,8 @@ def run_rate(args: argparse.Namespace) -> int:
             lines.close()  # Ctrl-C: stop the executor, close the solvers
             if proofs is not None:
                 proofs.close()
+    if over_budget:
+        print(f"{PROG}: {over_budget} of {rated} grids reached their work budget", file=sys.stderr)
     if timed_out:
         print(f"{PROG}: {timed_out} of {rated} grids reached the time limit", file=sys.stderr)
     if proofs is not None and proofs.unsettled:
@@ -387,12 +397,12 @@ def run_explain(args: argparse.Namespace) -> int:
     steps = []
     try:
         with alarm_after(args.timeout):  # the whole explanation, its set-up included
-            explainer = Explainer(puzzle.geometry, args.zero_based)
+            explainer = Explainer(puzzle.geometry, args.zero_based, budget_from(args.budget))
             for step in explainer.steps(puzzle.grid, args.max_depth):
                 steps.append(step)
                 for line in step.lines:
                     print(line)
-    except TimeLimitReached as stop:  # the steps so far stand, and go to the page
+    except (TimeLimitReached, BudgetExhausted) as stop:  # the steps so far stand
         print(f"{PROG}: {puzzle.source}: {stop} after {len(steps)} steps", file=sys.stderr)
     if args.proof is not None and steps:  # the steps so far: a proof of what they say
         from solvers.proof import explanation_proof
@@ -484,7 +494,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.cnf == "-" and args.proof == "-":
         raise InputError("the formula and the proof cannot both come from stdin")
     cnf = read_cnf(args.cnf)
-    lemmas = read_proof(args.proof, args.grid)
+    lemmas = read_proof(args.proof, args.grid, cnf.num_vars)
     try:
         verdict = check_proof(cnf, lemmas, "<stdin>" if args.proof == "-" else args.proof)
     except ProofRefused as refused:

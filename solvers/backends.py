@@ -62,9 +62,14 @@ believed.  A missing binary, a crash, garbage output or a wrong model gives UNKN
 with `failed` set and the reason in `reason`; the caller's run goes on, and the
 command reports the failure and exits non-zero at the end.
 
-Every backend takes `timeout`, seconds per call (None: none): the home engine and
-PySAT's MiniSat and Glucose stop within about a tenth of a second of it, a binary is
-killed at it (`solvers.limits`), and the answer is UNKNOWN with `timed_out` set.
+Every backend takes `budget` (`solvers.budgets.Budget`), the work one call may take in
+the engine's own units: propagations for the home engine, conflicts for PySAT (one
+uninterrupted `solve_limited` call, so that its counts do not depend on the machine);
+past it the answer is UNKNOWN with `over_budget` set, the same on every machine.  A
+binary's work is not visible from outside: it has no budget.  `timeout` (seconds per
+call, None: none, the default) is the user's opt-in wall-clock limit: the home engine
+and PySAT stop within about a tenth of a second of it, a binary is killed at it
+(`solvers.limits`), and the answer is UNKNOWN with `timed_out` set.
 
 Closure solvers (`up`, `fl*`) are incomplete: SAT when their closure assigns every cell
 variable and the completed assignment satisfies every clause, UNSAT on a contradiction,
@@ -91,10 +96,12 @@ import numpy as np
 from encoder.dimacs import Cnf, clause_lines, parse_model, write_dimacs
 from encoder.errors import DimacsError
 from encoder.numbering import Lit
+from solvers.budgets import DEFAULT_BUDGET, Budget, BudgetExhausted, budget_reason
 from solvers.limits import (
     TimeLimitReached,
     deadline_after,
     pysat_solve,
+    pysat_solve_in_one_call,
     sigint_kept_by_python,
     time_limit_reason,
 )
@@ -259,6 +266,7 @@ class Backend:
         reason: str = "",
         timed_out: bool = False,
         failed: bool = False,
+        over_budget: bool = False,
     ) -> SolverResult:
         model = tuple(model) if status is Status.SAT else ()
         return SolverResult(
@@ -273,6 +281,7 @@ class Backend:
             reason,
             timed_out,
             failed,
+            over_budget,
         )
 
     def mark_start(self) -> None:
@@ -297,14 +306,21 @@ class Backend:
 
 class HomeBackend(Backend):
     """The home-grown engine: `depth` None = DPLL (complete), else the closure of that
-    depth (0 = unit propagation, 1 = failed literals, ...); `timeout` seconds per call
-    (None: no limit)."""
+    depth (0 = unit propagation, 1 = failed literals, ...); `budget.propagations` and
+    `timeout` (seconds, None: no limit) per call."""
 
-    def __init__(self, name: str, depth: int | None, timeout: float | None = None):
+    def __init__(
+        self,
+        name: str,
+        depth: int | None,
+        timeout: float | None = None,
+        budget: Budget = DEFAULT_BUDGET,
+    ):
         super().__init__()
         self.name = name
         self.depth = depth
         self.timeout = timeout
+        self.budget = budget
 
     def _load(self) -> None:
         from solvers.engine import Engine  # numba start-up only when needed
@@ -320,11 +336,14 @@ class HomeBackend(Backend):
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
         start = time.perf_counter()
         try:
-            with self.engine.limited(self.timeout):
+            with self.engine.limited(self.timeout, self.budget.propagations):
                 return self._bounded(assumptions)
         except TimeLimitReached as stop:
             seconds = time.perf_counter() - start
             return self._result(Status.UNKNOWN, (), seconds, reason=str(stop), timed_out=True)
+        except BudgetExhausted as stop:
+            seconds = time.perf_counter() - start
+            return self._result(Status.UNKNOWN, (), seconds, reason=str(stop), over_budget=True)
 
     def solve_many(self, assumption_sets: Sequence[Sequence[Lit]]) -> list[SolverResult]:
         """A closure answers every set in one compiled call (`Engine.closures`), in
@@ -340,13 +359,15 @@ class HomeBackend(Backend):
         return results
 
     def _closures(self, assumption_sets: Sequence[Sequence[Lit]]) -> list[SolverResult]:
-        from solvers.probe import LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT
+        from solvers.probe import LADDER_BUDGET, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT
 
         sets = [[*self.units, *assumptions] for assumptions in assumption_sets]
         offsets = np.zeros(len(sets) + 1, dtype=np.int64)
         np.cumsum([len(lits) for lits in sets], out=offsets[1:])
         flat = np.fromiter(itertools.chain.from_iterable(sets), np.int64, int(offsets[-1]))
-        out = self.engine.closures(flat, offsets, self.depth, self.cell_vars, self.timeout)
+        out = self.engine.closures(
+            flat, offsets, self.depth, self.cell_vars, self.timeout, self.budget.propagations
+        )
         status = out.status.tolist()
         filled = np.flatnonzero(out.status == LADDER_SAT)
         wrong = self.check.falsified_rows(out.true[filled]).tolist()
@@ -377,10 +398,17 @@ class HomeBackend(Backend):
         results = []
         for i, code in enumerate(status):
             seconds = float(out.seconds[i])
-            if code == LADDER_TIMEOUT:
-                reason = time_limit_reason(self.timeout)
+            if code in (LADDER_TIMEOUT, LADDER_BUDGET):
+                over = code == LADDER_BUDGET
+                reason = (
+                    budget_reason("propagations", self.budget.propagations)
+                    if over
+                    else time_limit_reason(self.timeout)
+                )
+                work = (0, conflicts[i], int(out.propagations[i]))
+                stop = {"timed_out": not over, "over_budget": over}
                 results.append(
-                    self._result(Status.UNKNOWN, (), seconds, reason=reason, timed_out=True)
+                    self._result(Status.UNKNOWN, (), seconds, without[i], *work, reason, **stop)
                 )
                 continue
             state, model, reason = Status.UNSAT, (), ""
@@ -471,6 +499,11 @@ class HomeBackend(Backend):
         return f"{what} leaves {open_vars} of {self.cell_vars} {kind} open"
 
 
+def figure_of(after: dict, before: dict, key: str) -> int:
+    """Return a PySAT statistic's growth over one call (0 when it is not reported)."""
+    return after.get(key, 0) - before.get(key, 0)
+
+
 def _minisat_decisions(raw: int, sat: bool) -> int:
     """Remove the MiniSat family's baseline (see the module docstring)."""
     return max(0, raw - 2) if sat else raw
@@ -488,13 +521,21 @@ PYSAT_NAMES = tuple(DECISION_BASELINE)
 
 class PysatBackend(Backend):
     """A PySAT solver, loaded once (incremental) or rebuilt per call (`fresh`), with
-    `timeout` seconds per call (None: no limit; see `solvers.limits`)."""
+    `budget.conflicts` and `timeout` (seconds, None: no limit; see `solvers.limits`)
+    per call."""
 
-    def __init__(self, name: str, fresh: bool = False, timeout: float | None = None):
+    def __init__(
+        self,
+        name: str,
+        fresh: bool = False,
+        timeout: float | None = None,
+        budget: Budget = DEFAULT_BUDGET,
+    ):
         super().__init__()
         self.name = name
         self.fresh = fresh
         self.timeout = timeout
+        self.budget = budget
         self.solver = None
         # Learnt clauses of earlier calls would strengthen `propagate`: "solved without
         # search" is asked of a twin that never solves (same clauses, no learnts), built
@@ -523,7 +564,11 @@ class PysatBackend(Backend):
         solver = self.solver if self.solver is not None else self._new()
         try:
             before = solver.accum_stats() or {}
-            sat = pysat_solve(solver, assumptions, deadline)
+            if deadline is None:  # one call: counts that do not depend on the machine
+                conflicts = self.budget.conflicts
+                sat = pysat_solve_in_one_call(solver, assumptions, conflicts)
+            else:
+                sat = pysat_solve(solver, assumptions, deadline, self.budget.conflicts)
             seconds = time.perf_counter() - start
             after = solver.accum_stats() or {}
             model = _complete(solver.get_model() or (), self.num_vars) if sat else ()
@@ -541,8 +586,16 @@ class PysatBackend(Backend):
         except NotImplementedError:
             pass
         if sat is None:
-            reason = time_limit_reason(self.timeout)
-            return self._result(Status.UNKNOWN, (), seconds, without, reason=reason, timed_out=True)
+            over = (
+                deadline is None or figure_of(after, before, "conflicts") >= self.budget.conflicts
+            )
+            reason = (
+                budget_reason("conflicts", self.budget.conflicts)
+                if over
+                else time_limit_reason(self.timeout)
+            )
+            stop = {"timed_out": not over, "over_budget": over}
+            return self._result(Status.UNKNOWN, (), seconds, without, reason=reason, **stop)
 
         def figure(key: str) -> Figure:
             if key not in after:
@@ -772,20 +825,21 @@ BINARY_NAMES = tuple(BINARY_COMMANDS)
 COMPLETE = ("dpll", *PYSAT_NAMES, *BINARY_NAMES)
 
 
-def _home(name: str, fresh: bool = False, timeout: float | None = None) -> Backend:
-    return HomeBackend(name, HOME_DEPTHS[name], timeout)
+def _home(name: str, fresh: bool = False, timeout: float | None = None, budget=None) -> Backend:
+    return HomeBackend(name, HOME_DEPTHS[name], timeout, budget or DEFAULT_BUDGET)
 
 
-def _pysat(name: str, fresh: bool = False, timeout: float | None = None) -> Backend:
-    return PysatBackend(name, fresh, timeout)
+def _pysat(name: str, fresh: bool = False, timeout: float | None = None, budget=None) -> Backend:
+    return PysatBackend(name, fresh, timeout, budget or DEFAULT_BUDGET)
 
 
-def _binary(name: str, fresh: bool = False, timeout: float | None = None) -> Backend:
+def _binary(name: str, fresh: bool = False, timeout: float | None = None, budget=None) -> Backend:
     return BinaryBackend(name, timeout=timeout)
 
 
-# The registry: one factory per name, each taking the keyword options fresh and timeout
-# (seconds per call, None: no limit; a backend ignores the option it has no use for).
+# The registry: one factory per name, each taking the keyword options fresh, timeout
+# (seconds per call, None: no limit) and budget (a Budget, None: the default); a backend
+# ignores the option it has no use for.
 REGISTRY: dict[str, Callable[..., Backend]] = {
     **{name: partial(_home, name) for name in HOME_DEPTHS},
     **{name: partial(_pysat, name) for name in PYSAT_NAMES},
@@ -794,14 +848,19 @@ REGISTRY: dict[str, Callable[..., Backend]] = {
 
 
 def make_backend(
-    name: str, *, fresh: bool = False, timeout: float | None = None, command: str | None = None
+    name: str,
+    *,
+    fresh: bool = False,
+    timeout: float | None = None,
+    command: str | None = None,
+    budget: Budget | None = None,
 ) -> Backend:
     """Return the backend registered under `name`, or a command's (`--solver-cmd`)."""
     if command is not None:
         return BinaryBackend(name or shlex.split(command)[0], command, timeout)
     if name not in REGISTRY:
         raise KeyError(f"unknown solver {name!r}; known: {', '.join(REGISTRY)}")
-    return REGISTRY[name](fresh=fresh, timeout=timeout)
+    return REGISTRY[name](fresh=fresh, timeout=timeout, budget=budget)
 
 
 def missing_reason(name: str) -> str:

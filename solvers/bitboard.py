@@ -61,6 +61,7 @@ from solvers.probe import (
     CUR_END,
     CUR_GRID,
     CUR_START,
+    CUR_WORK,
     LADDER_BAD,
     LADDER_OPEN,
     LADDER_SAT,
@@ -577,6 +578,7 @@ def ladder_kernel(
                 cursor[CUR_DEPTH] = -1
                 return PAUSED
             cursor[CUR_START] = cycle_counter()
+            cursor[CUR_WORK] = st[WORK]
             started = start_board(T, boards[0], Q, grids[g], st)
             if started < 0:
                 status[g] = LADDER_BAD

@@ -31,9 +31,17 @@ from solvers.bitboard import (
     ladder_kernel,
     propagate_batch_kernel,
 )
-from solvers.engine import POLARITIES, Ladder, _call, cycles_per_second, grid_clock, ladder_arrays
+from solvers.engine import (
+    POLARITIES,
+    GridClock,
+    Ladder,
+    _call,
+    cycles_per_second,
+    ladder_arrays,
+)
 from solvers.limits import next_slice, raised_in_numba, watch_compilation
 from solvers.probe import (
+    LADDER_BUDGET,
     LADDER_TIMEOUT,
 )
 from solvers.propagate import BAD_LITERAL, CONFLICT_CLOSURE, NEVER, NO_CONFLICT, PAUSED
@@ -74,14 +82,18 @@ class BoardEngine:
             )
             self._frames = np.zeros((depth, NUM_COLUMNS), np.int64)
 
-    def _sliced(self, kernel, args: tuple, paused: Callable, between: Callable | None = None):
+    def _sliced(self, kernel, args: tuple, paused: Callable, grids: GridClock | None = None):
         """Call a resumable kernel slice by slice (Python's signal handlers run between
-        two slices) until it finishes; `between()` says whether the next slice resumes."""
+        two slices) until it finishes; for a kernel over many grids, `grids` caps each
+        slice at a grid's budget and says whether the next slice resumes."""
         st = self._st
         resume = False
         try:
             while True:
-                st[PAUSE_AT] = st[WORK] + self.slice_size
+                if grids is None:
+                    st[PAUSE_AT] = st[WORK] + self.slice_size
+                else:
+                    st[PAUSE_AT] = grids.pause_at(int(st[WORK]), self.slice_size)
                 began = time.monotonic()
                 try:
                     out = _call(kernel, *args, resume)
@@ -92,7 +104,7 @@ class BoardEngine:
                 if not paused(out):
                     return out
                 self.slice_size = next_slice(self.slice_size, time.monotonic() - began)
-                resume = True if between is None else between()
+                resume = True if grids is None else grids.between()
         finally:
             st[PAUSE_AT] = NEVER
 
@@ -149,23 +161,29 @@ class BoardEngine:
         max_depth: int,
         polarity: str = "both",
         time_limit: float | None = None,
+        budget: int | None = None,
     ) -> Ladder:
         """Return Engine.ladder's answer for grids of this geometry (`size` is its side):
         each grid rated at the first depth whose closure fills it or is contradictory,
-        `time_limit` (seconds, None: none) bounding each grid."""
+        `budget` (work: cells placed and hypotheses tested, None: none) and `time_limit`
+        (seconds, None: none) bounding each grid."""
         if size != self.geometry.size:
             raise ValueError(f"grids of side {size} on a board of side {self.geometry.size}")
         grids, status, depth, solutions, cycles = ladder_arrays(grids, size, max_depth, polarity)
         rate = cycles_per_second()
         self._room(max(max_depth, 1))
 
-        def give_up(g: int, at_depth: int, spent: int) -> None:
-            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, at_depth, spent
+        def give_up(g: int, at_depth: int, spent: int, over: bool) -> None:
+            status[g] = LADDER_BUDGET if over else LADDER_TIMEOUT
+            depth[g], cycles[g] = at_depth, spent
 
-        cursor, between = grid_clock(grids.shape[0], time_limit, rate, give_up)
+        st = self._st
+        clock = GridClock(
+            grids.shape[0], budget, lambda: int(st[WORK]), give_up, time_limit=time_limit, rate=rate
+        )
         args = (self._T, self._boards, self._Q, grids, max_depth, polarity == "positive")
-        args += (self._marks, self._frames, self._st, cursor, status, depth, solutions, cycles)
-        self._sliced(ladder_kernel, args, _ladder_paused, between)
+        args += (self._marks, self._frames, st, clock.cursor, status, depth, solutions, cycles)
+        self._sliced(ladder_kernel, args, _ladder_paused, clock)
         return Ladder(status, depth, solutions, cycles / rate)
 
 

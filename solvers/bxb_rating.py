@@ -43,6 +43,7 @@ from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
 from solvers import length_kernels as K
+from solvers.budgets import DEFAULT_BUDGET
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
 from solvers.limits import clock, deadline_after
@@ -50,6 +51,7 @@ from solvers.literals import to_dimacs
 from solvers.propagate import (
     CONTRADICTION,
     NO_CONFLICT,
+    OUT_OF_BUDGET,
     OUT_OF_TIME,
     REASON_DECISION,
     SOLVED,
@@ -57,8 +59,9 @@ from solvers.propagate import (
 )
 from solvers.results import rating_label
 
-# The kernels return SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME (the deadline passed),
-# status codes declared with every kernel's in solvers.propagate.
+# The kernels return SOLVED, CONTRADICTION, STUCK, OUT_OF_BUDGET (work[SEARCHES] reached
+# work[BUDGET]) or OUT_OF_TIME (the deadline passed), status codes declared with every
+# kernel's in solvers.propagate.
 NO_DEADLINE = np.inf
 CLOCK_EVERY = 8  # refutation searches between two looks at the clock (tens of µs)
 # Slots of the work counters.
@@ -66,8 +69,17 @@ SEARCHES = 0  # shortest-refutation searches
 HYPOTHESES = 1  # hypotheses tried
 SKIPPED = 2  # hypotheses whose saved state showed they could not move
 ELIMINATED = 3  # candidates the closures eliminated
-NUM_COUNTERS = 4
+BUDGET = 4  # the searches allowed (not a counter: the budget, set by the caller)
+NUM_COUNTERS = 5
+NO_BUDGET = 1 << 62
 RESUME_BYTES = 64 << 20
+
+
+def new_work(searches: int = NO_BUDGET) -> np.ndarray:
+    """Return the kernels' work counters, zeroed, with a budget of `searches`."""
+    work = np.zeros(NUM_COUNTERS, np.int64)
+    work[BUDGET] = searches
+    return work
 
 
 @njit(cache=True)
@@ -81,8 +93,9 @@ def _clock():
 def braid_closure(F, occ, T, X, num_candidates, limit, deadline, work):
     """Apply B_limit to the untracked state T: eliminate every open candidate whose
     shortest refutation has length <= limit, propagating after each, until none is
-    left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME
-    (the clock is read every CLOCK_EVERY refutations; `deadline` is a solvers.limits.clock()
+    left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK, OUT_OF_BUDGET
+    (before a search past the budget, work[BUDGET]) or OUT_OF_TIME (the clock is read
+    every CLOCK_EVERY refutations; `deadline` is a solvers.limits.clock()
     value, inf for none); next the shortest refutation left, the smallest limit at
     which B would eliminate more (more than all constraints when none is left)."""
     value = T.value
@@ -98,6 +111,8 @@ def braid_closure(F, occ, T, X, num_candidates, limit, deadline, work):
     while quiet < num_candidates:
         quiet += 1
         if value[2 * v] == 0:
+            if work[SEARCHES] >= work[BUDGET]:
+                return OUT_OF_BUDGET, shortest_left
             look = deadline < NO_DEADLINE and work[SEARCHES] % CLOCK_EVERY == 0
             if look and _clock() >= deadline:
                 return OUT_OF_TIME, shortest_left
@@ -198,8 +213,8 @@ def trial_and_error(F, occ, T, U, X, num_candidates, limit, deadline, true_somew
             inner, inner_next = _try_hypothesis(
                 F, occ, T, U, X, num_candidates, v, limit, deadline, memo, codes, cones, work
             )
-            if inner == OUT_OF_TIME:
-                return OUT_OF_TIME, shortest_left
+            if inner in (OUT_OF_TIME, OUT_OF_BUDGET):
+                return inner, shortest_left
             if inner == CONTRADICTION:
                 if K.eliminate(F, occ, T, 2 * v + 1) != NO_CONFLICT:
                     return CONTRADICTION, shortest_left
@@ -231,22 +246,28 @@ class NestedRefutation:
 class BxbRating:
     """A grid's braids-of-braids rating: `value` the smallest p for which T&E(B_p)
     solves it (None when not settled), `status` SAT when solved, UNSAT when the grid
-    has no solution, UNKNOWN when no p up to the last one tried solved it or the time
-    limit (`timed_out`) stopped it."""
+    has no solution, UNKNOWN when no p up to the last one tried solved it or the work
+    budget (`over_budget`) or the time limit (`timed_out`) stopped it; `searches` the
+    refutation searches it made."""
 
     value: int | None
     status: Status
     seconds: float
     timed_out: bool = False
+    over_budget: bool = False
+    searches: int = 0
 
     def label(self) -> str:
-        """Return the rating as `rate` prints it: '3', 'unsat', '>2' or 'timeout'."""
-        return rating_label(self.status, self.value, 2, self.timed_out)
+        """Return the rating as `rate` prints it: '3', 'unsat', '>2', '>budget' or
+        'timeout'."""
+        return rating_label(
+            self.status, self.value, 2, self.timed_out, over_budget=self.over_budget
+        )
 
 
 class BxbRater:
-    """Rates grids of one geometry and encoding by BxB; `time_limit` (seconds, None:
-    none) bounds each grid."""
+    """Rates grids of one geometry and encoding by BxB; `searches` (refutation searches,
+    the work budget) and `time_limit` (seconds, None: none) bound each grid."""
 
     def __init__(
         self,
@@ -254,9 +275,11 @@ class BxbRater:
         encoding: str = "centrale",
         time_limit: float | None = None,
         lengths: RefutationRater | None = None,
+        searches: int = DEFAULT_BUDGET.searches,
     ):
         self.lengths = lengths or RefutationRater(geometry, encoding)
         self.time_limit = time_limit
+        self.searches = searches
         self._workspace = K.new_state(self.lengths.F, self.lengths.num_vars, False)
         self.engine = GridEngine(geometry, encoding)
         # Each hypothesis's last state, resumed at its next trial (see
@@ -269,16 +292,21 @@ class BxbRater:
             np.zeros(rows, np.bool_),  # whether it has one
         )
 
-    def rate(self, grid: Grid, deadline: float | None = None) -> BxbRating:
+    def rate(
+        self, grid: Grid, deadline: float | None = None, searches: int | None = None
+    ) -> BxbRating:
         """Return the grid's rating (see the module docstring), stopping at `deadline`
-        (a solvers.limits.clock() value) if given, else after the rater's time limit."""
+        (a solvers.limits.clock() value) if given, else after the rater's time limit,
+        and after `searches` refutation searches if given, else the rater's budget."""
         begin = clock()
         if deadline is None:
             deadline = deadline_after(self.time_limit)
         r = self.lengths
+        self.work = new_work(self.searches if searches is None else searches)
 
-        def done(status: Status, value: int | None = None, timed_out=False) -> BxbRating:
-            return BxbRating(value, status, clock() - begin, timed_out)
+        def done(status: Status, value: int | None = None, timed_out=False, over=False):
+            spent = int(self.work[SEARCHES])
+            return BxbRating(value, status, clock() - begin, timed_out, over, spent)
 
         T = r.start(grid)
         if T is None:
@@ -288,7 +316,6 @@ class BxbRater:
         at = NO_DEADLINE if deadline is None else deadline
         true_somewhere = self._solution_candidates(grid)
         self._memo[2][:] = False
-        self.work = np.zeros(NUM_COUNTERS, np.int64)
         p = 1
         while p <= r.num_constraints:
             status, next_limit = trial_and_error(
@@ -301,6 +328,8 @@ class BxbRater:
                 return done(Status.UNSAT)
             if status == OUT_OF_TIME:
                 return done(Status.UNKNOWN, timed_out=True)
+            if status == OUT_OF_BUDGET:
+                return done(Status.UNKNOWN, over=True)
             p = max(p + 1, next_limit)
         return done(Status.UNKNOWN)
 
@@ -315,7 +344,7 @@ class BxbRater:
         no_memo = (np.zeros((0, 2 * r.num_vars), np.int8), np.zeros(0, np.int64), np.zeros(0, bool))
         codes = np.zeros(2 * r.num_vars, np.int32)
         cones = np.zeros(2 * r.num_vars, np.int32)
-        work = np.zeros(NUM_COUNTERS, np.int64)
+        work = new_work()  # one explanation step, bounded by its caller
         hypotheses = [v for v in range(r.num_candidates) if T.value[2 * v] == 0]
         hypotheses = [v for v in hypotheses if not true_somewhere[v]]
         p = 1
@@ -374,28 +403,39 @@ class BxbRater:
 
 @dataclass(frozen=True)
 class LengthLabel:
-    """What the length column shows for a grid: `label` (an integer, 'unsat', '>D' or
-    'timeout'), the `rating` it comes from ('length' or 'BxB'; '' when neither
-    settled it), its time and whether the time limit stopped it."""
+    """What the length column shows for a grid: `label` (an integer, 'unsat', '>D',
+    '>budget' or 'timeout'), the `rating` that gave it (`LENGTH` or `BXB`, its own scale:
+    a table or column each), its time, and whether the work budget or the time limit
+    stopped it."""
 
     label: str
     rating: str
     seconds: float
     timed_out: bool = False
+    over_budget: bool = False
+
+
+LENGTH = "length"  # the refutation length (solvers.length_rating)
+BXB = "BxB"  # braids of braids, for grids one level of refutations leaves open
 
 
 class LengthColumn:
     """The length column of `solvers rate`, the harness and `benchmarks agreement`:
     the refutation-length rating (`solvers.length_rating`) of a grid that one level of
-    refutations solves, BxB of a grid that needs two.  `time_limit` bounds both
-    together for each grid."""
+    refutations solves, BxB of a grid that needs two.  `searches` (the work budget)
+    and `time_limit` bound both together for each grid."""
 
     def __init__(
-        self, geometry: Geometry, encoding: str = "centrale", time_limit: float | None = None
+        self,
+        geometry: Geometry,
+        encoding: str = "centrale",
+        time_limit: float | None = None,
+        searches: int = DEFAULT_BUDGET.searches,
     ):
-        self.lengths = RefutationRater(geometry, encoding, time_limit)
+        self.lengths = RefutationRater(geometry, encoding, time_limit, searches)
         self.bxb = BxbRater(geometry, encoding, time_limit, lengths=self.lengths)
         self.time_limit = time_limit
+        self.searches = searches
 
     def rate(self, grid: Grid, length_depth: int = 1, depth: int | None = None) -> LengthLabel:
         """Return the grid's length label.  With `length_depth` 1 (the default), a grid
@@ -404,12 +444,16 @@ class LengthColumn:
         the depth rating already gave it, saves the depth-1 attempt on depth-2 grids."""
         begin = clock()
         deadline = deadline_after(self.time_limit)
+        spent = 0
         if not (length_depth == 1 and depth == 2):
             rated = self.lengths.rate(grid, length_depth)
-            unsettled = rated.status is Status.UNKNOWN and not rated.timed_out
+            stopped = rated.timed_out or rated.over_budget
+            unsettled = rated.status is Status.UNKNOWN and not stopped
             if not (unsettled and length_depth == 1):
-                rating = "length" if rated.status is Status.SAT else ""
-                return LengthLabel(rated.label(), rating, rated.seconds, rated.timed_out)
-        bxb = self.bxb.rate(grid, deadline)
-        rating = "BxB" if bxb.status is Status.SAT else ""
-        return LengthLabel(bxb.label(), rating, clock() - begin, bxb.timed_out)
+                return LengthLabel(
+                    rated.label(), LENGTH, rated.seconds, rated.timed_out, rated.over_budget
+                )
+            spent = rated.searches
+        bxb = self.bxb.rate(grid, deadline, self.searches - spent)
+        seconds = clock() - begin
+        return LengthLabel(bxb.label(), BXB, seconds, bxb.timed_out, bxb.over_budget)

@@ -25,9 +25,17 @@ from encoder.numbering import Grid
 from encoder.status import Status
 from solvers.bitboard import applies
 from solvers.board_engine import BoardEngine
+from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.engine import Engine, Ladder
 from solvers.grid_engine import GridEngine
-from solvers.probe import LADDER_BAD, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT, LADDER_UNSAT
+from solvers.probe import (
+    LADDER_BAD,
+    LADDER_BUDGET,
+    LADDER_OPEN,
+    LADDER_SAT,
+    LADDER_TIMEOUT,
+    LADDER_UNSAT,
+)
 from solvers.results import depth_bucket, rating_label
 
 
@@ -35,8 +43,8 @@ from solvers.results import depth_bucket, rating_label
 class Rating:
     """The depth a grid needs: SAT when the closure of `depth` fills the grid, UNSAT when
     it reaches a contradiction, UNKNOWN (depth None) when no depth up to `max_depth`
-    settles it, or UNKNOWN and `timed_out` when the time limit stopped the closure of
-    `depth` (the grid needs at least that depth)."""
+    settles it, or UNKNOWN and `over_budget` (`timed_out`) when the work budget (the
+    time limit) stopped the closure of `depth` (the grid needs at least that depth)."""
 
     depth: int | None
     status: Status
@@ -44,10 +52,14 @@ class Rating:
     seconds: float
     solution: Grid = ()
     timed_out: bool = False
+    over_budget: bool = False
 
     def depth_label(self) -> str:
-        """Return '0', '1', ... , 'unsat@d', '>D' or 'timeout@d' as printed by `rate`."""
-        return rating_label(self.status, self.depth, self.max_depth, self.timed_out, self.depth)
+        """Return '0', '1', ... , 'unsat@d', '>D', '>budget@d' or 'timeout@d' as printed
+        by `rate`."""
+        return rating_label(
+            self.status, self.depth, self.max_depth, self.timed_out, self.depth, self.over_budget
+        )
 
     def bucket(self) -> str:
         """Return the harness's depth bucket (see DEPTH_BUCKETS)."""
@@ -56,10 +68,11 @@ class Rating:
 
 def ladder_labels(out: Ladder, max_depth: int) -> list[str]:
     """Return the depth label of each grid of a ladder, as `Rating.depth_label` does."""
-    return [
-        rating_label(_LADDER_STATUS[code], depth, max_depth, code == LADDER_TIMEOUT, depth)
-        for code, depth in zip(out.status.tolist(), out.depth.tolist(), strict=True)
-    ]
+    labels = []
+    for code, depth in zip(out.status.tolist(), out.depth.tolist(), strict=True):
+        timed_out, over = code == LADDER_TIMEOUT, code == LADDER_BUDGET
+        labels.append(rating_label(_LADDER_STATUS[code], depth, max_depth, timed_out, depth, over))
+    return labels
 
 
 _LADDER_STATUS = {
@@ -67,12 +80,14 @@ _LADDER_STATUS = {
     LADDER_SAT: Status.SAT,
     LADDER_UNSAT: Status.UNSAT,
     LADDER_TIMEOUT: Status.UNKNOWN,
+    LADDER_BUDGET: Status.UNKNOWN,
 }
 
 
 class Rater:
-    """Rates grids of one geometry and encoding, reusing one engine; `time_limit`
-    (seconds, None: none) bounds the rating of each grid."""
+    """Rates grids of one geometry and encoding, reusing one engine; `budget` (its
+    `propagations`: the engine's or the board's work) and `time_limit` (seconds, None:
+    none) bound the rating of each grid."""
 
     def __init__(
         self,
@@ -80,10 +95,12 @@ class Rater:
         encoding: str = "centrale",
         polarity: str = "both",
         time_limit: float | None = None,
+        budget: Budget = DEFAULT_BUDGET,
     ):
         self.geometry = geometry
         self.polarity = polarity
         self.time_limit = time_limit
+        self.budget = budget
         self.encoding = encoding
         self.board = BoardEngine(geometry) if applies(geometry, encoding) else None
         if self.board is None:
@@ -108,7 +125,9 @@ class Rater:
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
         rater = self.engine if self.board is None else self.board
-        return rater.ladder(values, n, max_depth, self.polarity, self.time_limit)
+        return rater.ladder(
+            values, n, max_depth, self.polarity, self.time_limit, budget=self.budget.propagations
+        )
 
     def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
         """Return `ladder` and each grid's proof (`solvers.proof.rating_proofs`: "" for a
@@ -118,8 +137,9 @@ class Rater:
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
         out, lemmas, self._log_capacity = ladder_lemmas(
-            self.engine, values, n, max_depth, self.polarity, self.time_limit, self._log_capacity
-        )
+            self.engine, values, n, max_depth, self.polarity, self.time_limit,
+            self._log_capacity, self.budget.propagations,
+        )  # fmt: skip
         return out, rating_proofs(out, lemmas, values, self.geometry)
 
     def rate_many(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> list[Rating]:
@@ -133,9 +153,8 @@ class Rater:
                 raise ValueError(f"grid {i}: values must be in 0..{self.geometry.size}")
             status = _LADDER_STATUS[code]
             solution = tuple(out.solutions[i].tolist()) if status is Status.SAT else ()
-            timed_out = code == LADDER_TIMEOUT
-            settled = status is not Status.UNKNOWN or timed_out
-            ratings.append(
-                Rating(depth if settled else None, status, max_depth, seconds, solution, timed_out)
-            )
+            timed_out, over = code == LADDER_TIMEOUT, code == LADDER_BUDGET
+            settled = status is not Status.UNKNOWN or timed_out or over
+            depth = depth if settled else None
+            ratings.append(Rating(depth, status, max_depth, seconds, solution, timed_out, over))
         return ratings

@@ -32,6 +32,7 @@ from numba import njit
 from numba.core import types
 
 from encoder.numbering import Lit
+from solvers.budgets import BudgetExhausted
 from solvers.groups import GCLAUSE, GWORD
 from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
 from solvers.literals import to_codes
@@ -40,7 +41,9 @@ from solvers.probe import (
     CUR_END,
     CUR_GRID,
     CUR_START,
+    CUR_WORK,
     LADDER_BAD,
+    LADDER_BUDGET,
     LADDER_OPEN,
     LADDER_SAT,
     LADDER_TIMEOUT,
@@ -282,6 +285,7 @@ def closures_kernel(
                 cursor[CUR_DEPTH] = -1
                 return PAUSED
             cursor[CUR_START] = cycle_counter()
+            cursor[CUR_WORK] = st[PROPAGATIONS]
             conflicts[g], propagations[g] = st[CONFLICTS], st[PROPAGATIONS]  # before
             lits = dimacs[offsets[g] : offsets[g + 1]]
             if not check_literals(lits, num_vars):
@@ -325,29 +329,40 @@ def _sliced(
     S: tuple,
     paused: Callable[[tuple], bool],
     engine: Engine,
-    between: Callable[[], bool] | None = None,
+    grids: GridClock | None = None,
 ) -> tuple:
     """Call a resumable kernel slice by slice until it finishes; return its result.
 
     Between slices Python runs its signal handlers (Ctrl-C raises KeyboardInterrupt
-    here), the engine's deadline is checked (TimeLimitReached) and `between()` runs,
-    when given: it returns whether the next slice resumes the paused one (without it,
-    every slice after the first does).  Whatever stops the query, the state S is
-    cancelled back to level 0."""
+    here), and the bounds are checked: for a kernel over many grids, each grid's
+    (`grids`, a GridClock: its `between()` says whether the next slice resumes the
+    paused one); for one query, the engine's work budget (`BudgetExhausted` at the first
+    pause past it, each slice capped so that the pause comes there) and its deadline
+    (TimeLimitReached).  Whatever stops the query, the state S is cancelled back to
+    level 0."""
     st = S.st
     resume = False
+    origin = int(st[PROPAGATIONS])
+    budget = engine.work_budget if grids is None else None
     try:
         while True:
-            st[PAUSE_AT] = st[PROPAGATIONS] + engine.slice_size
+            if grids is not None:
+                st[PAUSE_AT] = grids.pause_at(int(st[PROPAGATIONS]), engine.slice_size)
+            elif budget is not None:
+                st[PAUSE_AT] = min(st[PROPAGATIONS] + engine.slice_size, origin + budget + 1)
+            else:
+                st[PAUSE_AT] = st[PROPAGATIONS] + engine.slice_size
             began = time.monotonic()
             out = _slice(kernel, (*args, resume))
             if not paused(out):
                 return out
             now = time.monotonic()
             engine.slice_size = next_slice(engine.slice_size, now - began)
+            if budget is not None and st[PROPAGATIONS] - origin > budget:
+                raise BudgetExhausted("propagations", budget)
             if engine.deadline is not None and clock() >= engine.deadline:
                 raise TimeLimitReached(engine.time_limit)
-            resume = True if between is None else between()
+            resume = True if grids is None else grids.between()
     except BaseException:
         _call(cancel_until, S, 0)  # paused inside a query, or not: back to level 0
         raise
@@ -372,44 +387,67 @@ def ladder_arrays(
     return grids, status, depth, solutions, np.zeros(count, np.int64)
 
 
-def grid_clock(
-    count: int,
-    time_limit: float | None,
-    rate: float,
-    give_up: Callable[[int, int, int], None],
-    reset: Callable[[], object] = lambda: None,
-) -> tuple[np.ndarray, Callable[[], bool]]:
-    """Return (cursor, between) for a resumable kernel over `count` grids with a time
-    limit each (the ladders, `Engine.closures`): the cursor starts at grid 0, between
-    grids, and `between` (for the slicing loop) gives up the grid being worked on when it
-    is over its time: reset(), then give_up(grid, depth paused in, cycles spent) (the
-    next grid starts from scratch); it returns whether the kernel resumes inside a
-    closure."""
-    cursor = np.zeros(NUM_CURSOR, np.int64)
-    cursor[CUR_DEPTH], cursor[CUR_END] = -1, count
-    limit = None if time_limit is None else time_limit * rate
+class GridClock:
+    """The per-grid bounds of a resumable kernel over `count` grids (the ladders,
+    `Engine.closures`): a work budget (`budget` units of the kernel's own work counter,
+    read by `work()`), and, when asked for, a time limit (`time_limit` seconds, cycles at
+    `rate` a second).
 
-    def between() -> bool:
+    The kernel pauses when its work counter reaches st[PAUSE_AT] at a hypothesis
+    boundary; `pause_at(counter, slice)` caps each slice so that the kernel always pauses
+    at the first boundary where the grid's work exceeds its budget, and `between()`
+    (for the slicing loop) gives the grid up there: reset(), then give_up(grid, depth
+    paused in, cycles spent, over_budget) (the next grid starts from scratch).  So
+    whether a grid is given up depends on the grid and the budget alone, never on where
+    the slices ended.  `between` returns whether the kernel resumes inside a closure."""
+
+    def __init__(
+        self,
+        count: int,
+        budget: int | None,
+        work: Callable[[], int],
+        give_up: Callable[[int, int, int, bool], None],
+        reset: Callable[[], object] = lambda: None,
+        time_limit: float | None = None,
+        rate: float = 1.0,
+    ):
+        self.cursor = np.zeros(NUM_CURSOR, np.int64)
+        self.cursor[CUR_DEPTH], self.cursor[CUR_END] = -1, count
+        self.budget, self.work = budget, work
+        self.give_up, self.reset = give_up, reset
+        self.cycles = None if time_limit is None else time_limit * rate
+
+    def pause_at(self, counter: int, slice_size: int) -> int:
+        """Return st[PAUSE_AT] for a slice of `slice_size` from work counter `counter`."""
+        if self.budget is None:
+            return counter + slice_size
+        at = counter + min(slice_size, self.budget + 1)  # a grid started in the slice
+        if self.cursor[CUR_DEPTH] >= 0:  # inside a grid: its budget's end
+            at = min(at, int(self.cursor[CUR_WORK]) + self.budget + 1)
+        return at
+
+    def between(self) -> bool:
+        cursor = self.cursor
         if cursor[CUR_DEPTH] < 0:  # paused between two grids
             return False
+        over = self.budget is not None and self.work() - cursor[CUR_WORK] > self.budget
         spent = _call(read_cycles) - cursor[CUR_START]
-        if limit is None or spent < limit:
+        if not over and (self.cycles is None or spent < self.cycles):
             return True
-        reset()
-        give_up(int(cursor[CUR_GRID]), int(cursor[CUR_DEPTH]), int(spent))
+        self.reset()
+        self.give_up(int(cursor[CUR_GRID]), int(cursor[CUR_DEPTH]), int(spent), over)
         cursor[CUR_GRID] += 1
         cursor[CUR_DEPTH] = -1
         return False
-
-    return cursor, between
 
 
 class Engine:
     """One CNF and a reusable assignment state; every query leaves the state at level 0.
 
-    `deadline` (a `solvers.limits.clock()` value, or None) bounds the probing and search
-    queries: past it they raise `solvers.limits.TimeLimitReached`; `time_limit(s)` sets
-    it for a block of queries."""
+    `work_budget` (propagations, or None) bounds each probing and search query: past it
+    they raise `solvers.budgets.BudgetExhausted`; `deadline` (a `solvers.limits.clock()`
+    value, or None) bounds them by the clock, as asked for: past it they raise
+    `solvers.limits.TimeLimitReached`; `limited` sets both for a block of queries."""
 
     def __init__(
         self, clauses: Iterable[Iterable[Lit]], num_vars: int | None = None, groups: bool = False
@@ -441,6 +479,7 @@ class Engine:
         self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
+        self.work_budget: int | None = None  # propagations per query
         self.deadline: float | None = None
         self.time_limit: float | None = None  # the seconds behind `deadline`, for messages
         self.slice_size = FIRST_SLICE
@@ -469,14 +508,16 @@ class Engine:
         return cls(cnf)
 
     @contextlib.contextmanager
-    def limited(self, seconds: float | None) -> Iterator[Engine]:
-        """Bound the queries of a block to `seconds` in all (None: no limit)."""
-        saved = self.deadline, self.time_limit
+    def limited(self, seconds: float | None, propagations: int | None = None) -> Iterator[Engine]:
+        """Bound each query of a block to `propagations` (None: no budget), and the block
+        to `seconds` in all (None: no time limit)."""
+        saved = self.deadline, self.time_limit, self.work_budget
         self.deadline, self.time_limit = deadline_after(seconds), seconds
+        self.work_budget = propagations
         try:
             yield self
         finally:
-            self.deadline, self.time_limit = saved
+            self.deadline, self.time_limit, self.work_budget = saved
 
     def _room(self, depth: int) -> None:
         """Grow the probing marks and frames to `depth` rows."""
@@ -588,13 +629,15 @@ class Engine:
         time_limit: float | None = None,
         log: np.ndarray = NO_LOG,
         log_at: np.ndarray = NO_LOG,
+        budget: int | None = None,
     ) -> Ladder:
         """Rate many grids in one compiled loop (see probe.ladder_kernel): `grids` holds
         rows of N*N values (0 for a blank) of a formula whose variable
         `encoder.numbering.cell_var(c, k, N)` says that cell c holds k.  Each grid is
         rated at the first depth whose closure fills it (SAT) or is contradictory
-        (UNSAT); `time_limit` (seconds, None: none) bounds each grid.  The kernel pauses
-        about every tenth of a second (Ctrl-C, the time limit), as every long query does.
+        (UNSAT); `budget` (propagations, None: none) bounds each grid (LADDER_BUDGET, see
+        GridClock), and so does `time_limit` (seconds, None: none; LADDER_TIMEOUT).  The
+        kernel pauses about every tenth of a second (Ctrl-C), as every long query does.
         `log` and `log_at` (one entry per grid and one more): where the closures' lemmas
         are written, grid by grid (`solvers.proof_log`; default none)."""
         grids, status, depth, solutions, cycles = ladder_arrays(grids, size, max_depth, polarity)
@@ -605,13 +648,14 @@ class Engine:
             return Ladder(status, depth, solutions, cycles / rate)
         self._room(max(max_depth, 1))
 
-        def give_up(g: int, at_depth: int, spent: int) -> None:
-            status[g], depth[g], cycles[g] = LADDER_TIMEOUT, at_depth, spent
+        def give_up(g: int, at_depth: int, spent: int, over: bool) -> None:
+            status[g] = LADDER_BUDGET if over else LADDER_TIMEOUT
+            depth[g], cycles[g] = at_depth, spent
 
-        cursor, between = self._grid_clock(count, time_limit, rate, give_up)
+        grid_clock = self._grid_clock(count, budget, give_up, time_limit, rate)
         args = (self._F, self._S, grids, size, max_depth, polarity == "positive", self._passed)
-        args += (self._frames, cursor, status, depth, solutions, cycles, log, log_at)
-        _sliced(ladder_kernel, args, self._S, _ladder_paused, self, between)
+        args += (self._frames, grid_clock.cursor, status, depth, solutions, cycles, log, log_at)
+        _sliced(ladder_kernel, args, self._S, _ladder_paused, self, grid_clock)
         return Ladder(status, depth, solutions, cycles / rate)
 
     def closures(
@@ -621,12 +665,14 @@ class Engine:
         depth: int,
         cell_vars: int,
         time_limit: float | None = None,
+        budget: int | None = None,
     ) -> Closures:
         """`probe` (depth >= 1) or `propagate` (depth 0) of many assumption sets in one
         compiled loop, with the work each took (see `Closures`): the harness's closure
         solvers over a chunk of grids.  Set g is assumptions[offsets[g]:offsets[g + 1]]
-        (DIMACS ints); `time_limit` (seconds, None: none) bounds each set, whose status
-        is then LADDER_TIMEOUT.  The loop pauses as every long query does (Ctrl-C)."""
+        (DIMACS ints); `budget` (propagations, None: none) bounds each set, whose status
+        is then LADDER_BUDGET (see GridClock), and so does `time_limit` (seconds, None:
+        none; LADDER_TIMEOUT).  The loop pauses as every long query does (Ctrl-C)."""
         if depth < 0:
             raise ValueError(f"depth must be >= 0, not {depth}")
         flat = np.ascontiguousarray(assumptions, dtype=np.int64)
@@ -640,15 +686,19 @@ class Engine:
             status[:] = LADDER_UNSAT
             return Closures(status, *numbers[:3], numbers[3] / rate, true)
         self._room(max(depth, 1))
-        cycles = numbers[3]
+        conflicts, propagations, cycles = numbers[1:]
+        st = self._S.st
 
-        def give_up(g: int, at_depth: int, spent: int) -> None:
-            status[g], cycles[g] = LADDER_TIMEOUT, spent
+        def give_up(g: int, at_depth: int, spent: int, over: bool) -> None:
+            status[g] = LADDER_BUDGET if over else LADDER_TIMEOUT
+            cycles[g] = spent  # the counters hold their values at the set's start:
+            conflicts[g] = st[CONFLICTS] - conflicts[g]  # the work until it was given up
+            propagations[g] = st[PROPAGATIONS] - propagations[g]
 
-        cursor, between = self._grid_clock(count, time_limit, rate, give_up)
+        grid_clock = self._grid_clock(count, budget, give_up, time_limit, rate)
         args = (self._F, self._S, flat, offsets, int(depth), False, self._passed, self._frames)
-        args += (int(cell_vars), cursor, status, *numbers, true, NO_LOG)
-        _sliced(closures_kernel, args, self._S, _ladder_paused, self, between)
+        args += (int(cell_vars), grid_clock.cursor, status, *numbers, true, NO_LOG)
+        _sliced(closures_kernel, args, self._S, _ladder_paused, self, grid_clock)
         if np.any(status == LADDER_BAD):
             g = int(np.flatnonzero(status == LADDER_BAD)[0])
             self._check(BAD_LITERAL, flat[offsets[g] : offsets[g + 1]])
@@ -657,13 +707,23 @@ class Engine:
     def _grid_clock(
         self,
         count: int,
+        budget: int | None,
+        give_up: Callable[[int, int, int, bool], None],
         time_limit: float | None,
         rate: float,
-        give_up: Callable[[int, int, int], None],
-    ) -> tuple[np.ndarray, Callable[[], bool]]:
-        """grid_clock's (cursor, between) for this engine: a grid given up is undone to
-        the root level."""
-        return grid_clock(count, time_limit, rate, give_up, lambda: _call(cancel_until, self._S, 0))
+    ) -> GridClock:
+        """The GridClock of a kernel over `count` grids on this engine: its work is the
+        propagations, and a grid given up is undone to the root level."""
+        st = self._S.st
+        return GridClock(
+            count,
+            budget,
+            lambda: int(st[PROPAGATIONS]),
+            give_up,
+            lambda: _call(cancel_until, self._S, 0),
+            time_limit,
+            rate,
+        )
 
     # What propagation reorders in the formula: the watch lists (MiniSat moves a watch to
     # the clause's next unfalsified literal) and the literal order inside each clause.

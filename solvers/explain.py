@@ -40,6 +40,7 @@ from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import Grid, cell_value
 from solvers import length_kernels as K
+from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.bxb_rating import BxbRater
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
@@ -142,8 +143,11 @@ class _Walk:
 class Explainer:
     """Explains grids of one geometry with the exam's (centrale) formula."""
 
-    def __init__(self, geometry: Geometry, zero_based: bool = False):
+    def __init__(
+        self, geometry: Geometry, zero_based: bool = False, budget: Budget = DEFAULT_BUDGET
+    ):
         self.geometry = geometry
+        self.budget = budget  # its searches bound a whole explanation (BudgetExhausted)
         self.base = 0 if zero_based else 1  # number of the first row, column, region
         # Without groups: the words follow the trail, whose order is the watched literals'.
         rules = GridEngine(geometry, "centrale", groups=False)
@@ -253,13 +257,14 @@ class Explainer:
         if not new:
             yield self._note(walk, "(no value placed)", ("  (no value placed)",))
         placed = self._placed(steps)
-        rater = RefutationRater(self.geometry)
+        rater = RefutationRater(self.geometry, searches=self.budget.searches)
         state = rater.start(grid)
         announce = True  # say where we stand again only after progress
         while len(placed) < n * n:
             if announce:
                 stall = f"{len(placed)} of {n * n} cells known; unit propagation stalls."
                 yield self._note(walk, stall, ("", stall))
+            rater.charge(rater.open_count(state))  # each step searches every open candidate
             shortest = rater.shortest_step(state, max_depth=1) if max_depth >= 1 else None
             if shortest is not None:
                 for lit, cone in zip(shortest.eliminated, shortest.cones, strict=True):

@@ -51,6 +51,7 @@ from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
 from solvers import length_kernels as K
+from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted
 from solvers.limits import TimeLimitReached, clock, deadline_after, watch_compilation
 from solvers.literals import to_code, to_codes, to_dimacs
 from solvers.propagate import (
@@ -66,7 +67,7 @@ from solvers.results import rating_label
 
 watch_compilation()  # compiling the kernels never counts against a time limit
 
-STEPS_PER_CALL = 8  # simplest-first steps per kernel call: Python checks the clock between
+STEPS_PER_CALL = 1  # simplest-first steps per kernel call: Python counts the budget between
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,9 @@ class RefutationRating:
     """A grid's refutation-length rating: `length` is the longest step (None when the
     resolution stopped short), `depth` the deepest nesting a step needed, `status` SAT
     when the resolution filled the grid, UNSAT when it reached a contradiction, UNKNOWN
-    when no refutation of depth <= max_depth was left or the time limit (`timed_out`)
-    stopped it."""
+    when no refutation of depth <= max_depth was left or the work budget
+    (`over_budget`) or the time limit (`timed_out`) stopped it; `searches` the work
+    spent, in the budget's units."""
 
     length: int | None
     depth: int | None
@@ -83,10 +85,15 @@ class RefutationRating:
     steps: int
     seconds: float
     timed_out: bool = False
+    over_budget: bool = False
+    searches: int = 0
 
     def label(self) -> str:
-        """Return the length as `rate` prints it: '4', 'unsat', '>D' or 'timeout'."""
-        return rating_label(self.status, self.length, self.depth, self.timed_out)
+        """Return the length as `rate` prints it: '4', 'unsat', '>D', '>budget' or
+        'timeout'."""
+        return rating_label(
+            self.status, self.length, self.depth, self.timed_out, over_budget=self.over_budget
+        )
 
 
 @dataclass(frozen=True)
@@ -102,14 +109,21 @@ class Step:
 
 
 class RefutationRater:
-    """Rates grids of one geometry and encoding; `time_limit` (seconds, None: none)
-    bounds each grid."""
+    """Rates grids of one geometry and encoding; `searches` (the work budget: each open
+    candidate of each step, whose shortest refutation is searched, counts one) and
+    `time_limit` (seconds, None: none) bound each grid."""
 
     def __init__(
-        self, geometry: Geometry, encoding: str = "centrale", time_limit: float | None = None
+        self,
+        geometry: Geometry,
+        encoding: str = "centrale",
+        time_limit: float | None = None,
+        searches: int = DEFAULT_BUDGET.searches,
     ):
         self.geometry = geometry
         self.time_limit = time_limit
+        self.searches = searches
+        self.spent = 0  # searches counted for the grid being rated
         formula = rule_formula(geometry, encoding)
         cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
         self.num_vars = formula.num_vars
@@ -184,9 +198,18 @@ class RefutationRater:
         value = S.value
         return [2 * v for v in range(self.num_candidates) if value[2 * v] == 0]
 
-    def _tick(self) -> None:
+    def charge(self, searches: int = 1) -> None:
+        """Count `searches` against the grid's budget; raise BudgetExhausted past it, and
+        TimeLimitReached past the deadline."""
+        self.spent += searches
+        if self.spent > self.searches:
+            raise BudgetExhausted("searches", self.searches)
         if self._deadline is not None and clock() >= self._deadline:
             raise TimeLimitReached(self.time_limit)
+
+    def open_count(self, S: K.State) -> int:
+        """Return the number of open candidates of S."""
+        return int(np.count_nonzero(S.value[0 : 2 * self.num_candidates : 2] == 0))
 
     # --- the rating -----------------------------------------------------------------
 
@@ -195,19 +218,25 @@ class RefutationRater:
         begin = clock()  # compiling a kernel does not count (see solvers.limits)
         self._deadline = deadline_after(self.time_limit)
         self._previous = {}
+        self.spent = 0
         longest, depth, steps = 0, 0, 0
 
-        def done(status: Status, timed_out: bool = False) -> RefutationRating:
+        def done(status: Status, timed_out: bool = False, over: bool = False) -> RefutationRating:
             seconds = clock() - begin
             length = longest if status is Status.SAT else None
-            shown = depth if status is not Status.UNKNOWN or timed_out else max_depth
-            return RefutationRating(length, shown, status, steps, seconds, timed_out)
+            stopped = timed_out or over
+            shown = depth if status is not Status.UNKNOWN or stopped else max_depth
+            return RefutationRating(
+                length, shown, status, steps, seconds, timed_out, over, self.spent
+            )
 
         S = self._state  # one state for every grid (nothing keeps it between calls)
         if not self._restart(S, grid):
             return done(Status.UNSAT)
         try:
             while True:
+                if not self.is_solved(S):
+                    self.charge(self.open_count(S))  # the step's searches, before it runs
                 status, step_longest, count = K.simplest_first(
                     self.F, self.occ, S, self.X, self.A, self.num_candidates,
                     self.num_constraints, self._lengths, self._log, STEPS_PER_CALL,
@@ -218,7 +247,7 @@ class RefutationRater:
                     return done(Status.SAT)
                 if status == CONTRADICTION:
                     return done(Status.UNSAT)
-                self._tick()
+                self.charge(0)  # the clock
                 if status == PAUSED:
                     continue
                 step = self.nested_step(S, max_depth)
@@ -230,6 +259,8 @@ class RefutationRater:
                         return done(Status.UNSAT)
         except TimeLimitReached:
             return done(Status.UNKNOWN, timed_out=True)
+        except BudgetExhausted:
+            return done(Status.UNKNOWN, over=True)
 
     # --- one step, for explanations and nesting --------------------------------------
 
@@ -289,7 +320,7 @@ class RefutationRater:
             # the others (lengths only shrink as the state grows).
             order = sorted(self._open(S), key=lambda z: self._previous.get(z, bound + 1))
             for z in order:
-                self._tick()
+                self.charge()
                 if not self._fails(S, z, depth):
                     continue
                 result = self._nested(S, z, depth, bound)
@@ -322,7 +353,7 @@ class RefutationRater:
             if status == SOLVED or depth - 1 < 2:
                 return False
             for y in self._open(U):
-                self._tick()
+                self.charge()
                 if self._fails(U, y, depth - 1):
                     if self._assert(U, y ^ 1) != NO_CONFLICT:
                         return True
@@ -342,7 +373,7 @@ class RefutationRater:
         U.st[K.TRACK] = 1
         conflict = self._assert(U, z, why=REASON_DECISION)
         while conflict == NO_CONFLICT:
-            self._tick()
+            self.charge()
             if self.is_solved(U):
                 return None
             best = K.candidate_lengths(

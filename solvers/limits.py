@@ -44,12 +44,12 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 
-DEFAULT_TIMEOUT = 10.0  # seconds per grid, for every solver (the commands' --timeout)
 SLICE_SECONDS = 0.1  # target length of one slice of compiled work
 FIRST_CONFLICT_BUDGET = 20_000
 
 
 COMPILE_NOTE_AFTER = 1.5  # seconds of compiling before stderr says what is going on
+COMPILE_TICK = 10.0  # seconds between two "still compiling" lines after the note
 COMPILE_NOTE = (
     "sudoku-sat: compiling the engine's kernels (numba, about a minute once; "
     "they are cached on disk afterwards)"
@@ -71,6 +71,7 @@ class _CompileWatch:
         self.compiling = 0  # nested "compile" events under way
         self.timer: threading.Timer | None = None
         self.noted = False
+        self.active = 0.0  # time.monotonic() of the last compile event
         self.held: _HeldCtrlC | None = None  # while the main thread compiles
 
     def on_start(self, event) -> None:
@@ -98,6 +99,7 @@ class _CompileWatch:
             held.release()
 
     def on_compile_start(self, event) -> None:
+        self.active = time.monotonic()
         self.compiling += 1
         if self.compiling == 1 and not self.noted:
             self.timer = threading.Timer(COMPILE_NOTE_AFTER, self._note)
@@ -105,6 +107,7 @@ class _CompileWatch:
             self.timer.start()
 
     def on_compile_end(self, event) -> None:
+        self.active = time.monotonic()
         self.compiling -= 1
         if self.compiling == 0 and self.timer is not None:
             self.timer.cancel()
@@ -114,6 +117,23 @@ class _CompileWatch:
         if not self.noted:
             self.noted = True
             print(COMPILE_NOTE, file=sys.stderr, flush=True)
+            ticker = threading.Thread(target=self._tick, name="compile-ticker", daemon=True)
+            ticker.start()
+
+    def _tick(self) -> None:
+        """Say every COMPILE_TICK seconds that compiling goes on, while it does (kernels
+        compile one after the other: a gap of a tick without a compile event ends it)."""
+        began = time.monotonic()
+        while True:
+            time.sleep(COMPILE_TICK)
+            now = time.monotonic()
+            if not self.compiling and now - self.active > COMPILE_TICK:
+                return
+            print(
+                f"sudoku-sat: still compiling the engine's kernels ({now - began:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 _WATCH = _CompileWatch()
@@ -314,10 +334,14 @@ def _not_the_main_thread() -> bool:
 
 
 def pysat_solve(
-    solver, assumptions: Sequence[int] = (), deadline: float | None = None
+    solver,
+    assumptions: Sequence[int] = (),
+    deadline: float | None = None,
+    conflicts: int | None = None,
 ) -> bool | None:
     """Solve with a PySAT solver; return True, False, or None when `deadline` (a
-    `clock()` value) passed first.  Ctrl-C raises KeyboardInterrupt.
+    `clock()` value) passed first or `conflicts` conflicts were spent (None: no budget).
+    Ctrl-C raises KeyboardInterrupt.
 
     The solver works in slices of about SLICE_SECONDS of conflicts, told to expect an
     interrupt, with PySAT's own Ctrl-C handler kept out (`sigint_kept_by_python`): a
@@ -325,7 +349,13 @@ def pysat_solve(
     its CaDiCaL ("Limited solve is currently unsupported") solves in one call: a time
     limit is then not kept, and PySAT's handler catches a Ctrl-C as it always did."""
     budget = FIRST_CONFLICT_BUDGET
+    left = conflicts
     while True:
+        if left is not None:
+            if left <= 0:
+                return None
+            budget = min(budget, left)
+            left -= budget
         try:
             solver.conf_budget(budget)
             started = time.monotonic()

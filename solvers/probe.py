@@ -274,7 +274,8 @@ CUR_GRID = 0  # the grid being rated (the next one between grids)
 CUR_DEPTH = 1  # the depth of the closure paused inside, -1 when paused between grids
 CUR_START = 2  # cycle counter when that grid started
 CUR_END = 3  # the ladder stops before this grid
-NUM_CURSOR = 4
+CUR_WORK = 4  # the work counter when that grid started (its work budget's origin)
+NUM_CURSOR = 5
 
 # A grid's outcome in the ladder.
 LADDER_OPEN = 0  # no depth up to max_depth fills it
@@ -282,6 +283,7 @@ LADDER_SAT = 1  # the closure of its depth fills the grid
 LADDER_UNSAT = 2  # the closure of its depth is contradictory
 LADDER_BAD = 3  # a value outside 1..n (no literal to assume)
 LADDER_TIMEOUT = 4  # set by the caller: the time limit stopped its depth
+LADDER_BUDGET = 5  # set by the caller: its work budget ran out at its depth
 
 
 @njit(cache=True)
@@ -342,6 +344,7 @@ def ladder_kernel(
                 cursor[CUR_DEPTH] = -1
                 return PAUSED
             cursor[CUR_START] = cycle_counter()
+            cursor[CUR_WORK] = st[PROPAGATIONS]
             if log_at.shape[0] > 0:
                 log_at[g] = log[HEAD]
             m = 0

@@ -107,6 +107,7 @@ def ladder_lemmas(
     polarity: str = "both",
     time_limit: float | None = None,
     capacity: int = 0,
+    budget: int | None = None,
 ) -> tuple[Ladder, list[np.ndarray], int]:
     """Run `engine.ladder` with a log of `capacity` literals (0: a guess); return (the
     ladder, each grid's lemmas, the capacity it took, a good guess for the next call).
@@ -115,14 +116,17 @@ def ladder_lemmas(
     count = len(grids)
     capacity = capacity or START_CAPACITY * max(1, count)
     if count == 0:
-        return engine.ladder(grids, size, max_depth, polarity, time_limit), [], capacity
+        out = engine.ladder(grids, size, max_depth, polarity, time_limit, budget=budget)
+        return out, [], capacity
     parts: list[Ladder] = []
     lemmas: list[np.ndarray] = []
     first = 0
     while first < count:
         log = new_log(capacity)
         log_at = np.zeros(count - first + 1, np.int64)
-        out = engine.ladder(grids[first:], size, max_depth, polarity, time_limit, log, log_at)
+        out = engine.ladder(
+            grids[first:], size, max_depth, polarity, time_limit, log, log_at, budget
+        )
         # the grids before the first whose lemmas ran past the log's end are whole
         over = log_at[1:] > log.size
         kept = int(np.argmax(over)) if log[HEAD] > log.size and over.any() else count - first

@@ -142,6 +142,7 @@ SOLVED = -10  # length_kernels: every candidate variable is assigned
 CONTRADICTION = -11  # length_kernels: the facts contradict each other (no solution)
 STUCK = -12  # length_kernels: no candidate is refuted within the limit
 OUT_OF_TIME = -13  # bxb_rating: the deadline passed (the clock is read between refutations)
+OUT_OF_BUDGET = -14  # bxb_rating: the work budget (work[BUDGET] searches) ran out
 
 # reason[v] says why v is assigned.  Propagation stores internal references (the hot
 # loop must not read the input index): c >= 0 is long clause c, BINARY_REASON - i is

@@ -21,7 +21,7 @@ from encoder.grids import describe_clash, find_clashes, format_line
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from encoder.status import Status
-from solvers.limits import DEFAULT_TIMEOUT
+from solvers.budgets import DEFAULT_BUDGET, OVER_BUDGET, Budget
 from solvers.per_geometry import geometry_runs, keep_loaded
 
 YES_NO = {True: "yes", False: "no"}
@@ -37,7 +37,8 @@ class RateOptions:
     solver: str | None = None  # a registry name; None (and no solver_cmd): the depth rating
     solver_cmd: str | None = None  # a DIMACS solver command instead of a registry name
     fresh: bool = False  # PySAT: a new solver per grid
-    timeout: float | None = DEFAULT_TIMEOUT  # seconds per grid (None: no limit)
+    timeout: float | None = None  # seconds per grid, the user's opt-in (None: no limit)
+    budget: Budget = DEFAULT_BUDGET  # work per grid: the default bound
     # refutation-length rating: deepest nesting tried (slow beyond 1); None: not rated
     length_depth: int | None = 1
     proof: bool = False  # depth rating: write each settled grid's proof (solvers.proof)
@@ -51,6 +52,7 @@ class RatedLine:
     line: str
     note: str = ""
     timed_out: bool = False  # the time limit stopped this grid (counted, the run goes on)
+    over_budget: bool = False  # the work budget stopped this grid (counted, the run goes on)
     failed: bool = False  # the solver failed on this grid (the command exits 1)
     length: str = ""  # the refutation-length rating's label (depth rating only)
     length_seconds: float = 0.0  # the time it took
@@ -108,10 +110,10 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
             raters,
             geometry,
             lambda g: (
-                Rater(g, options.encoding, options.polarity, options.timeout),
+                Rater(g, options.encoding, options.polarity, options.timeout, options.budget),
                 None
                 if options.length_depth is None
-                else LengthColumn(g, options.encoding, options.timeout),
+                else LengthColumn(g, options.encoding, options.timeout, options.budget.searches),
             ),
         )
         grids = [p.grid for p in batch]
@@ -123,20 +125,31 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
         for puzzle, label, depth, seconds, proof in zip(
             batch, labels, out.depth.tolist(), out.seconds.tolist(), proofs, strict=True
         ):
-            length, length_seconds, length_timed_out = NO_LENGTH, 0.0, False
+            length, length_seconds, length_timed_out, length_over = NO_LENGTH, 0.0, False, False
             if options.length_depth is not None:
                 known = depth if label == str(depth) else None  # saves BxB a first try
                 rated = length_rater.rate(puzzle.grid, options.length_depth, known)
                 length, length_seconds = rated.label, rated.seconds
-                length_timed_out = rated.timed_out
+                length_timed_out, length_over = rated.timed_out, rated.over_budget
             line = (
                 f"{index}\t{format_line(puzzle.grid, geometry)}\t{label}\t{length}\t"
                 f"{seconds + length_seconds:.6f}"
             )
             note = ""
             timed_out = label.startswith("timeout") or length_timed_out
+            over = label.startswith(OVER_BUDGET) or length_over
             if label.startswith("unsat"):
                 note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
+            elif label.startswith(OVER_BUDGET):
+                note = (
+                    f"{puzzle.source}: work budget of {options.budget.propagations:,} "
+                    f"propagations reached at depth {depth}; --budget propagations=N allows more"
+                )
+            elif length_over:
+                note = (
+                    f"{puzzle.source}: work budget of {options.budget.searches:,} searches "
+                    "reached by the refutation-length rating; --budget searches=N allows more"
+                )
             elif label.startswith("timeout"):
                 note = (
                     f"{puzzle.source}: time limit of {options.timeout:g} s reached at depth "
@@ -147,7 +160,9 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                     f"{puzzle.source}: time limit of {options.timeout:g} s reached by the "
                     "refutation-length rating; --timeout S allows more"
                 )
-            yield RatedLine(index, line, note, timed_out, False, length, length_seconds, proof)
+            yield RatedLine(
+                index, line, note, timed_out, over, False, length, length_seconds, proof
+            )
             index += 1
 
 
@@ -163,7 +178,11 @@ def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLi
 
     def load(geometry):
         backend = make_backend(
-            name, fresh=options.fresh, timeout=options.timeout, command=options.solver_cmd
+            name,
+            fresh=options.fresh,
+            timeout=options.timeout,
+            command=options.solver_cmd,
+            budget=options.budget,
         )
         formula = rule_formula(geometry, options.encoding)
         return backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
@@ -181,9 +200,9 @@ def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLi
             note = ""
             if result.status is Status.UNSAT:
                 note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
-            elif result.timed_out or result.failed:  # a closure's open cells are no fault
-                note = f"{puzzle.source}: {name}: {result.reason}"
-            yield RatedLine(index, line, note, result.timed_out, result.failed)
+            elif result.timed_out or result.failed or result.over_budget:
+                note = f"{puzzle.source}: {name}: {result.reason}"  # (open cells: no fault)
+            yield RatedLine(index, line, note, result.timed_out, result.over_budget, result.failed)
     finally:
         for backend in loaded.values():
             backend.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from encoder.status import Status
+from solvers.budgets import OVER_BUDGET
 
 __all__ = [
     "DEPTH_BUCKETS",
@@ -65,31 +66,42 @@ class SolverResult:
     conflicts: Figure
     propagations: Figure
     seconds: float
-    reason: str = ""  # why the status is UNKNOWN (time limit, crash, missing binary, ...)
-    # An UNKNOWN is one of three things: the time limit (`timed_out`), a solver that
-    # failed (`failed`: a crash, a missing program, output that is not an answer, a
-    # model that breaks a clause: an error the user must hear of), or an incomplete
-    # solver stopping short (neither: `up` leaving cells open is an answer, not a fault).
+    reason: str = ""  # why the status is UNKNOWN (budget, time limit, crash, ...)
+    # An UNKNOWN is one of four things: the work budget (`over_budget`), the time limit
+    # the user asked for (`timed_out`), a solver that failed (`failed`: a crash, a
+    # missing program, output that is not an answer, a model that breaks a clause: an
+    # error the user must hear of), or an incomplete solver stopping short (none of
+    # them: `up` leaving cells open is an answer, not a fault).
     timed_out: bool = False
     failed: bool = False
+    over_budget: bool = False
 
     def __post_init__(self) -> None:
         if self.status is not Status.SAT and self.model:
             raise ValueError("only a SAT result carries a model")
-        if (self.timed_out or self.failed) and self.status is not Status.UNKNOWN:
-            raise ValueError("only an UNKNOWN result times out or fails")
+        stopped = self.timed_out or self.failed or self.over_budget
+        if stopped and self.status is not Status.UNKNOWN:
+            raise ValueError("only an UNKNOWN result runs out of budget, times out or fails")
 
 
 def rating_label(
-    status: Status, value: int | None, beyond: int, timed_out: bool = False, at: int | None = None
+    status: Status,
+    value: int | None,
+    beyond: int,
+    timed_out: bool = False,
+    at: int | None = None,
+    over_budget: bool = False,
 ) -> str:
     """Return a rating as `solvers rate` prints it, the one maker of the depth and length
     labels: `value` when the grid is settled (SAT), '>beyond' when no level up to
-    `beyond` settles it (UNKNOWN), 'unsat' when a contradiction was found, 'timeout'
-    when the time limit stopped it; the last two followed by '@at' when `at` (the
-    depth concerned) is given.  The depth rating gives `at`: '2', '>2', 'unsat@0',
-    'timeout@1'; the length rating does not: '4', '>1', 'unsat', 'timeout'."""
+    `beyond` settles it (UNKNOWN), 'unsat' when a contradiction was found, '>budget'
+    when its work budget ran out, 'timeout' when the time limit stopped it; the last
+    three followed by '@at' when `at` (the depth concerned) is given.  The depth rating
+    gives `at`: '2', '>2', 'unsat@0', '>budget@2', 'timeout@1'; the length rating does
+    not: '4', '>1', 'unsat', '>budget', 'timeout'."""
     where = "" if at is None else f"@{at}"
+    if over_budget:
+        return f"{OVER_BUDGET}{where}"
     if timed_out:
         return f"timeout{where}"
     if status is Status.UNSAT:
@@ -100,15 +112,18 @@ def rating_label(
 
 
 # The harness's depth buckets: depths 0-3, deeper than 3 or beyond the depth tried
-# ("more"), a contradiction found ("unsat"), and the time limit reached before the
-# depth was known ("timeout").
-DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat", "timeout")
+# ("more"), a contradiction found ("unsat"), the work budget ("budget") or the time limit
+# ("timeout") reached before the depth was known.
+DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat", "budget", "timeout")
 
 
 def depth_bucket(label: str) -> str:
     """Return the harness's bucket of a depth label (`rating_label`): '0' to '3', 'unsat'
-    and 'timeout' as they are (whatever the depth after '@'), 'more' for any other."""
+    and 'timeout' as they are (whatever the depth after '@'), 'budget' for '>budget',
+    'more' for any other."""
     word = label.partition("@")[0]
+    if word == OVER_BUDGET:
+        return "budget"
     return word if word in DEPTH_BUCKETS and word != "more" else "more"
 
 

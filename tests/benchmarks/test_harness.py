@@ -475,24 +475,34 @@ def table_rows_of(text: str) -> list[str]:
     return [c.strip() for c in lines[2].strip("|").split("|")]
 
 
-def test_no_length_skips_only_the_refutation_length(tmp_path):
-    """--no-length leaves every figure but the length column as it was, and that column
-    says '-' in the CSV and 'not rated' (100 %) in the table; by default it is rated."""
-    grids = write_grids(tmp_path / "grids.txt", project_grids("sudoku9_depth1.txt", 12))
-    rows = {}
-    for flag in ("", "--no-length"):
+def test_length_adds_only_the_finer_ratings_each_on_its_own_scale(tmp_path):
+    """--length adds the refutation length (grids of depth 0-1) and the BxB (depth 2),
+    each in its own CSV column and table, and leaves every other figure as it was; by
+    default neither is rated (both columns empty, no table)."""
+    sets = [
+        PROJECT / "data" / "sets" / f"{name}.txt" for name in ("sudoku9_depth1", "sudoku9_x_depth2")
+    ]
+    rows, outputs = {}, {}
+    for flag in ("", "--length"):
         out = tmp_path / f"out{flag}"
-        result = run_cli(grids, "--solvers", "up,fl,minisat22", "--workers", "1", "--out", out,
-                         *([flag] if flag else []))  # fmt: skip
+        result = run_cli(*sets, "--limit", "4", "--solvers", "up,fl,fl2", "--workers", "1",
+                         "--out", out, *([flag] if flag else []))  # fmt: skip
         assert result.returncode == 0, result.stderr
+        outputs[flag] = result.stdout
         with open(out / "results.csv", encoding="utf-8", newline="") as handle:
             rows[flag] = [r for r in csv.DictReader(handle)]
-        if flag:
-            length_table = result.stdout.split("### Refutation length")[1].split("###")[0]
-            row = table_rows_of(length_table)  # dataset 'grids' (the file's name)
-            assert row[3:5] == ["n/a", "n/a"] and row[-1] == "100.00"
-    assert all(r["length"].isdigit() for r in rows[""])
-    assert {r["length"] for r in rows["--no-length"]} == {"-"}
-    for rated, skipped in zip(rows[""], rows["--no-length"], strict=True):
+    assert {(r["length"], r["bxb"]) for r in rows[""]} == {("", "")}
+    assert "### Refutation length" not in outputs[""] and "### BxB" not in outputs[""]
+    rated = rows["--length"]
+    for row in rated:
+        if row["depth"] == "2":
+            assert row["length"] == "" and row["bxb"].isdigit(), row
+        else:
+            assert row["length"].isdigit() and row["bxb"] == "", row
+    length_table = outputs["--length"].split("### Refutation length")[1].split("###")[0]
+    bxb_table = outputs["--length"].split("### BxB")[1].split("###")[0]
+    assert table_rows_of(length_table)[:3] == ["sudoku9_depth1", "centrale", "4"]
+    assert table_rows_of(bxb_table)[:3] == ["sudoku9_x_depth2", "centrale", "4"]
+    for plain, finer in zip(rows[""], rated, strict=True):
         for key in ("position", "solver", "status", "solved_without_search", "depth"):
-            assert rated[key] == skipped[key]
+            assert plain[key] == finer[key]

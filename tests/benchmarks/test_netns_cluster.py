@@ -29,7 +29,7 @@ pytest.importorskip("distributed", reason="dask.distributed is not installed")
 SCRIPT = PROJECT / "scripts" / "netns_cluster.sh"
 SCHEDULER = "tcp://10.251.0.1:8786"
 GRIDS = 100_000
-RUN = ["--solvers", "up", "--max-depth", "0", "--no-length", "--chunk-size", "1000", "--quiet"]
+RUN = ["--solvers", "up", "--max-depth", "0", "--chunk-size", "1000", "--quiet"]
 pytestmark = pytest.mark.slow
 
 

@@ -27,7 +27,7 @@ def test_scale_measures_rate_and_run_over_the_repeated_grids(tmp_path, capsys, l
     assert len(measured) == 2 * len(lengths), out
     what = [line for line, *_ in measured]
     assert what[0] == "solvers rate --max-depth 1 --no-length, 20 grids, 1 worker"
-    assert what[len(lengths)] == "benchmarks run up,fl,minisat22 --no-length, 20 grids, 1 worker"
+    assert what[len(lengths)] == "benchmarks run up,fl,minisat22, 20 grids, 1 worker"
     if len(lengths) == 2:
         assert "refutation-length rating" in what[1]
     for _, rate, _, peak in measured:

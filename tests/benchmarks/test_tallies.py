@@ -47,9 +47,10 @@ def test_a_tally_gives_the_figures_of_every_grid():
 
 def test_a_depth_tally_counts_labels():
     tally = DepthTally()
-    tally.add(["0", "1", "1"], ["0", "3", "3"])
-    tally.add(["unsat"], [">1"])
+    tally.add(["0", "1", "1", "2"], ["0", "3", "3", ""], ["", "", "", "2"])
+    tally.add(["unsat"], [">1"], [""])
     profile = tally.profile("set", "centrale", 3)
-    assert profile.grids == 4
-    assert profile.counts["1"] == 2 and profile.counts["unsat"] == 1 and profile.counts["2"] == 0
-    assert profile.lengths == {"0": 1, "3": 2, ">1": 1}
+    assert profile.grids == 5
+    assert profile.counts["1"] == 2 and profile.counts["unsat"] == 1 and profile.counts["2"] == 1
+    assert profile.lengths == {"0": 1, "3": 2, ">1": 1}  # each rating's own grids only
+    assert profile.bxbs == {"2": 1}

@@ -1,0 +1,110 @@
+"""Work budgets: the default bound on every grid's rating and solve, in each engine's own
+units, so that a result is a function of its input and never of the machine's load.
+
+A budget counts work the engine does anyway, and stops a grid at a point that depends
+on the grid alone:
+
+- `propagations`: the home-grown engine's closures, depth ladders and search.  The
+  clause engine counts literals propagated; the board (`solvers.bitboard`) counts cells
+  placed and hypotheses tested.  A grid is given up at the first hypothesis boundary
+  where the work spent on it exceeds the budget (`solvers.engine.grid_clock`), whatever
+  the slices the work was cut into.
+- `searches`: the refutation-length and BxB ratings; the hypotheses whose shortest
+  refutation was searched (each open candidate of each step).
+- `conflicts`: a PySAT solver's conflicts in one call (`conf_budget`).
+
+The defaults rate every grid of the project's own sets with room to spare (the
+heaviest grid of `data/sets/` needs less than a tenth of each); a grid past a budget is
+labelled `>budget`, the same on every machine.  A wall-clock limit (`--timeout`) is a
+separate opt-in: its outcome is `timeout`, and results that used it depend on the
+machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass, fields, replace
+
+DEFAULT_PROPAGATIONS = 200_000_000
+DEFAULT_SEARCHES = 20_000_000
+DEFAULT_CONFLICTS = 1_000_000
+
+OVER_BUDGET = ">budget"  # the label of a grid whose budget ran out
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The work one grid may take, per kind of engine (see the module docstring)."""
+
+    propagations: int = DEFAULT_PROPAGATIONS
+    searches: int = DEFAULT_SEARCHES
+    conflicts: int = DEFAULT_CONFLICTS
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"budget {field.name} must be a positive integer, not {value!r}")
+
+    def describe(self) -> str:
+        """Return the budget as the commands print it: 'propagations=N, ...'."""
+        return ", ".join(f"{f.name}={getattr(self, f.name):,}" for f in fields(self))
+
+
+DEFAULT_BUDGET = Budget()
+KINDS = tuple(f.name for f in fields(Budget))
+
+
+def budget_reason(kind: str, budget: int) -> str:
+    """Return the reason an UNKNOWN answer gives when a budget stopped it."""
+    return f"work budget of {budget:,} {kind} reached"
+
+
+class BudgetExhausted(Exception):
+    """A query spent its work budget; what it computed so far is abandoned."""
+
+    def __init__(self, kind: str, budget: int):
+        self.kind, self.budget = kind, budget
+        super().__init__(budget_reason(kind, budget))
+
+
+def parse_budget_item(text: str) -> tuple[str, int]:
+    """Parse one `--budget KIND=N` (N an integer >= 1, `_` and scientific notation such
+    as 1e6 accepted when whole); raise argparse.ArgumentTypeError in one line."""
+    kind, sep, number = text.partition("=")
+    kind = kind.strip()
+    if not sep or kind not in KINDS:
+        raise argparse.ArgumentTypeError(
+            f"expected KIND=N with KIND one of {', '.join(KINDS)}, not {text!r}"
+        )
+    try:
+        value = float(number.replace("_", "")) if number.strip() else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value != int(value) or value < 1:
+        raise argparse.ArgumentTypeError(
+            f"{kind} budget must be a whole number >= 1, not {number!r}"
+        )
+    return kind, int(value)
+
+
+def add_budget_flag(parser: argparse.ArgumentParser) -> None:
+    """Declare the repeatable `--budget KIND=N` option (its value: a list of items)."""
+    parser.add_argument(
+        "--budget",
+        action="append",
+        type=parse_budget_item,
+        default=[],
+        metavar="KIND=N",
+        help="work budget per grid, in the engine's own units (repeatable; KIND: "
+        f"propagations, default {DEFAULT_PROPAGATIONS:,}: the home-grown engine and the "
+        f"depth rating; searches, default {DEFAULT_SEARCHES:,}: refutation length and BxB; "
+        f"conflicts, default {DEFAULT_CONFLICTS:,}: PySAT solvers); a grid past it is "
+        "labelled >budget, the same on every machine",
+    )
+
+
+def budget_from(items: list[tuple[str, int]]) -> Budget:
+    """Return the default budget with the `--budget` items given."""
+    return replace(DEFAULT_BUDGET, **dict(items))
