@@ -551,12 +551,12 @@ def rate_run(
 def harness_run(
     path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
 ) -> tuple[float, float, float, int]:
-    """Run `benchmarks run` with up, fl, minisat22 on a file, with `--no-length` unless
+    """Run `benchmarks run` with up, fl, minisat22 on a file, with `--length` when
     `length`, on the workers `where` names: (wall, peak MiB, summed solver-call
     seconds, grids)."""
     out = folder / "run"
     argv = ["benchmarks", "run", str(path), "--solvers", "up,fl,minisat22", "--quiet"]
-    argv += [] if length else ["--no-length"]
+    argv += ["--length"] if length else []
     wall, peak = run_command([*argv, *where, "--out", str(out)], subprocess.DEVNULL)
     summaries = json.loads((out / "results.json").read_text(encoding="utf-8"))["summaries"]
     calls = sum(s["seconds_total"] for s in summaries)
@@ -608,7 +608,7 @@ def commands(source: str, lines: list[str], folder: Path) -> None:
     print(target_line("rate (default) grids/s", speed, 5000, "grids/s", at_most=False))
     start_up, _, _, _ = harness_run(one, folder)
     wall, _, calls, ran = harness_run(grids, folder)
-    print(f"   benchmarks run --solvers up,fl,minisat22 --no-length: wall {wall:.2f} s, start-up "
+    print(f"   benchmarks run --solvers up,fl,minisat22: wall {wall:.2f} s, start-up "
           f"{start_up:.2f} s, summed solver calls {calls:.2f} s ({ran} grids)")  # fmt: skip
     print(target_line("(wall - start-up) / solver-call time", (wall - start_up) / calls, 1.5))
     # The targets were set for the depth rating and the solver calls; the refutation-length
@@ -624,8 +624,8 @@ def at_scale(
     source: str, lines: list[str], sizes: list[int], folder: Path, places, lengths=(False,)
 ) -> None:
     """Question 5: grids/s and peak memory of rate and run over large files, on each of
-    `places` ((what it is, executor flags)), with `--no-length` (False in `lengths`) and
-    by default (True)."""
+    `places` ((what it is, executor flags)), without the refutation-length rating (False
+    in `lengths`) and with it (True)."""
     print(f"\n5. at scale: the grids of {source} repeated")
     peaks: dict[str, list[float]] = {place: [] for place, _ in places}
     for size in sizes:
@@ -637,10 +637,11 @@ def at_scale(
             for command, run in SCALED_COMMANDS:
                 for length in lengths:  # the targets' way, then the default
                     wall, peak, _, count = run(path, folder, where, length=length)
+                    plain = " --no-length" if run is rate_run else ""  # run: --length adds it
                     what = (
-                        "   (no target) the same with the refutation-length rating (the default)"
+                        "   (no target) the same with the refutation-length rating"
                         if length
-                        else f"   {command} --no-length, {size:,} grids, {place}"
+                        else f"   {command}{plain}, {size:,} grids, {place}"
                     )
                     print(f"{what}: {count / wall:,.0f} grids/s ({wall:.1f} s), "
                           f"peak RSS {peak:,.0f} MiB", flush=True)  # fmt: skip
