@@ -1,0 +1,200 @@
+"""Work budgets: a grid past its budget is given up at a point that depends on the grid
+and the budget alone, never on how the work was cut into slices (so every machine, at
+any load, prints the same labels); under the budget nothing changes.
+
+The slices are sized at random here (`slice_hook`), the way a loaded machine sizes
+them, and every ladder, closure and query must still give the same statuses, depths
+and counters."""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+import numpy as np
+import pytest
+
+from encoder.encodings import given_literals, rule_formula
+from encoder.geometry import standard
+from encoder.grids import parse_grid
+from encoder.numbering import num_cell_vars
+from solvers.backends import make_backend
+from solvers.board_engine import BoardEngine
+from solvers.budgets import (
+    DEFAULT_BUDGET,
+    OVER_BUDGET,
+    Budget,
+    BudgetExhausted,
+    budget_from,
+    parse_budget_item,
+)
+from solvers.bxb_rating import BXB, LengthColumn
+from solvers.depth_rating import Rater
+from solvers.engine import Engine
+from solvers.probe import LADDER_BUDGET, LADDER_SAT
+from solvers.results import Status
+
+GEOMETRY = standard(9)
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+DEPTH_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+DEPTH_0 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+
+
+def _grids() -> np.ndarray:
+    rows = [parse_grid(line, GEOMETRY) for line in (EASTER_MONSTER, DEPTH_1, DEPTH_0)]
+    return np.array(rows, dtype=np.int8)
+
+
+@pytest.fixture
+def random_slices(slice_hook):
+    """Slices of a random size (1 to 5,000 units), seeded: a loaded machine's."""
+    rng = random.Random(7)
+    slice_hook(lambda size, elapsed, smallest=1: rng.randint(1, 5_000))
+
+
+def _board_work(board: BoardEngine, grid: np.ndarray) -> int:
+    """The board's work on one grid's ladder to depth 2, unbounded."""
+    from solvers.bitboard import WORK
+
+    before = int(board._st[WORK])
+    board.ladder(grid[None, :], 9, 2)
+    return int(board._st[WORK]) - before
+
+
+def test_the_board_gives_a_grid_up_at_the_same_point_whatever_the_slices(random_slices):
+    grids = _grids()
+    board = BoardEngine(GEOMETRY)
+    work = _board_work(board, grids[0])
+    assert work > 1_000  # Easter Monster needs depth 2: thousands of units
+    for budget in (1, work // 3, work - 1, work + 1, None):
+        answers = set()
+        for first_slice in (1, 50, 1 << 20):
+            board.slice_size = first_slice
+            out = board.ladder(grids, 9, 2, budget=budget)
+            answers.add((tuple(out.status.tolist()), tuple(out.depth.tolist())))
+        assert len(answers) == 1, (budget, answers)
+        ((status, depth),) = answers
+        if budget is None or budget >= work:
+            assert status[0] == LADDER_SAT and depth[0] == 2
+        if budget is not None and budget < work // 2:
+            assert status[0] == LADDER_BUDGET
+        assert status[2] == LADDER_SAT  # propagation alone: no hypothesis, nothing to stop
+
+
+def test_the_clause_engine_gives_a_grid_up_at_the_same_point_whatever_the_slices(
+    random_slices,
+):
+    formula = rule_formula(GEOMETRY, "centrale")
+    engine = Engine(formula.clauses, formula.num_vars)
+    # Propagation moves the watches, and so the counts of later queries: every run
+    # starts from the same watches, as the harness's chunks do (`Engine.rewind`).
+    engine.mark_start()
+    grids = _grids()
+    before = engine.accum_stats()["propagations"]
+    engine.ladder(grids[:1], 9, 2)
+    work = engine.accum_stats()["propagations"] - before
+    seen = {}
+    for budget in (10, work // 4, work - 1, None):
+        answers = set()
+        for first_slice in (1, 100, 1 << 20):
+            engine.rewind()
+            engine.slice_size = first_slice
+            out = engine.ladder(grids, 9, 2, budget=budget)
+            answers.add((tuple(out.status.tolist()), tuple(out.depth.tolist())))
+        assert len(answers) == 1, (budget, answers)
+        seen[budget] = answers.pop()
+    assert seen[10][0][0] == LADDER_BUDGET and seen[None][0][0] == LADDER_SAT
+    # The closures of the harness: the same sets given up, with the same counters.
+    sets = [given_literals(tuple(row), GEOMETRY) for row in grids.tolist()]
+    flat = np.array([lit for lits in sets for lit in lits], np.int64)
+    offsets = np.cumsum([0, *map(len, sets)]).astype(np.int64)
+    outs = set()
+    for first_slice in (1, 100, 1 << 20):
+        engine.rewind()
+        engine.slice_size = first_slice
+        out = engine.closures(flat, offsets, 2, num_cell_vars(9), budget=work // 4)
+        outs.add((tuple(out.status.tolist()), tuple(out.propagations.tolist())))
+    assert len(outs) == 1
+    ((status, _),) = outs
+    assert status[0] == LADDER_BUDGET
+
+
+def test_a_query_past_its_budget_raises_and_leaves_the_engine_ready(random_slices):
+    formula = rule_formula(GEOMETRY, "centrale")
+    engine = Engine(formula.clauses, formula.num_vars)
+    givens = given_literals(parse_grid(EASTER_MONSTER, GEOMETRY), GEOMETRY)
+    with engine.limited(None, propagations=1_000), pytest.raises(BudgetExhausted):
+        engine.probe(givens, depth=2)
+    ok, literals = engine.probe(givens, depth=2)  # the same engine, no budget
+    assert ok and len([lit for lit in literals if lit > 0]) == 81
+
+
+def test_rater_labels_a_grid_past_its_budget_the_same_on_the_board_and_in_order():
+    grid = parse_grid(EASTER_MONSTER, GEOMETRY)
+    tight = Rater(GEOMETRY, budget=Budget(propagations=10))
+    [rating] = tight.rate_many([grid], 2)
+    assert rating.over_budget and rating.depth_label().startswith(OVER_BUDGET + "@")
+    assert rating.bucket() == "budget"
+    assert Rater(GEOMETRY).rate(grid).depth_label() == "2"
+
+
+def test_pysat_stops_at_its_conflict_budget_with_the_same_counts_every_time():
+    formula = rule_formula(GEOMETRY, "centrale")
+    givens = given_literals(parse_grid(EASTER_MONSTER, GEOMETRY), GEOMETRY)
+    answers = []
+    for _ in range(3):
+        backend = make_backend("minisat22", budget=Budget(conflicts=5))
+        backend.load(formula.clauses, formula.num_vars, num_cell_vars(9))
+        result = backend.solve(givens)
+        backend.close()
+        answers.append((result.status, result.conflicts, result.decisions, result.reason))
+        assert result.over_budget and not result.timed_out
+        assert "work budget of 5 conflicts" in result.reason
+    assert len(set(answers)) == 1
+    with make_backend("minisat22") as backend:  # the default budget: solved
+        backend.load(formula.clauses, formula.num_vars, num_cell_vars(9))
+        assert backend.solve(givens).status is Status.SAT
+
+
+def test_the_home_backends_label_a_grid_past_its_budget():
+    formula = rule_formula(GEOMETRY, "centrale")
+    givens = given_literals(parse_grid(EASTER_MONSTER, GEOMETRY), GEOMETRY)
+    for name in ("fl2", "dpll"):
+        with make_backend(name, budget=Budget(propagations=50)) as backend:
+            backend.load(formula.clauses, formula.num_vars, num_cell_vars(9))
+            [result] = backend.solve_many([givens])
+            assert result.status is Status.UNKNOWN and result.over_budget, name
+            assert "work budget of 50 propagations" in result.reason
+
+
+def test_length_and_bxb_stop_at_their_search_budget_the_same_every_time():
+    depth_1 = parse_grid(DEPTH_1, GEOMETRY)
+    monster = parse_grid(EASTER_MONSTER, GEOMETRY)
+    column = LengthColumn(GEOMETRY)
+    rated = column.rate(depth_1)
+    assert rated.label.isdigit() and not rated.over_budget
+    spent = column.lengths.spent
+    for searches in (1, spent // 2):
+        labels = {LengthColumn(GEOMETRY, searches=searches).rate(depth_1).label for _ in range(2)}
+        assert labels == {OVER_BUDGET}
+    assert LengthColumn(GEOMETRY, searches=spent).rate(depth_1).label == rated.label
+    small = LengthColumn(GEOMETRY, searches=2_000).rate(monster, depth=2)
+    assert small.rating == BXB and small.over_budget and small.label == OVER_BUDGET
+
+
+@pytest.mark.parametrize(
+    "text", ["propagations=0", "propagations=-5", "searches=abc", "conflicts=1.5", "foo=3",
+             "propagations", "searches=nan", "conflicts=inf", "propagations="],
+)  # fmt: skip
+def test_a_budget_that_is_not_a_whole_number_of_a_known_kind_is_refused(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        parse_budget_item(text)
+
+
+def test_budget_items_override_the_defaults():
+    assert parse_budget_item("searches=1e6") == ("searches", 1_000_000)
+    assert parse_budget_item("conflicts=1_000") == ("conflicts", 1000)
+    budget = budget_from([("searches", 7), ("conflicts", 9)])
+    assert budget == Budget(DEFAULT_BUDGET.propagations, 7, 9)
+    with pytest.raises(ValueError, match="positive integer"):
+        Budget(propagations=0)
