@@ -11,7 +11,8 @@
  * the value boards (`ones`: some candidate, `twos`: two or more).  A value with one
  * place left in an open house is a hidden single: the other values leave that cell,
  * which then is a naked single.  Only the value boards that changed since their last
- * scan are scanned for hidden singles (`dirty`, one bit per value).  A cell with no
+ * scan are scanned for hidden singles, and in them only the houses that may have
+ * changed (`hd`, per value).  A cell with no
  * candidate, or an open full house in which a value has no place, is a contradiction.
  * These are exactly the unit steps of the centrale rule clauses (solvers/bitboard.py
  * gives the argument), so the fixpoint is clause unit propagation's.
@@ -44,15 +45,28 @@
 INLINE int popc(word x) { return __builtin_popcountll(x); }
 INLINE int ctz(word x) { return __builtin_ctzll(x); }
 
-/* Run naked and hidden singles on board b to the fixpoint; `dirty`: the values whose
- * boards changed since the board was last at its fixpoint.  Return CORE_OK or
- * CORE_CONFLICT (the board is then left half-propagated, for the caller to drop). */
-INLINE int prop_w(Geo *G, word *b, word dirty, const int W) {
-    const int n = G->n, cells = G->cells;
+/* Run naked and hidden singles on board b to the fixpoint.  The values in `all_dirty`
+ * changed anywhere since the board was last at its fixpoint, those in `cell_dirty` only
+ * in cell `cell`: their houses are scanned for hidden singles.  Return CORE_OK or
+ * CORE_CONFLICT (the board is then left half-propagated, for the caller to drop).
+ *
+ * hd[v] are the houses to scan for value v: all of them once v was placed somewhere (its
+ * peers lost it: scanning every open house costs less than finding theirs), else the
+ * houses of the cells that lost v since its last scan (hidden singles, hypotheses). */
+INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, const int W) {
+    const int n = G->n, cells = G->cells, HW = G->HW;
     word *solved = b + (size_t)n * W;
     const word *cm = G->cellmask;
     uint64_t placed = 0;
     int result = CORE_OK;
+    word hd[n * HW];
+    for (int v = 0; v < n; v++)
+        for (int x = 0; x < HW; x++) {
+            word h = (all_dirty >> v & 1) ? G->allhouses[x] : 0;
+            if (cell_dirty >> v & 1) h |= G->cellhouses[(size_t)cell * HW + x];
+            hd[v * HW + x] = h;
+        }
+    word dirty = all_dirty | cell_dirty;
     for (;;) {
         for (;;) { /* naked singles */
             word ones[W], twos[W];
@@ -80,7 +94,8 @@ INLINE int prop_w(Geo *G, word *b, word dirty, const int W) {
                 for (int w = 0; w < W; w++) {
                     word s = ones[w] & bv[w];
                     if (!s) continue;
-                    dirty |= (word)1 << v;
+                    dirty |= (word)1 << v; /* all of v's open houses get scanned */
+                    for (int y = 0; y < HW; y++) hd[v * HW + y] = G->allhouses[y];
                     while (s) {
                         int bit = ctz(s);
                         s &= s - 1;
@@ -88,7 +103,8 @@ INLINE int prop_w(Geo *G, word *b, word dirty, const int W) {
                             result = CORE_CONFLICT; /* a peer placed this value first */
                             goto done;
                         }
-                        const word *pm = G->peers + (size_t)(w * 64 + bit) * W;
+                        int c = w * 64 + bit;
+                        const word *pm = G->peers + (size_t)c * W;
                         for (int x = 0; x < W; x++) bv[x] &= ~pm[x];
                         solved[w] |= (word)1 << bit;
                         placed++;
@@ -96,17 +112,22 @@ INLINE int prop_w(Geo *G, word *b, word dirty, const int W) {
                 }
             }
         }
-        /* hidden singles in the open houses of the values that changed */
+        /* hidden singles in the open houses to scan */
         word reduced = 0;
         while (dirty) {
             int v = ctz(dirty);
             dirty &= dirty - 1;
             word *bv = b + (size_t)v * W;
-            for (int x = cells >> 6; x < W; x++) {
-                word open = bv[x] & ~cm[x];
-                while (open) {
-                    int h = x * 64 + ctz(open) - cells;
-                    open &= open - 1;
+            for (int x = 0; x < HW; x++) {
+                /* the open houses of v, h = 64x .. 64x + 63: bits cells + h of bv */
+                int first = cells + 64 * x, sh = first & 63;
+                word open = bv[first >> 6] >> sh;
+                if (sh && (first >> 6) + 1 < W) open |= bv[(first >> 6) + 1] << (64 - sh);
+                word scan = hd[v * HW + x] & open;
+                hd[v * HW + x] = 0;
+                while (scan) {
+                    int h = x * 64 + ctz(scan);
+                    scan &= scan - 1;
                     const word *hm = G->hmask + (size_t)h * W;
                     int count = 0, at = 0;
                     word one = 0;
@@ -123,11 +144,13 @@ INLINE int prop_w(Geo *G, word *b, word dirty, const int W) {
                         goto done;
                     }
                     if (count == 1) {
+                        const word *ch = G->cellhouses + (size_t)(at * 64 + ctz(one)) * HW;
                         for (int u = 0; u < n; u++) {
                             word *bu = b + (size_t)u * W + at;
                             if (u != v && (*bu & one)) {
                                 *bu &= ~one;
                                 reduced |= (word)1 << u;
+                                for (int y = 0; y < HW; y++) hd[u * HW + y] |= ch[y];
                             }
                         }
                     }
@@ -142,13 +165,13 @@ done:
     return result;
 }
 
-static int prop(Geo *G, word *b, word dirty) {
+static int prop(Geo *G, word *b, word all_dirty, int cell, word cell_dirty) {
     switch (G->W) {
-    case 1: return prop_w(G, b, dirty, 1);
-    case 2: return prop_w(G, b, dirty, 2);
-    case 3: return prop_w(G, b, dirty, 3);
-    case 5: return prop_w(G, b, dirty, 5);
-    default: return prop_w(G, b, dirty, G->W);
+    case 1: return prop_w(G, b, all_dirty, cell, cell_dirty, 1);
+    case 2: return prop_w(G, b, all_dirty, cell, cell_dirty, 2);
+    case 3: return prop_w(G, b, all_dirty, cell, cell_dirty, 3);
+    case 5: return prop_w(G, b, all_dirty, cell, cell_dirty, 5);
+    default: return prop_w(G, b, all_dirty, cell, cell_dirty, G->W);
     }
 }
 
@@ -196,7 +219,7 @@ static int start_board(Geo *G, word *b, const int8_t *grid) {
         for (int u = 0; u < n; u++)
             if (u != k - 1) col[(size_t)u * W] &= ~bit;
     }
-    return prop(G, b, all_values(n)) == CORE_OK;
+    return prop(G, b, all_values(n), -1, 0) == CORE_OK;
 }
 
 /* Apply hypothesis `code` to board b (at its fixpoint) and propagate. */
@@ -208,9 +231,9 @@ static int test(Geo *G, word *b, int64_t code) {
     if (!(*bv & bit)) return CORE_CONFLICT;
     if (s & 1) { /* "v removed from c" */
         *bv &= ~bit;
-        return prop(G, b, (word)1 << v);
+        return prop(G, b, 0, c, (word)1 << v);
     }
-    return prop(G, b, restrict_cell(G, b, c, v) | ((word)1 << v));
+    return prop(G, b, 0, c, restrict_cell(G, b, c, v));
 }
 
 /* True when removing v from c (b at its fixpoint) propagates nothing: c keeps two
@@ -437,7 +460,7 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
             dirty |= (word)1 << v;
         }
     }
-    if (prop(G, b, dirty | (nlits == 0 ? all_values(n) : 0)) != CORE_OK) return CORE_CONFLICT;
+    if (prop(G, b, dirty | (nlits == 0 ? all_values(n) : 0), -1, 0) != CORE_OK) return CORE_CONFLICT;
     int r = closure(G, depth, positive_only, poll, G->work, -1);
     if (r != CORE_OK) return r;
     const word *solved = b + (size_t)n * W;

@@ -66,6 +66,9 @@ typedef struct Geo {
     int *nch;    /* cells: how many */
     int maxch;
     word *cellmask; /* W: every cell bit */
+    int HW;           /* words of a set of houses */
+    word *allhouses;  /* HW: every full house */
+    word *cellhouses; /* cells x HW: c's full houses */
     /* work arrays, grown for the deepest closure asked (core_board_room) */
     int room;          /* closures up to this depth fit */
     word *boards;      /* (room + 1) x BW: frame d tests its hypotheses on board d + 1 */

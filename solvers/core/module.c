@@ -174,6 +174,8 @@ static void board_dealloc(BoardObject *self) {
     free(G->chouse);
     free(G->nch);
     free(G->cellmask);
+    free(G->allhouses);
+    free(G->cellhouses);
     geo_free_room(G);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -256,7 +258,11 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
     G->hmask = calloc((size_t)nh * W + 1, sizeof(word));
     G->hlo = calloc(nh + 1, sizeof(int));
     G->hhi = calloc(nh + 1, sizeof(int));
-    int ok = G->nch && G->cellmask && G->peers && G->hmask && G->hlo && G->hhi;
+    G->HW = nh ? (nh + 63) / 64 : 1;
+    G->allhouses = calloc(G->HW, sizeof(word));
+    G->cellhouses = calloc((size_t)cells * G->HW, sizeof(word));
+    int ok = G->nch && G->cellmask && G->peers && G->hmask && G->hlo && G->hhi && G->allhouses &&
+             G->cellhouses;
     if (ok) {
         for (int h = 0; h < nh; h++)
             for (int i = 0; i < n; i++) G->nch[houses[(size_t)h * n + i]]++;
@@ -284,7 +290,9 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
             int hb = cells + h; /* c's peers mask closes house h for the value placed */
             G->peers[(size_t)c * W + (hb >> 6)] |= (word)1 << (hb & 63);
             G->chouse[(size_t)c * G->maxch + G->nch[c]++] = h;
+            G->cellhouses[(size_t)c * G->HW + (h >> 6)] |= (word)1 << (h & 63);
         }
+        G->allhouses[h >> 6] |= (word)1 << (h & 63);
         G->hlo[h] = lo;
         G->hhi[h] = hi;
     }
