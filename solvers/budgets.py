@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 DEFAULT_PROPAGATIONS = 200_000_000
-DEFAULT_SEARCHES = 20_000_000
+DEFAULT_SEARCHES = 50_000_000
 DEFAULT_CONFLICTS = 1_000_000
 
 OVER_BUDGET = ">budget"  # the label of a grid whose budget ran out
