@@ -79,8 +79,8 @@ def grid_rows(grids, cells: int) -> np.ndarray:
     """Return grids (rows of `cells` values) as a C-contiguous int8 array, without a copy
     when they are one already; raise ValueError or TypeError naming what is wrong."""
     a = np.asarray(grids)
-    if a.size == 0:
-        a = a.reshape(0, cells)
+    if a.size == 0 and a.ndim <= 2 and a.shape[-1:] in ((0,), (cells,)):
+        return np.zeros((0, cells), np.int8)
     if a.dtype.kind not in "iu" and a.dtype != np.bool_:
         raise TypeError(f"grids must hold integers, not {a.dtype}")
     if a.ndim != 2 or a.shape[1] != cells:

@@ -1,0 +1,193 @@
+"""The native core never trusts its caller: bad input raises a Python exception with a
+clear message (one case each), Ctrl-C ends a long kernel within 0.5 s, and, in a slow
+test, the core built with -fsanitize=address,undefined passes its tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import solvers.core as core
+from encoder.geometry import standard
+
+PROJECT = Path(__file__).resolve().parents[2]
+CORE = PROJECT / "solvers" / "core"
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+
+
+@pytest.fixture(scope="module")
+def board():
+    return core.Board(standard(9))
+
+
+def raw_tables(n: int = 4):
+    """The tables solvers.core.Board hands the extension for the n x n Sudoku."""
+    geometry = standard(n)
+    houses = np.array([r.cells for r in geometry.regions], np.int32)
+    peers = np.full((n * n, max(map(len, geometry.peers))), -1, np.int32)
+    for c, row in enumerate(geometry.peers):
+        peers[c, : len(row)] = row
+    return houses, peers
+
+
+@pytest.mark.parametrize("size", [0, -3, 65, 1000])
+def test_sizes_out_of_range(size):
+    houses, peers = raw_tables()
+    with pytest.raises(ValueError, match=r"size must be in 1\.\.64"):
+        core._core.Board(size, houses, peers)
+
+
+def test_tables_out_of_range():
+    houses, peers = raw_tables()
+    bad = houses.copy()
+    bad[2, 1] = 16
+    with pytest.raises(ValueError, match="houses: cell 16"):
+        core._core.Board(4, bad, peers)
+    bad = peers.copy()
+    bad[3, 0] = 3
+    with pytest.raises(ValueError, match="peers of cell 3"):
+        core._core.Board(4, houses, bad)
+    with pytest.raises(ValueError, match="peers has the wrong shape"):
+        core._core.Board(4, houses, peers[:5])
+    with pytest.raises(ValueError, match="houses must hold int32"):
+        core._core.Board(4, houses.astype(np.int64), peers)
+
+
+def test_grids_of_the_wrong_type_or_shape(board):
+    with pytest.raises(TypeError, match="integers"):
+        board.ladder(np.zeros((2, 81)), 1)
+    with pytest.raises(ValueError, match="rows of 81 values"):
+        board.ladder(np.zeros((2, 80), np.int8), 1)
+    with pytest.raises(ValueError, match="rows of 81 values"):
+        board.propagate_batch(np.zeros(81, np.int8))
+    with pytest.raises(ValueError, match=r"0\.\.N"):
+        board.propagate_batch(np.full((1, 81), 300))
+
+
+def test_values_out_of_range_are_bad_grids(board):
+    grids = np.zeros((3, 81), np.int8)
+    grids[1, 5] = 10
+    grids[2, 7] = -1
+    ok, _ = board.propagate_batch(grids)
+    assert ok.tolist() == [1, -1, -1]
+    assert board.ladder(grids, 1).status.tolist() == [0, core.LADDER_BAD, core.LADDER_BAD]
+
+
+def test_the_extension_checks_every_array(board):
+    raw = board._board
+    grids = np.zeros((2, 81), np.int8)
+    ok, values = np.zeros(2, np.int8), np.zeros((2, 81), np.int8)
+    with pytest.raises(ValueError, match="grids must hold int8"):
+        raw.batch(grids.astype(np.int64), ok, values)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        raw.batch(np.zeros((2, 162), np.int8)[:, ::2], ok, values)
+    with pytest.raises(ValueError, match="values has the wrong shape"):
+        raw.batch(grids, ok, values[:1])
+    readonly = values.copy()
+    readonly.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        raw.batch(grids, ok, readonly)
+    with pytest.raises(ValueError, match="must be a C-contiguous"):
+        raw.batch([[0] * 81], ok, values)
+
+
+@pytest.mark.parametrize("literal", [0, 730, -730, 2**40])
+def test_literals_beyond_the_cells(board, literal):
+    with pytest.raises(ValueError, match="no cell literal"):
+        board.probe([1, literal], 1)
+
+
+@pytest.mark.parametrize(("depth", "polarity"), [(-1, "both"), (101, "both"), (1, "negative")])
+def test_depths_and_polarities_out_of_range(board, depth, polarity):
+    with pytest.raises(ValueError, match=r"(depth|polarity) must be"):
+        board.probe([], depth, polarity)
+    with pytest.raises(ValueError, match=r"(depth|polarity) must be"):
+        board.ladder(np.zeros((1, 81), np.int8), depth, polarity)
+
+
+def test_negative_budget(board):
+    with pytest.raises(ValueError, match="budget"):
+        board.ladder(np.zeros((1, 81), np.int8), 1, budget=-1)
+
+
+def test_empty_input(board):
+    out = board.ladder(np.zeros((0, 81), np.int8), 2)
+    assert out.status.shape == (0,)
+    ok, values = board.propagate_batch([])
+    assert ok.shape == (0,) and values.shape == (0, 81)
+    assert board.probe([], 0)[0]
+
+
+INTERRUPTED = """
+import sys, time
+import numpy as np
+import solvers.core as core
+from encoder.geometry import standard
+board = core.Board(standard(9))
+grid = [0 if ch == "." else int(ch) for ch in sys.argv[2]]
+grids = np.array([grid] * int(sys.argv[3]), np.int8)
+print("ready", flush=True)
+try:
+    if sys.argv[1] == "ladder":
+        board.ladder(grids, 2)
+    else:
+        board.propagate_batch(grids)
+except KeyboardInterrupt:
+    print(time.monotonic(), flush=True)
+    sys.exit(130)
+"""
+
+
+@pytest.mark.parametrize(("kernel", "count"), [("ladder", 100_000), ("batch", 4_000_000)])
+def test_ctrl_c_ends_a_kernel_within_half_a_second(kernel, count):
+    child = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED, kernel, EASTER_MONSTER, str(count)],
+        stdout=subprocess.PIPE, text=True, cwd=PROJECT,
+    )  # fmt: skip
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert child.returncode == 130, out
+    assert float(out.strip()) - sent < 0.5
+
+
+def sanitized_build(folder: Path) -> Path:
+    """Build the extension from the same sources with ASan and UBSan into `folder`."""
+    include = sysconfig.get_paths()["include"]
+    target = folder / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
+    sources = [str(CORE / name) for name in ("module.c", "board_base.c", "board_sse41.c",
+                                             "board_avx2.c")]  # fmt: skip
+    flags = ["-std=c11", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
+             "-fno-sanitize-recover=undefined", "-shared", "-fPIC"]  # fmt: skip
+    subprocess.run(["gcc", *flags, f"-I{include}", *sources, "-o", str(target)], check=True)
+    return target
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
+    library = sanitized_build(tmp_path)
+    asan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True)
+    env = dict(os.environ, SUDOKU_SAT_CORE=str(library), LD_PRELOAD=asan.stdout.strip(),
+               ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
+               UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")  # fmt: skip
+    tests = [str(PROJECT / "tests" / "solvers" / name)
+             for name in ("test_core_board.py", "test_core_safety.py")]  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
+         "-k", "not ctrl_c", *tests],
+        env=env, cwd=PROJECT, capture_output=True, text=True, timeout=3000,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    assert " passed" in run.stdout
