@@ -13,13 +13,13 @@ of workers (times do, a little).
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass, field, fields
 
-from benchmarks.chunks import HOME, ChunkResult, ChunkTask, GridRun, run_chunk
+from benchmarks.chunks import HOME, ChunkResult, ChunkTask, GridRun, run_chunk, warm_up
 from benchmarks.paths import SETS
+from benchmarks.progress import Progress
 from benchmarks.report import DepthProfile, DepthTally, SolverTally, Summary
 from benchmarks.sets import Dataset, default_files, read_dataset, unique_names
 from encoder.encodings import ENCODING_NAMES
@@ -141,19 +141,6 @@ def make_tasks(datasets: Sequence[Dataset], options: RunOptions) -> list[ChunkTa
     return [task for _, task in sorted(chunk_tasks(datasets, options), key=lambda p: p[0])]
 
 
-def _progress(total: int, quiet: bool):
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total,
-        unit="grid",
-        desc="benchmark",
-        file=sys.stderr,
-        disable=quiet or not sys.stderr.isatty(),
-        dynamic_ncols=True,
-    )
-
-
 class Tallies:
     """Running counters of a run, chunk by chunk: a `SolverTally` per set, encoding and
     solver, a `DepthTally` per set and encoding.  Everything the tables, results.json
@@ -207,30 +194,32 @@ def execute(
     The tasks are made as the executor takes them: the grids are read block by block."""
     chunks = sum(-(-d.count // options.chunk_size) for d in datasets) * len(options.encodings)
     left = chunks - len(skip)
-    bar = _progress(sum(d.count for d in datasets) * len(options.encodings), options.quiet)
+    per_set = {d.name: d.count * len(options.encodings) for d in datasets}
+    if left <= 0:
+        return None, False
+    bar = Progress(sum(per_set.values()), per_set, options.quiet, "benchmarks")
     index: dict[tuple[str, str, int], int] = {}
 
     def todo() -> Iterator[ChunkTask]:
         for i, task in chunk_tasks(datasets, options):
             if i in skip:
-                bar.update(len(task.puzzles))
+                bar.skipped(task.dataset, len(task.puzzles))
                 continue
             index[task_index(task)] = i
             yield task
 
-    if left <= 0:
-        bar.update(bar.total - bar.n)
-        bar.close()
-        return None, False
-    executor = make_executor(options.executor, min(options.workers, left), options.scheduler)
+    workers = min(options.workers, left)
+    if options.executor != "local" or workers > 1:  # compiled once here, not per worker
+        for encoding in options.encodings:
+            warm_up(encoding, options.solvers, options.length)
+    executor = make_executor(options.executor, workers, options.scheduler)
     results = completed(executor, run_chunk, todo())
     try:
         for result in results:
             if result.error:
                 return result, False  # closing `results` below stops the executor
             keep(index.pop(task_index(result)), result)
-            bar.set_postfix_str(f"{result.dataset} {result.encoding}", refresh=False)
-            bar.update(result.count)
+            bar.add(result.dataset, result.count)
     except KeyboardInterrupt:  # `completed` has stopped the executor
         return None, True
     finally:
