@@ -749,7 +749,7 @@ def proof_figures(source: str, grids: list[tuple[int, ...]], folder: Path, check
         if str(index) not in by_grid:  # not settled by the rating: no proof
             continue
         cnf = parse_cnf(encode_dimacs(grid, GEOMETRY))
-        steps = parse_proof(by_grid[str(index)], "proof")
+        steps = parse_proof(by_grid[str(index)], "proof", cnf.num_vars)
         seconds, verdict = timed(lambda cnf=cnf, steps=steps: check_proof(cnf, steps, "proof"))
         times.append(seconds)
         lemmas.append(verdict.lemmas)

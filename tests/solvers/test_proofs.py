@@ -50,7 +50,7 @@ def grid_cnf(grid, geometry=NINE, givens: str = "centrale") -> Cnf:
 def verify(cnf: Cnf, text: str):
     """Check a proof text against a formula; return the verdict (the one gate every
     proof written in this file goes through)."""
-    return check_proof(cnf, parse_proof(text, "proof"), "proof")
+    return check_proof(cnf, parse_proof(text, "proof", cnf.num_vars), "proof")
 
 
 def refused(cnf: Cnf, text: str) -> ProofRefused:
@@ -129,8 +129,57 @@ def test_deletions_are_read_and_do_not_weaken_the_check():
 )
 def test_malformed_proof_lines_are_located(text, line, words):
     with pytest.raises(DimacsError) as caught:
-        parse_proof(text, "p.drup")
+        parse_proof(text, "p.drup", 9)
     assert caught.value.line == line and words in caught.value.message
+
+
+@pytest.mark.parametrize("literal", ["730", "-1000000000", "4294967414", "-4294967414", "9" * 5000])
+def test_a_literal_beyond_the_formula_is_refused_at_its_line(literal):
+    with pytest.raises(DimacsError) as caught:  # 2^32 + 118 was read as 118
+        parse_proof(f"1 0\n-2 {literal} 0\n0\n", "p.drup", 729)
+    assert caught.value.line == 2 and "beyond the formula's 729" in caught.value.message
+
+
+def test_a_variable_in_no_clause_leaves_two_models():
+    cnf = Cnf.from_clauses([[1]], num_vars=2)  # x2 free: two models, not one
+    assert "leave 1 of the formula's 2 variables open" in refused(cnf, "").message
+
+
+MEASURED = (  # run a module, then write its peak resident memory (KiB) to argv[1]
+    "import atexit, runpy, sys\n"
+    "out = sys.argv[1]\n"
+    "def peak():\n"
+    "    with open('/proc/self/status') as f:\n"
+    "        kib = next(l.split()[1] for l in f if l.startswith('VmHWM:'))\n"
+    "    with open(out, 'w') as f:\n"
+    "        f.write(kib)\n"
+    "atexit.register(peak)\n"
+    "sys.argv = sys.argv[2:]\n"
+    "runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)\n"
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory read from /proc")
+def test_a_long_proof_is_checked_in_the_memory_of_its_lemmas(tmp_path):
+    """12 MB of a lemma added and deleted over and over: the checker held the text, its
+    lines and a record a line (about 25 bytes a byte of proof, 300 MB here); now a
+    block of the file and the lemmas kept."""
+    cnf, proof_path, peak = tmp_path / "f.cnf", tmp_path / "p.drup", tmp_path / "peak"
+    cnf.write_text("p cnf 2 4\n1 2 0\n1 -2 0\n-1 2 0\n-1 -2 0\n")
+    with proof_path.open("w") as out:
+        for _ in range(50):
+            out.write("1 2 0\nd 1 2 0\n" * 20_000)
+        out.write("1 0\n0\n")
+    argv = ["solvers", "check", str(cnf), str(proof_path)]
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, str(peak), *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0 and done.stdout.endswith("s VERIFIED\n"), done.stderr
+    assert "1000002 lemmas checked" in done.stdout
+    assert int(peak.read_text()) / 1024 < 150  # MB; about 55 here (the interpreter, PySAT)
 
 
 # --- the engine's proofs ------------------------------------------------------------------
