@@ -6,6 +6,7 @@ x86-64, SSE4.1, AVX2: board_*.c) and chosen at load time, never with -march=nati
 from setuptools import Extension, setup
 
 CORE = "solvers/core/"
+SOURCES = ("module.c", "clauses.c", "board_base.c", "board_sse41.c", "board_avx2.c")
 
 setup(
     ext_modules=[
@@ -13,9 +14,15 @@ setup(
             "solvers.core._core",
             sources=[
                 CORE + name
-                for name in ("module.c", "board_base.c", "board_sse41.c", "board_avx2.c")
+                for name in (
+                    "module.c",
+                    "clauses.c",
+                    "board_base.c",
+                    "board_sse41.c",
+                    "board_avx2.c",
+                )
             ],
-            depends=[CORE + "core.h", CORE + "board_impl.h"],
+            depends=[CORE + "core.h", CORE + "board_impl.h", CORE + "clauses.h"],
             extra_compile_args=["-std=c11", "-O2", "-fno-strict-aliasing"],
         )
     ]

@@ -184,3 +184,101 @@ class Board:
         copy of the board, `repeats` times: return how many were tested (-1 when the
         givens contradict).  For timing one placement test."""
         return self._board.placements(grid_rows([grid], self.cells)[0], int(repeats))
+
+
+class Clauses:
+    """A CNF formula of DIMACS clauses in the native clause engine (watched literals),
+    with its own propagation state; one kernel at a time.  Every query starts and ends
+    at the root level (the formula's units and what they imply), whose literals the
+    answers leave out, as Engine's do."""
+
+    def __init__(self, clauses, num_vars: int | None = None):
+        """`clauses`: lists of DIMACS ints, or a pair (flat, offsets) of int64 arrays,
+        clause i being flat[offsets[i]:offsets[i + 1]]; num_vars defaults to the highest
+        variable.  A formula of no variable is refused."""
+        if isinstance(clauses, tuple) and len(clauses) == 2 and hasattr(clauses[0], "dtype"):
+            flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in clauses)
+        else:
+            flat, offsets = literal_sets(clauses)
+        if num_vars is None:
+            num_vars = int(np.abs(flat).max()) if flat.size else 0
+        self.num_vars = num_vars
+        self._cnf = _core.Clauses(flat, offsets, int(num_vars))
+        self._out = np.empty(num_vars, np.int64)
+
+    @property
+    def work(self) -> int:
+        """Work units spent so far (literals propagated, hypotheses tested)."""
+        return self._cnf.counters()[0]
+
+    @property
+    def hypotheses(self) -> int:
+        return self._cnf.counters()[1]
+
+    @property
+    def ok(self) -> bool:
+        """False when the formula's units (or an empty clause) are contradictory."""
+        return not self._cnf.counters()[2]
+
+    def probe(
+        self,
+        assumptions: Sequence[int] | np.ndarray = (),
+        depth: int = 1,
+        polarity: str = "both",
+        as_array: bool = False,
+    ):
+        """Return (True, the literals above the root level of the closure of depth
+        `depth` of the assumptions) or (False, []), as Engine.probe."""
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out)
+        if count < 0:
+            return False, np.empty(0, np.int64) if as_array else []
+        out = self._out[:count].copy()
+        return True, out if as_array else out.tolist()
+
+    def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
+        """Return probe's answer at depth 0: unit propagation alone, as Engine.propagate."""
+        return self.probe(assumptions, 0, as_array=as_array)
+
+    def propagate_batch(self, assumption_sets) -> tuple[np.ndarray, np.ndarray]:
+        """Propagate each set of assumptions (lists of DIMACS ints, or a pair (flat,
+        offsets)): return (ok, values), ok[g] 1 or 0 on a conflict, values[g] per
+        variable 1 true, -1 false, 0 unassigned (root level included)."""
+        if isinstance(assumption_sets, tuple) and len(assumption_sets) == 2:
+            flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in assumption_sets)
+        else:
+            flat, offsets = literal_sets(assumption_sets)
+        count = max(offsets.shape[0] - 1, 0)
+        ok = np.empty(count, np.int8)
+        values = np.empty((count, self.num_vars), np.int8)
+        self._cnf.batch(flat, offsets, ok, values)
+        return ok, values
+
+    def ladder(
+        self, grids, size: int, max_depth: int, polarity: str = "both", budget: int | None = None
+    ) -> Ladder:
+        """Rate grids of side `size` (cell c holding k is variable size * c + k) as
+        Board.ladder does, on the clauses."""
+        grids = grid_rows(grids, size * size)
+        if budget is not None and budget < 0:
+            raise ValueError(f"budget must be >= 0 or None, not {budget}")
+        count = grids.shape[0]
+        status = np.zeros(count, np.int8)
+        depth = np.zeros(count, np.int16)
+        solutions = np.zeros((count, size * size), np.int8)
+        work = np.zeros(count, np.int64)
+        ns = np.zeros(count, np.int64)
+        self._cnf.ladder(
+            grids, int(size), int(max_depth), _polarity(polarity),
+            -1 if budget is None else int(budget), status, depth, solutions, work, ns,
+        )  # fmt: skip
+        return Ladder(status, depth, solutions, ns / 1e9, work)
+
+
+def literal_sets(sets) -> tuple[np.ndarray, np.ndarray]:
+    """Return lists of DIMACS ints as (flat, offsets) int64 arrays."""
+    sets = [list(s) for s in sets]
+    offsets = np.zeros(len(sets) + 1, np.int64)
+    np.cumsum([len(s) for s in sets], out=offsets[1:])
+    flat = np.fromiter((lit for s in sets for lit in s), np.int64, int(offsets[-1]))
+    return flat, offsets

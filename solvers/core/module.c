@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clauses.h"
 #include "core.h"
 
 #define POLL_EVERY 64            /* core_poll calls between two looks at the clock */
@@ -471,6 +472,222 @@ static PyTypeObject BoardType = {
     .tp_methods = board_methods,
 };
 
+/* ---- Clauses ----------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD Cnf f;
+    int ready;
+    int busy;
+} ClausesObject;
+
+static void clauses_dealloc(ClausesObject *self) {
+    cnf_free(&self->f);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Check DIMACS literals flat[offsets[i] .. offsets[i+1]) against nvars; -1 with a
+ * ValueError naming the first bad one. */
+static int check_clause_arrays(Py_buffer *fv, Py_buffer *ov, int64_t nvars, const char *what) {
+    const int64_t *flat = fv->buf, *offsets = ov->buf;
+    Py_ssize_t count = ov->shape[0] - 1, total = fv->shape[0];
+    if (count < 0) {
+        PyErr_Format(PyExc_ValueError, "offsets must hold at least one entry (0)");
+        return -1;
+    }
+    if (offsets[0] != 0 || offsets[count] != total) {
+        PyErr_Format(PyExc_ValueError, "offsets must run from 0 to %zd (the literals), not %lld to %lld",
+                     total, (long long)offsets[0], (long long)offsets[count]);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (offsets[i + 1] < offsets[i]) {
+            PyErr_Format(PyExc_ValueError, "offsets must not decrease (at %zd)", i);
+            return -1;
+        }
+    for (Py_ssize_t i = 0; i < total; i++)
+        if (flat[i] == 0 || flat[i] > nvars || flat[i] < -nvars) {
+            PyErr_Format(PyExc_ValueError, "%s: literal %lld is not in 1..%lld or its negation",
+                         what, (long long)flat[i], (long long)nvars);
+            return -1;
+        }
+    return 0;
+}
+
+static int clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"flat", "offsets", "num_vars", NULL};
+    PyObject *fo, *oo;
+    long long nvars;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOL", kwlist, &fo, &oo, &nvars)) return -1;
+    if (self->ready) {
+        PyErr_SetString(PyExc_RuntimeError, "a Clauses object is initialised once");
+        return -1;
+    }
+    if (nvars < 1 || nvars > (1LL << 30)) {
+        PyErr_Format(PyExc_ValueError,
+                     "num_vars must be in 1..2^30, not %lld (an empty formula has nothing to "
+                     "propagate)",
+                     nvars);
+        return -1;
+    }
+    Py_buffer fv = {0}, ov = {0};
+    if (get_array(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0) return -1;
+    if (get_array(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0 ||
+        check_clause_arrays(&fv, &ov, nvars, "clauses") < 0) {
+        RELEASE(&fv, &ov);
+        return -1;
+    }
+    int r;
+    Py_BEGIN_ALLOW_THREADS r = cnf_build(&self->f, fv.buf, ov.buf, ov.shape[0] - 1, (int32_t)nvars);
+    Py_END_ALLOW_THREADS RELEASE(&fv, &ov);
+    if (r < 0 || cnf_room(&self->f, 1) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->ready = 1;
+    return 0;
+}
+
+static int clauses_enter(ClausesObject *self) {
+    if (!self->ready) {
+        PyErr_SetString(PyExc_RuntimeError, "the Clauses object is not initialised");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the formula is running a kernel in another thread");
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
+    PyObject *lo, *oo;
+    int depth, positive_only;
+    if (!PyArg_ParseTuple(args, "OipO", &lo, &depth, &positive_only, &oo)) return NULL;
+    if (check_depth(depth) < 0 || clauses_enter(self) < 0) return NULL;
+    Cnf *F = &self->f;
+    Py_buffer lv = {0}, ov = {0};
+    PyObject *result = NULL;
+    if (get_array(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
+        get_array(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0)
+        goto out;
+    const int64_t *lits = lv.buf;
+    for (Py_ssize_t i = 0; i < lv.shape[0]; i++)
+        if (lits[i] == 0 || lits[i] > F->nvars || lits[i] < -(int64_t)F->nvars) {
+            PyErr_Format(PyExc_ValueError, "assumption %lld is not in 1..%d or its negation",
+                         (long long)lits[i], F->nvars);
+            goto out;
+        }
+    if (cnf_room(F, depth) < 0) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    Poll poll;
+    int64_t nout = 0;
+    release(&poll);
+    int r = cnf_probe(F, lits, lv.shape[0], depth, positive_only, ov.buf, &nout, &poll);
+    reacquire(&poll);
+    if (r != CORE_INTERRUPT) result = PyLong_FromLongLong(r == CORE_OK ? nout : -1);
+out:
+    self->busy = 0;
+    RELEASE(&lv, &ov);
+    return result;
+}
+
+static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
+    PyObject *go, *so, *dO, *solo, *wo, *no;
+    int n, max_depth, positive_only;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OiipLOOOOO", &go, &n, &max_depth, &positive_only, &budget, &so,
+                          &dO, &solo, &wo, &no))
+        return NULL;
+    if (check_depth(max_depth) < 0) return NULL;
+    if (n < 1 || n > 127) {
+        PyErr_Format(PyExc_ValueError, "size must be in 1..127 (int8 values), not %d", n);
+        return NULL;
+    }
+    if (clauses_enter(self) < 0) return NULL;
+    Cnf *F = &self->f;
+    PyObject *result = NULL;
+    Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
+    if (get_array(go, &gv, "grids", 1, 2, -1, (Py_ssize_t)n * n, 0) < 0) goto out;
+    Py_ssize_t count = gv.shape[0];
+    if (get_array(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
+        get_array(dO, &dv, "depth", 2, 1, count, -1, 1) < 0 ||
+        get_array(solo, &solv, "solutions", 1, 2, count, (Py_ssize_t)n * n, 1) < 0 ||
+        get_array(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
+        get_array(no, &nv, "ns", 8, 1, count, -1, 1) < 0)
+        goto out;
+    if (cnf_room(F, max_depth) < 0) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    Poll poll;
+    release(&poll);
+    int r = cnf_ladder(F, gv.buf, count, n, max_depth, positive_only, budget, sv.buf, dv.buf,
+                       solv.buf, wv.buf, nv.buf, &poll);
+    reacquire(&poll);
+    if (r < 0)
+        PyErr_NoMemory();
+    else if (r != CORE_INTERRUPT)
+        result = Py_NewRef(Py_None);
+out:
+    self->busy = 0;
+    RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+    return result;
+}
+
+static PyObject *clauses_batch(ClausesObject *self, PyObject *args) {
+    PyObject *fo, *oo, *oko, *vo;
+    if (!PyArg_ParseTuple(args, "OOOO", &fo, &oo, &oko, &vo)) return NULL;
+    if (clauses_enter(self) < 0) return NULL;
+    Cnf *F = &self->f;
+    PyObject *result = NULL;
+    Py_buffer fv = {0}, ov = {0}, okv = {0}, vv = {0};
+    if (get_array(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0 ||
+        get_array(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0 ||
+        check_clause_arrays(&fv, &ov, F->nvars, "assumptions") < 0)
+        goto out;
+    Py_ssize_t count = ov.shape[0] - 1;
+    if (get_array(oko, &okv, "ok", 1, 1, count, -1, 1) < 0 ||
+        get_array(vo, &vv, "values", 1, 2, count, F->nvars, 1) < 0)
+        goto out;
+    Poll poll;
+    release(&poll);
+    int r = cnf_batch(F, fv.buf, ov.buf, count, okv.buf, vv.buf, &poll);
+    reacquire(&poll);
+    if (r != CORE_INTERRUPT) result = Py_NewRef(Py_None);
+out:
+    self->busy = 0;
+    RELEASE(&fv, &ov, &okv, &vv);
+    return result;
+}
+
+static PyObject *clauses_counters(ClausesObject *self, PyObject *unused) {
+    return Py_BuildValue("KKi", (unsigned long long)self->f.work,
+                         (unsigned long long)self->f.hypotheses, self->f.root_conflict);
+}
+
+static PyMethodDef clauses_methods[] = {
+    {"probe", (PyCFunction)clauses_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
+    {"ladder", (PyCFunction)clauses_ladder, METH_VARARGS,
+     "ladder(grids, n, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
+    {"batch", (PyCFunction)clauses_batch, METH_VARARGS, "batch(flat, offsets, ok, values)"},
+    {"counters", (PyCFunction)clauses_counters, METH_NOARGS, "(work, hypotheses, root_conflict)"},
+    {NULL},
+};
+
+static PyTypeObject ClausesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "solvers.core._core.Clauses",
+    .tp_basicsize = sizeof(ClausesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Clauses(flat, offsets, num_vars): a CNF formula and its propagation state",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)clauses_init,
+    .tp_dealloc = (destructor)clauses_dealloc,
+    .tp_methods = clauses_methods,
+};
+
 /* ---- module ------------------------------------------------------------------ */
 
 static PyMethodDef module_methods[] = {
@@ -487,12 +704,18 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     find_variants();
-    if (PyType_Ready(&BoardType) < 0) return NULL;
+    if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&ClausesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     Py_INCREF(&BoardType);
     if (PyModule_AddObject(m, "Board", (PyObject *)&BoardType) < 0) {
         Py_DECREF(&BoardType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&ClausesType);
+    if (PyModule_AddObject(m, "Clauses", (PyObject *)&ClausesType) < 0) {
+        Py_DECREF(&ClausesType);
         Py_DECREF(m);
         return NULL;
     }

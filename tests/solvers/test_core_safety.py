@@ -166,8 +166,8 @@ def sanitized_build(folder: Path) -> Path:
     """Build the extension from the same sources with ASan and UBSan into `folder`."""
     include = sysconfig.get_paths()["include"]
     target = folder / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
-    sources = [str(CORE / name) for name in ("module.c", "board_base.c", "board_sse41.c",
-                                             "board_avx2.c")]  # fmt: skip
+    names = ("module.c", "clauses.c", "board_base.c", "board_sse41.c", "board_avx2.c")
+    sources = [str(CORE / name) for name in names]
     flags = ["-std=c11", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
              "-fno-sanitize-recover=undefined", "-shared", "-fPIC"]  # fmt: skip
     subprocess.run(["gcc", *flags, f"-I{include}", *sources, "-o", str(target)], check=True)
@@ -182,8 +182,8 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     env = dict(os.environ, SUDOKU_SAT_CORE=str(library), LD_PRELOAD=asan.stdout.strip(),
                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")  # fmt: skip
-    tests = [str(PROJECT / "tests" / "solvers" / name)
-             for name in ("test_core_board.py", "test_core_safety.py")]  # fmt: skip
+    names = ("test_core_board.py", "test_core_clauses.py", "test_core_safety.py")
+    tests = [str(PROJECT / "tests" / "solvers" / name) for name in names]
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
          "-k", "not ctrl_c", *tests],

@@ -1,0 +1,455 @@
+/* The clause engine's kernels (clauses.h says the conventions): building the formula,
+ * unit propagation with two watched literals (long clauses) and implication lists
+ * (binary clauses), backtracking, the failed-literal closure nested to depth k on the
+ * trail (solvers/probe.py's frame stack, with per-frame stamps for the hypotheses
+ * known to pass), the ladder and batches.  No kernel allocates while it propagates:
+ * each watch list has room for every long clause holding its literal.
+ */
+#include "clauses.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t to_code(int64_t lit) {
+    return lit > 0 ? (int32_t)(2 * (lit - 1)) : (int32_t)(2 * (-lit - 1) + 1);
+}
+static int64_t to_dimacs(int32_t code) { return code & 1 ? -(code / 2 + 1) : code / 2 + 1; }
+
+static int cmp_i32(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void cnf_free(Cnf *F) {
+    free(F->lits);
+    free(F->cstart);
+    free(F->wstart);
+    free(F->wcount);
+    free(F->wlist);
+    free(F->wblock);
+    free(F->bstart);
+    free(F->bimp);
+    free(F->value);
+    free(F->trail);
+    free(F->trail_lim);
+    free(F->frames);
+    free(F->marks);
+    memset(F, 0, sizeof(*F));
+}
+
+static void enqueue(Cnf *F, int32_t lit) {
+    F->value[lit] = 1;
+    F->value[lit ^ 1] = -1;
+    F->trail[F->trail_size++] = lit;
+}
+
+static void new_level(Cnf *F) { F->trail_lim[F->dlevel++] = (int32_t)F->trail_size; }
+
+static void cancel_until(Cnf *F, int32_t level) {
+    if (F->dlevel <= level) return;
+    int64_t start = F->trail_lim[level];
+    for (int64_t i = F->trail_size - 1; i >= start; i--) {
+        int32_t lit = F->trail[i];
+        F->value[lit] = F->value[lit ^ 1] = 0;
+    }
+    F->trail_size = F->qhead = start;
+    F->dlevel = level;
+}
+
+/* Propagate the trail from qhead: return CORE_OK, every implied literal on the trail,
+ * or CORE_CONFLICT (a clause falsified; the trail is left for the caller to cancel). */
+static int propagate(Cnf *F) {
+    int8_t *value = F->value;
+    while (F->qhead < F->trail_size) {
+        int32_t p = F->trail[F->qhead++];
+        F->work++;
+        for (int64_t i = F->bstart[p]; i < F->bstart[p + 1]; i++) {
+            int32_t q = F->bimp[i];
+            if (value[q] == 1) continue;
+            if (value[q] == -1) return CORE_CONFLICT;
+            enqueue(F, q);
+        }
+        int32_t false_lit = p ^ 1;
+        int32_t *ws = F->wlist + F->wstart[false_lit];
+        int32_t *wb = F->wblock + F->wstart[false_lit];
+        int64_t n = F->wcount[false_lit], j = 0;
+        for (int64_t i = 0; i < n; i++) {
+            int32_t c = ws[i];
+            if (value[wb[i]] == 1) {
+                ws[j] = c;
+                wb[j++] = wb[i];
+                continue;
+            }
+            int32_t *lits = F->lits + F->cstart[c];
+            int64_t size = F->cstart[c + 1] - F->cstart[c];
+            if (lits[0] == false_lit) {
+                lits[0] = lits[1];
+                lits[1] = false_lit;
+            }
+            int32_t first = lits[0];
+            if (value[first] == 1) {
+                ws[j] = c;
+                wb[j++] = first;
+                continue;
+            }
+            int moved = 0;
+            for (int64_t k = 2; k < size; k++)
+                if (value[lits[k]] != -1) {
+                    int32_t w = lits[k];
+                    lits[k] = false_lit;
+                    lits[1] = w;
+                    int64_t at = F->wstart[w] + F->wcount[w]++;
+                    F->wlist[at] = c;
+                    F->wblock[at] = first;
+                    moved = 1;
+                    break;
+                }
+            if (moved) continue;
+            ws[j] = c;
+            wb[j++] = first;
+            if (value[first] == -1) { /* conflict: keep the rest of the list */
+                for (i++; i < n; i++) {
+                    ws[j] = ws[i];
+                    wb[j++] = wb[i];
+                }
+                F->wcount[false_lit] = j;
+                return CORE_CONFLICT;
+            }
+            enqueue(F, first);
+        }
+        F->wcount[false_lit] = j;
+    }
+    return CORE_OK;
+}
+
+int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclauses,
+              int32_t nvars) {
+    memset(F, 0, sizeof(*F));
+    F->nvars = nvars;
+    F->room = -1;
+    int64_t nlit = 2 * (int64_t)nvars, total = offsets[nclauses] - offsets[0];
+    int32_t *codes = malloc(sizeof(int32_t) * (total + 1));
+    int64_t *size = malloc(sizeof(int64_t) * (nclauses + 1));
+    int64_t *occ = calloc(nlit + 1, sizeof(int64_t));
+    int64_t *bcount = calloc(nlit + 2, sizeof(int64_t));
+    int32_t *units = malloc(sizeof(int32_t) * (nclauses + 1));
+    F->value = calloc(nlit, sizeof(int8_t));
+    F->trail = malloc(sizeof(int32_t) * (nvars + 1));
+    F->trail_lim = malloc(sizeof(int32_t) * (nvars + 8));
+    int ok = codes && size && occ && bcount && units && F->value && F->trail && F->trail_lim;
+    int64_t nunits = 0, nlong = 0, longlits = 0, nbin = 0;
+    if (ok) {
+        int64_t at = 0;
+        for (int64_t i = 0; i < nclauses; i++) {
+            int64_t a = offsets[i], b = offsets[i + 1], start = at;
+            for (int64_t p = a; p < b; p++) codes[at++] = to_code(flat[p]);
+            qsort(codes + start, at - start, sizeof(int32_t), cmp_i32);
+            int64_t k = start;
+            int tautology = 0;
+            for (int64_t p = start; p < at; p++) {
+                if (k > start && codes[p] == codes[k - 1]) continue;
+                if (k > start && codes[p] == (codes[k - 1] ^ 1)) {
+                    tautology = 1;
+                    break;
+                }
+                codes[k++] = codes[p];
+            }
+            at = k;
+            size[i] = tautology ? -1 : k - start;
+            if (tautology) at = start;
+            if (size[i] == 0) F->root_conflict = 1;
+            if (size[i] == 1) units[nunits++] = codes[start];
+            if (size[i] == 2) {
+                bcount[(codes[start] ^ 1) + 1]++;
+                bcount[(codes[start + 1] ^ 1) + 1]++;
+                nbin++;
+            }
+            if (size[i] >= 3) {
+                nlong++;
+                longlits += size[i];
+                for (int64_t p = start; p < at; p++) occ[codes[p]]++;
+            }
+        }
+        F->nlong = nlong;
+        F->lits = malloc(sizeof(int32_t) * (longlits + 1));
+        F->cstart = malloc(sizeof(int64_t) * (nlong + 1));
+        F->wstart = malloc(sizeof(int64_t) * (nlit + 1));
+        F->wcount = calloc(nlit + 1, sizeof(int64_t));
+        F->wlist = malloc(sizeof(int32_t) * (longlits + 1));
+        F->wblock = malloc(sizeof(int32_t) * (longlits + 1));
+        F->bstart = calloc(nlit + 1, sizeof(int64_t));
+        F->bimp = malloc(sizeof(int32_t) * (2 * nbin + 1));
+        ok = F->lits && F->cstart && F->wstart && F->wcount && F->wlist && F->wblock &&
+             F->bstart && F->bimp;
+    }
+    if (ok) {
+        int64_t w = 0;
+        for (int64_t l = 0; l < nlit; l++) {
+            F->wstart[l] = w;
+            w += occ[l];
+        }
+        F->wstart[nlit] = w;
+        for (int64_t l = 0; l < nlit; l++) F->bstart[l + 1] = F->bstart[l] + bcount[l + 1];
+        memset(bcount, 0, sizeof(int64_t) * (nlit + 2)); /* fill pointers now */
+        int64_t at = 0, c = 0, pos = 0;
+        for (int64_t i = 0; i < nclauses; i++) {
+            int64_t s = size[i];
+            if (s <= 0) continue;
+            int32_t *cl = codes + at;
+            at += s;
+            if (s == 2) {
+                int32_t x = cl[0], y = cl[1];
+                F->bimp[F->bstart[x ^ 1] + bcount[x ^ 1]++] = y;
+                F->bimp[F->bstart[y ^ 1] + bcount[y ^ 1]++] = x;
+            } else if (s >= 3) {
+                F->cstart[c] = pos;
+                memcpy(F->lits + pos, cl, sizeof(int32_t) * s);
+                pos += s;
+                for (int k = 0; k < 2; k++) {
+                    int32_t l = cl[k];
+                    int64_t slot = F->wstart[l] + F->wcount[l]++;
+                    F->wlist[slot] = (int32_t)c;
+                    F->wblock[slot] = cl[1 - k];
+                }
+                c++;
+            }
+        }
+        F->cstart[nlong] = pos;
+        for (int64_t i = 0; i < nunits && !F->root_conflict; i++) {
+            int32_t u = units[i];
+            if (F->value[u] == -1)
+                F->root_conflict = 1;
+            else if (F->value[u] == 0)
+                enqueue(F, u);
+        }
+        if (!F->root_conflict && propagate(F) != CORE_OK) F->root_conflict = 1;
+    }
+    free(codes);
+    free(size);
+    free(occ);
+    free(bcount);
+    free(units);
+    if (!ok) cnf_free(F);
+    return ok ? 0 : -1;
+}
+
+int cnf_room(Cnf *F, int depth) {
+    if (depth <= F->room) return 0;
+    free(F->frames);
+    free(F->marks);
+    size_t d = depth < 1 ? 1 : (size_t)depth;
+    F->frames = calloc(d * C_COLUMNS, sizeof(int64_t));
+    F->marks = calloc(d * 2 * (size_t)F->nvars, sizeof(int64_t));
+    if (!F->frames || !F->marks) {
+        free(F->frames);
+        free(F->marks);
+        F->frames = NULL;
+        F->marks = NULL;
+        F->room = -1;
+        return -1;
+    }
+    F->room = (int)d;
+    return 0;
+}
+
+static void open_frame(Cnf *F, int d) {
+    int64_t *fr = F->frames + (size_t)d * C_COLUMNS;
+    fr[C_LEVEL] = F->dlevel;
+    fr[C_POS] = fr[C_QUIET] = 0;
+    fr[C_STAMP] = ++F->stamp;
+}
+
+/* Close the current level under the failed-literal rule of depth `depth` (the trail
+ * propagated): CORE_OK (the facts stay on the trail), CORE_CONFLICT, CORE_BUDGET or
+ * CORE_INTERRUPT. */
+static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t work0,
+                   int64_t budget) {
+    if (depth <= 0) return CORE_OK;
+    const int step = positive_only ? 2 : 1;
+    const int64_t ncand = 2 * (int64_t)F->nvars / step, nlit = 2 * (int64_t)F->nvars;
+    int top = 0;
+    open_frame(F, 0);
+    for (;;) {
+        if (core_poll(poll)) return CORE_INTERRUPT;
+        if (budget >= 0 && F->work - work0 > (uint64_t)budget) return CORE_BUDGET;
+        int64_t *fr = F->frames + (size_t)top * C_COLUMNS;
+        int64_t *mark = F->marks + (size_t)top * nlit;
+        int32_t lit = -1;
+        while (fr[C_QUIET] < ncand) {
+            int64_t c = fr[C_POS];
+            fr[C_POS] = c + 1 < ncand ? c + 1 : 0;
+            fr[C_QUIET]++;
+            int32_t code = (int32_t)(c * step);
+            if (F->value[code] == 0 && mark[code] != fr[C_STAMP]) {
+                lit = code;
+                break;
+            }
+        }
+        int ok;
+        if (lit < 0) {
+            if (top == 0) return CORE_OK;
+            top--;
+            ok = 1;
+        } else {
+            F->hypotheses++;
+            F->work++;
+            fr[C_HYP] = lit;
+            new_level(F);
+            enqueue(F, lit);
+            if (propagate(F) != CORE_OK) {
+                ok = 0;
+            } else if (top + 1 == depth) {
+                ok = 1;
+            } else {
+                top++;
+                open_frame(F, top);
+                continue;
+            }
+        }
+        for (;;) {
+            int64_t *ft = F->frames + (size_t)top * C_COLUMNS;
+            int32_t base = (int32_t)ft[C_LEVEL];
+            if (ok) { /* every literal of the hypothesis's closure passes too */
+                int64_t *mt = F->marks + (size_t)top * nlit;
+                for (int64_t i = F->trail_lim[base]; i < F->trail_size; i++)
+                    mt[F->trail[i]] = ft[C_STAMP];
+                cancel_until(F, base);
+                break;
+            }
+            cancel_until(F, base);
+            enqueue(F, (int32_t)ft[C_HYP] ^ 1);
+            ft[C_QUIET] = 0;
+            if (propagate(F) == CORE_OK) {
+                ft[C_STAMP] = ++F->stamp; /* the facts grew: earlier passes prove nothing */
+                break;
+            }
+            if (top == 0) return CORE_CONFLICT;
+            top--;
+        }
+    }
+}
+
+/* Start a query: back to the root, a new level, the assumptions enqueued and
+ * propagated. */
+static int assume(Cnf *F, const int64_t *lits, int64_t nlits) {
+    cancel_until(F, 0);
+    if (F->root_conflict) return CORE_CONFLICT;
+    new_level(F);
+    for (int64_t i = 0; i < nlits; i++) {
+        int32_t code = to_code(lits[i]);
+        if (F->value[code] == -1) return CORE_CONFLICT;
+        if (F->value[code] == 0) enqueue(F, code);
+    }
+    return propagate(F);
+}
+
+int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+              int64_t *out, int64_t *nout, Poll *poll) {
+    *nout = 0;
+    int r = assume(F, lits, nlits);
+    if (r == CORE_OK) r = closure(F, depth, positive_only, poll, F->work, -1);
+    if (r == CORE_OK) {
+        for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) out[i - F->trail_lim[0]] =
+            to_dimacs(F->trail[i]);
+        *nout = F->trail_size - F->trail_lim[0];
+    }
+    cancel_until(F, 0);
+    return r;
+}
+
+/* Write the value of each cell's true literal above the root level (0 for none) and
+ * return 1 when every cell has one (solvers.probe.filled_cells). */
+static int filled(const Cnf *F, int n, int8_t *out) {
+    int64_t cells = (int64_t)n * n, cell_vars = cells * n;
+    memset(out, 0, (size_t)cells);
+    for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) {
+        int64_t lit = to_dimacs(F->trail[i]);
+        if (lit > 0 && lit <= cell_vars) out[(lit - 1) / n] = (int8_t)((lit - 1) % n + 1);
+    }
+    for (int64_t c = 0; c < cells; c++)
+        if (!out[c]) return 0;
+    return 1;
+}
+
+int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
+               int positive_only, int64_t budget, int8_t *status, int16_t *depth,
+               int8_t *solutions, int64_t *work, int64_t *ns, Poll *poll) {
+    int64_t cells = (int64_t)n * n;
+    int64_t *lits = malloc(sizeof(int64_t) * (cells + 1));
+    if (!lits) return -1;
+    int result = CORE_OK;
+    for (int64_t g = 0; g < count; g++) {
+        if (core_poll(poll)) {
+            result = CORE_INTERRUPT;
+            break;
+        }
+        int64_t t0 = core_now_ns();
+        uint64_t w0 = F->work;
+        const int8_t *grid = grids + g * cells;
+        int8_t *sol = solutions + g * cells;
+        int64_t m = 0;
+        int bad = 0;
+        for (int64_t c = 0; c < cells && !bad; c++) {
+            int k = grid[c];
+            if (k == 0) continue;
+            int64_t var = n * c + k;
+            if (k < 0 || k > n || var > F->nvars)
+                bad = 1;
+            else
+                lits[m++] = var;
+        }
+        int d = 0;
+        if (bad) {
+            status[g] = LADDER_BAD;
+        } else {
+            int r = assume(F, lits, m);
+            for (;;) {
+                if (r == CORE_INTERRUPT) break;
+                if (r == CORE_BUDGET) {
+                    status[g] = LADDER_BUDGET;
+                    break;
+                }
+                if (r != CORE_OK) {
+                    status[g] = LADDER_UNSAT;
+                    break;
+                }
+                if (filled(F, n, sol)) {
+                    status[g] = LADDER_SAT;
+                    break;
+                }
+                if (d >= max_depth) {
+                    status[g] = LADDER_OPEN;
+                    break;
+                }
+                d++;
+                r = closure(F, d, positive_only, poll, w0, budget);
+            }
+            cancel_until(F, 0);
+            if (r == CORE_INTERRUPT) {
+                result = r;
+                break;
+            }
+        }
+        depth[g] = (int16_t)d;
+        work[g] = (int64_t)(F->work - w0);
+        ns[g] = core_now_ns() - t0;
+    }
+    free(lits);
+    return result;
+}
+
+int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int8_t *ok,
+              int8_t *values, Poll *poll) {
+    for (int64_t g = 0; g < count; g++) {
+        if (core_poll(poll)) return CORE_INTERRUPT;
+        int r = assume(F, flat + offsets[g], offsets[g + 1] - offsets[g]);
+        ok[g] = r == CORE_OK;
+        int8_t *row = values + g * (int64_t)F->nvars;
+        if (r == CORE_OK)
+            for (int32_t v = 0; v < F->nvars; v++) row[v] = F->value[2 * v];
+        else
+            memset(row, 0, (size_t)F->nvars);
+        cancel_until(F, 0);
+    }
+    return CORE_OK;
+}

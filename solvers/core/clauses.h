@@ -1,0 +1,73 @@
+/* The clause engine: unit propagation with two watched literals on any CNF, the
+ * failed-literal closures nested to depth k, the depth ladder of grids and batches of
+ * assumption sets (clauses.c).
+ *
+ * Literals are codes 2 * v + sign for the 0-based variable v (DIMACS v + 1), so
+ * `lit ^ 1` is the negation; DIMACS ints are converted only at the entry points.  The
+ * state is MiniSat's: value (per literal code: 1 true, -1 false, 0 unassigned), trail
+ * (assignments in order), trail_lim (where each decision level starts), qhead (next
+ * trail index to propagate).  Level 0 holds the formula's unit clauses and what they
+ * imply; every query starts and ends there.
+ */
+#ifndef SUDOKU_CLAUSES_H
+#define SUDOKU_CLAUSES_H
+
+#include "core.h"
+
+typedef struct Cnf {
+    int32_t nvars;
+    int root_conflict; /* the formula's units (or an empty clause) are contradictory */
+    /* long clauses (3 literals or more), flat; positions 0 and 1 are watched */
+    int32_t *lits;
+    int64_t *cstart; /* nlong + 1 */
+    int64_t nlong;
+    /* watches[l]: the long clauses in which l is watched, visited when l becomes false:
+     * wlist[wstart[l] .. wstart[l] + wcount[l]), with a blocker literal each */
+    int64_t *wstart;
+    int64_t *wcount;
+    int32_t *wlist;
+    int32_t *wblock;
+    /* binary clauses as implications: when l becomes true, bimp[bstart[l] .. bstart[l+1])
+     * become true */
+    int64_t *bstart;
+    int32_t *bimp;
+    /* state */
+    int8_t *value;
+    int32_t *trail;
+    int32_t *trail_lim;
+    int64_t trail_size, qhead;
+    int32_t dlevel;
+    /* closures: room frames, marks room x 2 nvars stamps */
+    int room;
+    int64_t *frames; /* room x C_COLUMNS */
+    int64_t *marks;
+    int64_t stamp;
+    /* counters */
+    uint64_t work; /* literals propagated + hypotheses tested: the budget's clock */
+    uint64_t hypotheses;
+} Cnf;
+
+enum { C_LEVEL = 0, C_POS = 1, C_QUIET = 2, C_STAMP = 3, C_HYP = 4, C_COLUMNS = 5 };
+
+/* Build the formula from DIMACS literals (checked by the caller: 1 <= |lit| <= nvars),
+ * clause i being flat[offsets[i] .. offsets[i+1]); 0, or -1 when out of memory. */
+int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclauses,
+              int32_t nvars);
+void cnf_free(Cnf *F);
+int cnf_room(Cnf *F, int depth);
+
+/* Closure of depth `depth` of the assumptions (DIMACS, checked): CORE_OK with the
+ * literals above the root level in out[0 .. *nout), CORE_CONFLICT or CORE_INTERRUPT. */
+int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+              int64_t *out, int64_t *nout, Poll *poll);
+/* Rate grids (cells values each; cell c holding k is variable n * c + k). */
+int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
+               int positive_only, int64_t budget, int8_t *status, int16_t *depth,
+               int8_t *solutions, int64_t *work, int64_t *ns, Poll *poll);
+/* Propagate each assumption set (DIMACS, checked) flat[offsets[g] .. offsets[g+1]):
+ * ok[g] 1 or 0 on a conflict; values[g] (nvars each) 1 / -1 / 0 per variable, root
+ * level included. */
+int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int8_t *ok,
+              int8_t *values, Poll *poll);
+
+#endif
