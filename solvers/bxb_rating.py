@@ -46,7 +46,7 @@ from solvers import length_kernels as K
 from solvers.budgets import DEFAULT_BUDGET
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
-from solvers.limits import clock, deadline_after
+from solvers.limits import TimeLimitReached, clock, deadline_after, raised_in_numba
 from solvers.literals import to_dimacs
 from solvers.propagate import (
     CONTRADICTION,
@@ -82,6 +82,19 @@ def new_work(searches: int = NO_BUDGET) -> np.ndarray:
     return work
 
 
+def _kernel(kernel, *args):
+    """Call a kernel of this module; a Ctrl-C (or a time limit's timer) raised while it
+    read the clock surfaces from numba as "returned a result with an exception set":
+    it is the interrupt (the time limit), not a fault, and is raised as such."""
+    try:
+        return kernel(*args)
+    except SystemError as error:
+        for kind in (KeyboardInterrupt, TimeLimitReached):
+            if raised_in_numba(error, kind):
+                raise (kind() if kind is KeyboardInterrupt else TimeLimitReached()) from None
+        raise
+
+
 @njit(cache=True)
 def _clock():
     with objmode(now="float64"):
@@ -113,8 +126,9 @@ def braid_closure(F, occ, T, X, num_candidates, limit, deadline, work):
         if value[2 * v] == 0:
             if work[SEARCHES] >= work[BUDGET]:
                 return OUT_OF_BUDGET, shortest_left
-            look = deadline < NO_DEADLINE and work[SEARCHES] % CLOCK_EVERY == 0
-            if look and _clock() >= deadline:
+            # The clock is read even with no deadline: reading it runs Python, whose
+            # signal handlers then raise a Ctrl-C (see `_kernel`).
+            if work[SEARCHES] % CLOCK_EVERY == 0 and _clock() >= deadline:
                 return OUT_OF_TIME, shortest_left
             work[SEARCHES] += 1
             length = K.shortest_refutation(F, occ, T, X, 2 * v, limit)
@@ -318,7 +332,8 @@ class BxbRater:
         self._memo[2][:] = False
         p = 1
         while p <= r.num_constraints:
-            status, next_limit = trial_and_error(
+            status, next_limit = _kernel(
+                trial_and_error,
                 r.F, r.occ, T, self._workspace, r.X, r.num_candidates, p, at,
                 true_somewhere, self._memo, self.work,
             )  # fmt: skip
@@ -353,7 +368,8 @@ class BxbRater:
             shortest_left = r.num_constraints + 1
             for v in hypotheses:
                 before = int(work[ELIMINATED])
-                status, left = _try_hypothesis(
+                status, left = _kernel(
+                    _try_hypothesis,
                     r.F, r.occ, T, self._workspace, r.X, r.num_candidates, v, p, NO_DEADLINE,
                     no_memo, codes, cones, work,
                 )  # fmt: skip

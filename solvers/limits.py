@@ -140,32 +140,47 @@ _WATCH = _CompileWatch()
 _WATCHING: list[bool] = []
 
 
-class _HeldCtrlC:
-    """A Ctrl-C noted instead of raised, in the main thread, until `release` raises it
-    (see `ctrl_c_held`)."""
+# The signals that raise in Python code while compiled code is under way: Ctrl-C
+# (KeyboardInterrupt) and the timer of `alarm_after` (TimeLimitReached).  Both reach the
+# kernels by one path: held where raising is unsafe, raised where it is not.
+HELD_SIGNALS = (signal.SIGINT, signal.SIGALRM)
 
-    def __init__(self, handler) -> None:
-        self.handler = handler  # the SIGINT handler put back on release
+
+class _HeldCtrlC:
+    """A Ctrl-C, or a time limit's timer, noted instead of raised, in the main thread,
+    until `release` raises it (see `ctrl_c_held`)."""
+
+    def __init__(self, handlers: dict) -> None:
+        self.handlers = handlers  # the handlers put back on release, by signal
         self.signals: list[int] = []
 
     @classmethod
     def start(cls) -> _HeldCtrlC | None:
-        """Hold Ctrl-C from now on; None where nothing needs holding: outside the main
-        thread (Python runs signal handlers in the main thread only), or when SIGINT is
-        ignored (a worker) or handled outside Python."""
+        """Hold Ctrl-C and the time limit's timer from now on; None where nothing needs
+        holding: outside the main thread (Python runs signal handlers in the main thread
+        only), or when neither signal has a Python handler (a worker ignores SIGINT; no
+        time limit runs)."""
         if threading.current_thread() is not threading.main_thread():
             return None
-        handler = signal.getsignal(signal.SIGINT)
-        if not callable(handler):
+        handlers = {n: signal.getsignal(n) for n in HELD_SIGNALS}
+        handlers = {n: handler for n, handler in handlers.items() if callable(handler)}
+        if not handlers:
             return None
-        held = cls(handler)
-        signal.signal(signal.SIGINT, lambda number, frame: held.signals.append(number))
+        held = cls(handlers)
+        for number in handlers:
+            signal.signal(number, lambda number, frame: held.signals.append(number))
         return held
 
+    @property
+    def ctrl_c(self) -> bool:
+        """True once a Ctrl-C was noted."""
+        return signal.SIGINT in self.signals
+
     def release(self) -> None:
-        signal.signal(signal.SIGINT, self.handler)
-        if self.signals:
-            signal.raise_signal(signal.SIGINT)  # to the command's handler, as it would have
+        for number, handler in self.handlers.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(self.signals):  # to the command's handler, as it would have
+            signal.raise_signal(number)
 
 
 @contextlib.contextmanager
@@ -435,7 +450,7 @@ def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
         previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
         thread = threading.Thread(target=wait_for_ctrl_c, name="ctrl-c-watch", daemon=True)
         thread.start()
-        if held.signals and not watch.pressed:  # came before the wakeup fd was set
+        if held.ctrl_c and not watch.pressed:  # came before the wakeup fd was set
             watch.pressed = True
             solver.interrupt()
         yield watch
