@@ -231,7 +231,38 @@ def watch_compilation() -> None:
 
     event.register("numba:compiler_lock", LockListener())
     event.register("numba:compile", CompileListener())
+    _keep_going_when_the_cache_cannot_be_written()
     _WATCHING.append(True)
+
+
+def _keep_going_when_the_cache_cannot_be_written() -> None:
+    """Make a kernel whose compiled code cannot be saved to numba's disk cache (a full
+    disk, a folder that became read-only) run anyway, compiled in memory, with one line
+    on stderr: the cache only saves the next start its compiling, and its write failing
+    must not end the command with a traceback."""
+    from numba.core import caching
+
+    save = caching.Cache.save_overload
+    if getattr(save, "keeps_going", False):
+        return
+    said: list[bool] = []
+
+    def save_overload(self, sig, data):
+        try:
+            save(self, sig, data)
+        except OSError as error:
+            if not said:
+                said.append(True)
+                where = getattr(self, "_cache_path", "numba's cache folder")
+                print(
+                    f"sudoku-sat: cannot save the compiled kernels in {where} "
+                    f"({error.strerror or error}): they run, compiled again at the next start",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+    save_overload.keeps_going = True
+    caching.Cache.save_overload = save_overload
 
 
 def compile_seconds() -> float:
