@@ -506,3 +506,27 @@ def test_length_adds_only_the_finer_ratings_each_on_its_own_scale(tmp_path):
     for plain, finer in zip(rows[""], rated, strict=True):
         for key in ("position", "solver", "status", "solved_without_search", "depth"):
             assert plain[key] == finer[key]
+
+
+def test_a_budget_too_small_to_rate_anything_still_reports_every_grid(tmp_path):
+    """Budgets of one unit: no rating, closure or CDCL search gets anywhere, and still
+    every grid of every solver has its row, its depth label and its length label, the
+    tables say how many grids reached their budget, and the run succeeds."""
+    sets = [
+        PROJECT / "data" / "sets" / f"{name}.txt" for name in ("sudoku9_depth1", "sudoku4_minimal")
+    ]
+    tiny = ["--budget", "propagations=1", "--budget", "searches=1", "--budget", "conflicts=1"]
+    out = tmp_path / "out"
+    result = run_cli(*sets, "--limit", "3", "--length", "--solvers", "up,fl,minisat22", *tiny,
+                     "--out", out)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    with open(out / "results.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 2 * 3 * 3  # two sets, three grids, three solvers
+    nine = [r for r in rows if r["dataset"] == "sudoku9_depth1"]
+    assert {r["depth"] for r in nine} == {"budget"}
+    assert {r["length"] for r in nine} == {">budget"}
+    assert {r["status"] for r in nine if r["solver"] == "fl"} == {"UNKNOWN"}
+    assert all("work budget of 1 propagations" in r["reason"] for r in nine if r["solver"] == "fl")
+    assert "fl: 6 of 6 grids reached their work budget" in result.stderr
+    assert "| >budget % |" in result.stdout.replace("   ", " ").replace("  ", " ")
