@@ -30,6 +30,7 @@ import itertools
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +38,7 @@ from tabulate import tabulate
 
 from benchmarks.paths import load, machine
 from encoder.cli_common import (
+    add_budget_flag,
     add_executor_flags,
     add_geometry_flags,
     positive,
@@ -45,7 +47,7 @@ from encoder.cli_common import (
 )
 from encoder.errors import InputError, read_text
 from encoder.puzzle_files import TABLE_SUFFIXES, open_source
-from solvers.budgets import add_budget_flag, budget_from
+from solvers.budgets import DEFAULT_BUDGET, budget_from
 
 DEFAULT_SET = "berthier-cb-5000"
 NOT_RATINGS = {"puzzle", "solution", "id", "clues", "nb_clues"}  # columns that are no rating
@@ -169,7 +171,7 @@ def parser() -> argparse.ArgumentParser:
         "--timeout", type=positive(float), metavar="S",
         help="wall-clock limit per puzzle (default: none; the work budget bounds each)",
     )  # fmt: skip
-    add_budget_flag(p)
+    add_budget_flag(p, asdict(DEFAULT_BUDGET))
     p.add_argument("--workers", type=positive(int), metavar="K")
     p.add_argument("--chunk-size", type=positive(int), default=250, metavar="N")
     add_executor_flags(p)

@@ -65,6 +65,7 @@ from benchmarks.report import markdown, metadata, results_json, table, write_csv
 from benchmarks.sets import Dataset
 from encoder.amo import AMO_ENCODINGS
 from encoder.cli_common import (
+    add_budget_flag,
     add_executor_flags,
     add_geometry_flags,
     positive,
@@ -77,7 +78,7 @@ from executors import available_cores
 from executors.sources import source_digest
 from puzzles.outputs import print_out
 from solvers.backends import PYSAT_NAMES, REGISTRY, missing_reason
-from solvers.budgets import add_budget_flag, budget_from
+from solvers.budgets import DEFAULT_BUDGET, budget_from
 
 PROG = "benchmarks"
 # the options results.json records, in its order
@@ -150,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
         "PySAT solvers keep learnt clauses within a chunk, so their decision counts "
         "depend on it (never on --workers)",
     )
-    add_budget_flag(group)
+    add_budget_flag(group, asdict(DEFAULT_BUDGET))
     group.add_argument(
         "--timeout",
         type=positive(float),

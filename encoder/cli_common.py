@@ -20,7 +20,7 @@ import math
 import shlex
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
 from encoder.errors import GridError, InputError
@@ -169,6 +169,47 @@ def positive(kind, zero: bool = False):
         return value
 
     return parse
+
+
+def budget_item(kinds: Sequence[str]):
+    """Return an argparse type for one `--budget KIND=N`: (kind, N), N a whole number
+    >= 1 (`_` and scientific notation such as 1e6 accepted when whole)."""
+
+    def parse(text: str) -> tuple[str, int]:
+        kind, sep, number = text.partition("=")
+        kind = kind.strip()
+        if not sep or kind not in kinds:
+            raise argparse.ArgumentTypeError(
+                f"expected KIND=N with KIND one of {', '.join(kinds)}, not {text!r}"
+            )
+        try:
+            value = float(number.replace("_", "")) if number.strip() else math.nan
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value != int(value) or value < 1:
+            raise argparse.ArgumentTypeError(
+                f"{kind} budget must be a whole number >= 1, not {number!r}"
+            )
+        return kind, int(value)
+
+    return parse
+
+
+def add_budget_flag(parser, defaults: Mapping[str, int]) -> None:
+    """Declare the repeatable `--budget KIND=N` (its value: a list of (kind, N)), the
+    work budget per grid whose kinds and defaults are `defaults` (solvers.budgets)."""
+    parser.add_argument(
+        "--budget",
+        action="append",
+        type=budget_item(tuple(defaults)),
+        default=[],
+        metavar="KIND=N",
+        help="work budget per grid, in the engine's own units (repeatable; KIND: "
+        f"propagations, default {defaults['propagations']:,}: the home-grown engine and the "
+        f"depth rating; searches, default {defaults['searches']:,}: refutation length and "
+        f"BxB; conflicts, default {defaults['conflicts']:,}: PySAT solvers); a grid past it "
+        "is labelled >budget, the same on every machine",
+    )
 
 
 def command_line(text: str) -> str:

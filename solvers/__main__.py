@@ -30,8 +30,10 @@ import itertools
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict
 
 from encoder.cli_common import (
+    add_budget_flag,
     add_executor_flags,
     add_geometry_flags,
     command_line,
@@ -47,7 +49,7 @@ from encoder.errors import DimacsError, InputError
 from encoder.output_files import OutputError, reason
 from encoder.puzzle_files import Puzzle, read_puzzles
 from executors import ExecutorError
-from solvers.budgets import BudgetExhausted, add_budget_flag, budget_from
+from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted, budget_from
 from solvers.limits import TimeLimitReached, alarm_after
 
 PROG = "solvers"
@@ -91,7 +93,7 @@ def rate_parser(sub) -> argparse.ArgumentParser:
         "decisions and conflicts",
         timeout=None,
     )
-    add_budget_flag(p)
+    add_budget_flag(p, asdict(DEFAULT_BUDGET))
     p.add_argument(
         "--fresh",
         action="store_true",
@@ -177,7 +179,7 @@ def explain_parser(sub) -> None:
         help="stop the explanation after S seconds, the steps found so far kept (printed, "
         "and on the --html page); one line on stderr says so (default: no limit)",
     )
-    add_budget_flag(p)
+    add_budget_flag(p, asdict(DEFAULT_BUDGET))
     p.add_argument(
         "--html",
         metavar="PAGE",

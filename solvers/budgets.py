@@ -22,8 +22,6 @@ machine.
 
 from __future__ import annotations
 
-import argparse
-import math
 from dataclasses import dataclass, fields, replace
 
 DEFAULT_PROPAGATIONS = 200_000_000
@@ -69,42 +67,7 @@ class BudgetExhausted(Exception):
         super().__init__(budget_reason(kind, budget))
 
 
-def parse_budget_item(text: str) -> tuple[str, int]:
-    """Parse one `--budget KIND=N` (N an integer >= 1, `_` and scientific notation such
-    as 1e6 accepted when whole); raise argparse.ArgumentTypeError in one line."""
-    kind, sep, number = text.partition("=")
-    kind = kind.strip()
-    if not sep or kind not in KINDS:
-        raise argparse.ArgumentTypeError(
-            f"expected KIND=N with KIND one of {', '.join(KINDS)}, not {text!r}"
-        )
-    try:
-        value = float(number.replace("_", "")) if number.strip() else math.nan
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value != int(value) or value < 1:
-        raise argparse.ArgumentTypeError(
-            f"{kind} budget must be a whole number >= 1, not {number!r}"
-        )
-    return kind, int(value)
-
-
-def add_budget_flag(parser: argparse.ArgumentParser) -> None:
-    """Declare the repeatable `--budget KIND=N` option (its value: a list of items)."""
-    parser.add_argument(
-        "--budget",
-        action="append",
-        type=parse_budget_item,
-        default=[],
-        metavar="KIND=N",
-        help="work budget per grid, in the engine's own units (repeatable; KIND: "
-        f"propagations, default {DEFAULT_PROPAGATIONS:,}: the home-grown engine and the "
-        f"depth rating; searches, default {DEFAULT_SEARCHES:,}: refutation length and BxB; "
-        f"conflicts, default {DEFAULT_CONFLICTS:,}: PySAT solvers); a grid past it is "
-        "labelled >budget, the same on every machine",
-    )
-
-
 def budget_from(items: list[tuple[str, int]]) -> Budget:
-    """Return the default budget with the `--budget` items given."""
+    """Return the default budget with the `--budget` items given (the front ends'
+    `encoder.cli_common.add_budget_flag`)."""
     return replace(DEFAULT_BUDGET, **dict(items))

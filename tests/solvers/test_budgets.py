@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from encoder.cli_common import budget_item
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import standard
 from encoder.grids import parse_grid
@@ -22,11 +23,11 @@ from solvers.backends import make_backend
 from solvers.board_engine import BoardEngine
 from solvers.budgets import (
     DEFAULT_BUDGET,
+    KINDS,
     OVER_BUDGET,
     Budget,
     BudgetExhausted,
     budget_from,
-    parse_budget_item,
 )
 from solvers.bxb_rating import BXB, LengthColumn
 from solvers.depth_rating import Rater
@@ -188,12 +189,12 @@ def test_length_and_bxb_stop_at_their_search_budget_the_same_every_time():
 )  # fmt: skip
 def test_a_budget_that_is_not_a_whole_number_of_a_known_kind_is_refused(text):
     with pytest.raises(argparse.ArgumentTypeError):
-        parse_budget_item(text)
+        budget_item(KINDS)(text)
 
 
 def test_budget_items_override_the_defaults():
-    assert parse_budget_item("searches=1e6") == ("searches", 1_000_000)
-    assert parse_budget_item("conflicts=1_000") == ("conflicts", 1000)
+    assert budget_item(KINDS)("searches=1e6") == ("searches", 1_000_000)
+    assert budget_item(KINDS)("conflicts=1_000") == ("conflicts", 1000)
     budget = budget_from([("searches", 7), ("conflicts", 9)])
     assert budget == Budget(DEFAULT_BUDGET.propagations, 7, 9)
     with pytest.raises(ValueError, match="positive integer"):
