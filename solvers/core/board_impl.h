@@ -41,6 +41,9 @@
 #define CAT2(a, b) a##_##b
 #define CAT(a, b) CAT2(a, b)
 #define INLINE static inline __attribute__((always_inline))
+#ifndef FEW_LOST
+#define FEW_LOST 4 /* a value placed: the houses of at most this many cells losing it */
+#endif
 
 INLINE int popc(word x) { return __builtin_popcountll(x); }
 INLINE int ctz(word x) { return __builtin_ctzll(x); }
@@ -94,8 +97,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                 for (int w = 0; w < W; w++) {
                     word s = ones[w] & bv[w];
                     if (!s) continue;
-                    dirty |= (word)1 << v; /* all of v's open houses get scanned */
-                    for (int y = 0; y < HW; y++) hd[v * HW + y] = G->allhouses[y];
+                    dirty |= (word)1 << v;
                     while (s) {
                         int bit = ctz(s);
                         s &= s - 1;
@@ -105,7 +107,23 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                         }
                         int c = w * 64 + bit;
                         const word *pm = G->peers + (size_t)c * W;
-                        for (int x = 0; x < W; x++) bv[x] &= ~pm[x];
+                        word lostw[W];
+                        int lost = 0;
+                        for (int x = 0; x < W; x++) {
+                            lostw[x] = bv[x] & pm[x] & cm[x];
+                            lost += popc(lostw[x]);
+                            bv[x] &= ~pm[x];
+                        }
+                        if (lost > FEW_LOST) { /* scanning all of v's houses costs less */
+                            for (int y = 0; y < HW; y++) hd[v * HW + y] = G->allhouses[y];
+                        } else { /* the houses of the cells that lost v */
+                            for (int x = 0; x < W; x++)
+                                for (word m = lostw[x]; m; m &= m - 1) {
+                                    const word *ch =
+                                        G->cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
+                                    for (int y = 0; y < HW; y++) hd[v * HW + y] |= ch[y];
+                                }
+                        }
                         solved[w] |= (word)1 << bit;
                         placed++;
                     }
@@ -131,7 +149,9 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                     const word *hm = G->hmask + (size_t)h * W;
                     int count = 0, at = 0;
                     word one = 0;
-                    for (int y = G->hlo[h]; y < G->hhi[h]; y++) {
+                    /* small boards: every word, unrolled; larger: the house's words */
+                    int lo = W <= 2 ? 0 : G->hlo[h], hi = W <= 2 ? W : G->hhi[h];
+                    for (int y = lo; y < hi; y++) {
                         word t = bv[y] & hm[y];
                         if (t) {
                             count += popc(t);
