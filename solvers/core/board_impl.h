@@ -59,14 +59,18 @@ INLINE int ctz(word x) { return __builtin_ctzll(x); }
 INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, const int W) {
     const int n = G->n, cells = G->cells, HW = G->HW;
     word *solved = b + (size_t)n * W;
-    const word *cm = G->cellmask;
+    /* the tables in locals: stores to the board would make the compiler reload G's
+     * fields otherwise */
+    const word *const cm = G->cellmask, *const peers = G->peers, *const hmask = G->hmask;
+    const word *const cellhouses = G->cellhouses, *const allhouses = G->allhouses;
+    const int *const hlo = G->hlo, *const hhi = G->hhi;
     uint64_t placed = 0;
     int result = CORE_OK;
     word hd[n * HW];
     for (int v = 0; v < n; v++)
         for (int x = 0; x < HW; x++) {
-            word h = (all_dirty >> v & 1) ? G->allhouses[x] : 0;
-            if (cell_dirty >> v & 1) h |= G->cellhouses[(size_t)cell * HW + x];
+            word h = (all_dirty >> v & 1) ? allhouses[x] : 0;
+            if (cell_dirty >> v & 1) h |= cellhouses[(size_t)cell * HW + x];
             hd[v * HW + x] = h;
         }
     word dirty = all_dirty | cell_dirty;
@@ -106,7 +110,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                             goto done;
                         }
                         int c = w * 64 + bit;
-                        const word *pm = G->peers + (size_t)c * W;
+                        const word *pm = peers + (size_t)c * W;
                         word lostw[W];
                         int lost = 0;
                         for (int x = 0; x < W; x++) {
@@ -115,12 +119,12 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                             bv[x] &= ~pm[x];
                         }
                         if (lost > FEW_LOST) { /* scanning all of v's houses costs less */
-                            for (int y = 0; y < HW; y++) hd[v * HW + y] = G->allhouses[y];
+                            for (int y = 0; y < HW; y++) hd[v * HW + y] = allhouses[y];
                         } else { /* the houses of the cells that lost v */
                             for (int x = 0; x < W; x++)
                                 for (word m = lostw[x]; m; m &= m - 1) {
                                     const word *ch =
-                                        G->cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
+                                        cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
                                     for (int y = 0; y < HW; y++) hd[v * HW + y] |= ch[y];
                                 }
                         }
@@ -146,11 +150,11 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                 while (scan) {
                     int h = x * 64 + ctz(scan);
                     scan &= scan - 1;
-                    const word *hm = G->hmask + (size_t)h * W;
+                    const word *hm = hmask + (size_t)h * W;
                     int count = 0, at = 0;
                     word one = 0;
                     /* small boards: every word, unrolled; larger: the house's words */
-                    int lo = W <= 2 ? 0 : G->hlo[h], hi = W <= 2 ? W : G->hhi[h];
+                    int lo = W <= 2 ? 0 : hlo[h], hi = W <= 2 ? W : hhi[h];
                     for (int y = lo; y < hi; y++) {
                         word t = bv[y] & hm[y];
                         if (t) {
@@ -164,7 +168,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                         goto done;
                     }
                     if (count == 1) {
-                        const word *ch = G->cellhouses + (size_t)(at * 64 + ctz(one)) * HW;
+                        const word *ch = cellhouses + (size_t)(at * 64 + ctz(one)) * HW;
                         for (int u = 0; u < n; u++) {
                             word *bu = b + (size_t)u * W + at;
                             if (u != v && (*bu & one)) {

@@ -57,22 +57,36 @@ static void cancel_until(Cnf *F, int32_t level) {
 }
 
 /* Propagate the trail from qhead: return CORE_OK, every implied literal on the trail,
- * or CORE_CONFLICT (a clause falsified; the trail is left for the caller to cancel). */
+ * or CORE_CONFLICT (a clause falsified; the trail is left for the caller to cancel).
+ * The arrays and counters are read into locals once: stores through `value` (int8)
+ * may alias anything, so fields read through F would be reloaded after each one. */
 static int propagate(Cnf *F) {
-    int8_t *value = F->value;
-    while (F->qhead < F->trail_size) {
-        int32_t p = F->trail[F->qhead++];
-        F->work++;
-        for (int64_t i = F->bstart[p]; i < F->bstart[p + 1]; i++) {
-            int32_t q = F->bimp[i];
-            if (value[q] == 1) continue;
-            if (value[q] == -1) return CORE_CONFLICT;
-            enqueue(F, q);
+    int8_t *const value = F->value;
+    int32_t *const trail = F->trail;
+    const int64_t *const bstart = F->bstart, *const cstart = F->cstart, *const wstart = F->wstart;
+    const int32_t *const bimp = F->bimp;
+    int32_t *const all_lits = F->lits, *const wlist = F->wlist, *const wblock = F->wblock;
+    int64_t *const wcount = F->wcount;
+    int64_t qhead = F->qhead, size = F->trail_size;
+    int result = CORE_OK;
+    while (qhead < size) {
+        int32_t p = trail[qhead++];
+        for (int64_t i = bstart[p], end = bstart[p + 1]; i < end; i++) {
+            int32_t q = bimp[i];
+            int8_t v = value[q];
+            if (v == 1) continue;
+            if (v == -1) {
+                result = CORE_CONFLICT;
+                goto done;
+            }
+            value[q] = 1;
+            value[q ^ 1] = -1;
+            trail[size++] = q;
         }
         int32_t false_lit = p ^ 1;
-        int32_t *ws = F->wlist + F->wstart[false_lit];
-        int32_t *wb = F->wblock + F->wstart[false_lit];
-        int64_t n = F->wcount[false_lit], j = 0;
+        int32_t *ws = wlist + wstart[false_lit];
+        int32_t *wb = wblock + wstart[false_lit];
+        int64_t n = wcount[false_lit], j = 0;
         for (int64_t i = 0; i < n; i++) {
             int32_t c = ws[i];
             if (value[wb[i]] == 1) {
@@ -80,8 +94,8 @@ static int propagate(Cnf *F) {
                 wb[j++] = wb[i];
                 continue;
             }
-            int32_t *lits = F->lits + F->cstart[c];
-            int64_t size = F->cstart[c + 1] - F->cstart[c];
+            int32_t *lits = all_lits + cstart[c];
+            int64_t csize = cstart[c + 1] - cstart[c];
             if (lits[0] == false_lit) {
                 lits[0] = lits[1];
                 lits[1] = false_lit;
@@ -93,14 +107,14 @@ static int propagate(Cnf *F) {
                 continue;
             }
             int moved = 0;
-            for (int64_t k = 2; k < size; k++)
+            for (int64_t k = 2; k < csize; k++)
                 if (value[lits[k]] != -1) {
                     int32_t w = lits[k];
                     lits[k] = false_lit;
                     lits[1] = w;
-                    int64_t at = F->wstart[w] + F->wcount[w]++;
-                    F->wlist[at] = c;
-                    F->wblock[at] = first;
+                    int64_t at = wstart[w] + wcount[w]++;
+                    wlist[at] = c;
+                    wblock[at] = first;
                     moved = 1;
                     break;
                 }
@@ -112,14 +126,21 @@ static int propagate(Cnf *F) {
                     ws[j] = ws[i];
                     wb[j++] = wb[i];
                 }
-                F->wcount[false_lit] = j;
-                return CORE_CONFLICT;
+                wcount[false_lit] = j;
+                result = CORE_CONFLICT;
+                goto done;
             }
-            enqueue(F, first);
+            value[first] = 1;
+            value[first ^ 1] = -1;
+            trail[size++] = first;
         }
-        F->wcount[false_lit] = j;
+        wcount[false_lit] = j;
     }
-    return CORE_OK;
+done:
+    F->work += (uint64_t)(qhead - F->qhead);
+    F->qhead = qhead;
+    F->trail_size = size;
+    return result;
 }
 
 int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclauses,
