@@ -108,7 +108,7 @@ def read_dataset(
     geometries: dict[tuple[int, str | None], Geometry] = {}
     held = None
     first: Puzzle | None = None
-    if shuffle or opened.text is not None or opened.path == "-":  # not read twice
+    if shuffle or opened.text is not None or opened.one_pass:  # held: not read twice
         texts = list(opened.texts(allow_empty=True))
         total = len(texts)
         chosen = choose(total, limit, shuffle, seed)
@@ -128,7 +128,7 @@ def read_dataset(
     return Dataset(
         name=opened.name,
         path=opened.path,
-        sha256=_sha256(opened.path) if opened.text is None and opened.path != "-" else "",
+        sha256=_sha256(opened.path) if opened.text is None and not opened.one_pass else "",
         total=total,
         flags=opened.variant.flags(),
         flags_from=found,

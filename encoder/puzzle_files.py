@@ -23,17 +23,22 @@ found by the reader of files, in the encoder, and not by each command that reads
 
 A file is read STREAM_LINES lines at a time, so memory stays flat however long it is
 (a table, stdin or a grid given as text is read whole); a problem is a
-`GridError(message, path, line)`, raised when its block is read.
+`GridError(message, path, line)`, raised when its block is read.  A file that can be
+read only once (a pipe, `<(cat grids.txt)`, a FIFO, a terminal) is opened once, by
+`open_source`: its header is looked for in the first lines read, which are kept and
+streamed with the rest (`OnePass`); a regular file is opened again for each reading.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import itertools
 import os
 import re
+import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from math import isqrt
 from pathlib import Path
 
@@ -55,6 +60,7 @@ from puzzlesets import PuzzleSet, PuzzleSetError, locate, lookup
 
 TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
 STREAM_LINES = 1 << 16  # lines of a file of grids read at a time
+HEAD_CHARACTERS = 1 << 16  # the start of a file searched for its header
 HEADER_KEY = re.compile(r"^\s*#\s*geometry\s*:\s*(.*)$", re.IGNORECASE)
 COMMAND_KEY = re.compile(r"^\s*#\s*command\s*:\s*(.*)$", re.IGNORECASE)
 NAME_FLAGS = {
@@ -89,6 +95,64 @@ class ClashError(GridError):
     """Givens that break the rules (the same value twice in a region)."""
 
 
+class OnePass:
+    """A file that can be read once (a pipe, a FIFO): opened once, its first lines (at
+    least HEAD_CHARACTERS, for the header) read and kept, then `lines` streams those and
+    the rest, once.  Bytes that are not UTF-8 are a GridError at their line."""
+
+    def __init__(self, path: str):
+        try:
+            raw = open(path, "rb")  # noqa: SIM115 (closed by `lines`)
+        except OSError as error:
+            raise GridError(unreadable(path, error)[0], path) from None
+        # as `open(path, encoding="utf-8-sig")` reads a file, a byte that is not UTF-8
+        # kept as a surrogate until its line is taken (`_checked`), then refused there
+        self.handle = io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape")
+        self.path = path
+        self.head: list[str] = []
+        read = 0
+        while read < HEAD_CHARACTERS:
+            line = self._readline()
+            if not line:
+                break
+            self.head.append(line)
+            read += len(line)
+        self.taken = False
+
+    def header_text(self) -> str:
+        """The first lines, for the header (the bytes that are not UTF-8 replaced)."""
+        return "".join(self.head).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+    def lines(self) -> Iterator[str]:
+        """Yield every line of the file, the first ones kept included; once only."""
+        if self.taken:
+            raise RuntimeError(f"{self.path} can be read once, and was")
+        self.taken = True
+        head, self.head = self.head, []
+        with self.handle:
+            for number, line in enumerate(itertools.chain(head, iter(self._readline, "")), 1):
+                yield line if line.isascii() else _checked(line, self.path, number)
+
+    def _readline(self) -> str:
+        try:
+            return self.handle.readline()
+        except OSError as error:
+            raise GridError(unreadable(self.path, error)[0], self.path) from None
+
+
+def _checked(line: str, path: str, number: int) -> str:
+    """Return a line read with errors="surrogateescape", or raise GridError at its first
+    byte that is not UTF-8 (as `encoder.errors.unreadable` words it)."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError as error:
+        byte = ord(line[error.start]) - 0xDC00
+        column = len(line[: error.start].encode("utf-8", "surrogateescape")) + 1
+        message = f"not UTF-8 text: byte 0x{byte:02x} at column {column}"
+        raise GridError(message, path, number) from None
+    return line
+
+
 @dataclass(frozen=True)
 class PuzzleSource:
     """What a source argument names, and the variant its grids are read with."""
@@ -100,10 +164,17 @@ class PuzzleSource:
     variant_from: str  # 'given', 'catalogue', 'header', 'file name' or 'none'
     column: str | None  # a table's puzzle column
     geometry: Geometry | None = None  # a fixed geometry the caller gave
+    once: OnePass | None = field(default=None, compare=False, repr=False)  # see OnePass
 
     @property
     def is_table(self) -> bool:
         return self.text is None and self.path != "-" and is_table(self.path)
+
+    @property
+    def one_pass(self) -> bool:
+        """True when the source can be read only once (stdin, a pipe, a FIFO): whoever
+        needs its grids twice keeps them."""
+        return self.path == "-" or self.once is not None
 
     def texts(self, allow_empty: bool = False) -> Iterator[PuzzleText]:
         """Yield the unparsed puzzles, with their lines (a file streamed; see the module
@@ -129,12 +200,18 @@ class PuzzleSource:
                 yield from split_puzzles(text, "<stdin>", size)
         elif self.is_table:
             delimiter = TABLE_SUFFIXES[Path(self.path).suffix.lower()]
-            text = read_text(self.path, GridError)
+            if self.once is not None:
+                text = "".join(self.once.lines()).removeprefix("\ufeff")
+            else:
+                text = read_text(self.path, GridError)
             yield from _table_texts(text, self.path, self.column, delimiter)
         else:
             if self.column is not None:
                 raise GridError("--column applies to CSV/TSV files only", self.path)
-            yield from _stream(self.path, size)
+            if self.once is not None:
+                yield from _blocks(self.once.lines(), self.path, size)
+            else:
+                yield from _stream(self.path, size)
 
     def puzzles(self, allow_conflicts: bool = False) -> Iterator[Puzzle]:
         """Yield the puzzles (see `read_puzzles`)."""
@@ -198,12 +275,14 @@ def open_source(
     source: str, geometry: Geometry | Variant | None = None, column: str | None = None
 ) -> PuzzleSource:
     """Return what `source` names and the variant its grids are read with (nothing is
-    read beyond a file's first 64 kB, for its header).  Nothing is downloaded: a public
+    read beyond a file's first 64 kB, for its header; a file that can be read only once
+    is opened here, and those lines kept: `OnePass`).  Nothing is downloaded: a public
     set not on this machine is a GridError naming the command that fetches it."""
     fixed = geometry if isinstance(geometry, Geometry) else None
     given = geometry if isinstance(geometry, Variant) else Variant()
     entry = _named_set(source)
     text = None
+    once = None
     if entry is not None:
         path, name = _set_path(entry), entry.name
         column = column or entry.column
@@ -212,13 +291,24 @@ def open_source(
     else:
         path = source
         name = "<stdin>" if source == "-" else Path(source).stem
+        once = OnePass(path) if source != "-" and _read_once(path) else None
     if fixed is not None or given.given:
         variant, found = given, "given"
     elif entry is not None:
         variant, found = _catalogue_variant(entry), "catalogue" if entry.flags else "none"
     else:
-        variant, found = _file_variant(path, text)
-    return PuzzleSource(name, path, text, variant, found, column, fixed)
+        variant, found = _file_variant(path, once.header_text() if once else text)
+    return PuzzleSource(name, path, text, variant, found, column, fixed, once)
+
+
+def _read_once(path: str) -> bool:
+    """Return True for a file that a second opening would not read again: neither a
+    regular file nor a folder (a pipe, a FIFO, a character device)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False  # the reading reports it
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def is_table(path: str) -> bool:
@@ -287,7 +377,7 @@ def _file_variant(path: str, text: str | None) -> tuple[Variant, str]:
     if text is None and path not in ("-", ARGUMENT):
         try:
             with open(path, encoding="utf-8-sig") as handle:  # as read_text reads it
-                text = handle.read(1 << 16)
+                text = handle.read(HEAD_CHARACTERS)
         except (OSError, UnicodeDecodeError):
             text = None  # the reading reports it
     found = header_flags(text) if text is not None else None
@@ -344,8 +434,7 @@ def _has_grid(text: str) -> bool:
 
 
 def _stream(path: str, size: int | None) -> Iterator[PuzzleText]:
-    """Yield the puzzle texts of a file of grids, STREAM_LINES lines at a time."""
-    done = 0  # lines of the file read before the block
+    """Yield the puzzle texts of a regular file of grids, STREAM_LINES lines at a time."""
     try:
         handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 (closed below)
     except FileNotFoundError:
@@ -353,23 +442,33 @@ def _stream(path: str, size: int | None) -> Iterator[PuzzleText]:
     except OSError as error:  # a folder, a file we may not read
         raise GridError(unreadable(path, error)[0], path) from None
     with handle:
-        while True:
+        yield from _blocks(_read_lines(handle, path), path, size)
+
+
+def _read_lines(handle, path: str) -> Iterator[str]:
+    try:
+        yield from handle
+    except (OSError, UnicodeDecodeError):
+        read_text(path, GridError)  # raises the problem worded as for every file
+        raise
+
+
+def _blocks(lines: Iterator[str], path: str, size: int | None) -> Iterator[PuzzleText]:
+    """Yield the puzzle texts of the lines of a file, STREAM_LINES lines at a time."""
+    done = 0  # lines of the file read before the block
+    while True:
+        block = list(itertools.islice(lines, STREAM_LINES))
+        if not block:
+            break
+        if _has_grid("".join(block)):
             try:
-                lines = list(itertools.islice(handle, STREAM_LINES))
-            except (OSError, UnicodeDecodeError):
-                read_text(path, GridError)  # raises the problem worded as for every file
-                raise
-            if not lines:
-                break
-            if _has_grid("".join(lines)):
-                try:
-                    texts = split_puzzles("".join(lines), path, size)
-                except GridError as error:
-                    line = error.line + done if error.line is not None else None
-                    raise GridError(error.message, error.path, line) from None
-                for text in texts:
-                    yield replace(text, line=text.line + done)
-            done += len(lines)
+                texts = split_puzzles("".join(block), path, size)
+            except GridError as error:
+                line = error.line + done if error.line is not None else None
+                raise GridError(error.message, error.path, line) from None
+            for text in texts:
+                yield replace(text, line=text.line + done)
+        done += len(block)
 
 
 def _table_texts(text: str, path: str, column: str | None, delimiter: str) -> list[PuzzleText]:

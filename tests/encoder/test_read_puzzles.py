@@ -4,8 +4,14 @@ block at a time so that memory stays flat."""
 
 from __future__ import annotations
 
+import errno
 import io
+import os
+import re
+import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -92,3 +98,99 @@ def test_a_file_is_read_a_block_at_a_time(tmp_path, monkeypatch):
     with pytest.raises(GridError) as caught:
         next(puzzles)
     assert (caught.value.path, caught.value.line) == (str(path), 7)
+
+
+# --- sources that can be read only once -------------------------------------------------
+
+STREAM_TIMEOUT = 300  # seconds: a command that hangs on its input fails, never blocks
+STREAM_COMMANDS = {  # argv before the input, and what stdout says once the grid is read
+    "encoder": (["encoder"], r"(?m)^p cnf 64 "),
+    "rate": (["solvers", "rate"], r"\.\.12\.\.\.\.4\.3\.\.\.\.\."),
+    "unique": (["benchmarks", "unique"], r"unique"),
+}
+
+
+def _feed_fifo(path, data: bytes, deadline: float) -> None:
+    """Write `data` into a FIFO once a reader has opened it (until `deadline`)."""
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as error:
+            if error.errno != errno.ENXIO or time.monotonic() > deadline:
+                return
+            time.sleep(0.02)
+    os.set_blocking(fd, True)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX feature")
+@pytest.mark.parametrize("kind", ["fifo", "pipe"])
+@pytest.mark.parametrize("command", list(STREAM_COMMANDS))
+def test_a_command_reads_a_fifo_or_a_pipe_once(command, kind, tmp_path):
+    """A FIFO hung the command (opened once for its header, then again for its grids:
+    nobody writes the second time), and a pipe (`<(cat grids.txt)`) was empty by the
+    second opening: "no grid found"."""
+    argv, expected = STREAM_COMMANDS[command]
+    data = f"# a header comment\n{FOUR}\n".encode()
+    run = [sys.executable, "-m", *argv]
+    if kind == "fifo":
+        path = tmp_path / "grids"
+        os.mkfifo(path)
+        deadline = time.monotonic() + STREAM_TIMEOUT
+        writer = threading.Thread(target=_feed_fifo, args=(path, data, deadline), daemon=True)
+        writer.start()
+        done = subprocess.run(
+            [*run, str(path)], capture_output=True, text=True, timeout=STREAM_TIMEOUT
+        )
+    else:
+        read_end, write_end = os.pipe()
+        os.write(write_end, data)
+        os.close(write_end)
+        try:
+            done = subprocess.run(
+                [*run, f"/dev/fd/{read_end}"],
+                capture_output=True,
+                text=True,
+                timeout=STREAM_TIMEOUT,
+                pass_fds=(read_end,),
+            )
+        finally:
+            os.close(read_end)
+    assert done.returncode == 0, done.stderr
+    assert re.search(expected, done.stdout), done.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/fd"), reason="a pipe named by /dev/fd/N")
+def test_a_pipe_is_read_once_with_its_header(tmp_path):
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"# geometry: --diagonals\n" + b"." * 81 + b"\n" + b"." * 81 + b"\n")
+    os.close(write_end)
+    try:
+        opened = open_source(f"/dev/fd/{read_end}")
+        assert (opened.variant, opened.variant_from) == (Variant(diagonals=True), "header")
+        puzzles = list(opened.puzzles())
+    finally:
+        os.close(read_end)
+    assert [p.source for p in puzzles] == [f"/dev/fd/{read_end}:2", f"/dev/fd/{read_end}:3"]
+    assert puzzles[0].geometry.describe() == "9x9, 3x3 boxes, diagonals"
+    assert opened.one_pass
+    with pytest.raises(RuntimeError, match="can be read once"):
+        list(opened.puzzles())
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/fd"), reason="a pipe named by /dev/fd/N")
+def test_bytes_that_are_not_utf8_in_a_pipe_are_located(tmp_path):
+    read_end, write_end = os.pipe()
+    os.write(write_end, f"{FOUR}\n{FOUR}\n# caf\xe9\n".encode("latin-1"))
+    os.close(write_end)
+    try:
+        with pytest.raises(GridError) as caught:
+            list(read_puzzles(f"/dev/fd/{read_end}"))
+    finally:
+        os.close(read_end)
+    assert caught.value.line == 3
+    assert caught.value.message == "not UTF-8 text: byte 0xe9 at column 6"
