@@ -132,13 +132,18 @@ import sys, time
 import numpy as np
 import solvers.core as core
 from encoder.geometry import standard
+from encoder.encodings import rule_formula
 board = core.Board(standard(9))
+formula = rule_formula(standard(9))
+clauses = core.Clauses(formula.clauses, formula.num_vars)
 grid = [0 if ch == "." else int(ch) for ch in sys.argv[2]]
 grids = np.array([grid] * int(sys.argv[3]), np.int8)
 print("ready", flush=True)
 try:
     if sys.argv[1] == "ladder":
         board.ladder(grids, 2)
+    elif sys.argv[1] == "clauses":
+        clauses.ladder(grids, 9, 2)
     else:
         board.propagate_batch(grids)
 except KeyboardInterrupt:
@@ -147,7 +152,9 @@ except KeyboardInterrupt:
 """
 
 
-@pytest.mark.parametrize(("kernel", "count"), [("ladder", 100_000), ("batch", 4_000_000)])
+@pytest.mark.parametrize(
+    ("kernel", "count"), [("ladder", 100_000), ("batch", 4_000_000), ("clauses", 10_000)]
+)
 def test_ctrl_c_ends_a_kernel_within_half_a_second(kernel, count):
     child = subprocess.Popen(
         [sys.executable, "-c", INTERRUPTED, kernel, EASTER_MONSTER, str(count)],
