@@ -30,7 +30,7 @@ def modules() -> dict[str, Path]:
     return {
         module_name(path): path
         for package in LAYERS
-        for path in sorted((PROJECT / package).glob("*.py"))
+        for path in sorted((PROJECT / package).rglob("*.py"))  # sub-packages too
     }
 
 
