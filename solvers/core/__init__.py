@@ -274,6 +274,58 @@ class Clauses:
         )  # fmt: skip
         return Ladder(status, depth, solutions, ns / 1e9, work)
 
+    def closures(
+        self,
+        assumption_sets,
+        depth: int,
+        cell_vars: int,
+        polarity: str = "both",
+        budget: int | None = None,
+    ) -> Closures:
+        """The closure of depth `depth` of each set of assumptions (lists of DIMACS ints,
+        or a pair (flat, offsets)) in one call, as Engine.closures: the harness's closure
+        solvers over a chunk of grids; `budget` (work units, None: none) bounds each."""
+        if isinstance(assumption_sets, tuple) and len(assumption_sets) == 2:
+            flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in assumption_sets)
+        else:
+            flat, offsets = literal_sets(assumption_sets)
+        if budget is not None and budget < 0:
+            raise ValueError(f"budget must be >= 0 or None, not {budget}")
+        count = max(offsets.shape[0] - 1, 0)
+        status = np.zeros(count, np.int8)
+        assigned, conflicts, work, ns = (np.zeros(count, np.int64) for _ in range(4))
+        true = np.zeros((count, self.num_vars), np.bool_)
+        self._cnf.closures(
+            flat, offsets, int(depth), _polarity(polarity), int(cell_vars),
+            -1 if budget is None else int(budget), status, assigned, conflicts, work, ns,
+            true.view(np.int8),
+        )  # fmt: skip
+        bad = np.flatnonzero(status == LADDER_BAD)
+        if bad.size:
+            g = int(bad[0])
+            lits = flat[offsets[g] : offsets[g + 1]].tolist()
+            raise ValueError(
+                f"set {g}: literals must be in 1..{self.num_vars} or their negation: {lits}"
+            )
+        return Closures(status, assigned, conflicts, work, ns / 1e9, true)
+
+
+@dataclass(frozen=True)
+class Closures:
+    """The closures of one depth of many assumption sets (`Clauses.closures`), one entry
+    per set, as solvers.engine.Closures: `status` (LADDER_*: SAT when the closure
+    assigns every one of the first `cell_vars` variables, OPEN, UNSAT, BAD for a literal
+    beyond the formula, BUDGET), `assigned` (of those variables, root level included),
+    `conflicts` (failed hypotheses and contradictory frames), `work`, `seconds`, and
+    `true` (the variables true in the closure, one row per set; SAT rows only)."""
+
+    status: np.ndarray
+    assigned: np.ndarray
+    conflicts: np.ndarray
+    work: np.ndarray
+    seconds: np.ndarray
+    true: np.ndarray
+
 
 def literal_sets(sets) -> tuple[np.ndarray, np.ndarray]:
     """Return lists of DIMACS ints as (flat, offsets) int64 arrays."""

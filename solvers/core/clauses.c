@@ -318,6 +318,7 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
             new_level(F);
             enqueue(F, lit);
             if (propagate(F) != CORE_OK) {
+                F->conflicts++; /* a failed hypothesis */
                 ok = 0;
             } else if (top + 1 == depth) {
                 ok = 1;
@@ -344,6 +345,7 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
                 ft[C_STAMP] = ++F->stamp; /* the facts grew: earlier passes prove nothing */
                 break;
             }
+            F->conflicts++; /* the frame itself is contradictory */
             if (top == 0) return CORE_CONFLICT;
             top--;
         }
@@ -471,6 +473,52 @@ int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count
         else
             memset(row, 0, (size_t)F->nvars);
         cancel_until(F, 0);
+    }
+    return CORE_OK;
+}
+
+int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int depth,
+                 int positive_only, int64_t cell_vars, int64_t budget, int8_t *status,
+                 int64_t *assigned, int64_t *conflicts, int64_t *work, int64_t *ns,
+                 int8_t *truth, Poll *poll) {
+    for (int64_t g = 0; g < count; g++) {
+        if (core_poll(poll)) return CORE_INTERRUPT;
+        int64_t t0 = core_now_ns();
+        uint64_t w0 = F->work, c0 = F->conflicts;
+        const int64_t *lits = flat + offsets[g];
+        int64_t nlits = offsets[g + 1] - offsets[g];
+        int8_t *row = truth + g * (int64_t)F->nvars;
+        memset(row, 0, (size_t)F->nvars);
+        assigned[g] = 0;
+        int bad = 0;
+        for (int64_t i = 0; i < nlits; i++)
+            if (lits[i] == 0 || lits[i] > F->nvars || lits[i] < -(int64_t)F->nvars) bad = 1;
+        if (bad) {
+            status[g] = LADDER_BAD;
+        } else {
+            int r = assume(F, lits, nlits);
+            if (r == CORE_OK) r = closure(F, depth, positive_only, poll, w0, budget);
+            if (r == CORE_INTERRUPT) {
+                cancel_until(F, 0);
+                return r;
+            }
+            if (r == CORE_BUDGET) {
+                status[g] = LADDER_BUDGET;
+            } else if (r != CORE_OK) {
+                status[g] = LADDER_UNSAT;
+            } else {
+                int64_t n = 0;
+                for (int64_t v = 0; v < cell_vars; v++) n += F->value[2 * v] != 0;
+                assigned[g] = n;
+                status[g] = n == cell_vars ? LADDER_SAT : LADDER_OPEN;
+                if (n == cell_vars)
+                    for (int32_t v = 0; v < F->nvars; v++) row[v] = F->value[2 * v] == 1;
+            }
+            cancel_until(F, 0);
+        }
+        conflicts[g] = (int64_t)(F->conflicts - c0);
+        work[g] = (int64_t)(F->work - w0);
+        ns[g] = core_now_ns() - t0;
     }
     return CORE_OK;
 }

@@ -45,6 +45,7 @@ typedef struct Cnf {
     /* counters */
     uint64_t work; /* literals propagated + hypotheses tested: the budget's clock */
     uint64_t hypotheses;
+    uint64_t conflicts; /* failed hypotheses and contradictory frames */
 } Cnf;
 
 enum { C_LEVEL = 0, C_POS = 1, C_QUIET = 2, C_STAMP = 3, C_HYP = 4, C_COLUMNS = 5 };
@@ -69,5 +70,16 @@ int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
  * level included. */
 int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int8_t *ok,
               int8_t *values, Poll *poll);
+
+/* The closure of depth `depth` of each assumption set (DIMACS) flat[offsets[g] ..
+ * offsets[g+1]), as solvers.engine's closures_kernel: status (LADDER_SAT when the
+ * closure assigns each of the first cell_vars variables, LADDER_OPEN, LADDER_UNSAT,
+ * LADDER_BAD for a literal beyond the formula, LADDER_BUDGET), assigned (of those
+ * variables, root level included), conflicts, work and ns per set, and true[g]
+ * (nvars each) the variables true in the closure when SAT. */
+int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int depth,
+                 int positive_only, int64_t cell_vars, int64_t budget, int8_t *status,
+                 int64_t *assigned, int64_t *conflicts, int64_t *work, int64_t *ns,
+                 int8_t *truth, Poll *poll);
 
 #endif

@@ -663,6 +663,63 @@ out:
     return result;
 }
 
+
+/* closures(flat, offsets, depth, positive_only, cell_vars, budget, status, assigned,
+ * conflicts, work, ns, true) */
+static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
+    PyObject *fo, *oo, *so, *ao, *co, *wo, *no, *to;
+    int depth, positive_only;
+    long long cell_vars, budget;
+    if (!PyArg_ParseTuple(args, "OOipLLOOOOOO", &fo, &oo, &depth, &positive_only, &cell_vars,
+                          &budget, &so, &ao, &co, &wo, &no, &to))
+        return NULL;
+    if (check_depth(depth) < 0 || clauses_enter(self) < 0) return NULL;
+    Cnf *F = &self->f;
+    PyObject *result = NULL;
+    Py_buffer fv = {0}, ov = {0}, sv = {0}, av = {0}, cv = {0}, wv = {0}, nv = {0}, tv = {0};
+    if (cell_vars < 0 || cell_vars > F->nvars) {
+        PyErr_Format(PyExc_ValueError, "cell_vars must be in 0..%d, not %lld", F->nvars,
+                     cell_vars);
+        goto out;
+    }
+    if (get_array(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0 ||
+        get_array(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0)
+        goto out;
+    Py_ssize_t count = ov.shape[0] - 1;
+    const int64_t *offsets = ov.buf;
+    if (count < 0 || offsets[0] != 0 || offsets[count] != fv.shape[0]) {
+        PyErr_Format(PyExc_ValueError, "offsets must run from 0 to %zd (the literals)",
+                     fv.shape[0]);
+        goto out;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (offsets[i + 1] < offsets[i]) {
+            PyErr_Format(PyExc_ValueError, "offsets must not decrease (at %zd)", i);
+            goto out;
+        }
+    if (get_array(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
+        get_array(ao, &av, "assigned", 8, 1, count, -1, 1) < 0 ||
+        get_array(co, &cv, "conflicts", 8, 1, count, -1, 1) < 0 ||
+        get_array(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
+        get_array(no, &nv, "ns", 8, 1, count, -1, 1) < 0 ||
+        get_array(to, &tv, "true", 1, 2, count, F->nvars, 1) < 0)
+        goto out;
+    if (cnf_room(F, depth) < 0) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    Poll poll;
+    release(&poll);
+    int r = cnf_closures(F, fv.buf, offsets, count, depth, positive_only, cell_vars, budget,
+                         sv.buf, av.buf, cv.buf, wv.buf, nv.buf, tv.buf, &poll);
+    reacquire(&poll);
+    if (r != CORE_INTERRUPT) result = Py_NewRef(Py_None);
+out:
+    self->busy = 0;
+    RELEASE(&fv, &ov, &sv, &av, &cv, &wv, &nv, &tv);
+    return result;
+}
+
 static PyObject *clauses_counters(ClausesObject *self, PyObject *unused) {
     return Py_BuildValue("KKi", (unsigned long long)self->f.work,
                          (unsigned long long)self->f.hypotheses, self->f.root_conflict);
@@ -673,6 +730,9 @@ static PyMethodDef clauses_methods[] = {
     {"ladder", (PyCFunction)clauses_ladder, METH_VARARGS,
      "ladder(grids, n, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
     {"batch", (PyCFunction)clauses_batch, METH_VARARGS, "batch(flat, offsets, ok, values)"},
+    {"closures", (PyCFunction)clauses_closures, METH_VARARGS,
+     "closures(flat, offsets, depth, positive_only, cell_vars, budget, status, assigned, "
+     "conflicts, work, ns, true)"},
     {"counters", (PyCFunction)clauses_counters, METH_NOARGS, "(work, hypotheses, root_conflict)"},
     {NULL},
 };

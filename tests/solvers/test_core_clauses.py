@@ -172,3 +172,27 @@ def test_bad_arrays_and_queries():
         native.ladder(np.zeros((1, 80), np.int8), 9, 1)
     assert native.ladder(np.zeros((1, 4), np.int8), 2, 1).status.tolist() == [core.LADDER_OPEN]
     assert native.ladder(np.full((1, 4), 1, np.int8), 2, 1).status.tolist() == [core.LADDER_BAD]
+
+
+@pytest.mark.parametrize("encoding", ["centrale", "minimal", "augmented"])
+def test_closures_match_engine_closures(encoding):
+    geometry = standard(9)
+    native, engine = pair(geometry, encoding)
+    rng = random.Random(len(encoding))
+    sets = [given_literals(grid_of(EASTER_MONSTER), geometry), [1, 2], [], [-5, -14]]
+    for _ in range(12):
+        grid = [0] * 81
+        for c in rng.sample(range(81), rng.randint(10, 40)):
+            grid[c] = rng.randint(1, 9)
+        sets.append(given_literals(tuple(grid), geometry))
+    flat, offsets = core.literal_sets(sets)
+    for depth in (0, 1, 2):
+        got = native.closures((flat, offsets), depth, 729)
+        expected = engine.closures(flat, offsets, depth, 729)
+        assert got.status.tolist() == expected.status.tolist()
+        assert got.assigned.tolist() == expected.assigned.tolist()
+        assert np.array_equal(got.true, expected.true)
+    with pytest.raises(ValueError, match="set 1: literals"):
+        native.closures([[1], [0]], 1, 729)
+    cut = native.closures([sets[0]] * 2, 2, 729, budget=100)
+    assert cut.status.tolist() == [core.LADDER_BUDGET] * 2
