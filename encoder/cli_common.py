@@ -138,9 +138,21 @@ def add_executor_flags(group: argparse._ActionsContainer) -> None:
     group.add_argument(
         "--scheduler",
         metavar="ADDRESS",
+        type=_scheduler_address,
         help="--executor dask: address of a running Dask scheduler (tcp://HOST:8786); "
         "default: a LocalCluster of --workers processes on this machine",
     )
+
+
+def _scheduler_address(text: str) -> str:
+    """argparse type of --scheduler: an address Dask could reach, checked before anything
+    connects (`executors.dask_cluster.scheduler_problem`)."""
+    from executors.dask_cluster import scheduler_problem
+
+    problem = scheduler_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
 
 
 def settle_executor_flags(
@@ -148,7 +160,7 @@ def settle_executor_flags(
 ) -> None:
     """Check --scheduler against --executor (a usage error) and fill in --workers when
     it was not given: all cores for a Dask LocalCluster, `local_workers` otherwise."""
-    if args.scheduler and args.executor != "dask":
+    if args.scheduler is not None and args.executor != "dask":
         parser.error("--scheduler needs --executor dask")
     if args.workers is None:
         args.workers = available_cores() if args.executor == "dask" else local_workers

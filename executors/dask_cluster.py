@@ -30,6 +30,11 @@ makes the caller call `stop`: the futures are cancelled, the client closed, and 
 cluster this executor started is shut down (a running chunk cannot be interrupted;
 its worker process is killed after a few seconds).
 
+A scheduler address is checked before anything connects (`scheduler_problem`): a
+scheme distributed can reach another process by, a host and a port; distributed itself
+took 20 s to refuse an address without a port (a ValueError traceback), and the empty
+address meant "start a LocalCluster".
+
 Workers import the project's modules to run the chunks: every worker machine needs
 the project installed (`pip install -e .`, same commit).  Before the first task the
 executor asks every worker for `code_state`: a worker whose project sources differ from
@@ -43,10 +48,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import multiprocessing
 import multiprocessing.forkserver
 import os
+import re
 import signal
 import sys
 import uuid
@@ -59,6 +66,11 @@ from executors.local import STOP_GRACE, sigint_blocked, sigint_deferred
 from executors.sources import PACKAGES, source_digest
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
+# distributed's transports that reach another process (distributed.comm.registry; inproc
+# is the same process's only); an address without a scheme is tcp, as distributed reads it
+SCHEMES = ("tcp", "tls", "ucx", "ws", "wss")
+DEFAULT_PORT = 8786  # the port a `dask scheduler` listens on unless told otherwise
+_HOST = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?")  # a name or IPv4
 WORKER_TIMEOUT = 120.0  # seconds to wait for a first worker to join a scheduler
 CLOSE_TIMEOUT = 3 * STOP_GRACE  # seconds to close the client, then our LocalCluster
 MIN_WINDOW = 4  # tasks in flight at least, whatever the cluster's size
@@ -138,6 +150,42 @@ def code_problems(mine: str, workers: Mapping[str, tuple[str, tuple[str, ...]]])
     return problems
 
 
+def scheduler_problem(address: str) -> str:
+    """Return what is wrong with a Dask scheduler address ("" when nothing is):
+    [SCHEME://]HOST:PORT, the scheme one of SCHEMES, the host a name, an IPv4 address or
+    an IPv6 one in brackets, the port from 1 to 65535.  Nothing is imported or reached."""
+    example = f"tcp://HOST:{DEFAULT_PORT}"
+    if not address.strip():
+        return f"empty address (expected {example}; without --scheduler, a LocalCluster)"
+    scheme, separator, rest = address.partition("://")
+    if not separator:
+        scheme, rest = "tcp", address
+    elif scheme == "inproc":
+        return f"{address!r}: inproc:// names a scheduler inside one process, not reachable"
+    elif scheme not in SCHEMES:
+        return f"{address!r}: unknown scheme {scheme!r} (one of {', '.join(SCHEMES)})"
+    if rest.startswith("["):  # [IPv6]:PORT
+        host, bracket, port = rest[1:].partition("]")
+        if not bracket or not port.startswith(":"):
+            return f"{address!r}: expected [IPv6]:PORT"
+        port = port[1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return f"{address!r}: {host!r} is not an IPv6 address"
+    else:
+        host, colon, port = rest.rpartition(":")
+        if not colon:
+            return f"{address!r} has no port (e.g. tcp://{rest}:{DEFAULT_PORT})"
+        if ":" in host:
+            return f"{address!r}: an IPv6 host goes in brackets ([::1]:{DEFAULT_PORT})"
+        if not _HOST.fullmatch(host):
+            return f"{address!r}: {host!r} is not a host name or address"
+    if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
+        return f"{address!r}: port {port!r} is not a number from 1 to 65535"
+    return ""
+
+
 def _distributed():
     """Return the `distributed` module, or raise ExecutorError saying how to get it."""
     try:
@@ -172,6 +220,8 @@ class DaskExecutor:
     cluster behind the scheduler at `scheduler`."""
 
     def __init__(self, workers: int, scheduler: str | None = None):
+        if scheduler is not None and (problem := scheduler_problem(scheduler)):
+            raise ExecutorError(f"--scheduler: {problem}")
         self.workers = workers
         self.scheduler = scheduler
         self.client = None
@@ -192,7 +242,7 @@ class DaskExecutor:
         client_log.setLevel(logging.CRITICAL)
         logging.getLogger("tornado.application").addFilter(_drop_sync_cancel_race)  # once
         try:
-            if self.scheduler:
+            if self.scheduler is not None:
                 self.client = distributed.Client(
                     self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False
                 )
@@ -202,7 +252,7 @@ class DaskExecutor:
             self.close()
             where = self.scheduler or "a LocalCluster on 127.0.0.1"
             raise ExecutorError(f"cannot reach the Dask scheduler at {where}: {error}") from None
-        if self.scheduler:
+        if self.scheduler is not None:
             try:
                 self.client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
             except TimeoutError:

@@ -161,3 +161,40 @@ def _running(pid: int) -> bool:
             return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+@pytest.mark.parametrize(
+    "address, words",
+    [
+        ("", "empty address"),
+        ("  ", "empty address"),
+        ("notanaddress", "has no port (e.g. tcp://notanaddress:8786)"),
+        ("http://127.0.0.1:1", "unknown scheme 'http'"),
+        ("inproc://127.0.0.1/1/1", "inside one process"),
+        ("tcp://127.0.0.1:0", "port '0' is not a number from 1 to 65535"),
+        ("tcp://127.0.0.1:65536", "port '65536'"),
+        ("tcp://127.0.0.1:", "port ''"),
+        ("tcp://:8786", "'' is not a host name"),
+        ("tcp://a b:8786", "'a b' is not a host name"),
+        ("::1:8786", "an IPv6 host goes in brackets"),
+        ("[::1]", "expected [IPv6]:PORT"),
+        ("[nothex]:8786", "'nothex' is not an IPv6 address"),
+    ],
+)
+def test_a_scheduler_address_is_checked_before_anything_connects(address, words):
+    from executors.dask_cluster import DaskExecutor, scheduler_problem
+
+    assert words in scheduler_problem(address)
+    with pytest.raises(ExecutorError, match="--scheduler: "):
+        DaskExecutor(1, address)  # an empty address was a LocalCluster
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["tcp://127.0.0.1:8786", "127.0.0.1:8786", "tls://sched.example.org:8786", "[::1]:8786",
+     "tcp://[fe80::1]:1", "ucx://node-7:65535", "ws://my_host:80"],
+)  # fmt: skip
+def test_a_scheduler_address_distributed_reads_is_taken(address):
+    from executors.dask_cluster import scheduler_problem
+
+    assert scheduler_problem(address) == ""
