@@ -67,6 +67,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
     uint64_t placed = 0;
     int result = CORE_OK;
     word hd[n * HW];
+    word kept[W]; /* the cells a hidden single reduced, in this scan */
     for (int v = 0; v < n; v++)
         for (int x = 0; x < HW; x++) {
             word h = (all_dirty >> v & 1) ? allhouses[x] : 0;
@@ -136,6 +137,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
         }
         /* hidden singles in the open houses to scan */
         word reduced = 0;
+        for (int x = 0; x < W; x++) kept[x] = 0;
         while (dirty) {
             int v = ctz(dirty);
             dirty &= dirty - 1;
@@ -167,7 +169,8 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                         result = CORE_CONFLICT; /* the value has no place in house h */
                         goto done;
                     }
-                    if (count == 1) {
+                    if (count == 1 && !(kept[at] & one)) { /* not reduced to v already */
+                        kept[at] |= one;
                         const word *ch = cellhouses + (size_t)(at * 64 + ctz(one)) * HW;
                         for (int u = 0; u < n; u++) {
                             word *bu = b + (size_t)u * W + at;
