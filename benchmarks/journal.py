@@ -23,12 +23,23 @@ identity differs is refused in one line naming the first difference; so is a new
 into a folder holding an unfinished journal (add `--resume`, or delete it).  Options
 that change no figure (workers, executor, scheduler) may differ between sessions.
 A complete run's outputs are written, then its journal is deleted.
+
+`--resume` with no journal in the folder is refused: the folder is most likely
+mistyped (or the run finished), and running everything again without a word would
+hide it.  A journal that cannot be written for want of space is reported as a full
+disk: SQLite says "database or disk is full", or "disk I/O error" when the write that
+sizes WAL mode's shared-memory file fails, and the disk has less than LOW_SPACE free
+(SQLite does not pass on the system's errno; with more room free, its own words are
+kept).  A journal this run was creating is then removed rather than left half made (the
+next run would take it for an unfinished one); one that holds chunks stays as it was
+before the chunk that did not fit, for `--resume`.
 """
 
 from __future__ import annotations
 
 import json
 import pickle
+import shutil
 import sqlite3
 import zlib
 from collections.abc import Iterator
@@ -38,6 +49,8 @@ from encoder.errors import InputError
 
 FILE = "journal.sqlite"
 SCHEMA = "sudoku-sat/run-journal/1"
+LOW_SPACE = 16 << 20  # bytes free under which a failed write is taken for a full disk
+_FULL, _IOERR = sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR  # primary result codes
 
 
 class JournalError(InputError):
@@ -46,6 +59,31 @@ class JournalError(InputError):
 
 def _label(key: str) -> str:
     return key.replace("_", " ")
+
+
+def missing(folder: Path) -> str:
+    """Return why `--resume` into `folder` has nothing to resume ("" when a journal is
+    there)."""
+    if (Path(folder) / FILE).exists():
+        return ""
+    return (
+        f"no run journal ({FILE}) to resume: is it the run's folder? (a run that finished "
+        "leaves none; without --resume a new run starts there)"
+    )
+
+
+def disk_problem(error: sqlite3.Error, folder: Path) -> str:
+    """Return "the disk is full ..." when a write of the journal failed for want of
+    space, else "" (see the module docstring)."""
+    if getattr(error, "sqlite_errorcode", 0) & 0xFF not in (_FULL, _IOERR):
+        return ""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return ""
+    if free >= LOW_SPACE:
+        return ""
+    return f"the disk is full (No space left on device, {free:,} bytes free; SQLite: {error})"
 
 
 class Journal:
@@ -60,6 +98,10 @@ class Journal:
                 "it to start afresh",
                 str(self.path),
             )
+        if resume and not existed:
+            raise JournalError(missing(folder), str(folder))
+        self.db = None
+        wanted = {"schema": SCHEMA, "identity": json.dumps(identity, sort_keys=True)}
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -69,12 +111,21 @@ class Journal:
                 "CREATE TABLE IF NOT EXISTS chunks (task INTEGER PRIMARY KEY, result BLOB)"
             )
             found = dict(self.db.execute("SELECT key, value FROM meta"))
-        except sqlite3.DatabaseError as error:
-            raise JournalError(f"not a run journal ({error})", str(self.path)) from None
-        wanted = {"schema": SCHEMA, "identity": json.dumps(identity, sort_keys=True)}
+            if not found:
+                with self.db:
+                    self.db.executemany("INSERT INTO meta VALUES (?, ?)", wanted.items())
+        except sqlite3.Error as error:
+            full = disk_problem(error, self.path.parent)
+            if not existed:  # never left half made: the next run would resume it
+                self.remove()
+            if full:
+                problem = f"cannot write the run journal: {full}"
+            elif not existed:
+                problem = f"cannot create the run journal ({error})"
+            else:
+                problem = f"not a run journal ({error})"
+            raise JournalError(problem, str(self.path)) from None
         if not found:
-            with self.db:
-                self.db.executemany("INSERT INTO meta VALUES (?, ?)", wanted.items())
             self.resumed = False
             return
         if found.get("schema") != SCHEMA:
@@ -101,6 +152,12 @@ class Journal:
             with self.db:
                 self.db.execute("INSERT OR REPLACE INTO chunks VALUES (?, ?)", (task, payload))
         except sqlite3.Error as error:  # a full disk, a folder gone
+            full = disk_problem(error, self.path.parent)
+            if full:  # the journal stays as it was before the chunk: --resume finishes
+                raise JournalError(
+                    f"cannot commit a chunk: {full}; --resume finishes the run once there is room",
+                    str(self.path),
+                ) from None
             raise JournalError(f"cannot commit a chunk ({error})", str(self.path)) from None
 
     def chunks(self) -> Iterator:
@@ -110,7 +167,8 @@ class Journal:
             yield pickle.loads(zlib.decompress(payload))
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
 
     def remove(self) -> None:
         """Close and delete the journal (a run complete, its outputs written)."""

@@ -60,7 +60,7 @@ from benchmarks.harness import (
     load_datasets,
 )
 from benchmarks.journal import FILE as JOURNAL_FILE
-from benchmarks.journal import Journal
+from benchmarks.journal import Journal, missing
 from benchmarks.report import markdown, metadata, results_json, table, write_csv, write_json
 from benchmarks.sets import Dataset
 from encoder.amo import AMO_ENCODINGS
@@ -258,6 +258,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     settle_executor_flags(parser, args, local_workers=available_cores())
     if args.resume and not args.out:
         parser.error("--resume needs --out DIR (the folder of the run's journal)")
+    if args.resume and (nothing := missing(Path(args.out))):  # a mistyped folder, likely
+        print(f"{PROG}: {args.out}: {nothing}", file=sys.stderr)
+        return 2
     # Options that would be ignored without a word are usage errors.
     if args.seed is not None and not args.shuffle:
         parser.error("--seed seeds --shuffle: give --shuffle too")

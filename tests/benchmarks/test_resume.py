@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
+import shutil
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 
 import pytest
@@ -16,7 +20,7 @@ from benchmark_processes import csv_rows, figures, group_left, started, wait_for
 
 from benchmarks import run as run_command
 from benchmarks.journal import FILE
-from benchmarks.paths import DATA
+from benchmarks.paths import DATA, PROJECT
 
 # Two variants, 7 of the 250 grids of depth 2: the BxB rating of a depth-2 grid costs about a
 # second, and what is tested here is the journal, not the rating (the X set of depth 2 made
@@ -124,3 +128,80 @@ def test_a_full_disk_is_one_line_and_resume_finishes(reference, tmp_path, monkey
     assert main([*argv, "--resume"]) == 0
     assert figures(out) == reference[0]
     assert csv_rows(out) == reference[1]
+
+
+def test_resume_without_a_journal_is_refused_naming_the_folder(tmp_path, capsys):
+    """A run that does not exist was most likely mistyped: everything ran again, without
+    a word."""
+    out = tmp_path / "ouy"  # the run's folder is "out"
+    argv = [str(SETS[0]), "--limit", "3", "--solvers", "up", "--out", str(out), "--resume"]
+    assert run_command.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"benchmarks: {out}: no run journal ({FILE}) to resume: is it the run's folder? (a "
+        "run that finished leaves none; without --resume a new run starts there)\n"
+    )
+    assert not out.exists()
+
+
+def test_a_chunk_that_does_not_fit_on_a_full_disk_says_so(tmp_path, monkeypatch):
+    from benchmarks import journal as journal_module
+
+    journal = journal_module.Journal(tmp_path, {"solvers": ["up"]}, resume=False)
+    journal.commit(0, b"fits")
+    journal.db.execute("PRAGMA max_page_count = 6")  # SQLITE_FULL, as on a full disk
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(journal_module.shutil, "disk_usage", lambda _: usage._replace(free=12_288))
+    with pytest.raises(journal_module.JournalError) as caught:
+        journal.commit(1, os.urandom(100_000))
+    assert caught.value.message == (
+        "cannot commit a chunk: the disk is full (No space left on device, 12,288 bytes "
+        "free; SQLite: database or disk is full); --resume finishes the run once there is room"
+    )
+    assert journal.done() == {0}  # the journal as it was before the chunk
+    journal.close()
+
+
+def _private_mount_namespace() -> list[str] | None:
+    """Return the command that runs a shell in a mount namespace of its own (where a
+    tmpfs may be mounted without touching the machine's mounts), or None."""
+    if shutil.which("unshare") is None:
+        return None
+    for unshare in (["unshare", "--mount"], ["unshare", "--user", "--map-root-user", "--mount"]):
+        probe = [*unshare, "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"]
+        if subprocess.run(probe, capture_output=True, timeout=60).returncode == 0:
+            return unshare
+    return None
+
+
+@pytest.mark.parametrize("free_kib", [0, 24])  # SQLite: "disk is full", "disk I/O error"
+def test_a_full_disk_under_out_says_so_and_leaves_no_journal(tmp_path, free_kib):
+    """A real full disk: a 64 KiB tmpfs (in a mount namespace of the test's own), filled
+    but for `free_kib`.  It was `journal.sqlite: not a run journal (disk I/O error)`,
+    and the half-made journal stayed behind (the next run took it for an unfinished
+    one)."""
+    unshare = _private_mount_namespace()
+    if unshare is None:
+        pytest.skip("cannot mount a small tmpfs here (needs root, or user namespaces)")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    grids = tmp_path / "grids.txt"
+    grids.write_text("..12....4.3.....\n")
+    run = [sys.executable, "-m", "benchmarks", "run", str(grids), "--solvers", "up"]
+    run += ["--workers", "1", "--quiet", "--out", f"{disk}/out"]
+    script = (
+        f"mount -t tmpfs -o size=64k tmpfs {disk} && mkdir {disk}/out && "
+        f"(dd if=/dev/zero of={disk}/fill bs=1k count={64 - free_kib} 2>/dev/null; true) && "
+        f"{shlex.join(run)}; code=$?; ls -A {disk}/out; exit $code"
+    )
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    done = subprocess.run(
+        [*unshare, "sh", "-c", script], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1].startswith(
+        f"benchmarks: {disk}/out/{FILE}: cannot write the run journal: the disk is full (No "
+        "space left on device"
+    ), done.stderr
+    assert done.stdout == "", "left behind: " + done.stdout
