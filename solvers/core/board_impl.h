@@ -155,14 +155,22 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                     const word *hm = hmask + (size_t)h * W;
                     int count = 0, at = 0;
                     word one = 0;
-                    /* small boards: every word, unrolled; larger: the house's words */
-                    int lo = W <= 2 ? 0 : hlo[h], hi = W <= 2 ? W : hhi[h];
-                    for (int y = lo; y < hi; y++) {
-                        word t = bv[y] & hm[y];
-                        if (t) {
-                            count += popc(t);
-                            at = y;
-                            one = t;
+                    if (W == 1) {
+                        one = bv[0] & hm[0];
+                        count = popc(one);
+                    } else if (W == 2) { /* both words, without branches */
+                        word t0 = bv[0] & hm[0], t1 = bv[1] & hm[1];
+                        count = popc(t0) + popc(t1);
+                        at = t1 != 0;
+                        one = t1 ? t1 : t0;
+                    } else {
+                        for (int y = hlo[h]; y < hhi[h]; y++) {
+                            word t = bv[y] & hm[y];
+                            if (t) {
+                                count += popc(t);
+                                at = y;
+                                one = t;
+                            }
                         }
                     }
                     if (count == 0) {
