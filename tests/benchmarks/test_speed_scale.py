@@ -11,7 +11,7 @@ import re
 import pytest
 
 from benchmarks.paths import PROJECT
-from benchmarks.speed import ONE_WORKER, at_scale
+from benchmarks.speed.scale import ONE_WORKER, at_scale
 
 NINE = PROJECT / "data" / "sets" / "sudoku9_depth1.txt"
 

@@ -1,0 +1,70 @@
+"""Question 4: the commands at the speed of their kernels, one worker.
+
+Both with `--no-length` (the targets were set for the depth rating and the solver
+calls): `solvers rate --max-depth 1` over the 17-clue list, its wall time less start-up
+against the summed kernel time it prints, and its whole wall time against a loop of
+`Minisat22.propagate` over the same grids; `benchmarks run --solvers up,fl,minisat22`,
+its wall time less start-up against the summed time of the solver calls it reports.
+Start-up is the same command on the list's first grid.  Each command is run again as
+by default, with the refutation-length rating.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.speed.common import minisat_loop, read_givens
+from benchmarks.speed.record import Record
+from benchmarks.speed.runs import harness_run, rate_run
+
+
+def commands(source: str, lines: list[str], folder: Path, record: Record) -> None:
+    """Question 4: the commands' wall time against their kernels' (one worker)."""
+    grids = folder / "grids.txt"
+    one = folder / "one.txt"
+    grids.write_text("".join(lines), encoding="utf-8")
+    one.write_text(lines[0], encoding="utf-8")
+    print(f"\n4. the commands against their kernels, one worker, {len(lines)} grids of {source}")
+    start_up, _, _, _ = rate_run(one, folder)
+    wall, _, kernel, rated = rate_run(grids, folder)
+    speed = rated / max(wall - start_up, 1e-9)
+    record.figure("4.rate.wall", wall, "s")
+    record.figure("4.rate.start_up", start_up, "s")
+    record.figure("4.rate.kernel", kernel, "s")
+    record.figure("4.rate.speed", speed, "grids/s")
+    print(f"   solvers rate --max-depth 1 --no-length: wall {wall:.2f} s, start-up "
+          f"{start_up:.2f} s, summed kernel time {kernel:.2f} s "
+          f"({speed:,.0f} grids/s)")  # fmt: skip
+    print(record.target("rate-overhead", (wall - start_up) / kernel))
+    loop = minisat_loop(read_givens(str(grids), None))
+    record.figure("4.minisat22_loop", loop, "s")
+    print(f"   a Minisat22.propagate loop over the same grids: {loop:.2f} s")
+    print(record.target("rate-vs-loop", wall / loop))
+    # The targets were set for the depth rating; the refutation-length rating (the
+    # default) is measured too, for information (its seconds count both ratings).
+    start_up, _, _, _ = rate_run(one, folder, length=True)
+    wall, _, kernel, rated = rate_run(grids, folder, length=True)
+    speed = rated / max(wall - start_up, 1e-9)
+    record.figure("4.rate_length.wall", wall, "s")
+    record.figure("4.rate_length.kernel", kernel, "s")
+    print(f"   with the refutation-length rating (the default): wall {wall:.2f} s, "
+          f"summed kernel time {kernel:.2f} s ({speed:,.0f} grids/s), (wall - start-up) / "
+          f"kernel time {(wall - start_up) / kernel:.2f}")  # fmt: skip
+    print(record.target("rate-length-speed", speed))
+    start_up, _, _, _ = harness_run(one, folder)
+    wall, _, calls, ran = harness_run(grids, folder)
+    record.figure("4.run.wall", wall, "s")
+    record.figure("4.run.start_up", start_up, "s")
+    record.figure("4.run.solver_calls", calls, "s")
+    print(f"   benchmarks run --solvers up,fl,minisat22: wall {wall:.2f} s, start-up "
+          f"{start_up:.2f} s, summed solver calls {calls:.2f} s ({ran} grids)")  # fmt: skip
+    print(record.target("run-overhead", (wall - start_up) / calls))
+    # The targets were set for the depth rating and the solver calls; the refutation-length
+    # rating (the default) is measured too, for information.
+    start_up, _, _, _ = harness_run(one, folder, length=True)
+    wall, _, calls, ran = harness_run(grids, folder, length=True)
+    record.figure("4.run_length.wall", wall, "s")
+    record.figure("4.run_length.solver_calls", calls, "s")
+    print(f"   (no target) with the refutation-length rating (the default): wall {wall:.2f} s, "
+          f"start-up {start_up:.2f} s, (wall - start-up) / solver-call time "
+          f"{(wall - start_up) / calls:.2f}")  # fmt: skip

@@ -1,0 +1,90 @@
+"""Question 6: proofs.
+
+`solvers rate --no-length` (depth up to 2) over the 17-clue list and the forum's
+hardest, with `--proof FILE` (every grid's DRUP proof in one file) against without: the
+processor time (user + system) of the command less start-up (the wall ratio beside it),
+the proofs' size, and the time the checker (`solvers.proof_check`, PySAT's propagation)
+takes per proof on the first `--check-limit` of them, each verified against the grid's
+formula.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.speed.common import GEOMETRY, grid_lines, ms, timed
+from benchmarks.speed.record import Record
+from benchmarks.speed.runs import run_with_usage
+from benchmarks.timing import median
+
+PROOF_RUNS = 3  # runs of rate with and without --proof, alternated (medians)
+
+
+def proof_rate_run(path: Path, folder: Path, proofs: Path | None) -> tuple[float, float]:
+    """Run `solvers rate --no-length` on a file, writing its proofs into `proofs` (None:
+    none); return (wall seconds, processor seconds: user + system)."""
+    argv = ["solvers", "rate", str(path), "--no-length", "--quiet"]
+    argv += [] if proofs is None else ["--proof", str(proofs)]
+    with open(folder / "rate.out", "wb") as handle:
+        wall, usage, _ = run_with_usage(argv, handle)
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def proof_figures(source: str, grids: list[tuple[int, ...]], folder: Path, check: int,
+                  record: Record) -> None:  # fmt: skip
+    """Question 6 on one list: rate with and without proofs, their size, checking them."""
+    from encoder.dimacs import parse_cnf
+    from encoder.emit import encode_dimacs
+    from solvers.proof_check import PROOF_SECTION, check_proof, parse_proof
+
+    path, one = folder / "grids.txt", folder / "one.txt"
+    lines = grid_lines(grids)
+    path.write_text("".join(lines), encoding="utf-8")
+    one.write_text(lines[0], encoding="utf-8")
+    proofs = folder / "proofs.drup"
+    start_up, start_up_cpu = proof_rate_run(one, folder, None)
+    start_up_with, start_up_with_cpu = proof_rate_run(one, folder, proofs)
+    runs: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+    for _ in range(PROOF_RUNS):  # alternated, so that a change of load hits both
+        for proving in (False, True):
+            runs[proving].append(proof_rate_run(path, folder, proofs if proving else None))
+    without, with_proofs = (median([wall for wall, _ in runs[p]]) for p in (False, True))
+    cpu_without, cpu_with = (median([cpu for _, cpu in runs[p]]) for p in (False, True))
+    sections = proofs.read_text(encoding="utf-8").split(PROOF_SECTION)[1:]
+    by_grid = dict(section.split("\n", 1) for section in sections)  # "N": its proof
+    sizes = [len(section) for section in sections]
+    key = f"6.{source}"
+    record.figure(f"{key}.wall_without", without, "s")
+    record.figure(f"{key}.wall_with", with_proofs, "s")
+    record.figure(f"{key}.cpu_without", cpu_without, "s")
+    record.figure(f"{key}.cpu_with", cpu_with, "s")
+    record.figure(f"{key}.proof_bytes.median", median(sizes), "bytes")
+    print(f"   {source}, {len(grids)} grids: median wall of {PROOF_RUNS} runs {without:.2f} s "
+          f"without --proof, {with_proofs:.2f} s with (start-up {start_up:.2f} s / "
+          f"{start_up_with:.2f} s); "
+          f"{len(sections)} proofs in one file, {sum(sizes) / 1e6:.1f} MB, median "
+          f"{median(sizes):.0f} "
+          f"bytes, largest {max(sizes)}")  # fmt: skip
+    # The target is on processor time: on a machine shared with other jobs the wall time
+    # measures the queue for the processor too.  The wall ratio is printed beside it.
+    ratio = (cpu_with - start_up_with_cpu) / max(cpu_without - start_up_cpu, 1e-9)
+    wall_ratio = (with_proofs - start_up_with) / max(without - start_up, 1e-9)
+    print(f"   processor time (user + system) {cpu_without:.2f} s without, {cpu_with:.2f} s "
+          f"with; walls less start-up, with / without: {wall_ratio:.2f}x")  # fmt: skip
+    print(record.target("proof-cost", ratio, source))
+    times, lemmas, verified = [], [], 0
+    for index, grid in enumerate(grids[:check]):
+        if str(index) not in by_grid:  # not settled by the rating: no proof
+            continue
+        cnf = parse_cnf(encode_dimacs(grid, GEOMETRY))
+        steps = parse_proof(by_grid[str(index)], "proof", cnf.num_vars)
+        seconds, verdict = timed(lambda cnf=cnf, steps=steps: check_proof(cnf, steps, "proof"))
+        times.append(seconds)
+        lemmas.append(verdict.lemmas)
+        verified += verdict.claim in ("one model", "unsatisfiable")
+    record.figure(f"{key}.check.median", median(times) * 1e3, "ms")
+    record.figure(f"{key}.verified", verified, "proofs")
+    print(f"   checking the first {len(times)}: {verified} verified, median "
+          f"{ms(median(times))} a proof ({median(lemmas):.0f} lemmas), "
+          f"total {sum(times):.2f} s")  # fmt: skip
+    proofs.unlink()

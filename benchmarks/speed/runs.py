@@ -1,0 +1,81 @@
+"""The project's commands run as whole processes by `benchmarks speed` (questions 4, 5,
+6 and 9): their wall time, resource usage and peak memory, and what they print."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchmarks.speed.common import PROG
+from benchmarks.timing import peak_mb
+
+ONE_WORKER = ("--workers", "1")
+
+
+def run_command(argv: list[str], stdout) -> tuple[float, float]:
+    """Run a command of this project; return (wall seconds, peak RSS of its largest
+    process in MiB, read from /proc while it runs: see timing.peak_mb)."""
+    wall, _, peak = run_with_usage(argv, stdout)
+    return wall, peak
+
+
+def run_with_usage(
+    argv: list[str], stdout, module: bool = True
+) -> tuple[float, os.struct_rusage, float]:
+    """Run a command of this project (`python -m ARGV`; `python ARGV` when not
+    `module`); return (wall seconds, its resource usage, its peak resident set in MiB)."""
+    start = time.perf_counter()
+    command = [sys.executable, *(["-m"] if module else []), *argv]
+    child = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE)
+    peak = 0.0
+    while True:  # the peak is read between waits: ru_maxrss would carry ours
+        peak = peak_mb(child.pid, peak, descendants=True)
+        done, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.02)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    errors = child.stderr.read().decode(errors="replace") if child.stderr else ""
+    if child.returncode != 0:
+        raise SystemExit(f"{PROG}: {' '.join(argv)} failed ({child.returncode}): {errors[-500:]}")
+    return wall, usage, peak
+
+
+def rate_run(
+    path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
+) -> tuple[float, float, float, int]:
+    """Run `solvers rate --max-depth 1` on a file, with `--no-length` unless `length`,
+    on the workers `where` names (executor flags): (wall, peak MiB, summed kernel s,
+    grids)."""
+    out = folder / "rate.out"
+    with open(out, "wb") as handle:
+        argv = ["solvers", "rate", str(path), "--max-depth", "1", "--quiet"]
+        argv += [] if length else ["--no-length"]
+        wall, peak = run_command([*argv, *where], handle)
+    kernel, grids = 0.0, 0
+    with open(out, encoding="utf-8") as handle:
+        for line in handle:
+            kernel += float(line.rsplit("\t", 1)[1])
+            grids += 1
+    return wall, peak, kernel, grids
+
+
+def harness_run(
+    path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
+) -> tuple[float, float, float, int]:
+    """Run `benchmarks run` with up, fl, minisat22 on a file, with `--length` when
+    `length`, on the workers `where` names: (wall, peak MiB, summed solver-call
+    seconds, grids)."""
+    out = folder / "run"
+    argv = ["benchmarks", "run", str(path), "--solvers", "up,fl,minisat22", "--quiet"]
+    argv += ["--length"] if length else []
+    wall, peak = run_command([*argv, *where, "--out", str(out)], subprocess.DEVNULL)
+    summaries = json.loads((out / "results.json").read_text(encoding="utf-8"))["summaries"]
+    calls = sum(s["seconds_total"] for s in summaries)
+    return wall, peak, calls, max(s["grids"] for s in summaries)

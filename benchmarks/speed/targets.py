@@ -1,0 +1,167 @@
+"""Every target of `benchmarks speed`, in one table: what each measures, the baseline it
+is read against in the same run, its bound and unit, and the issue that set it.
+
+A target's unit is "x" when its figure is a ratio to the baseline (the baseline then
+is the denominator, timed in the same run), else the unit of an absolute bound (the
+baseline is then a figure printed beside it for scale, also from the same run).  A
+target is met when its figure is at most the bound (`at_most`) or at least it.  Targets
+that a question checks several times (one per place, list or formula) are told apart by
+the `where` of each check (`benchmarks.speed.record`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+UNITS = ("x", "us", "ms", "s", "grids/s")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One target: `id` (how records name it), `question` (the question of the module
+    docstring that checks it), `label` (the printed line's words), `measures` (what the
+    figure is), `baseline` (what it is read against in the same run), `bound` and `unit`,
+    `at_most` (met when figure <= bound; else when figure >= bound), `issue` (where it
+    was set)."""
+
+    id: str
+    question: str
+    label: str
+    measures: str
+    baseline: str
+    bound: float
+    unit: str
+    at_most: bool
+    issue: int
+
+    def met(self, value: float) -> bool:
+        """Return whether a figure meets the target (a NaN figure never does)."""
+        return value <= self.bound if self.at_most else value >= self.bound
+
+    def wanted(self) -> str:
+        """Return the target as written on a line: '<= 0.5x', '>= 5000 grids/s'."""
+        sign = "<=" if self.at_most else ">="
+        space = "" if self.unit == "x" else " "
+        return f"{sign} {self.bound:g}{space}{self.unit}"
+
+
+MINISAT_UP = "Minisat22.propagate of the same givens, per call"
+T = Target
+TARGETS: tuple[Target, ...] = (
+    # 1-4: the trail engine (solvers.engine, numba) and the commands
+    T("up-call", "1", "per call, engine / Minisat22 (medians)",
+      "unit propagation of royle17's givens, one Engine.propagate call from Python",
+      f"{MINISAT_UP} (median)", 0.5, "x", True, 14),
+    T("up-batch", "1", "per grid in batch, engine / Minisat22 (means)",
+      "unit propagation of royle17's givens, Engine.propagate_batch, 1,000 grids a call",
+      f"{MINISAT_UP} (mean)", 0.2, "x", True, 23),
+    T("fl-speedup", "2", "speed-up where the closure works (open grids, medians)",
+      "depth-1 closure, Engine.probe, on the grids of the sample UP leaves open",
+      "the same closure in Python over Minisat22.propagate calls", 10, "x", False, 14),
+    T("fl-median", "2", "depth-1 closure median, all grids",
+      "depth-1 closure of royle17's grids, Engine.probe per call",
+      "the closure over Minisat22.propagate (sample medians beside)", 10, "us", True, 23),
+    T("d2-closure", "3a", "depth-2 closure median",
+      "depth-2 closure of forum-hardest-1106's grids, Engine.probe per call",
+      "Minisat22.solve of the same grids (median beside)", 1, "ms", True, 14),
+    T("d2-vs-solve", "3a", "depth-2 closure / Minisat22.solve (medians)",
+      "depth-2 closure of forum-hardest-1106's grids, Engine.probe per call",
+      "Minisat22.solve, a reused solver, each grid's first call", 1, "x", True, 23),
+    T("d2-rating", "3a", "depth rating up to 2, median",
+      "depth rating up to 2 (Rater.ladder) of forum-hardest-1106's grids, kernel time",
+      "the depth-2 closure alone (median beside)", 1, "ms", True, 23),
+    T("d3-closure", "3b", "depth-3 closure median",
+      "depth-3 closure of mith-te3-1000's grids, Engine.probe per call",
+      "none: an absolute bound", 15, "ms", True, 14),
+    T("d3-rating", "3b", "depth rating up to 3, median",
+      "depth rating up to 3 (Rater.ladder) of mith-te3-1000's grids, kernel time",
+      "the depth-3 closure alone (median beside)", 10, "ms", True, 23),
+    T("rate-overhead", "4", "(wall - start-up) / kernel time",
+      "solvers rate --max-depth 1 --no-length over royle17, one worker, wall less start-up",
+      "the summed kernel time the command prints", 1.5, "x", True, 14),
+    T("rate-vs-loop", "4", "rate --no-length wall (start-up included) / that loop",
+      "solvers rate --max-depth 1 --no-length over royle17, one worker, whole wall time",
+      "a Minisat22.propagate loop over the same grids", 0.5, "x", True, 23),
+    T("rate-length-speed", "4", "rate (default) grids/s",
+      "solvers rate --max-depth 1 over royle17 with the refutation-length rating",
+      "the same command with --no-length (beside)", 5000, "grids/s", False, 23),
+    T("run-overhead", "4", "(wall - start-up) / solver-call time",
+      "benchmarks run --solvers up,fl,minisat22 over royle17, wall less start-up",
+      "the summed solver-call time of its results.json", 1.5, "x", True, 14),
+    # 5: at scale (--scale)
+    T("scale-million", "5", "rate --no-length wall per million grids",
+      "solvers rate --max-depth 1 --no-length over N >= 1,000,000 grids, per place",
+      "none: an absolute bound (grids/s beside)", 120, "s", True, 23),
+    T("scale-memory", "5", "rate --no-length peak RSS, largest N / smallest N",
+      "peak resident memory of rate --no-length over the largest N, per place",
+      "the same over the smallest N", 1.25, "x", True, 23),
+    # 6: proofs
+    T("proof-cost", "6", "with / without --proof (processor time less start-up)",
+      "solvers rate --no-length --proof FILE, processor time less start-up, per list",
+      "the same command without --proof", 1.5, "x", True, 26),
+    # 7: BxB
+    T("bxb-median", "7", "BxB median a grid",
+      "BxB rating of every K-th grid of berthier-eleven-te2, wall per grid",
+      "none: an absolute bound (processor time beside)", 1, "s", True, 25),
+    T("bxb-easter", "7", "Easter Monster",
+      "BxB rating of Easter Monster, wall", "none: an absolute bound", 10, "s", True, 25),
+    T("bxb-time-limit", "7", "time limit overshoot",
+      "BxB rating of a T&E(3) grid under a 2 s time limit, wall",
+      "the time limit, 2 s", 1.1, "x", True, 25),
+    # 8: the numba bit-parallel board (solvers.board_engine) on issue 23's targets
+    T("board-up-call", "8", "per call, board / Minisat22 (medians)",
+      "unit propagation of royle17's givens, one BoardEngine.propagate call",
+      f"{MINISAT_UP} (median)", 0.5, "x", True, 23),
+    T("board-up-batch", "8", "per grid in batch, board / Minisat22 (means)",
+      "unit propagation of royle17's givens, BoardEngine.propagate_batch, 1,000 a call",
+      f"{MINISAT_UP} (mean)", 0.2, "x", True, 23),
+    T("board-fl-median", "8", "depth-1 closure median, board",
+      "depth-1 closure of royle17's grids, BoardEngine.probe per call",
+      "the trail engine's Engine.probe (median beside)", 10, "us", True, 23),
+    T("board-d2-closure", "8", "depth-2 closure median, board",
+      "depth-2 closure of forum-hardest-1106's grids, BoardEngine.probe per call",
+      "the trail engine and Minisat22.solve (medians beside)", 1, "ms", True, 23),
+    T("board-d2-vs-solve", "8", "depth-2 closure / Minisat22.solve (medians), board",
+      "depth-2 closure of forum-hardest-1106's grids, BoardEngine.probe per call",
+      "Minisat22.solve, a reused solver, each grid's first call", 1, "x", True, 23),
+    T("board-d3-rating", "8", "depth rating up to 3, median, board",
+      "depth rating up to 3 (BoardEngine.ladder) of mith-te3-1000's grids, kernel time",
+      "the trail engine's ladder (median beside)", 10, "ms", True, 23),
+    # 9: the native core (solvers.core, C) and the commands, issue 34
+    T("core-placement", "9", "one placement test, core (median)",
+      "a hypothesis 'cell = value' tested on a copy of the board propagated to its "
+      "fixpoint, Board.placements, forum-hardest-1106's boards",
+      "the numba board's placement test on the same boards", 0.25, "us", True, 34),
+    T("core-up-batch", "9", "unit propagation in batch, core, per grid",
+      "unit propagation of royle17's givens, Board.propagate_batch, 1,000 grids a call",
+      "the numba board's propagate_batch and Minisat22.propagate", 2, "us", True, 34),
+    T("core-up-call", "9", "per call, core / Minisat22 (medians)",
+      "unit propagation of royle17's givens, one Board.propagate call from Python",
+      f"{MINISAT_UP} (median)", 0.2, "x", True, 34),
+    T("core-fl-batch", "9", "depth-1 closure in batch, core (median)",
+      "Board.ladder to depth 1 over royle17 in one call, each grid's kernel time "
+      "(unit propagation, then the depth-1 closure where it leaves the grid open)",
+      "the numba board's ladder to depth 1", 4, "us", True, 34),
+    T("core-d2-closure", "9", "depth-2 closure median, core",
+      "depth-2 closure of forum-hardest-1106's grids, Board.probe per call",
+      "the numba board's BoardEngine.probe", 0.8, "ms", True, 34),
+    T("core-d2-vs-solve", "9", "depth-2 closure / Minisat22.solve (medians), core",
+      "depth-2 closure of forum-hardest-1106's grids, Board.probe per call",
+      "Minisat22.solve, a reused solver, each grid's first call", 0.6, "x", True, 34),
+    T("core-d3-ladder", "9", "depth ladder to 3, core (median)",
+      "Board.ladder to depth 3 over mith-te3-1000 in one call, each grid's kernel time",
+      "the numba board's ladder to depth 3", 3, "ms", True, 34),
+    T("core-clauses-up", "9", "per call, clause engine / Minisat22 (medians)",
+      "unit propagation per call from Python, solvers.core.Clauses.propagate, per CNF",
+      "Minisat22.propagate of the same assumptions on the same CNF", 0.5, "x", True, 34),
+    T("rate-royle17", "9", "solvers rate --no-length wall / the loop",
+      "solvers rate --no-length over royle17, whole wall time with start-up, "
+      "whatever engine `solvers rate` uses",
+      "a Minisat22.propagate loop over the same grids", 0.3, "x", True, 34),
+    T("rate-one-grid", "9", "python -m solvers rate GRID --no-length, whole process",
+      "one grid rated by a whole process, start-up included",
+      "the interpreter's own start-up, python -c pass", 0.25, "s", True, 34),
+)  # fmt: skip
+del T
+
+BY_ID: dict[str, Target] = {target.id: target for target in TARGETS}
