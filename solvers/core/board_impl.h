@@ -97,41 +97,38 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                 goto done;
             }
             if (!any) break;
-            for (int v = 0; v < n; v++) {
-                word *bv = b + (size_t)v * W;
-                for (int w = 0; w < W; w++) {
-                    word s = ones[w] & bv[w];
-                    if (!s) continue;
-                    dirty |= (word)1 << v;
-                    while (s) {
-                        int bit = ctz(s);
-                        s &= s - 1;
-                        if (!(bv[w] >> bit & 1)) {
-                            result = CORE_CONFLICT; /* a peer placed this value first */
-                            goto done;
-                        }
-                        int c = w * 64 + bit;
-                        const word *pm = peers + (size_t)c * W;
-                        word lostw[W];
-                        int lost = 0;
-                        for (int x = 0; x < W; x++) {
-                            lostw[x] = bv[x] & pm[x] & cm[x];
-                            lost += popc(lostw[x]);
-                            bv[x] &= ~pm[x];
-                        }
-                        if (lost > FEW_LOST) { /* scanning all of v's houses costs less */
-                            for (int y = 0; y < HW; y++) hd[v * HW + y] = allhouses[y];
-                        } else { /* the houses of the cells that lost v */
-                            for (int x = 0; x < W; x++)
-                                for (word m = lostw[x]; m; m &= m - 1) {
-                                    const word *ch =
-                                        cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
-                                    for (int y = 0; y < HW; y++) hd[v * HW + y] |= ch[y];
-                                }
-                        }
-                        solved[w] |= (word)1 << bit;
-                        placed++;
+            for (int w = 0; w < W; w++) { /* each single cell, then its value */
+                for (word s = ones[w]; s; s &= s - 1) {
+                    int bit = ctz(s);
+                    int v = 0;
+                    while (v < n && !(b[(size_t)v * W + w] >> bit & 1)) v++;
+                    if (v == n) {
+                        result = CORE_CONFLICT; /* a peer placed its value first */
+                        goto done;
                     }
+                    word *bv = b + (size_t)v * W;
+                    dirty |= (word)1 << v;
+                    int c = w * 64 + bit;
+                    const word *pm = peers + (size_t)c * W;
+                    word lostw[W];
+                    int lost = 0;
+                    for (int x = 0; x < W; x++) {
+                        lostw[x] = bv[x] & pm[x] & cm[x];
+                        lost += popc(lostw[x]);
+                        bv[x] &= ~pm[x];
+                    }
+                    if (lost > FEW_LOST) { /* scanning all of v's houses costs less */
+                        for (int y = 0; y < HW; y++) hd[v * HW + y] = allhouses[y];
+                    } else { /* the houses of the cells that lost v */
+                        for (int x = 0; x < W; x++)
+                            for (word m = lostw[x]; m; m &= m - 1) {
+                                const word *ch =
+                                    cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
+                                for (int y = 0; y < HW; y++) hd[v * HW + y] |= ch[y];
+                            }
+                    }
+                    solved[w] |= (word)1 << bit;
+                    placed++;
                 }
             }
         }
