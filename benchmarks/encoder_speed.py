@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks.paths import machine
-from benchmarks.speed import read_grids
+from benchmarks.speed.common import read_grids
 from benchmarks.timing import median, time_calls
 from encoder.cli_common import positive
 from encoder.emit import encode_dimacs
