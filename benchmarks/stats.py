@@ -3,7 +3,7 @@
 For each number of givens k and each of the paper's two ways of making a grid, `n`
 random grids are drawn and their solutions counted up to a cap:
 - method 1 (`random`): k givens placed at random, each obeying the rules so far
-  (`puzzles.generate.random_placement`; dead ends start over and are reported);
+  (`puzzles.generation.random_placement`; dead ends start over and are reported);
   such a grid may have no solution at all;
 - method 2 (`remove`): a fresh random full grid per sample (the paper reused one),
   all but k of its cells emptied; at least one solution by construction.
@@ -60,7 +60,7 @@ from encoder.output_files import check_folder, write_file
 from executors import completed, cut, make_executor
 from puzzles.counting import SolutionCount
 from puzzles.fullgrid import GridSampler
-from puzzles.generate import random_placement, remove_givens
+from puzzles.generation import random_placement, remove_givens
 from puzzles.outputs import Interrupted, interrupts, print_out, write_png
 
 METHODS = {"random": "(1) random placement", "remove": "(2) removal from a full grid"}

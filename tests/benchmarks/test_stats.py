@@ -50,7 +50,7 @@ def test_samples_are_reproducible_and_well_formed():
 
 def test_method_one_places_legal_givens():
     from benchmarks.stats import sample_rng
-    from puzzles.generate import random_placement
+    from puzzles.generation import random_placement
 
     geometry = standard(9)
     grid, _ = random_placement(geometry, 35, sample_rng(1, "random", 35, 3))

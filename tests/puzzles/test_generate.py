@@ -21,7 +21,7 @@ from encoder.geometry import make_geometry, standard
 from encoder.grids import find_clashes, parse_cells, region_ids, split_puzzles
 from puzzles.counting import PysatCounter
 from puzzles.fullgrid import GridSampler, random_full_grid, sampler_for
-from puzzles.generate import (
+from puzzles.generation import (
     GENERATOR_VERSION,
     Request,
     generate,

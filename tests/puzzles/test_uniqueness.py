@@ -14,7 +14,7 @@ from encoder.geometry import make_geometry, standard
 from encoder.grids import format_line, parse_cells
 from puzzles.counting import PysatCounter, describe, is_minimal, necessary_givens
 from puzzles.fullgrid import GridSampler, SolutionCount, random_full_grid
-from puzzles.generate import minimal_puzzle, random_placement, remove_givens
+from puzzles.generation import minimal_puzzle, random_placement, remove_givens
 from puzzles.unique import make_counter
 
 PROJECT = Path(__file__).resolve().parents[2]
