@@ -177,13 +177,13 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                     if (count == 1 && !(kept[at] & one)) { /* not reduced to v already */
                         kept[at] |= one;
                         const word *ch = cellhouses + (size_t)(at * 64 + ctz(one)) * HW;
-                        for (int u = 0; u < n; u++) {
+                        for (int u = 0; u < n; u++) { /* without branches */
                             word *bu = b + (size_t)u * W + at;
-                            if (u != v && (*bu & one)) {
-                                *bu &= ~one;
-                                reduced |= (word)1 << u;
-                                for (int y = 0; y < HW; y++) hd[u * HW + y] |= ch[y];
-                            }
+                            word had = *bu & one & -(word)(u != v);
+                            word flag = -(word)(had != 0);
+                            *bu ^= had;
+                            reduced |= flag & ((word)1 << u);
+                            for (int y = 0; y < HW; y++) hd[u * HW + y] |= ch[y] & flag;
                         }
                     }
                 }
