@@ -29,7 +29,7 @@ distributed = pytest.importorskip(
 from benchmark_processes import group_left, started, wait_for_chunks  # noqa: E402
 
 from benchmarks import run as run_command  # noqa: E402
-from benchmarks import stats  # noqa: E402
+from benchmarks import solutions_vs_givens, stats  # noqa: E402
 from benchmarks.__main__ import main as benchmarks_main  # noqa: E402
 from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
 from benchmarks.harness import RunOptions, load_datasets, make_tasks  # noqa: E402
@@ -105,7 +105,7 @@ def test_stats_gives_the_local_table(tmp_path, capsys):
     assert "a Dask LocalCluster of 2 worker(s)" in remote
     assert len(_table_lines(local)) == 2 * (2 + 2) + 2  # 2 tables of 2 rows, thresholds
     assert _table_lines(local) == _table_lines(remote)
-    assert stats.CHUNK_SAMPLES < 2 * 2 * 30  # several chunks
+    assert solutions_vs_givens.CHUNK_SAMPLES < 2 * 2 * 30  # several chunks
 
 
 # (--no-length: the depth-2 grids' BxB takes seconds, and a loaded machine's time limit

@@ -10,18 +10,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.stats import (
+from benchmarks.solutions_vs_givens import (
     Point,
     Sample,
     bootstrap_ci,
     crossing,
-    parse_range,
     run_sample,
     run_study,
     summarize,
     tables,
     thresholds,
 )
+from benchmarks.stats import parse_range
 from encoder.geometry import standard
 from encoder.grids import find_clashes
 from puzzles.counting import SolutionCount as Count
@@ -49,7 +49,7 @@ def test_samples_are_reproducible_and_well_formed():
 
 
 def test_method_one_places_legal_givens():
-    from benchmarks.stats import sample_rng
+    from benchmarks.solutions_vs_givens import sample_rng
     from puzzles.generation import random_placement
 
     geometry = standard(9)
