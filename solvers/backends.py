@@ -322,18 +322,53 @@ class HomeBackend(Backend):
         self.timeout = timeout
         self.budget = budget
 
-    def _load(self) -> None:
-        from solvers.engine import Engine  # numba start-up only when needed
+    @property
+    def native(self) -> bool:
+        """True when this backend's answers come from the native core (a formula of no
+        variable, which the core refuses, has nothing to propagate: the engine says so)."""
+        return self.depth is not None and self.timeout is None and self.num_vars > 0
 
-        self.engine = Engine(self.clauses, self.num_vars)  # units come as assumptions
+    def _load(self) -> None:
+        self._engine = None  # built at first use (numba start-up only when needed)
+        self._core = None
+        self._marked = False
+
+    @property
+    def engine(self):
+        """The numba engine of the formula (units come as assumptions)."""
+        if self._engine is None:
+            from solvers.engine import Engine
+
+            self._engine = Engine(self.clauses, self.num_vars)
+            if self._marked:
+                self._engine.mark_start()
+        return self._engine
+
+    @property
+    def core(self):
+        """The formula in the native core's clause engine, built at first use."""
+        if self._core is None:
+            from solvers.core import Clauses
+
+            self._core = Clauses((self.clauses.literals, self.clauses.offsets), self.num_vars)
+        return self._core
 
     def mark_start(self) -> None:
-        self.engine.mark_start()
+        self._marked = True
+        if self._engine is not None:
+            self._engine.mark_start()
 
     def rewind(self) -> None:
-        self.engine.rewind()
+        """Put the watches back as they were at `mark_start`: the numba engine's rewound,
+        the core's built again at its next use (building costs about as much as a few
+        closures), so that the counts of a chunk never depend on the chunks before it."""
+        if self._engine is not None:
+            self._engine.rewind()
+        self._core = None
 
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
+        if self.native:  # the units are in `assumptions` already
+            return self._closures([assumptions], with_units=True)[0]
         start = time.perf_counter()
         try:
             with self.engine.limited(self.timeout, self.budget.propagations):
@@ -350,7 +385,7 @@ class HomeBackend(Backend):
         batches of at most BATCH_VALUES variables in all; the answers, counters and
         the engine's state afterwards are those of `solve` called on each in turn, the
         seconds the kernel's own (no Python call around each closure)."""
-        if self.depth is None or self.engine.fixed(as_array=True).size:
+        if self.depth is None or (not self.native and self.engine.fixed(as_array=True).size):
             return super().solve_many(assumption_sets)  # DPLL; or root facts: see _closure
         most = max(1, BATCH_VALUES // max(self.num_vars, 1))
         results: list[SolverResult] = []
@@ -358,16 +393,27 @@ class HomeBackend(Backend):
             results += self._closures(assumption_sets[first : first + most])
         return results
 
-    def _closures(self, assumption_sets: Sequence[Sequence[Lit]]) -> list[SolverResult]:
+    def _closures(
+        self, assumption_sets: Sequence[Sequence[Lit]], with_units: bool = False
+    ) -> list[SolverResult]:
         from solvers.probe import LADDER_BUDGET, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT
 
-        sets = [[*self.units, *assumptions] for assumptions in assumption_sets]
+        if with_units:
+            sets = [list(assumptions) for assumptions in assumption_sets]
+        else:
+            sets = [[*self.units, *assumptions] for assumptions in assumption_sets]
         offsets = np.zeros(len(sets) + 1, dtype=np.int64)
         np.cumsum([len(lits) for lits in sets], out=offsets[1:])
         flat = np.fromiter(itertools.chain.from_iterable(sets), np.int64, int(offsets[-1]))
-        out = self.engine.closures(
-            flat, offsets, self.depth, self.cell_vars, self.timeout, self.budget.propagations
-        )
+        budget = self.budget.propagations
+        if self.native:
+            out = self.core.closures((flat, offsets), self.depth, self.cell_vars, budget=budget)
+            propagations = out.work
+        else:
+            out = self.engine.closures(
+                flat, offsets, self.depth, self.cell_vars, self.timeout, budget
+            )
+            propagations = out.propagations
         status = out.status.tolist()
         filled = np.flatnonzero(out.status == LADDER_SAT)
         wrong = self.check.falsified_rows(out.true[filled]).tolist()
@@ -384,6 +430,11 @@ class HomeBackend(Backend):
         if asked and self.cell_vars == self.num_vars:
             for i in asked:
                 without[i] = False
+        elif asked and self.native:
+            propagated, values = self.core.propagate_batch([sets[i] for i in asked])
+            counts = np.count_nonzero(values[:, : self.cell_vars], axis=1).tolist()
+            for j, i in enumerate(asked):
+                without[i] = bool(propagated[j]) and counts[j] == self.cell_vars
         elif asked:
             rows = [sets[i] for i in asked]
             starts = np.zeros(len(rows) + 1, dtype=np.int64)
@@ -405,7 +456,7 @@ class HomeBackend(Backend):
                     if over
                     else time_limit_reason(self.timeout)
                 )
-                work = (0, conflicts[i], int(out.propagations[i]))
+                work = (0, conflicts[i], int(propagations[i]))
                 stop = {"timed_out": not over, "over_budget": over}
                 results.append(
                     self._result(Status.UNKNOWN, (), seconds, without[i], *work, reason, **stop)
@@ -419,7 +470,7 @@ class HomeBackend(Backend):
                 model = np.where(out.true[i], variables, -variables).tolist()
             elif code == LADDER_SAT:
                 state, reason = Status.UNKNOWN, UNSATISFIED_REASON
-            work = (0, conflicts[i], int(out.propagations[i]))
+            work = (0, conflicts[i], int(propagations[i]))
             results.append(self._result(state, model, seconds, without[i], *work, reason))
         return results
 

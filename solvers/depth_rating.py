@@ -5,10 +5,12 @@ Depth 0 means unit propagation of the givens fills every cell (the exam's
 depth k means hypotheses tested with the depth k-1 closure, the same idea as Berthier's
 T&E(k).  A grid whose closure reaches a contradiction is UNSAT at that depth.  The
 rules are loaded once per geometry and the givens are passed as assumptions, so rating
-a file of grids builds one engine.  On the exam's complete encoding (`centrale`) the
-depths come from the bit-parallel board (`solvers.board_engine`), whose closures are
-the engine's (solvers.bitboard says why) at a fraction of the cost; the proofs
-(`ladder_proofs`) and every other encoding stay on the engine.
+a file of grids builds one engine.  The native core rates (`solvers.core`): on the
+exam's complete encoding (`centrale`) its bit-parallel board, whose closures are the
+clause engine's (solvers.bitboard says why) at a fraction of the cost, and every other
+encoding on its clause engine.  The proofs (`ladder_proofs`, which log each closure's
+lemmas) and a rating under the opt-in time limit (the core keeps no clock) run on the
+numba kernels, the board's or the engine's.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from encoder.dimacs import Cnf
+from encoder.encodings import rule_formula
 from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
+from solvers import core
 from solvers.bitboard import applies
 from solvers.board_engine import BoardEngine
 from solvers.budgets import DEFAULT_BUDGET, Budget
@@ -102,10 +107,25 @@ class Rater:
         self.time_limit = time_limit
         self.budget = budget
         self.encoding = encoding
-        self.board = BoardEngine(geometry) if applies(geometry, encoding) else None
-        if self.board is None:
-            self.engine  # built now, so that unknown encodings fail here  # noqa: B018
+        # The native core rates (solvers.core); under the opt-in time limit the numba
+        # kernels do, which pause for the clock (the core keeps none).
+        self.native = time_limit is None
+        self.board = None
+        if applies(geometry, encoding):
+            self.board = core.Board(geometry) if self.native else BoardEngine(geometry)
+        elif self.native:
+            self.clauses  # built now, so that unknown encodings fail here  # noqa: B018
+        else:
+            self.engine  # noqa: B018 (the same)
         self._log_capacity = 0  # what the proofs of the last ladder needed (ladder_proofs)
+
+    @functools.cached_property
+    def clauses(self) -> core.Clauses:
+        """The rules in the native core's clause engine, for an encoding the board does
+        not compute."""
+        formula = rule_formula(self.geometry, self.encoding)
+        cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
+        return core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
 
     @functools.cached_property
     def engine(self) -> Engine:
@@ -124,10 +144,15 @@ class Rater:
         one compiled loop."""
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
+        budget = self.budget.propagations
+        if self.native:
+            if self.board is not None:
+                out = self.board.ladder(values, max_depth, self.polarity, budget)
+            else:
+                out = self.clauses.ladder(values, n, max_depth, self.polarity, budget)
+            return Ladder(out.status, out.depth, out.solutions, out.seconds)
         rater = self.engine if self.board is None else self.board
-        return rater.ladder(
-            values, n, max_depth, self.polarity, self.time_limit, budget=self.budget.propagations
-        )
+        return rater.ladder(values, n, max_depth, self.polarity, self.time_limit, budget=budget)
 
     def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
         """Return `ladder` and each grid's proof (`solvers.proof.rating_proofs`: "" for a

@@ -319,7 +319,8 @@ def test_wrong_answer_stops_the_chunk_with_the_grid(monkeypatch, public):
 def test_wrong_answer_aborts_the_run(monkeypatch, capsys, public):
     monkeypatch.setattr(chunks, "make_backend", lambda name, **_: WrongBackend())
     top95 = str(public.set("top95"))
-    code = run_command.main([top95, "--limit", "3", "--solvers", "minisat22", "--workers", "1"])
+    argv = [top95, "--limit", "3", "--solvers", "minisat22", "--workers", "1", "--quiet"]
+    code = run_command.main(argv)
     captured = capsys.readouterr()
     assert code == 1
     assert captured.err.startswith(f"benchmarks: {top95}:1: minisat22 (centrale) returned")
