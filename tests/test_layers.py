@@ -125,7 +125,9 @@ def test_the_checks_can_fail(tmp_path):
 # The command line stays in the front ends: each package's __main__.py, the modules of the
 # commands `python -m benchmarks` dispatches to, and the one module of shared flags.  The
 # library beneath them (what the Python API reaches) takes typed values and never sees
-# argparse or a Namespace.
+# argparse or a Namespace, nor imports a front end.  A command keeps its name and its
+# library gets one of its own: generate / generation, stats / solutions_vs_givens,
+# agreement / rating_agreement, run / harness.
 FRONT_ENDS = {
     "encoder.cli_common",  # the shared flags and error handler of every front end
     "benchmarks.run",
@@ -174,6 +176,24 @@ def test_only_front_ends_see_the_command_line():
     ]
     assert not problems, "argparse in the library:\n" + "\n".join(problems)
     assert set(modules()) >= FRONT_ENDS, "a front end listed here no longer exists"
+
+
+def front_end_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Return 'a imports b' for every library module importing a front end: a command's
+    library lives in a module of its own (puzzles.generation beside puzzles.generate)."""
+    return [
+        f"{module} imports {target}"
+        for module, targets in edges.items()
+        if module not in FRONT_ENDS and not module.endswith("__main__")
+        for target in sorted(targets & FRONT_ENDS)
+    ]
+
+
+def test_the_library_never_imports_a_front_end():
+    problems = front_end_imports(graph())
+    assert not problems, "\n".join(problems)
+    edges = {"puzzles.study": {"puzzles.generate"}, "puzzles.generate": {"puzzles.generation"}}
+    assert front_end_imports(edges) == ["puzzles.study imports puzzles.generate"]
 
 
 def test_the_command_line_check_can_fail(tmp_path):

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.agreement import average_ranks, kendall_tau_b, main, spearman
+from benchmarks.agreement import main
+from benchmarks.rating_agreement import average_ranks, kendall_tau_b, spearman
 
 
 def test_average_ranks_share_ties():
