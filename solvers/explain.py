@@ -265,7 +265,7 @@ class Explainer:
                 stall = f"{len(placed)} of {n * n} cells known; unit propagation stalls."
                 yield self._note(walk, stall, ("", stall))
             rater.charge(rater.open_count(state))  # each step searches every open candidate
-            shortest = rater.shortest_step(state, max_depth=1) if max_depth >= 1 else None
+            shortest = rater.shortest_elimination(state, max_depth=1) if max_depth >= 1 else None
             if shortest is not None:
                 for lit, cone in zip(shortest.eliminated, shortest.cones, strict=True):
                     sentence = self._refutation_words(rater, state, -lit, cone, shortest.length)

@@ -97,10 +97,11 @@ class RefutationRating:
 
 
 @dataclass(frozen=True)
-class Step:
+class Elimination:
     """One step of the resolution: the candidates (DIMACS literals) eliminated, each by a
     refutation of `length` and nesting `depth`, and for each its cone (indices of the
-    constraints, in `RefutationRater.constraint_clause` order)."""
+    constraints, in `RefutationRater.constraint_clause` order).  (`solvers.explain.Step`
+    is a step of an explanation, which says one of these in words.)"""
 
     depth: int
     length: int
@@ -250,7 +251,7 @@ class RefutationRater:
                 self.charge(0)  # the clock
                 if status == PAUSED:
                     continue
-                step = self.nested_step(S, max_depth)
+                step = self.nested_elimination(S, max_depth)
                 if step is None:
                     return done(Status.UNKNOWN)
                 longest, depth, steps = max(longest, step.length), max(depth, step.depth), steps + 1
@@ -264,14 +265,14 @@ class RefutationRater:
 
     # --- one step, for explanations and nesting --------------------------------------
 
-    def shortest_step(self, S: K.State, max_depth: int = 2) -> Step | None:
+    def shortest_elimination(self, S: K.State, max_depth: int = 2) -> Elimination | None:
         """Return the next step of the simplest-first resolution of state S (not
         applied), or None when no refutation of depth <= max_depth is left."""
         best = K.candidate_lengths(
             self.F, self.occ, S, self.X, self.num_candidates, self.num_constraints, self._lengths
         )
         if best > self.num_constraints:
-            return self.nested_step(S, max_depth)
+            return self.nested_elimination(S, max_depth)
         if best > 2:  # the shortest refutations the first derivations missed, if any
             shorter = K.shorter_lengths(
                 self.F, self.occ, S, self.X, self.A, self.num_candidates, best - 1, self._lengths
@@ -282,15 +283,15 @@ class RefutationRater:
         for v in chosen:
             K.refutation_with_alternatives(self.F, self.occ, S, self.X, self.A, 2 * v, best)
             cones.append(self._bits(self.X.best_cone))
-        return Step(1, int(best), tuple(to_dimacs(2 * v + 1) for v in chosen), tuple(cones))
+        return Elimination(1, int(best), tuple(to_dimacs(2 * v + 1) for v in chosen), tuple(cones))
 
     def chain(
         self, S: K.State, hypothesis: int, cone: tuple[int, ...]
     ) -> tuple[list[tuple[int, int]], int | tuple[int, int]]:
         """Return the chain of a refutation of `hypothesis` (a DIMACS literal) in state S
-        that uses the constraints of `cone` (a Step's, as the kernel found it): the values
-        they force, in order, as (DIMACS literal, constraint index), and what breaks: the
-        constraint it empties, or the two true literals (DIMACS) that exclude each other."""
+        that uses the constraints of `cone` (an Elimination's, as the kernel found it): the
+        values they force, in order, as (DIMACS literal, constraint index), and what breaks:
+        the constraint it empties, or the two true literals (DIMACS) that exclude each other."""
         lits = np.empty(len(cone), np.int64)
         constraints = np.empty(len(cone), np.int64)
         n, broken, a, b = K.refutation_chain(
@@ -306,11 +307,11 @@ class RefutationRater:
             return forced, int(broken)
         return forced, (int(to_dimacs(a)), int(to_dimacs(b)))
 
-    def apply(self, S: K.State, step: Step) -> bool:
+    def apply(self, S: K.State, step: Elimination) -> bool:
         """Apply a step's eliminations and propagate; return False on a contradiction."""
         return all(self._assert(S, to_code(lit)) == NO_CONFLICT for lit in step.eliminated)
 
-    def nested_step(self, S: K.State, max_depth: int) -> Step | None:
+    def nested_elimination(self, S: K.State, max_depth: int) -> Elimination | None:
         """Return the step of the shortest nested refutations (depth 2 up to max_depth)
         of an untracked state S that no unit-propagation refutation changes."""
         for depth in range(2, max_depth + 1):
@@ -331,7 +332,7 @@ class RefutationRater:
             if found:
                 best = min(length for length, _, _ in found)
                 chosen = [(z, cone) for length, z, cone in found if length == best]
-                return Step(
+                return Elimination(
                     depth,
                     best,
                     tuple(to_dimacs(z ^ 1) for z, _ in chosen),

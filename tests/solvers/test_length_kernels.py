@@ -102,7 +102,7 @@ def test_alternative_cones_find_the_union_the_first_derivation_misses(rater, pub
         row = list(csv.DictReader(handle, delimiter="\t"))[1115]
     grid = parse_grid(row["puzzle"], GEOMETRY)
     state = rater.start(grid)
-    assert rater.apply(state, rater.shortest_step(state, max_depth=1))
+    assert rater.apply(state, rater.shortest_elimination(state, max_depth=1))
     z = to_code(8 * 81 + 4 * 9 + 3)  # r9c5=3
     F, occ, X, m = rater.F, rater.occ, rater.X, rater.num_constraints
     assert K.shortest_refutation(F, occ, state, X, z, m) == 3
@@ -183,7 +183,7 @@ def test_a_refutation_chain_holds_with_exactly_its_constraints(rater, line, rati
     state = rater.start(parse_grid(line, GEOMETRY))
     seen = set()
     while not rater.is_solved(state):
-        step = rater.shortest_step(state, max_depth=1)
+        step = rater.shortest_elimination(state, max_depth=1)
         assert step is not None and step.depth == 1
         seen.add(step.length)
         facts = [to_dimacs(code) for code in np.flatnonzero(state.value == 1).tolist()]
