@@ -20,9 +20,10 @@
  * Closures.  solvers/bitboard.py's frame stack, on this layout: frame d tests its
  * hypotheses on a copy of board d (boards[d + 1]) with the closure of depth
  * depth - d - 1; a hypothesis that fails is negated and propagated; a frame ends after
- * a full round over its open literals learns nothing.  A hypothesis code is
- * (2 * v + negative) * cells + c ("cell c = v + 1", or "v + 1 removed from c"), so the
- * open literals of one value and polarity are the words of a bit board.  Passing
+ * a full round over its open literals learns nothing.  The last frame (hypotheses
+ * tested by propagation alone) tries them value by value, a word of cells at a time;
+ * the others cell by cell (a cell's values gathered from the value boards, `column`),
+ * as the numba board does, an order in which fewer of the costly ones are tested.  Passing
  * hypotheses mark their closure's literals as passing (`passed`, per frame, polarity
  * and value); frames whose hypotheses are tested with a closure keep the passing
  * hypotheses' closures (witnesses) when they fit, and keep a mark across a learnt fact
@@ -47,6 +48,22 @@
 
 INLINE int popc(word x) { return __builtin_popcountll(x); }
 INLINE int ctz(word x) { return __builtin_ctzll(x); }
+
+/* A hypothesis code is (2 * c + negative) * 64 + v: "cell c = v + 1", or "v + 1
+ * removed from c" (64: decoded with shifts). */
+INLINE int64_t code_of(int c, int v, int negative) { return (int64_t)(2 * c + negative) * 64 + v; }
+INLINE int code_cell(int64_t code) { return (int)(code >> 7); }
+INLINE int code_negative(int64_t code) { return (int)(code >> 6 & 1); }
+INLINE int code_value(int64_t code) { return (int)(code & 63); }
+
+/* The values of cell c in board b (or in any N x W set of value boards), as a word. */
+INLINE word column(const word *b, int n, int W, int c) {
+    const word *col = b + (c >> 6);
+    const int sh = c & 63;
+    word m = 0;
+    for (int v = 0; v < n; v++) m |= (col[(size_t)v * W] >> sh & 1) << v;
+    return m;
+}
 
 /* Run naked and hidden singles on board b to the fixpoint.  The values in `all_dirty`
  * changed anywhere since the board was last at its fixpoint, those in `cell_dirty` only
@@ -254,14 +271,14 @@ static int start_board(Geo *G, word *b, const int8_t *grid) {
     return prop(G, b, all_values(n), -1, 0) == CORE_OK;
 }
 
-/* Apply hypothesis `code` to board b (at its fixpoint) and propagate. */
-static int test(Geo *G, word *b, int64_t code) {
-    const int cells = G->cells, W = G->W;
-    int s = (int)(code / cells), c = (int)(code - (int64_t)s * cells), v = s >> 1;
+/* Apply the hypothesis "cell c = v + 1" (or, negative, "v + 1 removed from c") to board
+ * b (at its fixpoint) and propagate. */
+static int test(Geo *G, word *b, int c, int v, int negative) {
+    const int W = G->W;
     word bit = (word)1 << (c & 63);
     word *bv = b + (size_t)v * W + (c >> 6);
     if (!(*bv & bit)) return CORE_CONFLICT;
-    if (s & 1) { /* "v removed from c" */
+    if (negative) { /* "v removed from c" */
         *bv &= ~bit;
         return prop(G, b, 0, c, (word)1 << v);
     }
@@ -348,7 +365,7 @@ static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t wo
     if (depth <= 0) return CORE_OK;
     const int n = G->n, W = G->W, BW = G->BW, cells = G->cells;
     const int64_t ncand = 2 * (int64_t)n * cells;
-    const word *cm = G->cellmask;
+    const word *const cm = G->cellmask;
     int top = 0;
     open_frame(G, 0);
     for (;;) {
@@ -359,27 +376,59 @@ static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t wo
         word *pass = frame_passed(G, top);
         int64_t *fr = G->frames + (size_t)top * NUM_COLUMNS;
         int64_t code = -1;
-        while (fr[F_QUIET] < ncand) { /* the next open literal not known to pass */
-            int64_t k = fr[F_POS];
-            int s = (int)(k / cells), c = (int)(k - (int64_t)s * cells);
-            int64_t next;
-            if ((s & 1) && positive_only) {
-                next = (int64_t)(s + 1) * cells;
-            } else {
-                int w = c >> 6, v = s >> 1;
-                word m = board[(size_t)v * W + w] & ~solved[w] & cm[w] &
-                         ~pass[((size_t)(s & 1) * n + v) * W + w] & (~(word)0 << (c & 63));
-                if (m) {
-                    code = (int64_t)s * cells + w * 64 + ctz(m);
-                    fr[F_QUIET] += code + 1 - k;
-                    fr[F_POS] = code + 1 < ncand ? code + 1 : 0;
-                    break;
+        int hc = 0, hv = 0, hneg = 0; /* its cell, value and polarity */
+        if (top + 1 == depth) { /* hypotheses tested by propagation: value by value */
+            while (fr[F_QUIET] < ncand) { /* the next open literal not known to pass */
+                int64_t k = fr[F_POS];
+                int s = (int)(k / cells), c = (int)(k - (int64_t)s * cells);
+                int64_t next;
+                if ((s & 1) && positive_only) {
+                    next = (int64_t)(s + 1) * cells;
+                } else {
+                    int w = c >> 6, v = s >> 1;
+                    word m = board[(size_t)v * W + w] & ~solved[w] & cm[w] &
+                             ~pass[((size_t)(s & 1) * n + v) * W + w] & (~(word)0 << (c & 63));
+                    if (m) {
+                        int cc = w * 64 + ctz(m);
+                        int64_t p = (int64_t)s * cells + cc; /* its value-major position */
+                        code = code_of(cc, v, s & 1);
+                        hc = cc, hv = v, hneg = s & 1;
+                        fr[F_QUIET] += p + 1 - k;
+                        fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
+                        break;
+                    }
+                    int end = (w + 1) * 64 < cells ? (w + 1) * 64 : cells;
+                    next = (int64_t)s * cells + end;
                 }
-                int end = (w + 1) * 64 < cells ? (w + 1) * 64 : cells;
-                next = (int64_t)s * cells + end;
+                fr[F_QUIET] += next - k;
+                fr[F_POS] = next < ncand ? next : 0;
             }
-            fr[F_QUIET] += next - k;
-            fr[F_POS] = next < ncand ? next : 0;
+        } else { /* hypotheses tested by closures: cell by cell, fewer of them */
+            while (fr[F_QUIET] < ncand) {
+                int64_t k = fr[F_POS];
+                int slot = (int)(k / n), c = slot >> 1, neg = slot & 1;
+                int64_t next;
+                if (solved[c >> 6] >> (c & 63) & 1) {
+                    next = (int64_t)(slot + 2 - neg) * n; /* the next cell */
+                } else if (neg && positive_only) {
+                    next = (int64_t)(slot + 1) * n;
+                } else {
+                    word m = column(board, n, W, c) & (~(word)0 << (k - (int64_t)slot * n));
+                    const word *pc = pass + (size_t)neg * n * W + (c >> 6);
+                    while (m && pc[(size_t)ctz(m) * W] >> (c & 63) & 1) m &= m - 1; /* passes */
+                    if (m) {
+                        int64_t p = (int64_t)slot * n + ctz(m); /* its cell-major position */
+                        hc = c, hv = ctz(m), hneg = neg;
+                        code = code_of(hc, hv, hneg);
+                        fr[F_QUIET] += p + 1 - k;
+                        fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
+                        break;
+                    }
+                    next = (int64_t)(slot + 1) * n;
+                }
+                fr[F_QUIET] += next - k;
+                fr[F_POS] = next < ncand ? next : 0;
+            }
         }
         int ok;
         if (code < 0) { /* a full round learnt nothing: frame `top` is at its fixpoint */
@@ -389,15 +438,14 @@ static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t wo
         } else {
             G->hypotheses++;
             G->work++;
-            int s = (int)(code / cells), c = (int)(code - (int64_t)s * cells);
-            if (top + 1 == depth && (s & 1) && quiet_removal(G, board, c, s >> 1)) {
-                pass[((size_t)n + (s >> 1)) * W + (c >> 6)] |= (word)1 << (c & 63);
+            if (top + 1 == depth && hneg && quiet_removal(G, board, hc, hv)) {
+                pass[((size_t)n + hv) * W + (hc >> 6)] |= (word)1 << (hc & 63);
                 continue; /* passes, and its closure is itself */
             }
             fr[F_HYP] = code;
             word *next = board + BW;
             memcpy(next, board, sizeof(word) * BW);
-            if (test(G, next, code) != CORE_OK) {
+            if (test(G, next, hc, hv, hneg) != CORE_OK) {
                 ok = 0;
             } else if (top + 1 == depth) {
                 ok = 1; /* the last frame tests hypotheses with propagation alone */
@@ -423,8 +471,7 @@ static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t wo
             }
             fr_t[F_QUIET] = 0;
             int64_t h = fr_t[F_HYP];
-            int64_t negation = ((h / cells) & 1) ? h - cells : h + cells;
-            if (test(G, board_t, negation) == CORE_OK) {
+            if (test(G, board_t, code_cell(h), code_value(h), !code_negative(h)) == CORE_OK) {
                 if (witnessing)
                     keep_witnessed(G, top, board_t);
                 else /* the facts grew: earlier passes prove nothing now */
@@ -568,10 +615,10 @@ static int64_t placements(Geo *G, const int8_t *grid, int64_t repeats) {
             for (int x = 0; x < W; x++) {
                 word m = b[(size_t)v * W + x] & ~solved[x] & G->cellmask[x];
                 while (m) {
-                    int64_t code = (int64_t)(2 * v) * G->cells + x * 64 + ctz(m);
+                    int c = x * 64 + ctz(m);
                     m &= m - 1;
                     memcpy(copy, b, sizeof(word) * BW);
-                    test(G, copy, code);
+                    test(G, copy, c, v, 0);
                     tested++;
                 }
             }
