@@ -236,6 +236,17 @@ int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclau
             }
         }
         F->cstart[nlong] = pos;
+        /* duplicate binary clauses (the centrale rules repeat a pair of a row inside a
+         * box) would be visited twice: each implication list sorted and made unique */
+        int64_t kept = 0;
+        for (int64_t l = 0; l < nlit; l++) {
+            int64_t a = F->bstart[l], b = F->bstart[l + 1];
+            qsort(F->bimp + a, b - a, sizeof(int32_t), cmp_i32);
+            F->bstart[l] = kept;
+            for (int64_t i = a; i < b; i++)
+                if (i == a || F->bimp[i] != F->bimp[i - 1]) F->bimp[kept++] = F->bimp[i];
+        }
+        F->bstart[nlit] = kept;
         for (int64_t i = 0; i < nunits && !F->root_conflict; i++) {
             int32_t u = units[i];
             if (F->value[u] == -1)
