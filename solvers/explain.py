@@ -468,17 +468,3 @@ class Explainer:
         if len(ruled_out) > 4:
             shown += f" and {len(ruled_out) - 4} more"
         return f"under it, {rule} give {shown}; then {self.conflict_words(conflict)}"
-
-
-def explain_lines(
-    grid: Grid, geometry: Geometry, max_depth: int = 2, zero_based: bool = False
-) -> Iterator[str]:
-    """Yield the explanation of `grid` (see `Explainer.explain`)."""
-    return Explainer(geometry, zero_based).explain(grid, max_depth)
-
-
-def explain_steps(
-    grid: Grid, geometry: Geometry, max_depth: int = 2, zero_based: bool = False
-) -> list[Step]:
-    """Return the explanation of `grid` as `Step` records (see `Explainer.steps`)."""
-    return list(Explainer(geometry, zero_based).steps(grid, max_depth))

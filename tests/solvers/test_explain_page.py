@@ -23,7 +23,7 @@ from browser import Browser, find_chromium
 from encoder.check import is_solution
 from encoder.geometry import Geometry, make_geometry, standard
 from encoder.grids import parse_cells
-from solvers.explain import Board, Explainer, explain_lines, explain_steps
+from solvers.explain import Board, Explainer
 from solvers.explain_page import explain_page, page_data
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -70,13 +70,15 @@ def case_steps(name: str, easter_monster) -> tuple[tuple[int, ...], Geometry, li
 @functools.cache
 def _explained(name: str) -> tuple[tuple[int, ...], Geometry, list]:
     grid, geometry = CASES[name]()
-    return grid, geometry, explain_steps(grid, geometry)
+    return grid, geometry, list(Explainer(geometry).steps(grid))
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_steps_replay_to_the_solution(name, easter_monster):
     grid, geometry, steps = case_steps(name, easter_monster)
-    assert [line for step in steps for line in step.lines] == list(explain_lines(grid, geometry))
+    assert [line for step in steps for line in step.lines] == list(
+        Explainer(geometry).explain(grid)
+    )
     assert_replays(steps, grid, geometry)
 
 
@@ -108,7 +110,7 @@ def assert_replays(steps, grid, geometry) -> None:
 
 def test_a_hidden_single_names_its_region():
     grid, geometry = CASES["4x4"]()
-    hidden = [s for s in explain_steps(grid, geometry) if "hidden single" in s.sentence]
+    hidden = [s for s in Explainer(geometry).steps(grid) if "hidden single" in s.sentence]
     assert hidden
     for step in hidden:
         assert step.cell in step.region and len(step.region) == 4

@@ -24,7 +24,7 @@ from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
 from encoder.status import Status
 from solvers.depth_rating import Rater, Rating
-from solvers.explain import explain_lines
+from solvers.explain import Explainer
 from solvers.length_rating import RefutationRater, RefutationRating
 from solvers.results import depth_bucket
 
@@ -194,10 +194,10 @@ def test_explanation_replays_to_the_solution(name, grid, public, rater, easter_m
         "depth1": lambda: public.puzzles("top95", 1)[0],
         "depth2": lambda: EASTER_MONSTER,
     }[name]()
-    if name == "depth2":  # the session's explanation (its lines are explain_lines')
+    if name == "depth2":  # the session's explanation (its lines are Explainer.explain's)
         lines = [text for step in easter_monster[2] for text in step.lines]
     else:
-        lines = list(explain_lines(grid(line), GEOMETRY, max_depth=2))
+        lines = list(Explainer(GEOMETRY).explain(grid(line), max_depth=2))
     solution = final_grid(lines)
     assert is_solution(solution, grid(line), GEOMETRY)
     placed = placements(lines)
@@ -227,18 +227,18 @@ def test_explanation_replays_to_the_solution(name, grid, public, rater, easter_m
 
 def test_explanation_names_single_kinds(grid, public):
     line = public.puzzles("royle17", 1)[0]
-    text = "\n".join(explain_lines(grid(line), GEOMETRY))
+    text = "\n".join(Explainer(GEOMETRY).explain(grid(line)))
     assert "hidden single" in text or "naked single" in text
 
 
 def test_explanation_stops_where_search_is_needed(grid):
-    lines = list(explain_lines(grid(EASTER_MONSTER), GEOMETRY, max_depth=1))
+    lines = list(Explainer(GEOMETRY).explain(grid(EASTER_MONSTER), max_depth=1))
     assert "Solved:" not in lines
     assert "search" in lines[-1]
 
 
 def test_explanation_of_a_contradiction(grid):
-    lines = list(explain_lines(grid(CLASH), GEOMETRY))
+    lines = list(Explainer(GEOMETRY).explain(grid(CLASH)))
     assert lines[-1] == (
         "Contradiction in the givens: value 1 given twice in row 0: cells (0,0) and (0,1) "
         "(0-based row,column). The grid has no solution."
@@ -247,8 +247,8 @@ def test_explanation_of_a_contradiction(grid):
 
 def test_explain_zero_based_numbers_from_0(grid):
     line = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
-    players = "\n".join(explain_lines(grid(line), GEOMETRY, max_depth=1))
-    programmers = "\n".join(explain_lines(grid(line), GEOMETRY, max_depth=1, zero_based=True))
+    players = "\n".join(Explainer(GEOMETRY).explain(grid(line), max_depth=1))
+    programmers = "\n".join(Explainer(GEOMETRY, zero_based=True).explain(grid(line), max_depth=1))
     assert "r9c" in players and "r0c" not in players and "box 9" in players
     assert "r0c" in programmers and "r9c" not in programmers and "box 9" not in programmers
 
@@ -257,7 +257,7 @@ def test_explanation_follows_the_rating(grid, public):
     """The longest refutation explain prints is the grid's refutation-length rating."""
     rater = RefutationRater(GEOMETRY)
     for line in public.puzzles("top95", 5):
-        text = "\n".join(explain_lines(grid(line), GEOMETRY, max_depth=1))
+        text = "\n".join(Explainer(GEOMETRY).explain(grid(line), max_depth=1))
         printed = [int(x) for x in re.findall(r"\(length (\d+)\)", text)]
         assert max(printed) == rater.rate(grid(line), max_depth=1).length
 
