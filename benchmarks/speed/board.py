@@ -1,9 +1,9 @@
-"""Question 8: the bit-parallel board in numba (`solvers.board_engine`, which `Rater`
-rates on for this formula) beside the trail engine and Minisat22, on issue 23's targets
-of questions 1-3: unit propagation per call and in batch against Minisat22, the depth-1
-closure median on the 17-clue list, the depth-2 closure median on the forum's hardest
-(also against Minisat22.solve) and the depth rating up to 3 on mith's grids; answers
-checked equal on every grid.
+"""Question 8: the bit-parallel board in numba (`solvers.board_engine`; `Rater` rates on
+it under a time limit, else on the native core) beside the trail engine and Minisat22,
+on issue 23's targets of questions 1-3: unit propagation per call and in batch against
+Minisat22, the depth-1 closure median on the 17-clue list, the depth-2 closure median on
+the forum's hardest (also against Minisat22.solve) and the depth rating up to 3 on
+mith's grids; answers checked equal on every grid.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from benchmarks.speed.common import (
     alternating,
     board_values,
     minisat_solves,
+    rating_engine,
     timed,
 )
 from benchmarks.speed.record import Record
@@ -38,9 +39,9 @@ def ladder_medians(rater, values: np.ndarray, depth: int) -> tuple[float, object
 
 def board_speed(seventeen, hardest, deepest, names: tuple[str, str, str], quiet: bool,
                 record: Record) -> None:  # fmt: skip
-    """Question 8: the bit-parallel board (`solvers.board_engine`, which `Rater` uses on
-    this formula) beside the trail engine (watched literals, no groups) and Minisat22 on
-    the issue's targets, every answer checked equal across the sides."""
+    """Question 8: the numba bit-parallel board (`solvers.board_engine`) beside the trail
+    engine (watched literals, no groups) and Minisat22 on the issue's targets, every
+    answer checked equal across the sides."""
     from solvers.board_engine import BoardEngine
 
     seventeen_name, hardest_name, deeper_name = names
@@ -122,4 +123,4 @@ def board_speed(seventeen, hardest, deepest, names: tuple[str, str, str], quiet:
           f"{board_ms / engine_ms:.2f}x); depths "
           f"{dict(sorted(Counter(ladder_labels(board_ratings, 3)).items()))}")  # fmt: skip
     print(record.target("board-d3-rating", board_ms, indent=6))
-    print("   (question 4's `solvers rate` rates on the board: Rater uses it on this formula)")
+    print(f"   (Rater, so question 4's `solvers rate`, rates on {rating_engine()} here)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -162,3 +163,26 @@ def minisat_loop(givens: list[list[int]]) -> float:
         for g in givens:
             solver.propagate(assumptions=g)
         return time.perf_counter() - start
+
+
+# Which engine `solvers.depth_rating.Rater` rates the exam's 9x9 formula on.
+_RATER_ENGINE = """
+from encoder.geometry import standard
+from solvers.depth_rating import Rater
+rater = Rater(standard(9))
+print(type(rater.engine if rater.board is None else rater.board).__module__)
+"""
+
+
+def rating_engine(fresh: bool = False) -> str:
+    """Return the module whose kernels rate depths for `Rater` on this formula
+    (`solvers.core`, `solvers.board_engine`, ...): in this process, or with `fresh` in a
+    new one, as a command started now would load it."""
+    if fresh:
+        done = subprocess.run([sys.executable, "-c", _RATER_ENGINE], capture_output=True,
+                              text=True, check=True)  # fmt: skip
+        return done.stdout.strip()
+    from solvers.depth_rating import Rater
+
+    rater = Rater(GEOMETRY)
+    return type(rater.engine if rater.board is None else rater.board).__module__

@@ -19,6 +19,7 @@ from benchmarks.speed.common import (
     minisat_solves,
     ms,
     per_grid,
+    rating_engine,
     solved,
 )
 from benchmarks.speed.record import Record
@@ -56,7 +57,7 @@ def deeper(engine, grids, depth: int, source: str, number: str, quiet: bool, rec
     print(f"\n{number} depth-{depth} closure, {len(grids)} grids of {source}")
     print(f"   engine.probe(depth={depth})  median {ms(median(times))}, worst {ms(max(times))}; "
           f"solved by depth {depth}: {done}/{len(grids)}")  # fmt: skip
-    print(f"   depth rating up to {depth} (Rater.ladder)  median "
+    print(f"   depth rating up to {depth} (Rater.ladder, on {rating_engine()})  median "
           f"{ms(float(np.median(ratings.seconds)))}, worst {ms(float(ratings.seconds.max()))}; "
           f"depths {dict(sorted(rated.items()))}")  # fmt: skip
     print(record.target(closure_target, median(times) * 1e3))

@@ -48,13 +48,14 @@ from benchmarks.speed.common import (
     grid_lines,
     minisat_loop,
     minisat_solves,
+    rating_engine,
     timed,
 )
 from benchmarks.speed.record import Record
 from benchmarks.timing import median
 from encoder.encodings import rule_formula
 from solvers.bitboard import NUM_COUNTERS, PAUSE_AT, BoardTables, _test, start_board
-from solvers.depth_rating import Rater, ladder_labels
+from solvers.depth_rating import ladder_labels
 from solvers.engine import Engine
 from solvers.propagate import NEVER
 
@@ -112,12 +113,6 @@ def placement_seconds(call, grid: np.ndarray) -> float:
     repeats = max(1, PLACEMENT_TESTS // once)
     elapsed, tested = timed(lambda: call(grid, repeats))
     return elapsed / tested
-
-
-def rater_engine() -> str:
-    """Return the module `solvers rate`'s depth rating runs on for this formula."""
-    rater = Rater(GEOMETRY)
-    return type(rater.board if rater.board is not None else rater.engine).__module__
 
 
 def numba_values(boards: np.ndarray) -> np.ndarray:
@@ -359,11 +354,8 @@ def whole_commands(seventeen_grids, name: str, folder: Path, record: Record) -> 
     lines = grid_lines([tuple(row) for row in board_values(seventeen_grids).tolist()])
     path = folder / "rate-grids.txt"
     path.write_text("".join(lines), encoding="utf-8")
-    engine = rater_engine()
-    print(
-        f"   g. the commands, which time whatever `solvers rate` uses: its depth rating runs "
-        f"on {engine} here{'' if engine == 'solvers.core' else ' (numba), not the C core'}"
-    )
+    print(f"   g. the commands, which time whatever `solvers rate` uses: its depth rating runs "
+          f"on {rating_engine(fresh=True)} here")  # fmt: skip
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "solvers", "rate", str(path), "--no-length",
                            "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
