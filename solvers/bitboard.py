@@ -70,9 +70,6 @@ from solvers.probe import (
 )
 from solvers.propagate import BAD_LITERAL, CONFLICT_CLOSURE, NO_CONFLICT, PAUSED
 
-MAX_SIDE = 64  # one bit per value in a 64-bit word
-BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
-
 # Slots of the counters array `st`.
 WORK = 0  # cells propagated and hypotheses tested, the clock of pausing
 PAUSE_AT = 1  # closure and ladder pause between hypotheses once WORK reaches it
@@ -87,14 +84,6 @@ HYP = 2  # the hypothesis being tested one level up
 WITNESSES = 3  # how many witnesses the frame keeps (see closure)
 NUM_COLUMNS = 4
 WITNESS_WORDS = 1 << 19  # per frame at most: 9x9 and 12x12 keep witnesses, 16x16 not
-
-
-def applies(geometry: Geometry, encoding: str) -> bool:
-    """Return True when the board computes the engine's answers for rules of `geometry`
-    in `encoding`: the exam's complete encoding (pairwise, by that exact name) and a
-    side of at most MAX_SIDE.  Decided from the names the caller loads the rules by,
-    never from clauses."""
-    return encoding == BOARD_ENCODING and 1 <= geometry.size <= MAX_SIDE
 
 
 @dataclass(frozen=True)

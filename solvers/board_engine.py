@@ -2,7 +2,7 @@
 queries of `Engine` answered by `solvers.bitboard`'s kernels for one geometry.
 
 It answers what `Engine` answers on the rule formula of the `centrale` encoding
-(`bitboard.applies`), with no trail: no reasons, proofs or propagation counts, only
+(`solvers.core.applies`), with no trail: no reasons, proofs or propagation counts, only
 closures and depth labels.  `solvers.depth_rating.Rater` uses it for the depth rating
 when it applies; everything else stays on the engine.
 

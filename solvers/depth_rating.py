@@ -28,18 +28,16 @@ from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
 from solvers import core
-from solvers.bitboard import applies
-from solvers.board_engine import BoardEngine
 from solvers.budgets import DEFAULT_BUDGET, Budget
-from solvers.engine import Engine, Ladder
-from solvers.grid_engine import GridEngine
-from solvers.probe import (
+from solvers.core import (
     LADDER_BAD,
     LADDER_BUDGET,
     LADDER_OPEN,
     LADDER_SAT,
     LADDER_TIMEOUT,
     LADDER_UNSAT,
+    Ladder,
+    applies,
 )
 from solvers.results import depth_bucket, rating_label
 
@@ -111,8 +109,12 @@ class Rater:
         # kernels do, which pause for the clock (the core keeps none).
         self.native = time_limit is None
         self.board = None
-        if applies(geometry, encoding):
-            self.board = core.Board(geometry) if self.native else BoardEngine(geometry)
+        if applies(geometry, encoding) and self.native:
+            self.board = core.Board(geometry)
+        elif applies(geometry, encoding):
+            from solvers.board_engine import BoardEngine  # numba: only with a time limit
+
+            self.board = BoardEngine(geometry)
         elif self.native:
             self.clauses  # built now, so that unknown encodings fail here  # noqa: B018
         else:
@@ -128,9 +130,11 @@ class Rater:
         return core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
 
     @functools.cached_property
-    def engine(self) -> Engine:
+    def engine(self):
         """The rules loaded in the CNF engine, built at first use (a rating on the board
         never needs it; 25x25 rules are 752,500 clauses)."""
+        from solvers.grid_engine import GridEngine  # numba: proofs, time limits
+
         return GridEngine(self.geometry, self.encoding).engine
 
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
@@ -140,17 +144,15 @@ class Rater:
         return replace(rating, seconds=time.perf_counter() - start)
 
     def ladder(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> Ladder:
-        """Return the ratings of many grids as arrays (`solvers.engine.Ladder`), rated in
-        one compiled loop."""
+        """Return the ratings of many grids as arrays (`solvers.core.Ladder`; the numba
+        engine's under a time limit), rated in one compiled loop."""
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
         budget = self.budget.propagations
         if self.native:
             if self.board is not None:
-                out = self.board.ladder(values, max_depth, self.polarity, budget)
-            else:
-                out = self.clauses.ladder(values, n, max_depth, self.polarity, budget)
-            return Ladder(out.status, out.depth, out.solutions, out.seconds)
+                return self.board.ladder(values, max_depth, self.polarity, budget)
+            return self.clauses.ladder(values, n, max_depth, self.polarity, budget)
         rater = self.engine if self.board is None else self.board
         return rater.ladder(values, n, max_depth, self.polarity, self.time_limit, budget=budget)
 

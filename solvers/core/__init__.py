@@ -58,7 +58,17 @@ LADDER_OPEN = 0  # no depth up to max_depth fills it
 LADDER_SAT = 1  # the closure of its depth fills the grid
 LADDER_UNSAT = 2  # the closure of its depth is contradictory
 LADDER_BAD = 3  # a value outside 0..N
+LADDER_TIMEOUT = 4  # set by a caller with a clock (the numba kernels'), never by the core
 LADDER_BUDGET = 5  # its work budget ran out at its depth
+BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
+
+
+def applies(geometry: Geometry, encoding: str) -> bool:
+    """Return True when the board computes the clause engine's answers for rules of
+    `geometry` in `encoding`: the exam's complete encoding (pairwise, by that exact
+    name) and a side of at most MAX_SIDE.  Decided from the names the caller loads the
+    rules by, never from clauses."""
+    return encoding == BOARD_ENCODING and 1 <= geometry.size <= MAX_SIDE
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from encoder.encodings import given_literals
 from encoder.geometry import Geometry, make_geometry, standard
 from encoder.grids import parse_grid
 from encoder.puzzle_files import read_puzzles
-from solvers.bitboard import applies
 from solvers.board_engine import BoardEngine
+from solvers.core import applies
 from solvers.depth_rating import Rater
 from solvers.grid_engine import GridEngine
 from solvers.probe import LADDER_BAD, LADDER_SAT, LADDER_TIMEOUT
