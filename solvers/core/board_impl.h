@@ -73,8 +73,10 @@ INLINE word column(const word *b, int n, int W, int c) {
  * hd[v] are the houses to scan for value v: all of them once v was placed somewhere (its
  * peers lost it: scanning every open house costs less than finding theirs), else the
  * houses of the cells that lost v since its last scan (hidden singles, hypotheses). */
-INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, const int W) {
-    const int n = G->n, cells = G->cells, HW = G->HW;
+INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, const int W,
+                  const int NN, const int HWC) {
+    /* NN, HWC: the side and house words when known at compile time (0: read G) */
+    const int n = NN ? NN : G->n, cells = NN ? NN * NN : G->cells, HW = HWC ? HWC : G->HW;
     word *solved = b + (size_t)n * W;
     /* the tables in locals: stores to the board would make the compiler reload G's
      * fields otherwise */
@@ -215,12 +217,14 @@ done:
 }
 
 static int prop(Geo *G, word *b, word all_dirty, int cell, word cell_dirty) {
+    if (G->n == 9 && G->W == 2 && G->HW == 1) /* 9x9: its loops unrolled */
+        return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 9, 1);
     switch (G->W) {
-    case 1: return prop_w(G, b, all_dirty, cell, cell_dirty, 1);
-    case 2: return prop_w(G, b, all_dirty, cell, cell_dirty, 2);
-    case 3: return prop_w(G, b, all_dirty, cell, cell_dirty, 3);
-    case 5: return prop_w(G, b, all_dirty, cell, cell_dirty, 5);
-    default: return prop_w(G, b, all_dirty, cell, cell_dirty, G->W);
+    case 1: return prop_w(G, b, all_dirty, cell, cell_dirty, 1, 0, 0);
+    case 2: return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 0, 0);
+    case 3: return prop_w(G, b, all_dirty, cell, cell_dirty, 3, 0, 0);
+    case 5: return prop_w(G, b, all_dirty, cell, cell_dirty, 5, 0, 0);
+    default: return prop_w(G, b, all_dirty, cell, cell_dirty, G->W, 0, 0);
     }
 }
 
