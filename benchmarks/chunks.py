@@ -305,12 +305,11 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
 
     With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
     that solves a grid gives its depth, the first that refutes it makes it UNSAT, and
-    one that ran out of budget (of time) leaves it at "budget" ("timeout"): the depths
-    below did not solve it; whether this one would have, nobody knows.  Exactly what
-    `Rater.rate_many` would find, without running those closures again (when the
-    closures' budget is the rating's, as it is: both count the same propagations only
-    on the clause engine, so a closure stopped by its budget is only taken as settling
-    a grid's depth as ">budget", which the rating could not improve on)."""
+    one stopped by its work budget (the time limit) leaves it at "budget" ("timeout"):
+    the depths below did not solve it, and whether this one would have, nobody knows.
+    That is what `Rater.rate_many` finds, without running those closures again; a
+    closure's budget counts its own engine's work, so on the centrale encoding (rated
+    on the board otherwise) a grid near its budget is labelled by the closure's count."""
     ladder = []
     by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
     for depth in range(task.max_depth + 1):

@@ -1,8 +1,11 @@
-"""Bounds on a solver call: a time limit per grid, and Ctrl-C inside compiled code.
+"""Bounds on a solver call that depend on the clock: the opt-in time limit per grid
+(`--timeout`; the default bound is a work budget, `solvers.budgets`), and Ctrl-C inside
+compiled code.
 
 Every solver of the project runs in compiled code that Python's signal handling cannot
-reach while it works: numba kernels (the home engine) and PySAT's C++ solvers.  So each
-is made to return to Python often enough to notice a time limit and a pending Ctrl-C:
+reach while it works: numba kernels (the home engine), the C core (`solvers.core`, which
+checks for signals itself) and PySAT's C++ solvers.  So each is made to return to
+Python often enough to notice a time limit and a pending Ctrl-C:
 
 - The home engine's kernels pause every slice of work (a number of propagations that
   the engine sizes to about a tenth of a second) and are resumed exactly where they
