@@ -11,16 +11,15 @@ Python often enough to notice a time limit and a pending Ctrl-C:
   the engine sizes to about a tenth of a second) and are resumed exactly where they
   stopped (`solvers.engine`); between slices Python raises KeyboardInterrupt or
   `TimeLimitReached`.  Pausing changes no answer and no count.
-- PySAT's solvers (MiniSat, Glucose, CaDiCaL) solve in slices of a conflict budget
-  (`solve_limited` with `conf_budget`), sized the same way, with or without a time
-  limit.  A slice that runs out restarts the search with the clauses learnt so far, so
-  a call that needs more than one slice may differ in its decision and conflict counts
-  from one uninterrupted call (a Sudoku grid needs a few hundred conflicts; the first
-  slice is 20,000).  PySAT is never left to catch Ctrl-C itself (`sigint_kept_by_python`
-  says why): Python's handler notes it, and the KeyboardInterrupt comes between two
-  slices, or as a propagation returns.  A solve whose answer must not depend on where
-  slices end (a phase-guided full grid) runs in one call, which a thread watching for
-  the signal interrupts (`interrupted_by_ctrl_c`).
+- PySAT's solvers (MiniSat, Glucose, CaDiCaL) solve in one call bounded by their
+  conflict budget, which a thread watching for the signal interrupts
+  (`pysat_solve_in_one_call`, `interrupted_by_ctrl_c`): its counts are those of one
+  uninterrupted call.  Under a time limit they solve in slices of conflicts instead
+  (`pysat_solve`), sized to about SLICE_SECONDS: a slice that runs out restarts the
+  search with the clauses learnt so far, so such a call's decision and conflict counts
+  depend on where the slices ended.  PySAT is never left to catch Ctrl-C itself
+  (`sigint_kept_by_python` says why): Python's handler notes it, and the
+  KeyboardInterrupt comes between two slices, or as a propagation returns.
 - External binaries run in a process of their own, killed at the time limit
   (`solvers.backends`).
 
@@ -28,7 +27,7 @@ A time limit is a deadline on `clock()`, so one limit can cover the several call
 grid needs (a depth rating tries depth 0, 1, 2, ...).  `clock()` is `time.monotonic()`
 less the time numba spent compiling (or loading from its disk cache) the kernels, so
 compilation never counts against a limit: in a fresh install the first grid would
-otherwise spend its 10 seconds compiling.  Modules that call kernels call
+otherwise spend its time limit compiling.  Modules that call kernels call
 `watch_compilation()` when imported, which also says once on stderr that kernels are
 being compiled when that takes more than COMPILE_NOTE_AFTER seconds.  A command whose
 work is a long chain of calls, in Python as much as in compiled code (`solvers
