@@ -46,6 +46,8 @@
 #define FEW_LOST 4 /* a value placed: the houses of at most this many cells losing it */
 #endif
 
+/* 9x9 (two words, one house word): the kernels compiled with its constants */
+INLINE int is9(const Geo *G) { return G->n == 9 && G->W == 2 && G->HW == 1; }
 INLINE int popc(word x) { return __builtin_popcountll(x); }
 INLINE int ctz(word x) { return __builtin_ctzll(x); }
 
@@ -217,7 +219,7 @@ done:
 }
 
 static int prop(Geo *G, word *b, word all_dirty, int cell, word cell_dirty) {
-    if (G->n == 9 && G->W == 2 && G->HW == 1) /* 9x9: its loops unrolled */
+    if (is9(G)) /* 9x9: its loops unrolled */
         return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 9, 1);
     switch (G->W) {
     case 1: return prop_w(G, b, all_dirty, cell, cell_dirty, 1, 0, 0);
@@ -226,6 +228,12 @@ static int prop(Geo *G, word *b, word all_dirty, int cell, word cell_dirty) {
     case 5: return prop_w(G, b, all_dirty, cell, cell_dirty, 5, 0, 0);
     default: return prop_w(G, b, all_dirty, cell, cell_dirty, G->W, 0, 0);
     }
+}
+
+/* prop with 9x9's constants when NN is 9 (the caller checked is9) */
+INLINE int propk(Geo *G, const int NN, word *b, word all_dirty, int cell, word cell_dirty) {
+    if (NN == 9) return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 9, 1);
+    return prop(G, b, all_dirty, cell, cell_dirty);
 }
 
 static word all_values(int n) { return n == 64 ? ~(word)0 : ((word)1 << n) - 1; }
@@ -244,12 +252,12 @@ static void blank_board(const Geo *G, word *b) {
 }
 
 /* Keep only value v in cell c; return the values removed (as dirty bits). */
-static word restrict_cell(const Geo *G, word *b, int c, int v) {
-    const int W = G->W;
+INLINE word restrict_cell_k(const Geo *G, word *b, int c, int v, const int NN) {
+    const int W = (NN ? 2 : G->W);
     const word bit = (word)1 << (c & 63);
     word changed = 0;
     word *col = b + (c >> 6);
-    for (int u = 0; u < G->n; u++) {
+    for (int u = 0; u < (NN ? NN : G->n); u++) {
         if (u != v && (col[(size_t)u * W] & bit)) {
             col[(size_t)u * W] &= ~bit;
             changed |= (word)1 << u;
@@ -260,10 +268,10 @@ static word restrict_cell(const Geo *G, word *b, int c, int v) {
 
 /* Set b to the givens of grid (cells values, 0 blank) and propagate: 1 at a fixpoint,
  * 0 on a contradiction, -1 for a value outside 0..N. */
-static int start_board(Geo *G, word *b, const int8_t *grid) {
-    const int n = G->n, W = G->W;
+INLINE int start_board_k(Geo *G, word *b, const int8_t *grid, const int NN) {
+    const int n = (NN ? NN : G->n), W = (NN ? 2 : G->W);
     blank_board(G, b);
-    for (int c = 0; c < G->cells; c++) {
+    for (int c = 0; c < (NN ? 81 : G->cells); c++) {
         int k = grid[c];
         if (k == 0) continue;
         if (k < 0 || k > n) return -1;
@@ -272,31 +280,31 @@ static int start_board(Geo *G, word *b, const int8_t *grid) {
         for (int u = 0; u < n; u++)
             if (u != k - 1) col[(size_t)u * W] &= ~bit;
     }
-    return prop(G, b, all_values(n), -1, 0) == CORE_OK;
+    return propk(G, NN, b, all_values(n), -1, 0) == CORE_OK;
 }
 
 /* Apply the hypothesis "cell c = v + 1" (or, negative, "v + 1 removed from c") to board
  * b (at its fixpoint) and propagate. */
-static int test(Geo *G, word *b, int c, int v, int negative) {
-    const int W = G->W;
+INLINE int test_k(Geo *G, word *b, int c, int v, int negative, const int NN) {
+    const int W = (NN ? 2 : G->W);
     word bit = (word)1 << (c & 63);
     word *bv = b + (size_t)v * W + (c >> 6);
     if (!(*bv & bit)) return CORE_CONFLICT;
     if (negative) { /* "v removed from c" */
         *bv &= ~bit;
-        return prop(G, b, 0, c, (word)1 << v);
+        return propk(G, NN, b, 0, c, (word)1 << v);
     }
-    return prop(G, b, 0, c, restrict_cell(G, b, c, v));
+    return propk(G, NN, b, 0, c, restrict_cell_k(G, b, c, v, NN));
 }
 
 /* True when removing v from c (b at its fixpoint) propagates nothing: c keeps two
  * candidates or more, and v two other places or more in each full house of c. */
-static int quiet_removal(const Geo *G, const word *b, int c, int v) {
-    const int W = G->W;
+INLINE int quiet_removal_k(const Geo *G, const word *b, int c, int v, const int NN) {
+    const int W = (NN ? 2 : G->W);
     const word bit = (word)1 << (c & 63);
     const word *col = b + (c >> 6);
     int left = 0;
-    for (int u = 0; u < G->n && left < 3; u++) left += (col[(size_t)u * W] & bit) != 0;
+    for (int u = 0; u < (NN ? NN : G->n) && left < 3; u++) left += (col[(size_t)u * W] & bit) != 0;
     if (left < 3) return 0;
     const word *bv = b + (size_t)v * W;
     for (int j = 0; j < G->nch[c]; j++) {
@@ -311,8 +319,8 @@ static int quiet_removal(const Geo *G, const word *b, int c, int v) {
 
 /* Mark as passing every literal of the closure `after` of a hypothesis that passed on
  * `before`: the values placed, and the values removed. */
-static void mark_passed(const Geo *G, word *pass, const word *before, const word *after) {
-    const int n = G->n, W = G->W;
+INLINE void mark_passed_k(const Geo *G, word *pass, const word *before, const word *after, const int NN) {
+    const int n = (NN ? NN : G->n), W = (NN ? 2 : G->W);
     const word *solved = after + (size_t)n * W;
     word *neg = pass + (size_t)n * W;
     for (int v = 0; v < n; v++)
@@ -333,8 +341,8 @@ static void open_frame(Geo *G, int d) {
 
 /* After frame d learnt facts (its board is now `board`), keep the witnesses whose
  * closure holds every fact of `board` and rebuild the frame's marks from them. */
-static void keep_witnessed(Geo *G, int d, const word *board) {
-    const int BW = G->BW, W = G->W, n = G->n;
+INLINE void keep_witnessed_k(Geo *G, int d, const word *board, const int NN) {
+    const int BW = (NN ? 20 : G->BW), W = (NN ? 2 : G->W), n = (NN ? NN : G->n);
     word *pass = frame_passed(G, d);
     memset(pass, 0, sizeof(word) * 2 * n * W);
     int64_t *fr = G->frames + (size_t)d * NUM_COLUMNS;
@@ -355,7 +363,7 @@ static void keep_witnessed(Geo *G, int d, const word *board) {
             memcpy(wit + (size_t)kept * BW, cw, sizeof(word) * BW);
             codes[kept] = codes[i];
         }
-        mark_passed(G, pass, board, wit + (size_t)kept * BW);
+        mark_passed_k(G, pass, board, wit + (size_t)kept * BW, NN);
         kept++;
     }
     fr[F_WIT] = kept;
@@ -364,10 +372,10 @@ static void keep_witnessed(Geo *G, int d, const word *board) {
 /* Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
  * Return CORE_OK with the closure in boards[0], CORE_CONFLICT, CORE_BUDGET (the work
  * since work0 exceeded budget >= 0 at a hypothesis boundary) or CORE_INTERRUPT. */
-static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
-                   int64_t budget) {
+INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
+                   int64_t budget, const int NN) {
     if (depth <= 0) return CORE_OK;
-    const int n = G->n, W = G->W, BW = G->BW, cells = G->cells;
+    const int n = (NN ? NN : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW), cells = (NN ? 81 : G->cells);
     const int64_t ncand = 2 * (int64_t)n * cells;
     const word *const cm = G->cellmask;
     int top = 0;
@@ -442,14 +450,14 @@ static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t wo
         } else {
             G->hypotheses++;
             G->work++;
-            if (top + 1 == depth && hneg && quiet_removal(G, board, hc, hv)) {
+            if (top + 1 == depth && hneg && quiet_removal_k(G, board, hc, hv, NN)) {
                 pass[((size_t)n + hv) * W + (hc >> 6)] |= (word)1 << (hc & 63);
                 continue; /* passes, and its closure is itself */
             }
             fr[F_HYP] = code;
             word *next = board + BW;
             memcpy(next, board, sizeof(word) * BW);
-            if (test(G, next, hc, hv, hneg) != CORE_OK) {
+            if (test_k(G, next, hc, hv, hneg, NN) != CORE_OK) {
                 ok = 0;
             } else if (top + 1 == depth) {
                 ok = 1; /* the last frame tests hypotheses with propagation alone */
@@ -464,7 +472,7 @@ static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t wo
             int64_t *fr_t = G->frames + (size_t)top * NUM_COLUMNS;
             int witnessing = G->keep > 0 && top + 1 < depth;
             if (ok) {
-                mark_passed(G, frame_passed(G, top), board_t, board_t + BW);
+                mark_passed_k(G, frame_passed(G, top), board_t, board_t + BW, NN);
                 if (witnessing && fr_t[F_WIT] < G->keep) {
                     int64_t i = fr_t[F_WIT]++;
                     memcpy(G->wit + ((size_t)top * G->keep + i) * BW, board_t + BW,
@@ -475,9 +483,9 @@ static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t wo
             }
             fr_t[F_QUIET] = 0;
             int64_t h = fr_t[F_HYP];
-            if (test(G, board_t, code_cell(h), code_value(h), !code_negative(h)) == CORE_OK) {
+            if (test_k(G, board_t, code_cell(h), code_value(h), !code_negative(h), NN) == CORE_OK) {
                 if (witnessing)
-                    keep_witnessed(G, top, board_t);
+                    keep_witnessed_k(G, top, board_t, NN);
                 else /* the facts grew: earlier passes prove nothing now */
                     memset(frame_passed(G, top), 0, sizeof(word) * 2 * n * W);
                 break;
@@ -486,6 +494,22 @@ static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t wo
             top--; /* frame `top` is contradictory, so its own hypothesis fails */
         }
     }
+}
+
+/* The entry points of the kernels above: 9x9's constants, or the geometry's. */
+static word restrict_cell(const Geo *G, word *b, int c, int v) {
+    return is9(G) ? restrict_cell_k(G, b, c, v, 9) : restrict_cell_k(G, b, c, v, 0);
+}
+static int start_board(Geo *G, word *b, const int8_t *grid) {
+    return start_board_k(G, b, grid, 0); /* as fast: prop picks 9x9's constants */
+}
+static int test(Geo *G, word *b, int c, int v, int negative) {
+    return is9(G) ? test_k(G, b, c, v, negative, 9) : test_k(G, b, c, v, negative, 0);
+}
+static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
+                   int64_t budget) {
+    if (is9(G)) return closure_k(G, depth, positive_only, poll, work0, budget, 9);
+    return closure_k(G, depth, positive_only, poll, work0, budget, 0);
 }
 
 /* Write each cell's placed value into out (0 when open); return 1 when none is open. */
