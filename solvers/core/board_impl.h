@@ -218,9 +218,14 @@ done:
     return result;
 }
 
+/* 9x9: its loops unrolled, one copy for every caller */
+static __attribute__((noinline)) int prop9(Geo *G, word *b, word all_dirty, int cell,
+                                           word cell_dirty) {
+    return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 9, 1);
+}
+
 static int prop(Geo *G, word *b, word all_dirty, int cell, word cell_dirty) {
-    if (is9(G)) /* 9x9: its loops unrolled */
-        return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 9, 1);
+    if (is9(G)) return prop9(G, b, all_dirty, cell, cell_dirty);
     switch (G->W) {
     case 1: return prop_w(G, b, all_dirty, cell, cell_dirty, 1, 0, 0);
     case 2: return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 0, 0);
@@ -232,7 +237,7 @@ static int prop(Geo *G, word *b, word all_dirty, int cell, word cell_dirty) {
 
 /* prop with 9x9's constants when NN is 9 (the caller checked is9) */
 INLINE int propk(Geo *G, const int NN, word *b, word all_dirty, int cell, word cell_dirty) {
-    if (NN == 9) return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 9, 1);
+    if (NN == 9) return prop9(G, b, all_dirty, cell, cell_dirty);
     return prop(G, b, all_dirty, cell, cell_dirty);
 }
 
