@@ -276,6 +276,21 @@ INLINE word restrict_cell_k(const Geo *G, word *b, int c, int v, const int NN) {
 INLINE int start_board_k(Geo *G, word *b, const int8_t *grid, const int NN) {
     const int n = (NN ? NN : G->n), W = (NN ? 2 : G->W);
     blank_board(G, b);
+    if (NN == 9) { /* without branches: the givens' cells, and those of each value */
+        word given[2] = {0, 0}, has[10][2] = {{0}};
+        unsigned bad = 0;
+        for (int c = 0; c < 81; c++) {
+            unsigned k = (unsigned)(int)grid[c];
+            bad |= k > 9;
+            word bit = (word)(k != 0) << (c & 63);
+            given[c >> 6] |= bit;
+            has[k > 9 ? 0 : k][c >> 6] |= bit;
+        }
+        if (bad) return -1;
+        for (int v = 0; v < 9; v++)
+            for (int w = 0; w < 2; w++) b[v * 2 + w] &= ~(given[w] & ~has[v + 1][w]);
+        return propk(G, NN, b, all_values(n), -1, 0) == CORE_OK;
+    }
     for (int c = 0; c < (NN ? 81 : G->cells); c++) {
         int k = grid[c];
         if (k == 0) continue;
@@ -506,7 +521,7 @@ static word restrict_cell(const Geo *G, word *b, int c, int v) {
     return is9(G) ? restrict_cell_k(G, b, c, v, 9) : restrict_cell_k(G, b, c, v, 0);
 }
 static int start_board(Geo *G, word *b, const int8_t *grid) {
-    return start_board_k(G, b, grid, 0); /* as fast: prop picks 9x9's constants */
+    return is9(G) ? start_board_k(G, b, grid, 9) : start_board_k(G, b, grid, 0);
 }
 static int test(Geo *G, word *b, int c, int v, int negative) {
     return is9(G) ? test_k(G, b, c, v, negative, 9) : test_k(G, b, c, v, negative, 0);
