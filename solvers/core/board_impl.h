@@ -48,6 +48,14 @@
 
 /* 9x9 (two words, one house word): the kernels compiled with its constants */
 INLINE int is9(const Geo *G) { return G->n == 9 && G->W == 2 && G->HW == 1; }
+#if defined(__GNUC__) && !defined(__clang__)
+/* gcc: 9x9 propagation, the hot loop, with its small loops unrolled (measured faster
+ * than -O2 alone and than -O3) */
+#define PROP9_OPT __attribute__((optimize("O2", "unroll-loops")))
+#else
+#define PROP9_OPT
+#endif
+
 INLINE int popc(word x) { return __builtin_popcountll(x); }
 INLINE int ctz(word x) { return __builtin_ctzll(x); }
 
@@ -219,7 +227,7 @@ done:
 }
 
 /* 9x9: its loops unrolled, one copy for every caller */
-static __attribute__((noinline)) int prop9(Geo *G, word *b, word all_dirty, int cell,
+static __attribute__((noinline)) PROP9_OPT int prop9(Geo *G, word *b, word all_dirty, int cell,
                                            word cell_dirty) {
     return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 9, 1);
 }
