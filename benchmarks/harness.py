@@ -210,8 +210,12 @@ def execute(
 
     workers = min(options.workers, left)
     if options.executor != "local" or workers > 1:  # compiled once here, not per worker
-        for encoding in options.encodings:
-            warm_up(encoding, options.solvers, options.length)
+        try:
+            for encoding in options.encodings:
+                warm_up(encoding, options.solvers, options.length)
+        except KeyboardInterrupt:  # nothing run yet: reported as a run cut short
+            bar.close()
+            return None, True
     executor = make_executor(options.executor, workers, options.scheduler)
     results = completed(executor, run_chunk, todo())
     try:

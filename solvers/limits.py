@@ -475,7 +475,7 @@ def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
                     os.write(previous, data)
             if signal.SIGINT in data and not watch.pressed:
                 watch.pressed = True
-                solver.interrupt()
+                _interrupt(solver)
 
     try:  # whatever fails on the way, the Ctrl-C held is given back below
         reader, writer = socket.socketpair()
@@ -485,7 +485,7 @@ def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
         thread.start()
         if held.ctrl_c and not watch.pressed:  # came before the wakeup fd was set
             watch.pressed = True
-            solver.interrupt()
+            _interrupt(solver)
         yield watch
     finally:
         if previous is not None:
@@ -497,5 +497,14 @@ def interrupted_by_ctrl_c(solver) -> Iterator[_CtrlCWatch]:
         if reader is not None:
             reader.close()
         if watch.pressed:  # a caller that goes on with the solver finds it usable
-            solver.clear_interrupt()
+            with contextlib.suppress(NotImplementedError):
+                solver.clear_interrupt()
         held.release()  # the Ctrl-C noted, if any, raised by the command's handler
+
+
+def _interrupt(solver) -> None:
+    """Interrupt a PySAT solve; a solver PySAT cannot interrupt (its CaDiCaL: "Limited
+    solve is currently unsupported") finishes its call, bounded by its conflict budget,
+    and the Ctrl-C held is raised as it returns."""
+    with contextlib.suppress(NotImplementedError):
+        solver.interrupt()
