@@ -47,7 +47,8 @@ def test_ctrl_c_at_many_moments_ends_the_run_at_once_and_leaves_nothing(tmp_path
     for attempt in range(TRIES):
         out = tmp_path / f"try{attempt}"
         argv = [DATA_SET, "--solvers", SOLVERS, "--encodings", "centrale,augmented"]
-        argv += ["--chunk-size", "50", "--quiet", "--out", out, *executor]
+        # --length: the run lasts a minute, so that every Ctrl-C lands before its end
+        argv += ["--chunk-size", "50", "--length", "--quiet", "--out", out, *executor]
         with started(argv) as process:
             assert wait_for(out / FILE, process), process.communicate()
             time.sleep(moments.uniform(0.0, 5.0))
