@@ -5,9 +5,10 @@ A budget counts work the engine does anyway, and stops a grid at a point that de
 on the grid alone:
 
 - `propagations`: the home-grown engine's closures, depth ladders and search.  The
-  clause engine counts literals propagated; the board (`solvers.bitboard`) counts cells
-  placed and hypotheses tested.  A grid is given up at the first hypothesis boundary
-  where the work spent on it exceeds the budget (`solvers.engine.grid_clock`), whatever
+  clause engines count literals propagated (the C core's, hypotheses tested too); the
+  boards count cells placed and hypotheses tested.  A grid is given up at the first
+  hypothesis boundary where the work spent on it exceeds the budget: the C core checks
+  there, and the numba kernels' slices end there (`solvers.engine.GridClock`), whatever
   the slices the work was cut into.
 - `searches`: the refutation-length and BxB ratings; the hypotheses whose shortest
   refutation was searched (each open candidate of each step).
