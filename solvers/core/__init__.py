@@ -35,8 +35,14 @@ from encoder.geometry import Geometry
 def _load_core():
     path = os.environ.get("SUDOKU_SAT_CORE")
     if not path:
-        from solvers.core import _core
-
+        try:
+            from solvers.core import _core
+        except ImportError:  # a checkout whose C sources were never compiled
+            here = os.path.dirname(__file__)
+            raise ImportError(
+                f"the native core is not built in {here}: run `pip install -e .` in the "
+                "checkout (or `pip install .`), which compiles solvers/core/*.c"
+            ) from None
         return _core
     loader = ExtensionFileLoader("solvers.core._core", path)
     module = module_from_spec(spec_from_loader("solvers.core._core", loader))
