@@ -12,11 +12,10 @@ Figures a solver does not report stay "n/a".
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 
 from benchmarks.report import NA, SCHEMA, VERSION, table
-from encoder.errors import InputError, read_text
+from encoder.errors import read_json
 
 PROG = "benchmarks"
 KEY = ("dataset", "encoding", "solver")
@@ -119,18 +118,7 @@ def check(document) -> None:
 
 def load(path: str) -> dict:
     """Return a results.json document, or raise InputError saying what is wrong."""
-    text = read_text(path)
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"not JSON: {error.msg}", path, error.lineno) from None
-    except RecursionError:
-        raise InputError("not a results.json: nested too deeply", path) from None
-    try:
-        check(document)
-    except ValueError as error:
-        raise InputError(str(error), path) from None
-    return document
+    return read_json(path, check, "a results.json")
 
 
 def _fmt(value, digits: int = 2) -> str:

@@ -6,6 +6,7 @@ front end can print one line `prog: FILE:LINE: problem` and exit 1, never a trac
 
 from __future__ import annotations
 
+import json
 import sys
 
 
@@ -78,3 +79,20 @@ def _stdin_text(newline: str | None) -> str:
     if newline is None:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def read_json(path: str, checker, what: str) -> dict:
+    """Return the JSON document in a file once `checker` (raising ValueError) accepts
+    it, or raise InputError saying what is wrong; `what` names such a document."""
+    text = read_text(path)
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"not JSON: {error.msg}", path, error.lineno) from None
+    except RecursionError:
+        raise InputError(f"not {what}: nested too deeply", path) from None
+    try:
+        checker(document)
+    except ValueError as error:
+        raise InputError(str(error), path) from None
+    return document

@@ -25,7 +25,7 @@ import math
 
 from benchmarks.report import NA, table
 from benchmarks.speed.targets import BY_ID, Target
-from encoder.errors import InputError, read_text
+from encoder.errors import read_json
 
 SCHEMA = "sudoku-sat benchmarks speed record"
 VERSION = 1
@@ -149,18 +149,7 @@ def dumps(document: dict) -> str:
 
 def load(path: str) -> dict:
     """Return the record in a file, or raise InputError saying what is wrong."""
-    text = read_text(path)
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"not JSON: {error.msg}", path, error.lineno) from None
-    except RecursionError:
-        raise InputError("not a record: nested too deeply", path) from None
-    try:
-        check(document)
-    except ValueError as error:
-        raise InputError(str(error), path) from None
-    return document
+    return read_json(path, check, "a record")
 
 
 def _ratio(a: float | None, b: float | None) -> str:
