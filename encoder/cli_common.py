@@ -15,10 +15,12 @@ bad input into one line `prog: FILE:LINE: problem` and prints the library's warn
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import math
 import shlex
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO
@@ -257,6 +259,7 @@ def run_front_end(
     with warnings.catch_warnings():
         warnings.simplefilter("always", GridWarning)
         warnings.showwarning = show
+        hook, sys.unraisablehook = sys.unraisablehook, _pass_interrupts_on
         try:
             return action()
         except (InputError, PuzzleSetError, *errors) as error:
@@ -267,6 +270,20 @@ def run_front_end(
             return 130
         except BrokenPipeError:
             return reader_left()
+        finally:
+            sys.unraisablehook = hook
+
+
+def _pass_interrupts_on(unraisable, _default=sys.unraisablehook) -> None:
+    """A Ctrl-C that lands in a finalizer (`__del__`, say a compiler's object freed while
+    a kernel loads) cannot propagate: Python would print "Exception ignored" with its
+    traceback and run on as if no key were pressed.  Press it again a moment later, once
+    this hook has returned (raised from inside the hook it would be lost the same way),
+    so that run_front_end's handler ends the command with one line and status 130."""
+    if issubclass(unraisable.exc_type, KeyboardInterrupt):
+        threading.Timer(0.01, _thread.interrupt_main).start()
+    else:
+        _default(unraisable)
 
 
 def write_output(text: str, path: str | None) -> None:

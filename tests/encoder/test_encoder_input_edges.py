@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import sys
+import time
 
 import pytest
 from encoder_oracle import x
@@ -210,6 +211,30 @@ def test_a_disconnected_map_warns_once_per_map(capsys):
         "read as given"
         for prog in ("encoder", "solvers")
     ]
+
+
+def test_a_ctrl_c_caught_in_a_finalizer_still_ends_the_command(capsys):
+    """A KeyboardInterrupt raised in `__del__` (as when Ctrl-C lands while a compiled
+    kernel's objects are freed) is not printed as "Exception ignored ... Traceback" and
+    not lost: the command still ends with one line and status 130."""
+    steps = []
+
+    class Finalized:
+        def __del__(self):
+            raise KeyboardInterrupt
+
+    def action() -> int:
+        Finalized()  # freed at once: its __del__ raises
+        for step in range(500):  # up to 5 s: the interrupt comes back within 0.01 s
+            steps.append(step)
+            time.sleep(0.01)
+        return 0
+
+    hook = sys.unraisablehook
+    assert run_front_end("solvers", action) == 130
+    assert len(steps) < 500
+    assert capsys.readouterr().err == "solvers: interrupted\n"
+    assert sys.unraisablehook is hook
 
 
 # ---- decode checks the rules without --grid ----------------------------------------------
