@@ -10,8 +10,8 @@ within a few tens of milliseconds.
 
 The kernels are compiled for several instruction sets and the best this processor runs
 is used (`variant()`); `variants()` lists those it runs and `use_variant(name)` picks
-one (the tests run each).  SUDOKU_SAT_CORE, when set, is the path of another build of
-the extension to load instead (the sanitizer test builds one).
+one (the tests run each).  SUDOKU_SAT_CORE, when set, is a folder of other builds of
+the extensions to load instead (the sanitizer test builds them there).
 
 Work budgets.  Each kernel counts its work (cells placed and hypotheses tested); a
 ladder given `budget` gives a grid up (LADDER_BUDGET, at the depth it was working on)
@@ -21,7 +21,9 @@ so the same grids and budget give the same answers on every machine.
 
 from __future__ import annotations
 
+import importlib
 import os
+import sysconfig
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.machinery import ExtensionFileLoader
@@ -32,25 +34,27 @@ import numpy as np
 from encoder.geometry import Geometry
 
 
-def _load_core():
-    path = os.environ.get("SUDOKU_SAT_CORE")
-    if not path:
+def load_extension(name: str):
+    """The compiled extension `solvers.core.<name>` (build.py lists them), or the build of
+    it in the folder SUDOKU_SAT_CORE names (the sanitizer test builds one there)."""
+    folder = os.environ.get("SUDOKU_SAT_CORE")
+    if not folder:
         try:
-            from solvers.core import _core
+            return importlib.import_module("solvers.core." + name)
         except ImportError:  # a checkout whose C sources were never compiled
             here = os.path.dirname(__file__)
             raise ImportError(
                 f"the native core is not built in {here}: run `pip install -e .` in the "
                 "checkout (or `pip install .`), which compiles solvers/core/*.c"
             ) from None
-        return _core
-    loader = ExtensionFileLoader("solvers.core._core", path)
-    module = module_from_spec(spec_from_loader("solvers.core._core", loader))
+    path = os.path.join(folder, name + sysconfig.get_config_var("EXT_SUFFIX"))
+    loader = ExtensionFileLoader("solvers.core." + name, path)
+    module = module_from_spec(spec_from_loader("solvers.core." + name, loader))
     loader.exec_module(module)
     return module
 
 
-_core = _load_core()
+_core = load_extension("_core")
 
 variants = _core.variants  # the variants this processor runs, best last
 variant = _core.variant  # the variant in use

@@ -36,7 +36,7 @@ enum {
 
 /* Signal polling: kernels run with the GIL released and call core_poll at hypothesis
  * boundaries and between grids; every POLL_EVERY calls it reads the clock, and every
- * POLL_NS it takes the GIL back for PyErr_CheckSignals (module.c). */
+ * POLL_NS it takes the GIL back for PyErr_CheckSignals (poll.c). */
 typedef struct Poll {
     void *thread;        /* the PyThreadState saved when the GIL was released */
     uint32_t countdown;  /* calls left before the clock is read */
@@ -45,6 +45,8 @@ typedef struct Poll {
 } Poll;
 
 int core_poll_slow(Poll *poll);
+void core_release(Poll *poll);   /* release the GIL for a kernel (poll.c) */
+void core_reacquire(Poll *poll); /* take it back */
 static inline int core_poll(Poll *poll) {
     if (--poll->countdown) return 0;
     return core_poll_slow(poll);

@@ -20,38 +20,8 @@
 #include "clauses.h"
 #include "core.h"
 
-#define POLL_EVERY 64            /* core_poll calls between two looks at the clock */
-#define POLL_NS (20 * 1000000LL) /* signals checked at most every 20 ms */
 #define MAX_DEPTH 100
 #define WITNESS_WORDS (1 << 19) /* witnesses kept per frame when they fit in this */
-
-int64_t core_now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-int core_poll_slow(Poll *poll) {
-    poll->countdown = POLL_EVERY;
-    int64_t now = core_now_ns();
-    if (now - poll->last_ns < POLL_NS) return 0;
-    poll->last_ns = now;
-    PyEval_RestoreThread((PyThreadState *)poll->thread);
-    int raised = PyErr_CheckSignals();
-    poll->thread = PyEval_SaveThread();
-    if (raised) poll->interrupted = 1;
-    return raised != 0;
-}
-
-/* Release the GIL for a kernel; `poll` lets it check signals. */
-static void release(Poll *poll) {
-    poll->countdown = 1;
-    poll->last_ns = core_now_ns() - POLL_NS; /* the first poll looks at signals */
-    poll->interrupted = 0;
-    poll->thread = PyEval_SaveThread();
-}
-
-static void reacquire(Poll *poll) { PyEval_RestoreThread((PyThreadState *)poll->thread); }
 
 /* ---- variants ---------------------------------------------------------------- */
 
@@ -336,9 +306,9 @@ static PyObject *board_batch(BoardObject *self, PyObject *args) {
         return NULL;
     }
     Poll poll;
-    release(&poll);
+    core_release(&poll);
     int r = ops->batch(&self->g, gv.buf, count, ov.buf, vv.buf, &poll);
-    reacquire(&poll);
+    core_reacquire(&poll);
     self->busy = 0;
     RELEASE(&gv, &ov, &vv);
     if (r == CORE_INTERRUPT) return NULL;
@@ -383,9 +353,9 @@ static PyObject *board_probe(BoardObject *self, PyObject *args) {
     }
     Poll poll;
     int64_t nout = 0;
-    release(&poll);
+    core_release(&poll);
     int r = ops->probe(G, lits, lv.shape[0], depth, positive_only, ov.buf, &nout, &poll);
-    reacquire(&poll);
+    core_reacquire(&poll);
     self->busy = 0;
     RELEASE(&lv, &ov);
     if (r == CORE_INTERRUPT) return NULL;
@@ -419,10 +389,10 @@ static PyObject *board_ladder(BoardObject *self, PyObject *args) {
         return NULL;
     }
     Poll poll;
-    release(&poll);
+    core_release(&poll);
     int r = ops->ladder(G, gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
                         solv.buf, wv.buf, nv.buf, &poll);
-    reacquire(&poll);
+    core_reacquire(&poll);
     self->busy = 0;
     RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
     if (r == CORE_INTERRUPT) return NULL;
@@ -584,9 +554,9 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
     }
     Poll poll;
     int64_t nout = 0;
-    release(&poll);
+    core_release(&poll);
     int r = cnf_probe(F, lits, lv.shape[0], depth, positive_only, ov.buf, &nout, &poll);
-    reacquire(&poll);
+    core_reacquire(&poll);
     if (r != CORE_INTERRUPT) result = PyLong_FromLongLong(r == CORE_OK ? nout : -1);
 out:
     self->busy = 0;
@@ -623,10 +593,10 @@ static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
         goto out;
     }
     Poll poll;
-    release(&poll);
+    core_release(&poll);
     int r = cnf_ladder(F, gv.buf, count, n, max_depth, positive_only, budget, sv.buf, dv.buf,
                        solv.buf, wv.buf, nv.buf, &poll);
-    reacquire(&poll);
+    core_reacquire(&poll);
     if (r < 0)
         PyErr_NoMemory();
     else if (r != CORE_INTERRUPT)
@@ -653,9 +623,9 @@ static PyObject *clauses_batch(ClausesObject *self, PyObject *args) {
         get_array(vo, &vv, "values", 1, 2, count, F->nvars, 1) < 0)
         goto out;
     Poll poll;
-    release(&poll);
+    core_release(&poll);
     int r = cnf_batch(F, fv.buf, ov.buf, count, okv.buf, vv.buf, &poll);
-    reacquire(&poll);
+    core_reacquire(&poll);
     if (r != CORE_INTERRUPT) result = Py_NewRef(Py_None);
 out:
     self->busy = 0;
@@ -709,10 +679,10 @@ static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
         goto out;
     }
     Poll poll;
-    release(&poll);
+    core_release(&poll);
     int r = cnf_closures(F, fv.buf, offsets, count, depth, positive_only, cell_vars, budget,
                          sv.buf, av.buf, cv.buf, wv.buf, nv.buf, tv.buf, &poll);
-    reacquire(&poll);
+    core_reacquire(&poll);
     if (r != CORE_INTERRUPT) result = Py_NewRef(Py_None);
 out:
     self->busy = 0;

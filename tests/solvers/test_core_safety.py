@@ -18,9 +18,9 @@ import pytest
 
 import solvers.core as core
 from encoder.geometry import standard
+from solvers.core import build
 
 PROJECT = Path(__file__).resolve().parents[2]
-CORE = PROJECT / "solvers" / "core"
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 
 
@@ -131,6 +131,7 @@ INTERRUPTED = """
 import sys, time
 import numpy as np
 import solvers.core as core
+from solvers.core import build
 from encoder.geometry import standard
 from encoder.encodings import rule_formula
 board = core.Board(standard(9))
@@ -170,15 +171,17 @@ def test_ctrl_c_ends_a_kernel_within_half_a_second(kernel, count):
 
 
 def sanitized_build(folder: Path) -> Path:
-    """Build the extension from the same sources with ASan and UBSan into `folder`."""
+    """Build every extension of the core (solvers/core/build.py's table) from the same
+    sources with ASan and UBSan into `folder`."""
     include = sysconfig.get_paths()["include"]
-    target = folder / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
-    names = ("module.c", "clauses.c", "board_base.c", "board_sse41.c", "board_avx2.c")
-    sources = [str(CORE / name) for name in names]
-    flags = ["-std=c11", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
+    flags = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
              "-fno-sanitize-recover=undefined", "-shared", "-fPIC"]  # fmt: skip
-    subprocess.run(["gcc", *flags, f"-I{include}", *sources, "-o", str(target)], check=True)
-    return target
+    for name in build.EXTENSIONS:
+        target = folder / (name + sysconfig.get_config_var("EXT_SUFFIX"))
+        sources = [str(PROJECT / path) for path in build.sources(name)]
+        command = ["gcc", *build.FLAGS, *flags, f"-I{include}", *sources, "-o", str(target)]
+        subprocess.run(command, check=True)
+    return folder
 
 
 @pytest.mark.slow

@@ -1,0 +1,20 @@
+"""The native core's extension modules and their C sources: one table, read by setup.py
+(by path, before the package is importable) and by the sanitizer test, so both build the
+same thing.  Each concern is its own extension (`solvers.core._<name>`), linked with the
+shared signal poll (poll.c); the board's kernels are compiled once per instruction set
+(board_base.c, board_sse41.c, board_avx2.c) and chosen at load time, never with
+-march=native.  Standard library only: setup.py runs it before numpy is installed."""
+
+CORE = "solvers/core/"
+SHARED = ("poll.c",)  # linked into every extension
+HEADERS = ("core.h", "board_impl.h", "clauses.h")
+FLAGS = ("-std=c11", "-O2", "-fno-strict-aliasing")
+
+EXTENSIONS = {
+    "_core": ("module.c", "clauses.c", "board_base.c", "board_sse41.c", "board_avx2.c"),
+}
+
+
+def sources(name: str) -> list[str]:
+    """The paths, from the project's root, of extension `name`'s C files."""
+    return [CORE + file for file in (*EXTENSIONS[name], *SHARED)]
