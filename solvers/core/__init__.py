@@ -167,6 +167,8 @@ class Board:
         """Return (True, every cell literal the closure of depth `depth` of the
         assumptions holds) or (False, []), as BoardEngine.probe; `as_array`: the
         literals as an int64 array."""
+        if not as_array:  # read and answered by the extension, no array made
+            return self._board.probe_list(assumptions, depth, _polarity(polarity))
         lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
         count = self._board.probe(lits, int(depth), _polarity(polarity), self._out)
         if count < 0:
@@ -176,7 +178,9 @@ class Board:
 
     def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
         """Return probe's answer at depth 0: unit propagation alone."""
-        return self.probe(assumptions, 0, as_array=as_array)
+        if not as_array:  # probe's path without its checks of depth and polarity
+            return self._board.probe_list(assumptions, 0, False)
+        return self.probe(assumptions, 0, as_array=True)
 
     def ladder(
         self, grids, max_depth: int, polarity: str = "both", budget: int | None = None
@@ -249,6 +253,8 @@ class Clauses:
     ):
         """Return (True, the literals above the root level of the closure of depth
         `depth` of the assumptions) or (False, []), as Engine.probe."""
+        if not as_array:  # read and answered by the extension, no array made
+            return self._cnf.probe_list(assumptions, depth, _polarity(polarity))
         lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
         count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out)
         if count < 0:
@@ -258,7 +264,9 @@ class Clauses:
 
     def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
         """Return probe's answer at depth 0: unit propagation alone, as Engine.propagate."""
-        return self.probe(assumptions, 0, as_array=as_array)
+        if not as_array:  # probe's path without its checks of depth and polarity
+            return self._cnf.probe_list(assumptions, 0, False)
+        return self.probe(assumptions, 0, as_array=True)
 
     def propagate_batch(self, assumption_sets) -> tuple[np.ndarray, np.ndarray]:
         """Propagate each set of assumptions (lists of DIMACS ints, or a pair (flat,

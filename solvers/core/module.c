@@ -117,11 +117,156 @@ static int get_array(PyObject *obj, Py_buffer *view, const char *name, int items
             if (views_[i_]->obj) PyBuffer_Release(views_[i_]);                        \
     } while (0)
 
+static int check_depth(int depth) {
+    if (depth < 0 || depth > MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "depth must be in 0..%d, not %d", MAX_DEPTH, depth);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- answers as Python lists ---------------------------------------------------- */
+
+/* One Python call propagating a few givens spends most of its time outside the kernel
+ * unless the boundary is cheap: the assumptions are read straight from a list or tuple
+ * of ints (no numpy array), and the answer is a list of ints taken from a table of the
+ * formula's literals made once per object (a new int object per literal per call cost
+ * more than the propagation).  Every value is still range-checked before a kernel sees
+ * it. */
+#define INT_TABLE_VARS (1 << 22) /* larger formulas make their ints per answer */
+#define STACK_LITS 256
+
+typedef struct {
+    PyObject **ints; /* ints[nvars + lit]: lit as a Python int, made on first use */
+    int64_t *out;    /* nvars: the kernel's answer */
+    int64_t nvars;
+} ListFace;
+
+static void list_face_free(ListFace *L) {
+    if (L->ints) {
+        for (int64_t i = 0; i <= 2 * L->nvars; i++) Py_XDECREF(L->ints[i]);
+        free(L->ints);
+    }
+    free(L->out);
+    L->ints = NULL;
+    L->out = NULL;
+}
+
+/* Make the face's room for a formula of nvars variables; -1 with MemoryError set. */
+static int list_face_room(ListFace *L, int64_t nvars) {
+    if (L->out) return 0;
+    L->nvars = nvars;
+    L->out = malloc(sizeof(int64_t) * (size_t)(nvars + 1));
+    if (nvars <= INT_TABLE_VARS) L->ints = calloc(2 * (size_t)nvars + 1, sizeof(PyObject *));
+    if (!L->out || (nvars <= INT_TABLE_VARS && !L->ints)) {
+        list_face_free(L);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Return a new list of the literals out[0 .. count) as Python ints, or NULL. */
+static PyObject *literal_list(ListFace *L, const int64_t *out, int64_t count) {
+    PyObject *list = PyList_New((Py_ssize_t)count);
+    if (!list) return NULL;
+    for (int64_t i = 0; i < count; i++) {
+        PyObject *item;
+        if (L->ints) {
+            PyObject **slot = L->ints + L->nvars + out[i]; /* |out[i]| <= nvars: the kernel's */
+            if (!*slot && !(*slot = PyLong_FromLongLong(out[i]))) {
+                Py_DECREF(list);
+                return NULL;
+            }
+            item = Py_NewRef(*slot);
+        } else if (!(item = PyLong_FromLongLong(out[i]))) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    return list;
+}
+
+/* Read a sequence of ints (a list or tuple without a copy) into lits, or into a new
+ * malloc'd array when it holds more than `room`; each must be a literal of 1..nvars or
+ * its negation (`board`: a cell literal, said so).  Return the count, or -1 with
+ * TypeError / ValueError set; *heap is the array to free (NULL when lits was used). */
+static Py_ssize_t read_literals(PyObject *seq, int64_t *lits, Py_ssize_t room, int64_t nvars,
+                                int board, int64_t **heap) {
+    *heap = NULL;
+    PyObject *fast = PySequence_Fast(seq, "assumptions must be a sequence of ints");
+    if (!fast) return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    if (count > room) {
+        lits = *heap = malloc(sizeof(int64_t) * (size_t)count);
+        if (!lits) {
+            Py_DECREF(fast);
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int overflow;
+        long long lit = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+        if (lit == -1 && PyErr_Occurred()) goto bad;
+        if (overflow || lit == 0 || lit > nvars || lit < -nvars) {
+            if (board)
+                PyErr_Format(PyExc_ValueError, "assumption %R is no cell literal (1..%lld)",
+                             items[i], (long long)nvars);
+            else
+                PyErr_Format(PyExc_ValueError, "assumption %R is not in 1..%lld or its negation",
+                             items[i], (long long)nvars);
+            goto bad;
+        }
+        lits[i] = lit;
+    }
+    Py_DECREF(fast);
+    return count;
+bad:
+    Py_DECREF(fast);
+    free(*heap);
+    *heap = NULL;
+    return -1;
+}
+
+/* The answer of a probe: (True, [literals]) or (False, []). */
+static PyObject *probe_answer(ListFace *L, int r, int64_t nout) {
+    if (r == CORE_INTERRUPT) return NULL;
+    PyObject *list = literal_list(L, L->out, r == CORE_OK ? nout : 0);
+    if (!list) return NULL;
+    PyObject *answer = PyTuple_Pack(2, r == CORE_OK ? Py_True : Py_False, list);
+    Py_DECREF(list);
+    return answer;
+}
+
+/* The arguments (assumptions, depth, positive_only) of probe_list; -1 with the error set. */
+static int probe_list_args(PyObject *const *args, Py_ssize_t nargs, int *depth,
+                           int *positive_only) {
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError,
+                     "probe_list(assumptions, depth, positive_only) takes 3 arguments, not %zd",
+                     nargs);
+        return -1;
+    }
+    long d = PyLong_AsLong(args[1]);
+    if (d == -1 && PyErr_Occurred()) return -1;
+    if ((*positive_only = PyObject_IsTrue(args[2])) < 0) return -1;
+    if (d < 0 || d > MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "depth must be in 0..%d, not %ld", MAX_DEPTH, d);
+        return -1;
+    }
+    *depth = (int)d;
+    return 0;
+}
+
 /* ---- Board ------------------------------------------------------------------- */
 
 typedef struct {
     PyObject_HEAD Geo g;
     int busy;
+    ListFace face;
 } BoardObject;
 
 static void geo_free_room(Geo *G) {
@@ -148,6 +293,7 @@ static void board_dealloc(BoardObject *self) {
     free(G->allhouses);
     free(G->cellhouses);
     geo_free_room(G);
+    list_face_free(&self->face);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -315,13 +461,6 @@ static PyObject *board_batch(BoardObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static int check_depth(int depth) {
-    if (depth < 0 || depth > MAX_DEPTH) {
-        PyErr_Format(PyExc_ValueError, "depth must be in 0..%d, not %d", MAX_DEPTH, depth);
-        return -1;
-    }
-    return 0;
-}
 
 /* probe(literals, depth, positive_only, out) -> number of literals in out, or -1 when
  * the closure is contradictory */
@@ -360,6 +499,32 @@ static PyObject *board_probe(BoardObject *self, PyObject *args) {
     RELEASE(&lv, &ov);
     if (r == CORE_INTERRUPT) return NULL;
     return PyLong_FromLongLong(r == CORE_OK ? nout : -1);
+}
+
+/* probe_list(assumptions, depth, positive_only) -> (True, [literals]) or (False, []):
+ * probe's answer for a Python sequence of ints, the path of one call from Python */
+static PyObject *board_probe_list(BoardObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int depth, positive_only;
+    if (probe_list_args(args, nargs, &depth, &positive_only) < 0 || board_enter(self) < 0)
+        return NULL;
+    Geo *G = &self->g;
+    int64_t nvars = (int64_t)G->n * G->cells, stack[STACK_LITS], *heap = NULL;
+    Py_ssize_t count = -1;
+    if (list_face_room(&self->face, nvars) == 0 && board_room(G, depth) == 0)
+        count = read_literals(args[0], stack, STACK_LITS, nvars, 1, &heap);
+    if (count < 0) {
+        self->busy = 0;
+        return NULL;
+    }
+    Poll poll;
+    int64_t nout = 0;
+    core_release(&poll);
+    int r = ops->probe(G, heap ? heap : stack, count, depth, positive_only, self->face.out,
+                       &nout, &poll);
+    core_reacquire(&poll);
+    free(heap);
+    self->busy = 0;
+    return probe_answer(&self->face, r, nout);
 }
 
 /* ladder(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns) */
@@ -424,6 +589,8 @@ static PyObject *board_counters(BoardObject *self, PyObject *unused) {
 static PyMethodDef board_methods[] = {
     {"batch", (PyCFunction)board_batch, METH_VARARGS, "batch(grids, ok, values)"},
     {"probe", (PyCFunction)board_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
+    {"probe_list", (PyCFunction)(void (*)(void))board_probe_list, METH_FASTCALL,
+     "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
     {"ladder", (PyCFunction)board_ladder, METH_VARARGS,
      "ladder(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
     {"placements", (PyCFunction)board_placements, METH_VARARGS, "placements(grid, repeats)"},
@@ -448,10 +615,12 @@ typedef struct {
     PyObject_HEAD Cnf f;
     int ready;
     int busy;
+    ListFace face;
 } ClausesObject;
 
 static void clauses_dealloc(ClausesObject *self) {
     cnf_free(&self->f);
+    list_face_free(&self->face);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -562,6 +731,36 @@ out:
     self->busy = 0;
     RELEASE(&lv, &ov);
     return result;
+}
+
+/* probe_list(assumptions, depth, positive_only): as Board's, on the clauses */
+static PyObject *clauses_probe_list(ClausesObject *self, PyObject *const *args,
+                                    Py_ssize_t nargs) {
+    int depth, positive_only;
+    if (probe_list_args(args, nargs, &depth, &positive_only) < 0 || clauses_enter(self) < 0)
+        return NULL;
+    Cnf *F = &self->f;
+    int64_t stack[STACK_LITS], *heap = NULL;
+    Py_ssize_t count = -1;
+    if (list_face_room(&self->face, F->nvars) == 0) {
+        if (cnf_room(F, depth) < 0)
+            PyErr_NoMemory();
+        else
+            count = read_literals(args[0], stack, STACK_LITS, F->nvars, 0, &heap);
+    }
+    if (count < 0) {
+        self->busy = 0;
+        return NULL;
+    }
+    Poll poll;
+    int64_t nout = 0;
+    core_release(&poll);
+    int r = cnf_probe(F, heap ? heap : stack, count, depth, positive_only, self->face.out, &nout,
+                      &poll);
+    core_reacquire(&poll);
+    free(heap);
+    self->busy = 0;
+    return probe_answer(&self->face, r, nout);
 }
 
 static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
@@ -697,6 +896,8 @@ static PyObject *clauses_counters(ClausesObject *self, PyObject *unused) {
 
 static PyMethodDef clauses_methods[] = {
     {"probe", (PyCFunction)clauses_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
+    {"probe_list", (PyCFunction)(void (*)(void))clauses_probe_list, METH_FASTCALL,
+     "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
     {"ladder", (PyCFunction)clauses_ladder, METH_VARARGS,
      "ladder(grids, n, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
     {"batch", (PyCFunction)clauses_batch, METH_VARARGS, "batch(flat, offsets, ok, values)"},

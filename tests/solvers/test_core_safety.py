@@ -106,6 +106,42 @@ def test_literals_beyond_the_cells(board, literal):
         board.probe([1, literal], 1)
 
 
+def test_assumptions_read_from_python_objects_are_checked(board):
+    clauses = core.Clauses([[1, 2], [-1, 3]])
+    for probe in (board.probe, clauses.probe, board.propagate, clauses.propagate):
+        with pytest.raises(TypeError):
+            probe([1.5])
+        with pytest.raises(TypeError, match="sequence"):
+            probe(5)
+        with pytest.raises(ValueError, match=str(2**70)):
+            probe([1, 2**70])
+        with pytest.raises(ValueError, match=str(-(2**70))):
+            probe([-(2**70)])
+    with pytest.raises(TypeError, match="3 arguments"):
+        board._board.probe_list([])
+    with pytest.raises(ValueError, match=r"depth must be in 0\.\.100, not 1000"):
+        clauses._cnf.probe_list([], 1000, False)
+
+
+def test_answers_from_python_objects_equal_the_array_answers(board):
+    """The one-call path (lists of ints in and out, ints shared by the answers) against
+    the array path, on a list, a tuple, numpy ints and more assumptions than fit on the
+    extension's stack; an answer changed by its caller changes no later answer."""
+    grid = [0 if ch == "." else int(ch) for ch in EASTER_MONSTER]
+    givens = [9 * c + v for c, v in enumerate(grid) if v]
+    _, lits = board.probe(np.array(givens), 1, as_array=True)
+    for same in (givens, tuple(givens), list(np.array(givens)), givens * 20):
+        assert board.probe(same, 1) == (True, lits.tolist())
+    first = board.propagate(givens)[1]
+    first.append(0)
+    first[0] = None
+    assert board.propagate(givens) == (True, board.propagate(givens, as_array=True)[1].tolist())
+    assert board.propagate([1, -1]) == (False, [])
+    wide = core.Clauses([[1, -2], [2, -3], [3, 4, 5]], num_vars=(1 << 22) + 1)  # no int table
+    assert wide.propagate([-1]) == (True, [-1, -2, -3])
+    assert wide.propagate([3] * 300) == (True, [3, 2, 1])
+
+
 @pytest.mark.parametrize(("depth", "polarity"), [(-1, "both"), (101, "both"), (1, "negative")])
 def test_depths_and_polarities_out_of_range(board, depth, polarity):
     with pytest.raises(ValueError, match=r"(depth|polarity) must be"):
@@ -192,7 +228,8 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     env = dict(os.environ, SUDOKU_SAT_CORE=str(library), LD_PRELOAD=asan.stdout.strip(),
                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")  # fmt: skip
-    names = ("test_core_board.py", "test_core_clauses.py", "test_core_safety.py")
+    names = ("test_core_board.py", "test_core_clauses.py", "test_core_safety.py",
+             "test_core_search.py")  # fmt: skip
     tests = [str(PROJECT / "tests" / "solvers" / name) for name in names]
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",
