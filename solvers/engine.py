@@ -4,10 +4,11 @@ An `Engine` holds one CNF (DIMACS ints, any formula, not only Sudoku) and answer
 many questions about it under assumptions, restoring its state after each one:
 `propagate` (unit propagation, PySAT's contract), `probe` (failed-literal closure of
 depth k), `trace` (propagation with reasons, for explanations), `solve`, `count` and
-`enumerate` (DPLL).  The work is done by the numba kernels of `propagate.py`,
-`probe.py` and `search.py`; this module converts arguments, checks them, and wraps
-results in frozen records.  Kernels are compiled on first use and cached on disk
-(`cache=True`), so the first call in a fresh checkout takes seconds.
+`enumerate` (DPLL).  The work is done by the numba kernels of `propagate.py` and
+`probe.py`, and the search by the native core (`solvers.core.search`, which polls for
+Ctrl-C and the time limit's signal itself); this module converts arguments, checks
+them, and wraps results in frozen records.  Kernels are compiled on first use and
+cached on disk (`cache=True`), so the first call in a fresh checkout takes seconds.
 
 Long queries run in slices: the probing and search kernels pause about every tenth
 of a second and are resumed where they stopped (`_sliced`), so that Python sees Ctrl-C
@@ -33,8 +34,20 @@ from numba.core import types
 
 from encoder.numbering import Lit
 from solvers.budgets import BudgetExhausted
+from solvers.core.search import EXHAUSTED as NATIVE_EXHAUSTED
+from solvers.core.search import FOUND as NATIVE_FOUND
+from solvers.core.search import TIME as NATIVE_TIME
+from solvers.core.search import WORK as NATIVE_WORK
+from solvers.core.search import Search as NativeSearch
 from solvers.groups import GCLAUSE, GWORD
-from solvers.limits import TimeLimitReached, clock, deadline_after, next_slice, watch_compilation
+from solvers.limits import (
+    TimeLimitReached,
+    clock,
+    compile_seconds,
+    deadline_after,
+    next_slice,
+    watch_compilation,
+)
 from solvers.literals import to_codes
 from solvers.probe import (
     CUR_DEPTH,
@@ -48,7 +61,6 @@ from solvers.probe import (
     LADDER_SAT,
     LADDER_TIMEOUT,
     LADDER_UNSAT,
-    MARK,
     NUM_COLUMNS,
     NUM_CURSOR,
     closure,
@@ -64,8 +76,6 @@ from solvers.propagate import (
     BAD_LITERAL,
     CONFLICTS,
     DECISIONS,
-    EXHAUSTED,
-    FOUND,
     NEVER,
     NO_CONFLICT,
     NO_MEMORY,
@@ -73,12 +83,10 @@ from solvers.propagate import (
     PAUSED,
     PROBES,
     PROPAGATIONS,
-    SPARE_LEVELS,
     assume,
     cancel_until,
     check_literals,
     load_formula,
-    model_dimacs,
     new_decision_level,
     propagate_batch_kernel,
     propagate_kernel,
@@ -87,12 +95,6 @@ from solvers.propagate import (
     trail_dimacs,
 )
 from solvers.results import Status
-from solvers.search import (
-    count_kernel,
-    search,
-    solve_kernel,
-    start,
-)
 
 watch_compilation()  # compiling the kernels never counts against a time limit
 
@@ -471,12 +473,14 @@ class Engine:
             raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
         self.num_clauses: int = len(cnf)
+        self._cnf = cnf  # for the native search, built at its first query (see _native)
+        self._search = None
+        self._enumerated = np.zeros(5, np.int64)  # the work of enumerate's own searches
         self._F, self._S, units, unit_idx, first_empty = load_formula(
             cnf.literals, cnf.offsets, self.num_vars, groups
         )
         gs = getattr(self._F, "gs", None)  # a GroupFormula's (see solvers.propagate)
         self.num_groups: int = 0 if gs is None else int(gs[GWORD] - gs[GCLAUSE])
-        self._flipped = np.zeros(self.num_vars + SPARE_LEVELS, dtype=np.int8)  # per level
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
         self.work_budget: int | None = None  # propagations per query
@@ -532,6 +536,13 @@ class Engine:
 
     def __repr__(self) -> str:
         return f"Engine(num_vars={self.num_vars}, num_clauses={self.num_clauses}, ok={self.ok})"
+
+    def _check_range(self, assumptions: np.ndarray) -> None:
+        """Raise _check's ValueError unless every assumption names a variable."""
+        if assumptions.size and (
+            not assumptions.all() or np.abs(assumptions).max() > self.num_vars
+        ):
+            self._check(BAD_LITERAL, assumptions)
 
     def _check(self, status: int, assumptions: np.ndarray) -> None:
         if status == BAD_LITERAL:
@@ -773,7 +784,32 @@ class Engine:
         return status == NO_CONFLICT, steps, max(int(status), -1)
 
     def _stats(self) -> np.ndarray:
-        return self._S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].copy()
+        """decisions, backtracks, conflicts, propagations, probes: the numba kernels' and
+        the native search's."""
+        numba = self._S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]]
+        return numba + _native_stats(self._search) + self._enumerated
+
+    def _native(self) -> NativeSearch:
+        """The formula in the native search (solvers.core.search), built at first use."""
+        if self._search is None:
+            self._search = NativeSearch(self._cnf.literals, self._cnf.offsets, self.num_vars)
+        return self._search
+
+    def _run(self, search: NativeSearch, **ask) -> tuple[int, int, np.ndarray | None]:
+        """Run the native search under the engine's bounds: its work budget (past it
+        BudgetExhausted) and deadline (past it TimeLimitReached; a SIGALRM of
+        `solvers.limits.alarm_after` stops it too, through the core's signal poll)."""
+        deadline = None
+        if self.deadline is not None:
+            if clock() >= self.deadline:
+                raise TimeLimitReached(self.time_limit)
+            deadline = self.deadline + compile_seconds()  # clock() -> time.monotonic()
+        outcome, models, model = search.run(work_budget=self.work_budget, deadline=deadline, **ask)
+        if outcome == NATIVE_WORK:
+            raise BudgetExhausted("propagations", self.work_budget)
+        if outcome == NATIVE_TIME:
+            raise TimeLimitReached(self.time_limit)
+        return outcome, models, model
 
     def solve(
         self,
@@ -785,95 +821,86 @@ class Engine:
         """Return SAT and a model, UNSAT (under the assumptions) or UNKNOWN (budget spent).
 
         probe_depth > 0 runs the failed-literal closure of that depth at every node.
-        `log`: where an UNSAT search writes its lemmas (`solvers.proof_log`)."""
+        `budget`: decisions (None: none).  `log`: where an UNSAT search writes its
+        lemmas (`solvers.proof_log`).  The search runs in the native core
+        (`solvers.core.search`)."""
         if probe_depth < 0:
             raise ValueError(f"probe_depth must be >= 0, not {probe_depth}")
         lits = _literal_array(assumptions)
-        before = self._stats()
+        self._check_range(lits)
         if not self.ok:
             return SolveResult(Status.UNSAT, ())
-        self._room(probe_depth)
-        args = (
-            self._F,
-            self._S,
-            self._flipped,
-            self._passed,
-            self._frames,
-            lits,
-            -1 if budget is None else int(budget),
-            probe_depth,
-            False,
-            log,
+        if self.num_vars == 0:  # nothing to decide: the empty assignment is the model
+            return SolveResult(Status.SAT, ())
+        search = self._native()
+        before = self._stats()
+        outcome, _, model = self._run(search, assumptions=lits, budget=budget,
+                                      probe_depth=probe_depth, log=log)  # fmt: skip
+        status = {NATIVE_FOUND: Status.SAT, NATIVE_EXHAUSTED: Status.UNSAT}.get(
+            outcome, Status.UNKNOWN
         )
-        status, result, model = _sliced(solve_kernel, args, self._S, _search_paused, self)
-        assert status != NO_MEMORY
-        self._check(status, lits)
-        if status != NO_CONFLICT or result == EXHAUSTED:
-            outcome = Status.UNSAT
-        else:
-            outcome = Status.SAT if result == FOUND else Status.UNKNOWN
         work = Work(*(self._stats() - before).tolist())
-        return SolveResult(outcome, tuple(model.tolist()), work)
+        return SolveResult(status, () if model is None else tuple(model.tolist()), work)
 
     def count(
         self, limit: int | None = None, assumptions: Sequence[Lit] = (), budget: int | None = None
     ) -> CountResult:
-        """Return the number of models (over all num_vars variables), up to `limit`."""
+        """Return the number of models (over all num_vars variables), up to `limit`;
+        `budget`: decisions (None: none)."""
         lits = _literal_array(assumptions)
-        before = self._stats()
+        self._check_range(lits)
         if not self.ok or limit == 0:
             return CountResult(0, not self.ok)
-        args = (
-            self._F,
-            self._S,
-            self._flipped,
-            self._passed,
-            self._frames,
-            lits,
-            -1 if limit is None else int(limit),
-            -1 if budget is None else int(budget),
-        )
-        status, result, models = _sliced(count_kernel, args, self._S, _search_paused, self)
-        self._check(status, lits)
+        if self.num_vars == 0:
+            return CountResult(1, True)
+        search = self._native()
+        before = self._stats()
+        outcome, models, _ = self._run(search, assumptions=lits, max_models=limit, budget=budget)
         work = Work(*(self._stats() - before).tolist())
-        return CountResult(int(models), status != NO_CONFLICT or result == EXHAUSTED, work)
+        return CountResult(int(models), outcome == NATIVE_EXHAUSTED, work)
 
     def enumerate(
         self, assumptions: Sequence[Lit] = (), limit: int | None = None
     ) -> Iterator[tuple[Lit, ...]]:
         """Yield the models, each a tuple of num_vars signed literals, at most `limit` of them.
 
-        The generator searches on its own copy of the state, so the engine can be used
+        The generator searches on its own copy of the formula, so the engine can be used
         while it is suspended; its work is added to accum_stats as it goes."""
         lits = _literal_array(assumptions)
+        self._check_range(lits)
         if not self.ok or limit == 0:
             return
-        F = self._F._make(a.copy() for a in self._F)  # propagation reorders clauses, watches
-        S = self._S._make(a.copy() for a in self._S)
-        flipped = np.zeros_like(self._flipped)
-        status, base = start(F, S, lits)
-        self._check(status, lits)
-        if status != NO_CONFLICT:
+        if self.num_vars == 0:
+            yield ()
             return
-        passed = np.zeros((1, MARK + 1, 0), dtype=np.int64)  # no probing while enumerating
-        frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)
-        slots = list(_STAT_SLOTS.values())
+        search = NativeSearch(self._cnf.literals, self._cnf.offsets, self.num_vars)
         found = 0
         while limit is None or found < limit:
-            before = S.st[slots]
-            args = (F, S, flipped, passed, frames, base, 1, -1, 0, False, found > 0, NO_LOG)
-            result, _ = _sliced(search, args, S, _search_result_paused, self)
-            self._S.st[slots] += S.st[slots] - before
-            if result != FOUND:
+            before = _native_stats(search)
+            try:
+                outcome, _, model = self._run(search, assumptions=lits, next_model=found > 0)
+            finally:  # its work counts in accum_stats
+                self._enumerated += _native_stats(search) - before
+            if outcome != NATIVE_FOUND:
                 return
             found += 1
-            yield tuple(model_dimacs(S).tolist())
+            yield tuple(model.tolist())
 
     def accum_stats(self) -> dict[str, int]:
         """Return cumulative counters since construction: decisions, backtracks, conflicts,
         propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
-        st = self._S.st
-        return {name: int(st[slot]) for name, slot in _STAT_SLOTS.items()}
+        return dict(zip(_STAT_SLOTS, self._stats().tolist(), strict=True))
+
+
+def _native_stats(search: NativeSearch | None) -> np.ndarray:
+    """The native search's decisions, backtracks, conflicts, propagations (its work less
+    the hypotheses it tested: the numba kernels' unit) and probes."""
+    if search is None:
+        return np.zeros(5, np.int64)
+    c = search.counters()
+    return np.array(
+        [c.decisions, c.backtracks, c.conflicts, c.work - c.hypotheses, c.hypotheses], np.int64
+    )
 
 
 def _ladder_paused(out: int) -> bool:
@@ -881,12 +908,4 @@ def _ladder_paused(out: int) -> bool:
 
 
 def _closure_paused(out: tuple) -> bool:
-    return out[0] == PAUSED
-
-
-def _search_paused(out: tuple) -> bool:
-    return out[1] == PAUSED
-
-
-def _search_result_paused(out: tuple) -> bool:
     return out[0] == PAUSED

@@ -250,13 +250,16 @@ class Clauses:
         depth: int = 1,
         polarity: str = "both",
         as_array: bool = False,
+        log: np.ndarray | None = None,
     ):
         """Return (True, the literals above the root level of the closure of depth
-        `depth` of the assumptions) or (False, []), as Engine.probe."""
-        if not as_array:  # read and answered by the extension, no array made
+        `depth` of the assumptions) or (False, []), as Engine.probe; `log`: where the
+        failed literals are written as lemmas (`solvers.proof_log`; None: nowhere)."""
+        if not as_array and log is None:  # read and answered by the extension, no array
             return self._cnf.probe_list(assumptions, depth, _polarity(polarity))
         lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
-        count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out)
+        logged = () if log is None else (log,)
+        count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out, *logged)
         if count < 0:
             return False, np.empty(0, np.int64) if as_array else []
         out = self._out[:count].copy()
@@ -283,10 +286,19 @@ class Clauses:
         return ok, values
 
     def ladder(
-        self, grids, size: int, max_depth: int, polarity: str = "both", budget: int | None = None
+        self,
+        grids,
+        size: int,
+        max_depth: int,
+        polarity: str = "both",
+        budget: int | None = None,
+        log: np.ndarray | None = None,
+        log_at: np.ndarray | None = None,
     ) -> Ladder:
         """Rate grids of side `size` (cell c holding k is variable size * c + k) as
-        Board.ladder does, on the clauses."""
+        Board.ladder does, on the clauses.  `log` and `log_at` (one entry per grid and
+        one more): where the closures' lemmas are written, grid g's from log_at[g] to
+        log_at[g + 1] (`solvers.proof_log`; None: nowhere)."""
         grids = grid_rows(grids, size * size)
         if budget is not None and budget < 0:
             raise ValueError(f"budget must be >= 0 or None, not {budget}")
@@ -296,9 +308,10 @@ class Clauses:
         solutions = np.zeros((count, size * size), np.int8)
         work = np.zeros(count, np.int64)
         ns = np.zeros(count, np.int64)
+        logged = () if log is None else (log,) if log_at is None else (log, log_at)
         self._cnf.ladder(
             grids, int(size), int(max_depth), _polarity(polarity),
-            -1 if budget is None else int(budget), status, depth, solutions, work, ns,
+            -1 if budget is None else int(budget), status, depth, solutions, work, ns, *logged,
         )  # fmt: skip
         return Ladder(status, depth, solutions, ns / 1e9, work)
 

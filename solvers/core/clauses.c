@@ -6,6 +6,7 @@
  * each watch list has room for every long clause holding its literal.
  */
 #include "clauses.h"
+#include "proof_log.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -326,6 +327,7 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
             F->hypotheses++;
             F->work++;
             fr[C_HYP] = lit;
+            log_mark(F, top);
             new_level(F);
             enqueue(F, lit);
             if (propagate(F) != CORE_OK) {
@@ -347,10 +349,12 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
                 for (int64_t i = F->trail_lim[base]; i < F->trail_size; i++)
                     mt[F->trail[i]] = ft[C_STAMP];
                 cancel_until(F, base);
+                log_forget(F, top);
                 break;
             }
             cancel_until(F, base);
             enqueue(F, (int32_t)ft[C_HYP] ^ 1);
+            log_lemma(F, base, (int32_t)ft[C_HYP] ^ 1);
             ft[C_QUIET] = 0;
             if (propagate(F) == CORE_OK) {
                 ft[C_STAMP] = ++F->stamp; /* the facts grew: earlier passes prove nothing */
@@ -381,6 +385,7 @@ int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positiv
               int64_t *out, int64_t *nout, Poll *poll) {
     *nout = 0;
     int r = assume(F, lits, nlits);
+    if (F->log) F->log[LOG_BASE] = F->dlevel; /* lemmas hold the hypotheses above it */
     if (r == CORE_OK) r = closure(F, depth, positive_only, poll, F->work, -1);
     if (r == CORE_OK) {
         for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) out[i - F->trail_lim[0]] =
@@ -419,6 +424,7 @@ int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
         }
         int64_t t0 = core_now_ns();
         uint64_t w0 = F->work;
+        if (F->log_at) F->log_at[g] = F->log[LOG_HEAD];
         const int8_t *grid = grids + g * cells;
         int8_t *sol = solutions + g * cells;
         int64_t m = 0;
@@ -437,6 +443,7 @@ int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
             status[g] = LADDER_BAD;
         } else {
             int r = assume(F, lits, m);
+            if (F->log) F->log[LOG_BASE] = F->dlevel;
             for (;;) {
                 if (r == CORE_INTERRUPT) break;
                 if (r == CORE_BUDGET) {
@@ -465,6 +472,7 @@ int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
             }
         }
         depth[g] = (int16_t)d;
+        if (F->log_at) F->log_at[g + 1] = F->log[LOG_HEAD];
         work[g] = (int64_t)(F->work - w0);
         ns[g] = core_now_ns() - t0;
     }
@@ -532,4 +540,14 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
         ns[g] = core_now_ns() - t0;
     }
     return CORE_OK;
+}
+
+/* The steps above, for search.c (the static versions stay inlined in these kernels). */
+void cnf_enqueue(Cnf *F, int32_t lit) { enqueue(F, lit); }
+void cnf_new_level(Cnf *F) { new_level(F); }
+void cnf_cancel_until(Cnf *F, int32_t level) { cancel_until(F, level); }
+int cnf_propagate(Cnf *F) { return propagate(F); }
+int cnf_closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t work0,
+                int64_t budget) {
+    return closure(F, depth, positive_only, poll, work0, budget);
 }

@@ -46,6 +46,10 @@ typedef struct Cnf {
     uint64_t work; /* literals propagated + hypotheses tested: the budget's clock */
     uint64_t hypotheses;
     uint64_t conflicts; /* failed hypotheses and contradictory frames */
+    /* the proof log the closures write their lemmas to (proof_log.h; NULL: none) */
+    int64_t *log;
+    int64_t log_len;
+    int64_t *log_at; /* a ladder's grid g's lemmas: log[log_at[g] .. log_at[g+1]) (or NULL) */
 } Cnf;
 
 enum { C_LEVEL = 0, C_POS = 1, C_QUIET = 2, C_STAMP = 3, C_HYP = 4, C_COLUMNS = 5 };
@@ -81,5 +85,16 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
                  int positive_only, int64_t cell_vars, int64_t budget, int8_t *status,
                  int64_t *assigned, int64_t *conflicts, int64_t *work, int64_t *ns,
                  int8_t *truth, Poll *poll);
+
+/* The engine's steps, for the other kernels built on it (search.c). */
+void cnf_enqueue(Cnf *F, int32_t lit);
+void cnf_new_level(Cnf *F);
+void cnf_cancel_until(Cnf *F, int32_t level);
+int cnf_propagate(Cnf *F);
+/* Close the current level under the failed-literal rule of depth `depth` (the trail
+ * propagated): CORE_OK, CORE_CONFLICT, CORE_BUDGET (the work since work0 is past
+ * `budget`, checked at hypothesis boundaries; budget < 0: none) or CORE_INTERRUPT. */
+int cnf_closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t work0,
+                int64_t budget);
 
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "arrays.h"
 #include "clauses.h"
 #include "core.h"
 
@@ -73,49 +74,7 @@ static PyObject *py_use_variant(PyObject *self, PyObject *arg) {
     return NULL;
 }
 
-/* ---- arrays ------------------------------------------------------------------ */
-
-/* Get a C-contiguous buffer of integers of `itemsize` bytes, `ndim` dimensions and the
- * given shape (-1: any), writable if asked; on failure set a ValueError naming it. */
-static int get_array(PyObject *obj, Py_buffer *view, const char *name, int itemsize, int ndim,
-                     Py_ssize_t d0, Py_ssize_t d1, int writable) {
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous%s array of int%d, not %R", name,
-                     writable ? " writable" : "", itemsize * 8, (PyObject *)Py_TYPE(obj));
-        return -1;
-    }
-    const char *f = view->format ? view->format : "B";
-    if (*f == '<' || *f == '=' || *f == '@') f++;
-    int integer = f[0] && f[1] == 0 && strchr("bhilq", f[0]) != NULL;
-    if (!integer || view->itemsize != itemsize) {
-        PyErr_Format(PyExc_ValueError, "%s must hold int%d, not format '%s' of %zd bytes", name,
-                     itemsize * 8, view->format ? view->format : "B", view->itemsize);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    Py_ssize_t want[2] = {d0, d1};
-    int bad = view->ndim != ndim;
-    for (int i = 0; i < ndim && !bad; i++) bad = want[i] >= 0 && view->shape[i] != want[i];
-    if (bad) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s has the wrong shape: %d dimension(s) (%zd, %zd) where (%zd, %zd) "
-                     "(-1: any) of %d dimension(s) is expected",
-                     name, view->ndim, view->ndim > 0 ? view->shape[0] : 0,
-                     view->ndim > 1 ? view->shape[1] : 0, d0, d1, ndim);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-#define RELEASE(...)                                                                  \
-    do {                                                                              \
-        Py_buffer *views_[] = {__VA_ARGS__};                                          \
-        for (size_t i_ = 0; i_ < sizeof(views_) / sizeof(views_[0]); i_++)            \
-            if (views_[i_]->obj) PyBuffer_Release(views_[i_]);                        \
-    } while (0)
+/* ---- arrays (their checks: arrays.h) ---------------------------------------- */
 
 static int check_depth(int depth) {
     if (depth < 0 || depth > MAX_DEPTH) {
@@ -624,34 +583,6 @@ static void clauses_dealloc(ClausesObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Check DIMACS literals flat[offsets[i] .. offsets[i+1]) against nvars; -1 with a
- * ValueError naming the first bad one. */
-static int check_clause_arrays(Py_buffer *fv, Py_buffer *ov, int64_t nvars, const char *what) {
-    const int64_t *flat = fv->buf, *offsets = ov->buf;
-    Py_ssize_t count = ov->shape[0] - 1, total = fv->shape[0];
-    if (count < 0) {
-        PyErr_Format(PyExc_ValueError, "offsets must hold at least one entry (0)");
-        return -1;
-    }
-    if (offsets[0] != 0 || offsets[count] != total) {
-        PyErr_Format(PyExc_ValueError, "offsets must run from 0 to %zd (the literals), not %lld to %lld",
-                     total, (long long)offsets[0], (long long)offsets[count]);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < count; i++)
-        if (offsets[i + 1] < offsets[i]) {
-            PyErr_Format(PyExc_ValueError, "offsets must not decrease (at %zd)", i);
-            return -1;
-        }
-    for (Py_ssize_t i = 0; i < total; i++)
-        if (flat[i] == 0 || flat[i] > nvars || flat[i] < -nvars) {
-            PyErr_Format(PyExc_ValueError, "%s: literal %lld is not in 1..%lld or its negation",
-                         what, (long long)flat[i], (long long)nvars);
-            return -1;
-        }
-    return 0;
-}
-
 static int clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"flat", "offsets", "num_vars", NULL};
     PyObject *fo, *oo;
@@ -661,27 +592,7 @@ static int clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "a Clauses object is initialised once");
         return -1;
     }
-    if (nvars < 1 || nvars > (1LL << 30)) {
-        PyErr_Format(PyExc_ValueError,
-                     "num_vars must be in 1..2^30, not %lld (an empty formula has nothing to "
-                     "propagate)",
-                     nvars);
-        return -1;
-    }
-    Py_buffer fv = {0}, ov = {0};
-    if (get_array(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0) return -1;
-    if (get_array(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0 ||
-        check_clause_arrays(&fv, &ov, nvars, "clauses") < 0) {
-        RELEASE(&fv, &ov);
-        return -1;
-    }
-    int r;
-    Py_BEGIN_ALLOW_THREADS r = cnf_build(&self->f, fv.buf, ov.buf, ov.shape[0] - 1, (int32_t)nvars);
-    Py_END_ALLOW_THREADS RELEASE(&fv, &ov);
-    if (r < 0 || cnf_room(&self->f, 1) < 0) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    if (cnf_from_arrays(&self->f, fo, oo, nvars) < 0) return -1;
     self->ready = 1;
     return 0;
 }
@@ -700,15 +611,15 @@ static int clauses_enter(ClausesObject *self) {
 }
 
 static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
-    PyObject *lo, *oo;
+    PyObject *lo, *oo, *logo = NULL;
     int depth, positive_only;
-    if (!PyArg_ParseTuple(args, "OipO", &lo, &depth, &positive_only, &oo)) return NULL;
+    if (!PyArg_ParseTuple(args, "OipO|O", &lo, &depth, &positive_only, &oo, &logo)) return NULL;
     if (check_depth(depth) < 0 || clauses_enter(self) < 0) return NULL;
     Cnf *F = &self->f;
-    Py_buffer lv = {0}, ov = {0};
+    Py_buffer lv = {0}, ov = {0}, gv = {0};
     PyObject *result = NULL;
     if (get_array(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
-        get_array(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0)
+        get_array(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0 || (logo && get_log(logo, &gv) < 0))
         goto out;
     const int64_t *lits = lv.buf;
     for (Py_ssize_t i = 0; i < lv.shape[0]; i++)
@@ -723,13 +634,18 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
     }
     Poll poll;
     int64_t nout = 0;
+    if (gv.obj && gv.shape[0] > 0) { /* the closure's lemmas go there (proof_log.h) */
+        F->log = gv.buf;
+        F->log_len = gv.shape[0];
+    }
     core_release(&poll);
     int r = cnf_probe(F, lits, lv.shape[0], depth, positive_only, ov.buf, &nout, &poll);
     core_reacquire(&poll);
+    F->log = NULL;
     if (r != CORE_INTERRUPT) result = PyLong_FromLongLong(r == CORE_OK ? nout : -1);
 out:
     self->busy = 0;
-    RELEASE(&lv, &ov);
+    RELEASE(&lv, &ov, &gv);
     return result;
 }
 
@@ -764,11 +680,11 @@ static PyObject *clauses_probe_list(ClausesObject *self, PyObject *const *args,
 }
 
 static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
-    PyObject *go, *so, *dO, *solo, *wo, *no;
+    PyObject *go, *so, *dO, *solo, *wo, *no, *logo = NULL, *ato = NULL;
     int n, max_depth, positive_only;
     long long budget;
-    if (!PyArg_ParseTuple(args, "OiipLOOOOO", &go, &n, &max_depth, &positive_only, &budget, &so,
-                          &dO, &solo, &wo, &no))
+    if (!PyArg_ParseTuple(args, "OiipLOOOOO|OO", &go, &n, &max_depth, &positive_only, &budget,
+                          &so, &dO, &solo, &wo, &no, &logo, &ato))
         return NULL;
     if (check_depth(max_depth) < 0) return NULL;
     if (n < 1 || n > 127) {
@@ -778,15 +694,22 @@ static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
     if (clauses_enter(self) < 0) return NULL;
     Cnf *F = &self->f;
     PyObject *result = NULL;
-    Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
+    Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0}, logv = {0},
+              atv = {0};
     if (get_array(go, &gv, "grids", 1, 2, -1, (Py_ssize_t)n * n, 0) < 0) goto out;
     Py_ssize_t count = gv.shape[0];
     if (get_array(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
         get_array(dO, &dv, "depth", 2, 1, count, -1, 1) < 0 ||
         get_array(solo, &solv, "solutions", 1, 2, count, (Py_ssize_t)n * n, 1) < 0 ||
         get_array(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
-        get_array(no, &nv, "ns", 8, 1, count, -1, 1) < 0)
+        get_array(no, &nv, "ns", 8, 1, count, -1, 1) < 0 || (logo && get_log(logo, &logv) < 0) ||
+        (ato && get_array(ato, &atv, "log_at", 8, 1, count + 1, -1, 1) < 0))
         goto out;
+    if (logv.obj && logv.shape[0] > 0) { /* the closures' lemmas, grid by grid (proof_log.h) */
+        F->log = logv.buf;
+        F->log_len = logv.shape[0];
+        F->log_at = atv.obj ? atv.buf : NULL;
+    }
     if (cnf_room(F, max_depth) < 0) {
         PyErr_NoMemory();
         goto out;
@@ -796,13 +719,15 @@ static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
     int r = cnf_ladder(F, gv.buf, count, n, max_depth, positive_only, budget, sv.buf, dv.buf,
                        solv.buf, wv.buf, nv.buf, &poll);
     core_reacquire(&poll);
+    F->log = NULL;
+    F->log_at = NULL;
     if (r < 0)
         PyErr_NoMemory();
     else if (r != CORE_INTERRUPT)
         result = Py_NewRef(Py_None);
 out:
     self->busy = 0;
-    RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+    RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &logv, &atv);
     return result;
 }
 

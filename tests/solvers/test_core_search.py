@@ -1,0 +1,269 @@
+"""DPLL in the native core (`solvers.core.search`, solvers/core/search.c).
+
+While the numba kernels exist (solvers/search.py) the C search is compared with them on
+random formulas and Sudoku grids: the same outcome, models, counts and counters (the
+branching order is theirs).  The checks that survive their removal share nothing with
+the engine: every model is checked clause by clause, every count against brute force
+over all assignments of tiny formulas, every UNSAT search's lemmas through the
+independent proof checker (solvers.proof_check, on PySAT), and the boundary's
+refusals and the time limit and Ctrl-C through the signal poll.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from encoder.dimacs import Cnf
+from encoder.encodings import given_literals, rule_formula
+from encoder.geometry import standard
+from encoder.grids import parse_cells
+from solvers.core.search import DECISIONS, EXHAUSTED, FOUND, TIME, WORK, Search
+from solvers.limits import TimeLimitReached, alarm_after
+from solvers.proof import lemma_lines
+from solvers.proof_check import check_proof, parse_proof
+from solvers.proof_log import FIRST, HEAD, new_log
+
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+FEWER_GIVENS = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2......"
+
+
+def native(clauses, num_vars: int) -> Search:
+    cnf = Cnf.from_clauses(clauses, num_vars)
+    return Search(cnf.literals, cnf.offsets, num_vars)
+
+
+def satisfies(model, clauses) -> bool:
+    true = set(model)
+    return all(any(lit in true for lit in clause) for clause in clauses)
+
+
+def brute_force_models(clauses, num_vars: int) -> list[tuple[int, ...]]:
+    """Every model, by trying every assignment (tiny formulas only)."""
+    out = []
+    for signs in itertools.product((False, True), repeat=num_vars):
+        model = tuple(v + 1 if signs[v] else -(v + 1) for v in range(num_vars))
+        if satisfies(model, clauses):
+            out.append(model)
+    return out
+
+
+def random_cnf(rng: random.Random, num_vars: int, num_clauses: int) -> list[list[int]]:
+    out = []
+    for _ in range(num_clauses):
+        width = rng.choice((1, 2, 2, 3, 3, 3, 4))
+        chosen = rng.sample(range(1, num_vars + 1), min(width, num_vars))
+        out.append([v if rng.random() < 0.5 else -v for v in chosen])
+    return out
+
+
+tiny = st.integers(1, 9).flatmap(
+    lambda n: st.tuples(
+        st.just(n),
+        st.lists(
+            st.lists(st.integers(1, n) | st.integers(-n, -1), max_size=4),
+            max_size=14,
+        ),
+    )
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tiny)
+def test_counts_and_models_match_brute_force(case):
+    num_vars, clauses = case
+    expected = brute_force_models(clauses, num_vars)
+    search = native(clauses, num_vars)
+    found = [tuple(model.tolist()) for model in search.models()]
+    assert sorted(found) == sorted(expected)
+    assert len(set(found)) == len(found)
+    outcome, count, _ = search.run(max_models=None)
+    assert outcome == EXHAUSTED and count == len(expected)
+    outcome, _, model = search.run()
+    assert (outcome == FOUND) == bool(expected)
+    if outcome == FOUND:
+        assert satisfies(model.tolist(), clauses)
+
+
+@settings(max_examples=100, deadline=None)
+@given(tiny, st.integers(0, 2))
+def test_unsat_searches_write_proofs_the_checker_verifies(case, probe_depth):
+    num_vars, clauses = case
+    search = native(clauses, num_vars)
+    log = new_log(4096)
+    outcome, _, _ = search.run(probe_depth=probe_depth, log=log)
+    if outcome != EXHAUSTED:
+        return
+    assert log[HEAD] <= log.size
+    lemmas = np.concatenate((log[FIRST : log[HEAD]], [0]))  # then the empty clause
+    proof = parse_proof(lemma_lines(lemmas), "search", num_vars)
+    cnf = Cnf.from_clauses(clauses, num_vars)
+    assert check_proof(cnf, proof, "search").claim == "unsatisfiable"
+
+
+def _sudoku():
+    formula = rule_formula(standard(9), "centrale")
+    return formula, native(formula.clauses, formula.num_vars)
+
+
+def test_sudoku_models_and_counts(pysat_models):
+    formula, search = _sudoku()
+    geometry = standard(9)
+    givens = given_literals(parse_cells(EASTER_MONSTER, geometry), geometry)
+    outcome, count, model = search.run(givens)
+    assert outcome == FOUND and count == 1
+    assert satisfies(model.tolist(), formula.clauses) and set(givens) <= set(model.tolist())
+    assert search.run(givens, max_models=2)[:2] == (EXHAUSTED, 1)
+    fewer = given_literals(parse_cells(FEWER_GIVENS, geometry), geometry)
+    expected = list(pysat_models(formula.clauses, formula.num_vars, assumptions=fewer))
+    assert len(expected) > 2  # Easter Monster without a given
+    assert search.run(fewer, max_models=None)[:2] == (EXHAUSTED, len(expected))
+    models = [tuple(m.tolist()) for m in search.models(fewer)]
+    assert sorted(models) == sorted(expected)
+    assert search.run(fewer, max_models=2)[:2] == (FOUND, 2)
+    assert search.run(givens, budget=3)[0] == DECISIONS
+    assert search.run(givens, work_budget=10)[0] == WORK
+    assert search.run(givens, deadline=time.monotonic() - 1)[0] == TIME
+    assert search.run(givens)[0] == FOUND  # every stop leaves the state ready
+
+
+def _numba_solve(clauses, num_vars, lits, probe_depth, limit=None):
+    """The numba kernels' answer (solvers/search.py), while they exist."""
+    from solvers.probe import NUM_COLUMNS, mark_rows
+    from solvers.proof_log import NO_LOG
+    from solvers.propagate import (
+        BACKTRACKS,
+        CONFLICTS,
+        DECISIONS,
+        PROBES,
+        PROPAGATIONS,
+        SPARE_LEVELS,
+        load_formula,
+        setup_root,
+    )
+    from solvers.search import count_kernel, solve_kernel
+
+    cnf = Cnf.from_clauses(clauses, num_vars)
+    F, S, units, unit_idx, first_empty = load_formula(cnf.literals, cnf.offsets, num_vars, False)
+    if first_empty >= 0 or setup_root(F, S, units, unit_idx) != -1:
+        return None
+    flipped = np.zeros(num_vars + SPARE_LEVELS, np.int8)
+    depth = max(probe_depth, 1)
+    passed = np.zeros((depth, mark_rows(2 * num_vars), 2 * num_vars), np.int64)
+    frames = np.zeros((depth, NUM_COLUMNS), np.int64)
+    lits = np.asarray(lits, np.int64)
+    if limit is None:
+        _, result, model = solve_kernel(
+            F, S, flipped, passed, frames, lits, -1, probe_depth, False, NO_LOG, False
+        )
+        models = model.tolist()
+    else:
+        _, result, models = count_kernel(F, S, flipped, passed, frames, lits, limit, -1, False)
+    counters = S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].tolist()
+    return result, models, counters
+
+
+def _native_solve(clauses, num_vars, lits, probe_depth, limit=None):
+    from solvers.propagate import EXHAUSTED as NUMBA_EXHAUSTED
+    from solvers.propagate import FOUND as NUMBA_FOUND
+
+    search = native(clauses, num_vars)
+    if not search.ok:
+        return None
+    outcome, count, model = search.run(lits, 1 if limit is None else limit, probe_depth=probe_depth)
+    result = {FOUND: NUMBA_FOUND, EXHAUSTED: NUMBA_EXHAUSTED}[outcome]
+    c = search.counters()
+    counters = [c.decisions, c.backtracks, c.conflicts, c.work - c.hypotheses, c.hypotheses]
+    models = count if limit is not None else (model.tolist() if model is not None else [])
+    return result, models, counters
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_same_decisions_models_and_counters_as_the_numba_search(seed):
+    rng = random.Random(seed)
+    num_vars = rng.randint(5, 30)
+    clauses = random_cnf(rng, num_vars, int(num_vars * rng.uniform(2.5, 4.5)))
+    lits = [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, num_vars + 1), 2)]
+    for probe_depth in (0, 1):
+        for limit in (None, 1, 4):
+            if limit is not None and probe_depth:
+                continue
+            numba = _numba_solve(clauses, num_vars, lits, probe_depth, limit)
+            assert _native_solve(clauses, num_vars, lits, probe_depth, limit) == numba
+
+
+@pytest.mark.slow
+def test_the_same_counters_as_the_numba_search_on_sudoku():
+    formula = rule_formula(standard(9), "centrale")
+    geometry = standard(9)
+    for line in (EASTER_MONSTER, FEWER_GIVENS):
+        lits = given_literals(parse_cells(line, geometry), geometry)
+        for limit in (None, 3):
+            numba = _numba_solve(formula.clauses, formula.num_vars, lits, 0, limit)
+            assert _native_solve(formula.clauses, formula.num_vars, lits, 0, limit) == numba
+
+
+def test_the_boundary_refuses_what_it_cannot_search():
+    search = native([[1, 2], [-1, 2]], 2)
+    with pytest.raises(ValueError, match="nonzero literals"):
+        search.run([3])
+    with pytest.raises(ValueError, match="nonzero literals"):
+        search.run([0])
+    with pytest.raises(ValueError, match="proof log"):
+        search.run(log=np.zeros(5, np.int64))
+    with pytest.raises(ValueError, match=">= 0"):
+        search.run(max_models=-1)
+    with pytest.raises(ValueError, match="probe_depth"):
+        search.run(probe_depth=1000)
+    with pytest.raises(RuntimeError, match="no model"):
+        native([[1], [-1, 2], [-2]], 2).run(next_model=True)
+    raw = search._search
+    with pytest.raises(ValueError, match="int64"):
+        raw.search(np.zeros(1, np.int32), False, 1, -1, -1, -1, 0, False, np.zeros(0, np.int64),
+                   np.zeros(2, np.int64))  # fmt: skip
+    with pytest.raises(ValueError, match="shape"):
+        raw.search(np.zeros(0, np.int64), False, 1, -1, -1, -1, 0, False, np.zeros(0, np.int64),
+                   np.zeros(3, np.int64))  # fmt: skip
+    with pytest.raises(ValueError, match="num_vars"):
+        Search(np.zeros(0, np.int64), np.zeros(1, np.int64), 0)
+    with pytest.raises(ValueError, match="literal 5"):
+        Search(np.array([5], np.int64), np.array([0, 1], np.int64), 2)
+    with pytest.raises(ValueError, match="offsets"):
+        Search(np.array([1], np.int64), np.array([0, 2], np.int64), 2)
+    assert native([[1], [-1]], 1).run()[0] == EXHAUSTED  # refuted at the root
+    assert native([[]], 1).run()[0] == EXHAUSTED
+
+
+def _pigeons(holes: int) -> tuple[list[list[int]], int]:
+    """holes + 1 pigeons in `holes` holes: UNSAT, and DPLL takes exponential time."""
+    pigeons = holes + 1
+    var = lambda p, h: p * holes + h + 1  # noqa: E731
+    clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
+    for h in range(holes):
+        for p, q in itertools.combinations(range(pigeons), 2):
+            clauses.append([-var(p, h), -var(q, h)])
+    return clauses, pigeons * holes
+
+
+def test_a_time_limit_and_ctrl_c_reach_the_search_through_the_signal_poll():
+    clauses, num_vars = _pigeons(11)
+    search = native(clauses, num_vars)
+    start = time.monotonic()
+    with pytest.raises(TimeLimitReached), alarm_after(0.2):
+        search.run(max_models=None)
+    assert time.monotonic() - start < 0.7
+    timer = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        search.run(max_models=None)
+    assert time.monotonic() - start < 0.7
+    assert search.run(budget=5)[0] == DECISIONS  # the state is back at the root
