@@ -86,7 +86,7 @@ INLINE word column(const word *b, int n, int W, int c) {
 INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, const int W,
                   const int NN, const int HWC) {
     /* NN, HWC: the side and house words when known at compile time (0: read G) */
-    const int n = NN ? NN : G->n, cells = NN ? NN * NN : G->cells, HW = HWC ? HWC : G->HW;
+    const int n = NN ? 9 : G->n, cells = NN ? 81 : G->cells, HW = HWC ? HWC : G->HW;
     word *solved = b + (size_t)n * W;
     /* the tables in locals: stores to the board would make the compiler reload G's
      * fields otherwise */
@@ -243,8 +243,207 @@ static int prop(Geo *G, word *b, word all_dirty, int cell, word cell_dirty) {
     }
 }
 
-/* prop with 9x9's constants when NN is 9 (the caller checked is9) */
+/* The standard 9x9 board (rows, columns, then boxes, as solvers.core numbers them):
+ * its houses' cells, to recognise it (kind_of), and its hidden singles found for all 27
+ * houses of a value at once, without a loop over houses.
+ *
+ * A value's board is read as three bands of 27 cells (three rows each): bands 0 and 1
+ * side by side in one word (lanes at bits 0 and 32), band 2 in another.  Within a band
+ * the three rows, 9 bits each, are OR-ed and counted bit-sliced (`o`: one place or
+ * more, `t`: two or more) into each column's count in the band; the bands' counts
+ * combine into the columns', and three adjacent columns' into each box's.  A row's
+ * count comes from lane arithmetic: with 16-bit lanes, adding 0x1FF sets bit 9 of a
+ * lane holding a nonzero row, and r & (r - 1) clears its lowest bit (bit 9 set first
+ * keeps a borrow inside the lane). */
+static const word STD9_HOUSES[27][2] = {
+    {0x1ff, 0x0}, {0x3fe00, 0x0}, {0x7fc0000, 0x0},
+    {0xff8000000, 0x0}, {0x1ff000000000, 0x0}, {0x3fe00000000000, 0x0},
+    {0x7fc0000000000000, 0x0}, {0x8000000000000000, 0xff}, {0x0, 0x1ff00},
+    {0x8040201008040201, 0x100}, {0x80402010080402, 0x201}, {0x100804020100804, 0x402},
+    {0x201008040201008, 0x804}, {0x402010080402010, 0x1008}, {0x804020100804020, 0x2010},
+    {0x1008040201008040, 0x4020}, {0x2010080402010080, 0x8040}, {0x4020100804020100, 0x10080},
+    {0x1c0e07, 0x0}, {0xe07038, 0x0}, {0x70381c0, 0x0},
+    {0xe07038000000, 0x0}, {0x70381c0000000, 0x0}, {0x381c0e00000000, 0x0},
+    {0x81c0000000000000, 0x703}, {0xe00000000000000, 0x381c}, {0x7000000000000000, 0x1c0e0},
+};
+#define STD9 90 /* NN for the standard 9x9 board (9x9's constants, and std9_houses) */
+
+/* Bits 0, 3, 6 of s to bits 0, 1, 2 (a band's three boxes). */
+INLINE word std9_boxes(word s) { return (s | s >> 2 | s >> 4) & 7; }
+
+/* The houses of a value board (x0, x1: cells 0..63, then 64..80) with exactly one
+ * place, as a mask of house numbers; *none: those with no place. */
+INLINE word std9_houses(word x0, word x1, word *none) {
+    const word M27 = ((word)1 << 27) - 1, R = 0x1FF | (word)0x1FF << 32;
+    const word L = 1 | (word)1 << 16 | (word)1 << 32, K = 0x1FF * L, G9 = L << 9;
+    const word B = 0x49 | (word)0x49 << 32; /* the boxes' first columns, in both lanes */
+    word P = (x0 & M27) | (x0 >> 27 & M27) << 32; /* bands 0 and 1 */
+    word Q = x0 >> 54 | (x1 & 0x1FFFF) << 10;      /* band 2 */
+    word pa = P & R, pb = P >> 9 & R, pc = P >> 18 & R; /* each band's three rows */
+    word qa = Q & 0x1FF, qb = Q >> 9 & 0x1FF, qc = Q >> 18 & 0x1FF;
+    word po = pa | pb | pc, pt = (pa & pb) | (pc & (pa | pb)); /* columns within bands */
+    word qo = qa | qb | qc, qt = (qa & qb) | (qc & (qa | qb));
+    word lo = po & 0x1FF, hi = po >> 32;
+    word co = lo | hi | qo; /* columns */
+    word ct = (pt & 0x1FF) | pt >> 32 | qt | (lo & hi) | (qo & (lo | hi));
+    word pbo = po | po >> 1 | po >> 2; /* boxes, at bits 0, 3, 6 of each lane */
+    word pbt = pt | pt >> 1 | pt >> 2 | (po & po >> 1) | (po >> 2 & (po | po >> 1));
+    word qbo = qo | qo >> 1 | qo >> 2;
+    word qbt = qt | qt >> 1 | qt >> 2 | (qo & qo >> 1) | (qo >> 2 & (qo | qo >> 1));
+    word ps = pbo & ~pbt & B, qs = qbo & ~qbt & B, pe = ~pbo & B, qe = ~qbo & B;
+    /* rows: lanes 0, 16, 32 hold rows 0-2, 6-8 and 3-5 of words ra, rb, rc */
+    word ra = pa | qa << 16, rb = pb | qb << 16, rc = pc | qc << 16;
+    word na = (ra + K) & G9, nb = (rb + K) & G9, nc = (rc + K) & G9;
+    word ta = ((((ra | G9) - L) & ra) + K) & G9, tb = ((((rb | G9) - L) & rb) + K) & G9,
+         tc = ((((rc | G9) - L) & rc) + K) & G9;
+    word rs = (na & ~ta) | (nb & ~tb) << 1 | (nc & ~tc) << 2;
+    word re = (~na & G9) | (~nb & G9) << 1 | (~nc & G9) << 2;
+#define STD9_ROWS(s) ((s >> 9 & 7) | (s >> 41 & 7) << 3 | (s >> 25 & 7) << 6)
+    *none = STD9_ROWS(re) | (~co & 0x1FF) << 9 |
+            (std9_boxes(pe) | std9_boxes(pe >> 32) << 3 | std9_boxes(qe) << 6) << 18;
+    return STD9_ROWS(rs) | (co & ~ct) << 9 |
+           (std9_boxes(ps) | std9_boxes(ps >> 32) << 3 | std9_boxes(qs) << 6) << 18;
+#undef STD9_ROWS
+}
+
+/* prop_w on the standard 9x9 board: the same steps in the same order (so the same
+ * fixpoint, and the same cells placed before a contradiction), but each dirty value's
+ * hidden singles found in all its open houses at once (std9_houses), which needs no
+ * record of the houses that changed.  `dirty`: the values changed since the board was
+ * last at its fixpoint. */
+static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_dirty, int cell,
+                                                     word cell_dirty) {
+    word *solved = b + 18;
+    word dirty = all_dirty | cell_dirty;
+    /* the values changed only in `cell`: until they change elsewhere, only its three
+     * houses can hold a hidden single of theirs, checked one by one (cheaper) */
+    word few = cell >= 0 ? cell_dirty & ~all_dirty : 0;
+    int houses[3] = {0, 0, 0};
+    if (cell >= 0) {
+        int row = cell / 9, col = cell - 9 * row;
+        houses[0] = row, houses[1] = 9 + col, houses[2] = 18 + row / 3 * 3 + col / 3;
+    }
+    const word *const peers = G->peers, *const hmask = G->hmask;
+    const word cm1 = 0x1FFFF, open_bits = ((word)1 << 27) - 1;
+    uint64_t placed = 0;
+    int result = CORE_OK;
+    for (;;) {
+        for (;;) { /* naked singles */
+            word o0 = 0, o1 = 0, t0 = 0, t1 = 0;
+            for (int v = 0; v < 9; v++) {
+                t0 |= o0 & b[2 * v], t1 |= o1 & b[2 * v + 1];
+                o0 |= b[2 * v], o1 |= b[2 * v + 1];
+            }
+            if (~o0 | (cm1 & ~o1)) {
+                result = CORE_CONFLICT; /* a cell with no candidate */
+                goto done;
+            }
+            const word s0 = o0 & ~t0 & ~solved[0], s1 = o1 & ~t1 & ~solved[1] & cm1;
+            if (!(s0 | s1)) break;
+            /* Value by value: a single whose value a peer single of lower index took
+             * first is `lost`; prop_w, cell by cell, stops at the first of them, having
+             * placed the singles below it. */
+            word lost0 = 0, lost1 = 0;
+            for (int v = 0; v < 9; v++) {
+                word *bv = b + 2 * v;
+                const word m0 = bv[0] & s0, m1 = bv[1] & s1;
+                if (!(m0 | m1)) continue;
+                dirty |= (word)1 << v;
+                few &= ~((word)1 << v);
+                for (word m = m0; m; m &= m - 1) {
+                    const word bit = m & -m;
+                    if (!(bv[0] & bit)) {
+                        lost0 |= bit;
+                        continue;
+                    }
+                    const word *pm = peers + (size_t)ctz(m) * 2;
+                    bv[0] &= ~pm[0];
+                    bv[1] &= ~pm[1];
+                }
+                for (word m = m1; m; m &= m - 1) {
+                    const word bit = m & -m;
+                    if (!(bv[1] & bit)) {
+                        lost1 |= bit;
+                        continue;
+                    }
+                    const word *pm = peers + (size_t)(64 + ctz(m)) * 2;
+                    bv[0] &= ~pm[0];
+                    bv[1] &= ~pm[1];
+                }
+            }
+            if (lost0 | lost1) { /* the singles below the first lost one were placed */
+                placed += lost0 ? popc(s0 & ((lost0 & -lost0) - 1))
+                                : popc(s0) + popc(s1 & ((lost1 & -lost1) - 1));
+                result = CORE_CONFLICT;
+                goto done;
+            }
+            solved[0] |= s0;
+            solved[1] |= s1;
+            placed += popc(s0) + popc(s1);
+        }
+        word reduced = 0, kept[2] = {0, 0}; /* the cells a hidden single reduced */
+        while (dirty) { /* hidden singles */
+            int v = ctz(dirty);
+            dirty &= dirty - 1;
+            const word x0 = b[2 * v], x1 = b[2 * v + 1], open = x1 >> 17 & open_bits;
+            word single = 0;
+            if ((few & ~reduced) >> v & 1) { /* changed in `cell` alone: its houses */
+                for (int j = 0; j < 3; j++) {
+                    const word *hm = hmask + (size_t)houses[j] * 2;
+                    int count = popc(x0 & hm[0]) + popc(x1 & hm[1]);
+                    if (!(open >> houses[j] & 1)) continue;
+                    if (count == 0) {
+                        result = CORE_CONFLICT; /* the value has no place in house */
+                        goto done;
+                    }
+                    single |= (word)(count == 1) << houses[j];
+                }
+            } else {
+                word none;
+                single = std9_houses(x0, x1, &none) & open;
+                if (none & open) {
+                    result = CORE_CONFLICT; /* the value has no place in an open house */
+                    goto done;
+                }
+            }
+            for (; single; single &= single - 1) {
+                const word *hm = hmask + (size_t)ctz(single) * 2;
+                word t0 = x0 & hm[0], t1 = x1 & hm[1];
+                int at = t1 != 0;
+                word one = at ? t1 : t0;
+                if (kept[at] & one) continue; /* reduced to v already */
+                kept[at] |= one;
+                for (int u = 0; u < 9; u++) { /* without branches */
+                    word *bu = b + 2 * u + at;
+                    word had = *bu & one & -(word)(u != v);
+                    *bu ^= had;
+                    reduced |= (word)(had != 0) << u;
+                }
+            }
+        }
+        if (!reduced) break;
+        dirty = reduced;
+        few = 0;
+    }
+done:
+    G->work += placed;
+    return result;
+}
+
+/* STD9 when G is the standard 9x9 board, 9 for another 9x9 (X, windoku, jigsaw), else 0:
+ * the NN the kernels below are compiled with.  The entry points ask once a call. */
+static int kind_of(const Geo *G) {
+    if (!is9(G)) return 0;
+    if (G->nh != 27) return 9;
+    for (int h = 0; h < 27; h++)
+        if (G->hmask[2 * h] != STD9_HOUSES[h][0] || G->hmask[2 * h + 1] != STD9_HOUSES[h][1])
+            return 9;
+    return STD9;
+}
+
+/* prop with 9x9's constants when NN is 9 or STD9 (the caller checked kind_of) */
 INLINE int propk(Geo *G, const int NN, word *b, word all_dirty, int cell, word cell_dirty) {
+    if (NN == STD9) return prop9s(G, b, all_dirty, cell, cell_dirty);
     if (NN == 9) return prop9(G, b, all_dirty, cell, cell_dirty);
     return prop(G, b, all_dirty, cell, cell_dirty);
 }
@@ -270,7 +469,7 @@ INLINE word restrict_cell_k(const Geo *G, word *b, int c, int v, const int NN) {
     const word bit = (word)1 << (c & 63);
     word changed = 0;
     word *col = b + (c >> 6);
-    for (int u = 0; u < (NN ? NN : G->n); u++) {
+    for (int u = 0; u < (NN ? 9 : G->n); u++) {
         if (u != v && (col[(size_t)u * W] & bit)) {
             col[(size_t)u * W] &= ~bit;
             changed |= (word)1 << u;
@@ -282,9 +481,9 @@ INLINE word restrict_cell_k(const Geo *G, word *b, int c, int v, const int NN) {
 /* Set b to the givens of grid (cells values, 0 blank) and propagate: 1 at a fixpoint,
  * 0 on a contradiction, -1 for a value outside 0..N. */
 INLINE int start_board_k(Geo *G, word *b, const int8_t *grid, const int NN) {
-    const int n = (NN ? NN : G->n), W = (NN ? 2 : G->W);
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W);
     blank_board(G, b);
-    if (NN == 9) { /* without branches: the givens' cells, and those of each value */
+    if (NN) { /* without branches: the givens' cells, and those of each value */
         word given[2] = {0, 0}, has[10][2] = {{0}};
         unsigned bad = 0;
         for (int c = 0; c < 81; c++) {
@@ -332,7 +531,7 @@ INLINE int quiet_removal_k(const Geo *G, const word *b, int c, int v, const int 
     const word bit = (word)1 << (c & 63);
     const word *col = b + (c >> 6);
     int left = 0;
-    for (int u = 0; u < (NN ? NN : G->n) && left < 3; u++) left += (col[(size_t)u * W] & bit) != 0;
+    for (int u = 0; u < (NN ? 9 : G->n) && left < 3; u++) left += (col[(size_t)u * W] & bit) != 0;
     if (left < 3) return 0;
     const word *bv = b + (size_t)v * W;
     for (int j = 0; j < G->nch[c]; j++) {
@@ -348,7 +547,7 @@ INLINE int quiet_removal_k(const Geo *G, const word *b, int c, int v, const int 
 /* Mark as passing every literal of the closure `after` of a hypothesis that passed on
  * `before`: the values placed, and the values removed. */
 INLINE void mark_passed_k(const Geo *G, word *pass, const word *before, const word *after, const int NN) {
-    const int n = (NN ? NN : G->n), W = (NN ? 2 : G->W);
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W);
     const word *solved = after + (size_t)n * W;
     word *neg = pass + (size_t)n * W;
     for (int v = 0; v < n; v++)
@@ -370,7 +569,7 @@ static void open_frame(Geo *G, int d) {
 /* After frame d learnt facts (its board is now `board`), keep the witnesses whose
  * closure holds every fact of `board` and rebuild the frame's marks from them. */
 INLINE void keep_witnessed_k(Geo *G, int d, const word *board, const int NN) {
-    const int BW = (NN ? 20 : G->BW), W = (NN ? 2 : G->W), n = (NN ? NN : G->n);
+    const int BW = (NN ? 20 : G->BW), W = (NN ? 2 : G->W), n = (NN ? 9 : G->n);
     word *pass = frame_passed(G, d);
     memset(pass, 0, sizeof(word) * 2 * n * W);
     int64_t *fr = G->frames + (size_t)d * NUM_COLUMNS;
@@ -403,7 +602,7 @@ INLINE void keep_witnessed_k(Geo *G, int d, const word *board, const int NN) {
 INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
                    int64_t budget, const int NN) {
     if (depth <= 0) return CORE_OK;
-    const int n = (NN ? NN : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW), cells = (NN ? 81 : G->cells);
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW), cells = (NN ? 81 : G->cells);
     const int64_t ncand = 2 * (int64_t)n * cells;
     const word *const cm = G->cellmask;
     int top = 0;
@@ -524,19 +723,27 @@ INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t 
     }
 }
 
-/* The entry points of the kernels above: 9x9's constants, or the geometry's. */
+/* The entry points of the kernels above, compiled with the constants of G's kind
+ * (kind_of: the standard 9x9 board, another 9x9, or the geometry's). */
 static word restrict_cell(const Geo *G, word *b, int c, int v) {
     return is9(G) ? restrict_cell_k(G, b, c, v, 9) : restrict_cell_k(G, b, c, v, 0);
 }
-static int start_board(Geo *G, word *b, const int8_t *grid) {
-    return is9(G) ? start_board_k(G, b, grid, 9) : start_board_k(G, b, grid, 0);
+static int start_board(Geo *G, int kind, word *b, const int8_t *grid) {
+    if (kind == STD9) return start_board_k(G, b, grid, STD9);
+    return kind ? start_board_k(G, b, grid, 9) : start_board_k(G, b, grid, 0);
 }
-static int test(Geo *G, word *b, int c, int v, int negative) {
-    return is9(G) ? test_k(G, b, c, v, negative, 9) : test_k(G, b, c, v, negative, 0);
+static int test(Geo *G, int kind, word *b, int c, int v, int negative) {
+    if (kind == STD9) return test_k(G, b, c, v, negative, STD9);
+    return kind ? test_k(G, b, c, v, negative, 9) : test_k(G, b, c, v, negative, 0);
 }
-static int closure(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
+static int prop_kind(Geo *G, int kind, word *b, word dirty) {
+    if (kind == STD9) return propk(G, STD9, b, dirty, -1, 0);
+    return propk(G, kind ? 9 : 0, b, dirty, -1, 0);
+}
+static int closure(Geo *G, int kind, int depth, int positive_only, Poll *poll, uint64_t work0,
                    int64_t budget) {
-    if (is9(G)) return closure_k(G, depth, positive_only, poll, work0, budget, 9);
+    if (kind == STD9) return closure_k(G, depth, positive_only, poll, work0, budget, STD9);
+    if (kind) return closure_k(G, depth, positive_only, poll, work0, budget, 9);
     return closure_k(G, depth, positive_only, poll, work0, budget, 0);
 }
 
@@ -562,11 +769,12 @@ static int filled(const Geo *G, const word *b, int8_t *out) {
 static int batch(Geo *G, const int8_t *grids, int64_t count, int8_t *ok, int8_t *values,
                  Poll *poll) {
     word *b = G->boards;
+    const int kind = kind_of(G);
     for (int64_t g = 0; g < count; g++) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         const int8_t *grid = grids + (size_t)g * G->cells;
         int8_t *out = values + (size_t)g * G->cells;
-        int r = start_board(G, b, grid);
+        int r = start_board(G, kind, b, grid);
         ok[g] = (int8_t)r;
         if (r == 1)
             filled(G, b, out);
@@ -595,8 +803,10 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
             dirty |= (word)1 << v;
         }
     }
-    if (prop(G, b, dirty | (nlits == 0 ? all_values(n) : 0), -1, 0) != CORE_OK) return CORE_CONFLICT;
-    int r = closure(G, depth, positive_only, poll, G->work, -1);
+    const int kind = kind_of(G);
+    if (prop_kind(G, kind, b, dirty | (nlits == 0 ? all_values(n) : 0)) != CORE_OK)
+        return CORE_CONFLICT;
+    int r = closure(G, kind, depth, positive_only, poll, G->work, -1);
     if (r != CORE_OK) return r;
     const word *solved = b + (size_t)n * W;
     int64_t m = 0;
@@ -620,12 +830,13 @@ static int ladder(Geo *G, const int8_t *grids, int64_t count, int max_depth, int
                   int64_t budget, int8_t *status, int16_t *depth, int8_t *solutions,
                   int64_t *work, int64_t *ns, Poll *poll) {
     word *b = G->boards;
+    const int kind = kind_of(G);
     for (int64_t g = 0; g < count; g++) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         int64_t t0 = core_now_ns();
         uint64_t w0 = G->work;
         int8_t *sol = solutions + (size_t)g * G->cells;
-        int started = start_board(G, b, grids + (size_t)g * G->cells);
+        int started = start_board(G, kind, b, grids + (size_t)g * G->cells);
         int d = 0;
         if (started < 0) {
             status[g] = LADDER_BAD;
@@ -650,7 +861,7 @@ static int ladder(Geo *G, const int8_t *grids, int64_t count, int max_depth, int
                     break;
                 }
                 d++;
-                r = closure(G, d, positive_only, poll, w0, budget);
+                r = closure(G, kind, d, positive_only, poll, w0, budget);
             }
         }
         depth[g] = (int16_t)d;
@@ -663,7 +874,8 @@ static int ladder(Geo *G, const int8_t *grids, int64_t count, int max_depth, int
 static int64_t placements(Geo *G, const int8_t *grid, int64_t repeats) {
     const int n = G->n, W = G->W, BW = G->BW;
     word *b = G->boards, *copy = G->boards + BW;
-    if (start_board(G, b, grid) != 1) return -1;
+    const int kind = kind_of(G);
+    if (start_board(G, kind, b, grid) != 1) return -1;
     const word *solved = b + (size_t)n * W;
     int64_t tested = 0;
     for (int64_t r = 0; r < repeats; r++)
@@ -674,7 +886,7 @@ static int64_t placements(Geo *G, const int8_t *grid, int64_t repeats) {
                     int c = x * 64 + ctz(m);
                     m &= m - 1;
                     memcpy(copy, b, sizeof(word) * BW);
-                    test(G, copy, c, v, 0);
+                    test(G, kind, copy, c, v, 0);
                     tested++;
                 }
             }
