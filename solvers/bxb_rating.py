@@ -295,6 +295,7 @@ class BxbRater:
         self.time_limit = time_limit
         self.searches = searches
         self._workspace = K.new_state(self.lengths.F, self.lengths.num_vars, False)
+        self.occ = K.occurrences(self.lengths.F)  # each literal's constraints, for the kernels
         self.engine = GridEngine(geometry, encoding)
         # Each hypothesis's last state, resumed at its next trial (see
         # `_hypothesis_fails`), when one value a literal for each candidate fits.
@@ -334,7 +335,7 @@ class BxbRater:
         while p <= r.num_constraints:
             status, next_limit = _kernel(
                 trial_and_error,
-                r.F, r.occ, T, self._workspace, r.X, r.num_candidates, p, at,
+                r.F, self.occ, T, self._workspace, r.X, r.num_candidates, p, at,
                 true_somewhere, self._memo, self.work,
             )  # fmt: skip
             if status == SOLVED:
@@ -370,7 +371,7 @@ class BxbRater:
                 before = int(work[ELIMINATED])
                 status, left = _kernel(
                     _try_hypothesis,
-                    r.F, r.occ, T, self._workspace, r.X, r.num_candidates, v, p, NO_DEADLINE,
+                    r.F, self.occ, T, self._workspace, r.X, r.num_candidates, v, p, NO_DEADLINE,
                     no_memo, codes, cones, work,
                 )  # fmt: skip
                 if status == CONTRADICTION:
@@ -395,7 +396,7 @@ class BxbRater:
             for y in range(r.num_candidates):
                 if U.value[2 * y] != 0:
                     continue
-                length = K.shortest_refutation(r.F, r.occ, U, r.X, 2 * y, p)
+                length = K.shortest_refutation(r.F, self.occ, U, r.X, 2 * y, p)
                 if length <= p:
                     ruled_out = int(to_dimacs(2 * y + 1))
                     eliminated.append((ruled_out, int(length), r._bits(r.X.best_cone)))

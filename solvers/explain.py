@@ -39,9 +39,9 @@ from encoder.encodings import Formula, given_literals
 from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import Grid, cell_value
-from solvers import length_kernels as K
 from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.bxb_rating import BxbRater
+from solvers.core import length as K
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
 

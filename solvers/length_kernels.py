@@ -1,77 +1,15 @@
-"""Shortest refutations: numba kernels for the refutation-length rating.
-
-A hypothesis (a candidate, cell = value) refuted by unit propagation is one of
-Berthier's braids.  Its length is the number of constraints the refutation uses, and
-this module finds, for each candidate, a refutation of smallest length.
-
-How a refutation is counted.  Clauses of two literals are *links*: "x excludes y" (the
-at-most-one clauses of a cell or of a row/column/box-value place) and they cost
-nothing, as Berthier's links cost nothing in a whip or a braid.  Every longer clause is
-one *constraint*: in the Sudoku encodings it is the at-least-one clause of a cell or of
-a row/column/box-value place (Berthier's CSP variables rc, rn, cn, bn; diagonal and
-window places in the variants), the only long clause of that constraint, so counting
-long clauses counts constraints.  A constraint is used when it forces a value (it has
-one candidate left: a single inside the hypothesis) or when it has none left (the
-contradiction).  The *cone* of a literal derived under the hypothesis is the set of
-constraints its derivation uses: empty for the hypothesis and for the facts of the
-state, the cone of the literal that implies it through a link, and for a literal a
-constraint forces, that constraint and the cones of the literals that removed its other
-candidates.  The refutation's length is the size of the contradiction's cone: the
-constraints of the implication graph that leads to it, which is what conflict analysis
-of the propagation reads back from the conflict.  The hypothesis's own constraints are
-never counted (they are satisfied by it), as a whip of length n counts its n
-CSP-variables and not the target's.
-
-Which refutation.  Unit propagation can derive a literal in several ways; the kernel
-propagates in order of cone size, like Dijkstra's algorithm with "size of the union"
-as distance: a literal takes the cone of the first (smallest) derivation that reaches
-it, and the propagation stops once the cones it would extend are no smaller than the
-best contradiction found.  Sets do not add like distances (two derivations can share
-constraints), so this is the shortest refutation up to that choice, not a proven
-minimum; it is exact for whip-shaped (linear) refutations.
-
-Where the first derivation overcounts.  A braid may use a value forced two ways (say
-by its row and by its column) and the contradiction may need that column anyway: the
-first derivation's row is then one constraint too many.  `refutation_with_alternatives`
-searches the same way but keeps, for each literal, up to CONES_PER_LITERAL cones that
-are not supersets of one another (a superset can never give a smaller union), and tries
-every combination of them where a constraint forces a value or breaks.  With no cap it
-would be exact (every literal of a shortest refutation keeps a cone inside it, by
-induction along the derivation); the cap keeps it affordable.  It costs several times
-the plain search, so the rating uses it only where a step would raise the rating (see
-`simplest_first`).
-
-The engine's vocabulary.  The formula is `solvers.propagate`'s `Formula`, made by its
-`build` without groups (every long clause stays a constraint of its own): links are
-its implication lists (`bstart`, `bimp`), constraints its long clauses (`cstart`,
-`lits`, input index `corig`); the only array added here is `occ`, each literal's
-constraints, laid out like the watch lists (`occ[F.wstart[l]:F.wstart[l + 1]]`).  The
-state of the facts (`State`) is propagate's `State` - `value`, `trail` (the facts in
-order, propagated from `st[QHEAD]`), `reason` (propagate's codes: the constraint or
-link that forced a fact), `level` - without the groups' fields, extended with the
-facts' cones and per-constraint counts; `enqueue` assigns a fact.  The scratch arrays
-of one hypothesis (`Scratch`) use the same words for the hypothesis's own assignment.
-Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED, NO_CONFLICT) are propagate's.
-
-Cones are bit sets, one bit per constraint (6 words of 64 bits for 9x9).  Facts of the
-state may carry cones too (`State.cone` of an assigned literal): the nested rating
-(depth 2 and more) runs these kernels on a state whose facts were derived under an
-outer hypothesis, so that its refutation counts everything it rests on.
-
-The chain of a refutation (what `solvers.explain` prints) is read from the cone the
-kernel counted: `refutation_chain` applies the links, then the lowest-numbered
-constraint of the cone that forces a value or has none left, and again, so the chain
-uses only the constraints its length counts, in an order that depends on the cone
-alone (not on which of several derivations of it the search met first).
-"""
+"""Shortest refutations: the numba kernels of the refutation-length rating, kept while
+BxB's numba kernels (solvers.bxb_rating) call them and the tests compare them with their
+C port, `solvers.core.length`, whose docstring describes the method (the records, State,
+Scratch and Alternatives, are that module's).  Each kernel here has the same contract as
+its C twin."""
 
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
+from solvers.core.length import Alternatives, Scratch, State
 from solvers.limits import held_around
 from solvers.propagate import (
     BINARY_REASON,
@@ -94,13 +32,7 @@ from solvers.propagate import (
 from solvers.propagate import NUM_SLOTS as PROPAGATE_SLOTS
 from solvers.propagate import new_state as new_assignment
 
-# The facts and their cones: propagate's State (value, level, reason, trail, trail_lim,
-# st) and, per literal, the pool row of a true literal's cone (`cone`); per constraint,
-# its false and true literals (`nfalse`, `ntrue`); the cone rows (`pool`, row 0 empty).
-State = namedtuple(
-    "State",
-    ("value", "level", "reason", "trail", "trail_lim", "st", "cone", "nfalse", "ntrue", "pool"),
-)
+# The records are solvers.core.length's (one definition for both versions).
 # Slots of State.st beyond propagate's.
 POOL_SIZE = PROPAGATE_SLOTS  # rows of the cone pool in use
 TRACK = PROPAGATE_SLOTS + 1  # 1: facts of the state carry cones (nested rating), 0: all empty
@@ -108,26 +40,6 @@ NUM_SLOTS = PROPAGATE_SLOTS + 2
 
 EMPTY = 0  # pool row of the empty cone
 
-# The work arrays of `shortest_refutation`, allocated once per rater.
-Scratch = namedtuple(
-    "Scratch",
-    (
-        "value",  # per literal: the hypothesis's own assignment (1 true, -1 false, 0 open)
-        "cone",  # per literal: scratch pool row of a hypothesis literal's cone
-        "trail",  # literals the hypothesis made true, in order
-        "stamp",  # per constraint: the hypothesis number that last touched it
-        "nfalse",  # per touched constraint: its false literals under the hypothesis
-        "false_cones",  # per touched constraint: the union of the cones of those literals
-        "pool",  # the hypothesis's cone rows (row 0 empty)
-        "bucket",  # per cone size: its last entry (-1: none), entries wait in buckets
-        "entry_next",  # per entry: the entry below it in its bucket
-        "entry_lit",  # per entry: the literal it would make true
-        "entry_cone",  # per entry: its cone's pool row
-        "best_cone",  # the best contradiction's cone
-        "work",  # a cone being computed
-        "st",  # the scalar slots below
-    ),
-)
 # Slots of Scratch.st.
 STAMP = 0  # the current hypothesis's number
 SCRATCH_POOL_SIZE = 1  # rows of Scratch.pool in use
@@ -135,25 +47,6 @@ ENTRIES = 2  # entries pushed for this hypothesis
 SCRATCH_TRAIL_SIZE = 3  # literals on Scratch.trail
 NUM_SCRATCH_SLOTS = 4
 
-# The work arrays of `refutation_with_alternatives`, allocated once per rater
-# (`new_alternatives`); Scratch's value, trail, stamp, nfalse, false_cones (there: the
-# cones of the literals the state's facts removed), best_cone and work serve it too.
-Alternatives = namedtuple(
-    "Alternatives",
-    (
-        "ncones",  # per literal: the cones it keeps (at most CONES_PER_LITERAL)
-        "cones",  # per literal: their rows in pool
-        "pool",  # cone rows (row 0 empty)
-        "bucket",  # per cone size: its last entry (-1: none)
-        "entry_next",  # per entry: the entry below it in its bucket
-        "entry_lit",  # per entry: the literal it would make true
-        "entry_cone",  # per entry: its cone's pool row
-        "others",  # the other false literals of the constraint being combined
-        "choice",  # which cone of each of them is combined
-        "partial",  # partial[j]: the union of the cones chosen before others[j]'s
-        "st",  # the scalar slots below
-    ),
-)
 # Slots of Alternatives.st.
 ALT_POOL_SIZE = 0  # rows of Alternatives.pool in use
 ALT_ENTRIES = 1  # entries pushed for this hypothesis

@@ -50,8 +50,8 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
-from solvers import length_kernels as K
 from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted
+from solvers.core import length as K
 from solvers.limits import TimeLimitReached, clock, deadline_after, watch_compilation
 from solvers.literals import to_code, to_codes, to_dimacs
 from solvers.propagate import (
@@ -132,15 +132,15 @@ class RefutationRater:
         # The engine's formula (links: its implication lists, constraints: its long
         # clauses), each literal's constraints, and the work arrays of one hypothesis.
         self.F, _, self._units, _, _ = build(cnf.literals, cnf.offsets, self.num_vars, False)
-        self.occ = K.occurrences(self.F)
-        self.X = K.new_scratch(self.F, self.num_vars)
-        self.A = K.new_alternatives(self.F, self.num_vars)
-        self.num_constraints = int(K.num_constraints(self.F))
+        self.formula = K.Formula(self.F, self.num_vars)  # the core's copy, checked once
+        self.X = K.new_scratch(self.formula)
+        self.A = K.new_alternatives(self.formula)
+        self.num_constraints = self.formula.num_constraints
         # Input index of each constraint's clause, for explanations.
         self.constraint_clause = tuple(self.F.corig.tolist())
         self._lengths = np.zeros(self.num_candidates, np.int64)
         self._log = np.zeros(0, np.int64)
-        self._state = K.new_state(self.F, self.num_vars, False)  # rate()'s
+        self._state = K.new_state(self.formula, False)  # rate()'s
         self._deadline: float | None = None
         self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
 
@@ -149,14 +149,14 @@ class RefutationRater:
     def start(self, grid: Grid) -> K.State | None:
         """Return the state after unit propagation of the givens, or None on a
         contradiction."""
-        S = K.new_state(self.F, self.num_vars, False)
+        S = K.new_state(self.formula, False)
         return S if self._restart(S, grid) else None
 
     def _restart(self, S: K.State, grid: Grid) -> bool:
         """Make the untracked S the state of the grid's givens, propagated; False on a
         contradiction."""
         codes = to_codes(np.asarray(given_literals(grid, self.geometry), np.int64))
-        return K.restart(self.F, self.occ, S, self._units, codes) == NO_CONFLICT
+        return K.restart(self.formula, S, self._units, codes) == NO_CONFLICT
 
     def _assert(
         self, S: K.State, code: int, cone: np.ndarray | None = None, why: int = REASON_PROBE
@@ -170,7 +170,7 @@ class RefutationRater:
             S.st[K.POOL_SIZE] += 1
             S.pool[row] = cone
         lits, rows = np.array([code], np.int32), np.array([row], np.int32)
-        return K.assert_facts(self.F, self.occ, S, lits, rows, why)
+        return K.assert_facts(self.formula, S, lits, rows, why)
 
     def add_fact(self, S: K.State, lit: int) -> bool:
         """Make the DIMACS literal `lit` a fact of S and propagate; False on a contradiction."""
@@ -180,14 +180,14 @@ class RefutationRater:
         """Return the length of the depth-`depth` refutation of hypothesis `lit` (a
         DIMACS literal) in state S, or None when it has none."""
         if depth < 2:
-            K.shortest_refutation(self.F, self.occ, S, self.X, to_code(lit), self.num_constraints)
+            K.shortest_refutation(self.formula, S, self.X, to_code(lit), self.num_constraints)
             found = len(self._bits(self.X.best_cone))
             return found or None
         found = self._nested(S, to_code(lit), depth, self.num_constraints)
         return None if found is None else found[0]
 
     def is_solved(self, S: K.State) -> bool:
-        return bool(K.solved(S, self.num_candidates))
+        return bool(K.solved(self.formula, S, self.num_candidates))
 
     def values(self, S: K.State) -> Grid:
         """Return the grid of the values the state has placed (0 where open)."""
@@ -239,7 +239,7 @@ class RefutationRater:
                 if not self.is_solved(S):
                     self.charge(self.open_count(S))  # the step's searches, before it runs
                 status, step_longest, count = K.simplest_first(
-                    self.F, self.occ, S, self.X, self.A, self.num_candidates,
+                    self.formula, S, self.X, self.A, self.num_candidates,
                     self.num_constraints, self._lengths, self._log, STEPS_PER_CALL,
                 )  # fmt: skip
                 if count:
@@ -269,19 +269,19 @@ class RefutationRater:
         """Return the next step of the simplest-first resolution of state S (not
         applied), or None when no refutation of depth <= max_depth is left."""
         best = K.candidate_lengths(
-            self.F, self.occ, S, self.X, self.num_candidates, self.num_constraints, self._lengths
+            self.formula, S, self.X, self.num_candidates, self.num_constraints, self._lengths
         )
         if best > self.num_constraints:
             return self.nested_elimination(S, max_depth)
         if best > 2:  # the shortest refutations the first derivations missed, if any
             shorter = K.shorter_lengths(
-                self.F, self.occ, S, self.X, self.A, self.num_candidates, best - 1, self._lengths
+                self.formula, S, self.X, self.A, self.num_candidates, best - 1, self._lengths
             )
             best = min(best, shorter)
         chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
         cones = []
         for v in chosen:
-            K.refutation_with_alternatives(self.F, self.occ, S, self.X, self.A, 2 * v, best)
+            K.refutation_with_alternatives(self.formula, S, self.X, self.A, 2 * v, best)
             cones.append(self._bits(self.X.best_cone))
         return Elimination(1, int(best), tuple(to_dimacs(2 * v + 1) for v in chosen), tuple(cones))
 
@@ -295,7 +295,7 @@ class RefutationRater:
         lits = np.empty(len(cone), np.int64)
         constraints = np.empty(len(cone), np.int64)
         n, broken, a, b = K.refutation_chain(
-            self.F, S, self._words(cone), to_code(hypothesis), lits, constraints
+            self.formula, S, self._words(cone), to_code(hypothesis), lits, constraints
         )
         if n < 0:
             raise AssertionError("the refutation's constraints do not refute it")
@@ -348,7 +348,7 @@ class RefutationRater:
         if self._assert(U, z, why=REASON_DECISION) != NO_CONFLICT:
             return True
         while True:
-            status = K.failed_closure(self.F, self.occ, U, self.X, self.num_candidates)
+            status = K.failed_closure(self.formula, U, self.X, self.num_candidates)
             if status == CONTRADICTION:
                 return True
             if status == SOLVED or depth - 1 < 2:
@@ -378,13 +378,13 @@ class RefutationRater:
             if self.is_solved(U):
                 return None
             best = K.candidate_lengths(
-                self.F, self.occ, U, self.X, self.num_candidates, bound, self._lengths
+                self.formula, U, self.X, self.num_candidates, bound, self._lengths
             )
             if best <= bound:
                 chosen = [v for v in range(self.num_candidates) if self._lengths[v] == best]
                 cones = []
                 for v in chosen:
-                    K.shortest_refutation(self.F, self.occ, U, self.X, 2 * v, best)
+                    K.shortest_refutation(self.formula, U, self.X, 2 * v, best)
                     cones.append(self.X.best_cone.copy())
                 for v, cone in zip(chosen, cones, strict=True):
                     conflict = self._assert(U, 2 * v + 1, cone)
@@ -415,7 +415,7 @@ class RefutationRater:
         return tuple(int(i) for i in np.flatnonzero(bits) if i < self.num_constraints)
 
     def _words(self, cone: tuple[int, ...]) -> np.ndarray:
-        words = np.zeros(K.num_words(self.F), np.uint64)
+        words = np.zeros(self.formula.num_words, np.uint64)
         for c in cone:
             words[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
         return words

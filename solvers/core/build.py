@@ -7,12 +7,13 @@ shared signal poll (poll.c); the board's kernels are compiled once per instructi
 
 CORE = "solvers/core/"
 SHARED = ("poll.c",)  # linked into every extension
-HEADERS = ("core.h", "board_impl.h", "clauses.h", "arrays.h", "proof_log.h", "search.h")
+HEADERS = ("core.h", "board_impl.h", "clauses.h", "arrays.h", "proof_log.h", "search.h", "length.h")
 FLAGS = ("-std=c11", "-O2", "-fno-strict-aliasing")
 
 EXTENSIONS = {
     "_core": ("module.c", "arrays.c", "clauses.c", "board_base.c", "board_sse41.c", "board_avx2.c"),
     "_search": ("search_module.c", "search.c", "clauses.c", "arrays.c"),
+    "_length": ("length.c", "length_module.c"),
 }
 
 

@@ -39,7 +39,7 @@ def solves_at(rater: B.BxbRater, grid, p: int) -> tuple[int, tuple[int, ...]]:
     nothing_known = np.zeros(r.num_candidates, np.bool_)
     no_memo = (np.zeros((0, 2 * r.num_vars), np.int8), np.zeros(0, np.int64), np.zeros(0, bool))
     status, _ = B.trial_and_error(
-        r.F, r.occ, T, rater._workspace, r.X, r.num_candidates, p, B.NO_DEADLINE,
+        r.F, rater.occ, T, rater._workspace, r.X, r.num_candidates, p, B.NO_DEADLINE,
         nothing_known, no_memo, B.new_work(),
     )  # fmt: skip
     return status, r.values(T)

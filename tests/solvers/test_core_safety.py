@@ -229,7 +229,7 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")  # fmt: skip
     names = ("test_core_board.py", "test_core_clauses.py", "test_core_safety.py",
-             "test_core_search.py")  # fmt: skip
+             "test_core_search.py", "test_core_length.py")  # fmt: skip
     tests = [str(PROJECT / "tests" / "solvers" / name) for name in names]
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",

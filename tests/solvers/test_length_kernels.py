@@ -17,7 +17,7 @@ from encoder.encodings import rule_formula
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_grid
 from encoder.status import Status
-from solvers import length_kernels as K
+from solvers.core import length as K
 from solvers.depth_rating import Rater
 from solvers.length_rating import RefutationRater
 from solvers.literals import to_code, to_codes, to_dimacs
@@ -39,18 +39,18 @@ def shortest(
     cnf = Cnf.from_clauses(clauses)
     F, _, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars, False)
     assert units.size == 0
-    occ = K.occurrences(F)
-    S = K.new_state(F, cnf.num_vars, False)
+    f = K.Formula(F, cnf.num_vars)
+    S = K.new_state(f, False)
     codes = to_codes(np.asarray(facts, np.int64))
     cones = np.zeros(codes.size, np.int32)
-    assert K.assert_facts(F, occ, S, codes, cones, REASON_DECISION) == NO_CONFLICT
-    X = K.new_scratch(F, cnf.num_vars)
-    m = K.num_constraints(F)
+    assert K.assert_facts(f, S, codes, cones, REASON_DECISION) == NO_CONFLICT
+    X = K.new_scratch(f)
+    m = f.num_constraints
     if alternatives:
-        A = K.new_alternatives(F, cnf.num_vars)
-        length = K.refutation_with_alternatives(F, occ, S, X, A, to_code(hypothesis), m)
+        A = K.new_alternatives(f)
+        length = K.refutation_with_alternatives(f, S, X, A, to_code(hypothesis), m)
     else:
-        length = K.shortest_refutation(F, occ, S, X, to_code(hypothesis), m)
+        length = K.shortest_refutation(f, S, X, to_code(hypothesis), m)
     return 0 if length > m else int(length)
 
 
@@ -104,9 +104,9 @@ def test_alternative_cones_find_the_union_the_first_derivation_misses(rater, pub
     state = rater.start(grid)
     assert rater.apply(state, rater.shortest_elimination(state, max_depth=1))
     z = to_code(8 * 81 + 4 * 9 + 3)  # r9c5=3
-    F, occ, X, m = rater.F, rater.occ, rater.X, rater.num_constraints
-    assert K.shortest_refutation(F, occ, state, X, z, m) == 3
-    assert K.refutation_with_alternatives(F, occ, state, X, rater.A, z, m) == 2
+    f, X, m = rater.formula, rater.X, rater.num_constraints
+    assert K.shortest_refutation(f, state, X, z, m) == 3
+    assert K.refutation_with_alternatives(f, state, X, rater.A, z, m) == 2
     cone = rater._bits(X.best_cone)
     forced, broken = rater.chain(state, 8 * 81 + 4 * 9 + 3, cone)
     assert {c for _, c in forced} | ({broken} if isinstance(broken, int) else set()) == set(cone)
@@ -217,7 +217,7 @@ def test_depth_2_grids_need_a_nested_refutation(rater):
     grid = parse_grid(EASTER_MONSTER, GEOMETRY)
     assert rater.rate(grid, max_depth=1).label() == ">1"
     state = rater.start(grid)
-    K.simplest_first(rater.F, rater.occ, state, rater.X, rater.A, 729, 324, rater._lengths,
+    K.simplest_first(rater.formula, state, rater.X, rater.A, 729, 324, rater._lengths,
                      rater._log, 1000)  # fmt: skip
     z = next(z for z in rater._open(state) if rater._fails(state, z, 2))
     length = rater.nested_length(state, (z >> 1) + 1, 2)

@@ -1,0 +1,713 @@
+/* Shortest refutations: the kernels of the refutation-length rating (solvers.length_rating).
+ *
+ * A hypothesis refuted by unit propagation is one of Berthier's braids; its length is the
+ * number of constraints (long clauses) the refutation uses, links (binary clauses) being
+ * free.  The cone of a literal derived under the hypothesis is the set of constraints its
+ * derivation uses (a bit set, `words` 64-bit words); the search propagates in order of
+ * cone size, like Dijkstra's algorithm with "size of the union" as distance, and a
+ * literal keeps the cone of its first derivation.  refutation_with_alternatives keeps up
+ * to CONES_PER_LITERAL cones a literal, none a superset of another, and combines them
+ * where a constraint forces a value.  solvers.core.length's docstring says all of it in
+ * full; these are the numba kernels of solvers/length_kernels.py, statement for
+ * statement, so that every length, and so every rating, is the same.
+ *
+ * The facts of the state propagate with their cones too (assert_facts, eliminate): the
+ * nested rating runs these kernels on states whose facts rest on an outer hypothesis.
+ *
+ * Safety: length_module.c checks every array's size against the formula and every index
+ * the state holds before a kernel runs; what a kernel makes itself (pool rows, entries,
+ * trail slots) is checked against the array's end where it is made, and an overflow
+ * (a state no kernel made) sets k->bad instead of writing: the call raises ValueError.
+ */
+#include "length.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline int popcount(const uint64_t *words, int n) {
+    int total = 0;
+    for (int w = 0; w < n; w++) total += __builtin_popcountll(words[w]);
+    return total;
+}
+
+static inline void set_bit(uint64_t *words, int32_t c) { words[c >> 6] |= UINT64_C(1) << (c & 63); }
+
+/* Poll for signals at a hypothesis boundary; nonzero when the call must stop. */
+static inline int stopped(LCall *k) {
+    if (k->stop) return 1;
+    if (k->poll && core_poll(k->poll)) k->stop = 1;
+    return k->stop;
+}
+
+/* ---- facts of the state: unit propagation that records cones ---------------------- */
+
+/* Assign lit true with reason `why` at the current level; 0 if the trail is full. */
+static int implied(LCall *k, LState *S, int32_t lit, int32_t why) {
+    int64_t size = S->st[ST_TRAIL_SIZE];
+    if (size >= k->f->nv) {
+        k->bad = 1;
+        return 0;
+    }
+    S->value[lit] = 1;
+    S->value[lit ^ 1] = -1;
+    S->level[lit >> 1] = (int32_t)S->st[ST_DLEVEL];
+    S->reason[lit >> 1] = why;
+    S->trail[size] = lit;
+    S->st[ST_TRAIL_SIZE] = size + 1;
+    return 1;
+}
+
+/* Record the cone of lit, just made true, and count it in its constraints. */
+static void count(const LFormula *f, LState *S, int32_t lit, int32_t cone) {
+    S->cone[lit] = cone;
+    for (int32_t i = f->wstart[lit]; i < f->wstart[lit + 1]; i++) S->ntrue[f->occ[i]]++;
+    int32_t neg = lit ^ 1;
+    for (int32_t i = f->wstart[neg]; i < f->wstart[neg + 1]; i++) S->nfalse[f->occ[i]]++;
+}
+
+static int32_t new_cone(LCall *k, LState *S) {
+    int64_t row = S->st[ST_POOL_SIZE];
+    if (row >= S->rows) {
+        k->bad = 1;
+        return -1;
+    }
+    S->st[ST_POOL_SIZE] = row + 1;
+    memset(S->pool + row * k->f->words, 0, sizeof(uint64_t) * (size_t)k->f->words);
+    return (int32_t)row;
+}
+
+static int64_t conflict_pair(LCall *k, LState *S, int32_t a, int32_t b) {
+    if (S->st[ST_TRACK] == 0) return EMPTY;
+    int32_t row = new_cone(k, S);
+    if (row < 0) return EMPTY;
+    int W = k->f->words;
+    for (int w = 0; w < W; w++) S->pool[row * W + w] = S->pool[a * W + w] | S->pool[b * W + w];
+    return row;
+}
+
+/* A new pool row: constraint c and the cones of its false literals. */
+static int32_t clause_cone(LCall *k, LState *S, int32_t c) {
+    if (S->st[ST_TRACK] == 0) return EMPTY;
+    const LFormula *f = k->f;
+    int32_t row = new_cone(k, S);
+    if (row < 0) return EMPTY;
+    int W = f->words;
+    uint64_t *out = S->pool + (int64_t)row * W;
+    for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
+        int32_t lit = f->lits[p];
+        if (S->value[lit] == -1) {
+            const uint64_t *in = S->pool + (int64_t)S->cone[lit ^ 1] * W;
+            for (int w = 0; w < W; w++) out[w] |= in[w];
+        }
+    }
+    set_bit(out, c);
+    return row;
+}
+
+/* Propagate the trail from qhead, links first for each fact, then the constraints that
+ * lose a literal; return NO_CONFLICT or the contradiction's pool row. */
+static int64_t propagate_facts(LCall *k, LState *S) {
+    const LFormula *f = k->f;
+    int8_t *value = S->value;
+    int32_t *nfalse = S->nfalse, *ntrue = S->ntrue;
+    while (S->st[ST_QHEAD] < S->st[ST_TRAIL_SIZE]) {
+        int32_t lit = S->trail[S->st[ST_QHEAD]++];
+        for (int32_t i = f->bstart[lit]; i < f->bstart[lit + 1]; i++) {
+            int32_t q = f->bimp[i];
+            if (value[q] == 1) continue;
+            if (value[q] == -1) return conflict_pair(k, S, S->cone[lit], S->cone[q ^ 1]);
+            if (!implied(k, S, q, BINARY_REASON - i)) return NO_CONFLICT;
+            count(f, S, q, S->cone[lit]);
+        }
+        int32_t neg = lit ^ 1;
+        for (int32_t i = f->wstart[neg]; i < f->wstart[neg + 1]; i++) {
+            int32_t c = f->occ[i];
+            if (ntrue[c] > 0) continue;
+            int32_t width = f->cstart[c + 1] - f->cstart[c];
+            if (nfalse[c] == width) return clause_cone(k, S, c);
+            if (nfalse[c] == width - 1) {
+                for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
+                    int32_t r = f->lits[p];
+                    if (value[r] == 0) {
+                        int32_t cone = clause_cone(k, S, c);
+                        if (!implied(k, S, r, c)) return NO_CONFLICT;
+                        count(f, S, r, cone);
+                        break;
+                    }
+                }
+            }
+            if (k->bad) return NO_CONFLICT;
+        }
+    }
+    return NO_CONFLICT;
+}
+
+static void make_true(LCall *k, LState *S, int32_t lit, int32_t cone, int32_t why) {
+    if (implied(k, S, lit, why)) count(k->f, S, lit, cone);
+}
+
+int64_t length_assert_facts(LCall *k, LState *S, const int32_t *lits, const int32_t *cones,
+                            int64_t n, int32_t why) {
+    for (int64_t i = 0; i < n; i++) {
+        int32_t lit = lits[i];
+        if (S->value[lit] == 1) continue;
+        if (S->value[lit] == -1) return conflict_pair(k, S, cones[i], S->cone[lit ^ 1]);
+        make_true(k, S, lit, cones[i], why);
+        if (k->bad) return NO_CONFLICT;
+    }
+    return propagate_facts(k, S);
+}
+
+int64_t length_restart(LCall *k, LState *S, const int32_t *units, int64_t nunits,
+                       const int32_t *givens, int64_t ngivens) {
+    const LFormula *f = k->f;
+    memset(S->value, 0, (size_t)f->nlits);
+    memset(S->cone, 0, sizeof(int32_t) * (size_t)f->nlits);
+    memset(S->nfalse, 0, sizeof(int32_t) * (size_t)f->m);
+    memset(S->ntrue, 0, sizeof(int32_t) * (size_t)f->m);
+    memset(S->st, 0, sizeof(int64_t) * ST_NUM_SLOTS);
+    S->st[ST_PAUSE_AT] = NEVER;
+    S->st[ST_POOL_SIZE] = 1;
+    int64_t most = nunits > ngivens ? nunits : ngivens;
+    int32_t *no_cones = calloc((size_t)(most > 0 ? most : 1), sizeof(int32_t)); /* all EMPTY */
+    if (!no_cones) {
+        k->bad = 2;
+        return NO_CONFLICT;
+    }
+    int64_t conflict = length_assert_facts(k, S, units, no_cones, nunits, REASON_UNIT);
+    if (conflict == NO_CONFLICT && !k->bad)
+        conflict = length_assert_facts(k, S, givens, no_cones, ngivens, REASON_DECISION);
+    free(no_cones);
+    return conflict;
+}
+
+int64_t length_eliminate(LCall *k, LState *S, int32_t lit) {
+    if (S->value[lit] == 1) return NO_CONFLICT;
+    if (S->value[lit] == -1) return conflict_pair(k, S, EMPTY, S->cone[lit ^ 1]);
+    make_true(k, S, lit, EMPTY, REASON_PROBE);
+    if (k->bad) return NO_CONFLICT;
+    return propagate_facts(k, S);
+}
+
+/* ---- one hypothesis: the shortest refutation ---------------------------------------- */
+
+static inline void push(LCall *k, LScratch *X, int32_t lit, int32_t row, int64_t size,
+                        int64_t limit) {
+    if (size > limit) return;
+    int64_t e = X->st[X_ENTRIES];
+    if (e >= X->entries) {
+        k->bad = 1;
+        return;
+    }
+    X->st[X_ENTRIES] = e + 1;
+    X->entry_lit[e] = lit;
+    X->entry_cone[e] = row;
+    X->entry_next[e] = X->bucket[size];
+    X->bucket[size] = (int32_t)e;
+}
+
+int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit) {
+    const LFormula *f = k->f;
+    const int W = f->words;
+    const int8_t *value = S->value;
+    const int32_t *nfalse = S->nfalse, *ntrue = S->ntrue;
+    int8_t *hvalue = X->value;
+    int32_t *hcone = X->cone, *htrail = X->trail, *hfalse = X->nfalse;
+    int64_t *stamp = X->stamp, *xst = X->st;
+    uint64_t *false_cones = X->false_cones, *hpool = X->pool;
+    int32_t *bucket = X->bucket, *entry_next = X->entry_next;
+    uint64_t *best_cone = X->best_cone, *work = X->work;
+    const int track = S->st[ST_TRACK] == 1;
+    const uint64_t *spool = S->pool;
+    const int32_t *scone = S->cone;
+    if (limit > f->m) limit = f->m; /* no cone is larger than all constraints */
+    xst[X_STAMP] += 1;
+    int64_t current = xst[X_STAMP];
+    xst[X_POOL_SIZE] = 1; /* row 0 is the empty cone */
+    xst[X_ENTRIES] = 0;
+    xst[X_TRAIL_SIZE] = 0;
+    memset(hpool, 0, sizeof(uint64_t) * (size_t)W);
+    for (int64_t s = 0; s < limit + 2; s++) bucket[s] = -1;
+    int64_t best = limit + 1;
+    push(k, X, z, 0, 0, limit);
+    int64_t size_now = 0; /* the cone size whose bucket is being emptied */
+    while (size_now < best && size_now <= limit && !k->bad) {
+        int32_t e = bucket[size_now];
+        if (e < 0) {
+            size_now++;
+            continue;
+        }
+        bucket[size_now] = entry_next[e];
+        int32_t r = X->entry_lit[e];
+        int32_t row = X->entry_cone[e];
+        const uint64_t *rcone = hpool + (int64_t)row * W;
+        if (hvalue[r] == 1 || value[r] == 1) continue;
+        if (hvalue[r] == -1 || value[r] == -1) { /* two derivations disagree */
+            const uint64_t *other = NULL;
+            if (hvalue[r] == -1)
+                other = hpool + (int64_t)hcone[r ^ 1] * W;
+            else if (track)
+                other = spool + (int64_t)scone[r ^ 1] * W;
+            for (int w = 0; w < W; w++) work[w] = rcone[w] | (other ? other[w] : 0);
+            int size = popcount(work, W);
+            if (size < best) {
+                best = size;
+                memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
+            }
+            continue;
+        }
+        hvalue[r] = 1;
+        hvalue[r ^ 1] = -1;
+        hcone[r] = row;
+        htrail[xst[X_TRAIL_SIZE]++] = r;
+        for (int32_t i = f->bstart[r]; i < f->bstart[r + 1]; i++) {
+            int32_t q = f->bimp[i];
+            if (hvalue[q] == 1 || value[q] == 1) continue;
+            push(k, X, q, row, size_now, limit);
+        }
+        int32_t neg = r ^ 1;
+        for (int32_t i = f->wstart[neg]; i < f->wstart[neg + 1]; i++) {
+            int32_t c = f->occ[i];
+            if (ntrue[c] > 0) continue;
+            uint64_t *fc = false_cones + (int64_t)c * W;
+            if (stamp[c] != current) {
+                stamp[c] = current;
+                hfalse[c] = nfalse[c];
+                memset(fc, 0, sizeof(uint64_t) * (size_t)W);
+                if (track)
+                    for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
+                        int32_t lit = f->lits[p];
+                        if (value[lit] == -1) {
+                            const uint64_t *in = spool + (int64_t)scone[lit ^ 1] * W;
+                            for (int w = 0; w < W; w++) fc[w] |= in[w];
+                        }
+                    }
+            }
+            hfalse[c] += 1;
+            for (int w = 0; w < W; w++) fc[w] |= rcone[w];
+            int32_t size = f->cstart[c + 1] - f->cstart[c];
+            if (hfalse[c] < size - 1) continue;
+            memcpy(work, fc, sizeof(uint64_t) * (size_t)W);
+            set_bit(work, c);
+            int64_t cone_size = popcount(work, W);
+            if (hfalse[c] == size) {
+                if (cone_size < best) {
+                    best = cone_size;
+                    memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
+                }
+                continue;
+            }
+            if (cone_size > limit || cone_size >= best) continue;
+            for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
+                int32_t lit = f->lits[p]; /* the one literal of c not false */
+                if (hvalue[lit] != -1 && value[lit] != -1) {
+                    if (hvalue[lit] == 0) { /* (1: c is satisfied under the hypothesis) */
+                        int64_t fresh = xst[X_POOL_SIZE];
+                        if (fresh >= X->rows) {
+                            k->bad = 1;
+                            break;
+                        }
+                        xst[X_POOL_SIZE] = fresh + 1;
+                        memcpy(hpool + fresh * W, work, sizeof(uint64_t) * (size_t)W);
+                        /* the pool row may have moved rcone: it did not (one array) */
+                        push(k, X, lit, (int32_t)fresh, cone_size, limit);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    for (int64_t t = 0; t < xst[X_TRAIL_SIZE]; t++) {
+        int32_t lit = htrail[t];
+        hvalue[lit] = 0;
+        hvalue[lit ^ 1] = 0;
+    }
+    return best;
+}
+
+/* ---- alternative cones -------------------------------------------------------------- */
+
+/* True when literal lit keeps a cone that is a subset of pool row `row`. */
+static int dominated(const LAlternatives *A, int W, int32_t lit, int64_t row) {
+    const uint64_t *b = A->pool + row * W;
+    for (int32_t i = 0; i < A->ncones[lit]; i++) {
+        const uint64_t *a = A->pool + (int64_t)A->cones[lit * CONES_PER_LITERAL + i] * W;
+        int subset = 1;
+        for (int w = 0; w < W; w++)
+            if (a[w] & ~b[w]) {
+                subset = 0;
+                break;
+            }
+        if (subset) return 1;
+    }
+    return 0;
+}
+
+static void push_alternative(LAlternatives *A, int32_t lit, int64_t row, int64_t size) {
+    int64_t e = A->st[A_ENTRIES];
+    if (e >= A->entries) {
+        A->st[A_OVERFLOW] = 1;
+        return;
+    }
+    A->st[A_ENTRIES] = e + 1;
+    A->entry_lit[e] = lit;
+    A->entry_cone[e] = (int32_t)row;
+    A->entry_next[e] = A->bucket[size];
+    A->bucket[size] = (int32_t)e;
+}
+
+/* Make work the best contradiction if it is smaller; return the best size. */
+static int64_t better(uint64_t *best_cone, const uint64_t *work, int W, int64_t best) {
+    int64_t size = popcount(work, W);
+    if (size < best) {
+        memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
+        return size;
+    }
+    return best;
+}
+
+static int64_t search_alternatives(LCall *k, LState *S, LScratch *X, LAlternatives *A,
+                                   int32_t z, int64_t limit) {
+    const LFormula *f = k->f;
+    const int W = f->words;
+    const int8_t *value = S->value;
+    const int32_t *ntrue = S->ntrue;
+    int8_t *hvalue = X->value;
+    int32_t *htrail = X->trail, *hfalse = X->nfalse;
+    int64_t *stamp = X->stamp, *xst = X->st;
+    uint64_t *state_cones = X->false_cones, *best_cone = X->best_cone, *work = X->work;
+    int32_t *ncones = A->ncones, *cones = A->cones, *bucket = A->bucket;
+    int32_t *others = A->others, *choice = A->choice;
+    uint64_t *pool = A->pool, *partial = A->partial;
+    int64_t *ast = A->st;
+    const int track = S->st[ST_TRACK] == 1;
+    const uint64_t *spool = S->pool;
+    const int32_t *scone = S->cone;
+    if (limit > f->m) limit = f->m;
+    xst[X_STAMP] += 1;
+    int64_t current = xst[X_STAMP];
+    xst[X_TRAIL_SIZE] = 0;
+    ast[A_POOL_SIZE] = 1; /* row 0: the empty cone */
+    ast[A_ENTRIES] = 0;
+    ast[A_OVERFLOW] = 0;
+    memset(pool, 0, sizeof(uint64_t) * (size_t)W);
+    for (int64_t s = 0; s < limit + 2; s++) bucket[s] = -1;
+    int64_t best = limit + 1;
+    push_alternative(A, z, 0, 0);
+    int64_t size_now = 0;
+    while (size_now < best && size_now <= limit) {
+        int32_t e = bucket[size_now];
+        if (e < 0) {
+            size_now++;
+            continue;
+        }
+        bucket[size_now] = A->entry_next[e];
+        int32_t r = A->entry_lit[e];
+        int32_t row = A->entry_cone[e];
+        const uint64_t *rcone = pool + (int64_t)row * W;
+        if (value[r] == 1) continue;
+        if (value[r] == -1) { /* a fact of the state removes it: a contradiction */
+            const uint64_t *other = track ? spool + (int64_t)scone[r ^ 1] * W : NULL;
+            for (int w = 0; w < W; w++) work[w] = rcone[w] | (other ? other[w] : 0);
+            best = better(best_cone, work, W, best);
+            continue;
+        }
+        if (hvalue[r] == -1) { /* its negation holds: a contradiction with each of its cones */
+            for (int32_t i = 0; i < ncones[r ^ 1]; i++) {
+                const uint64_t *a = pool + (int64_t)cones[(r ^ 1) * CONES_PER_LITERAL + i] * W;
+                for (int w = 0; w < W; w++) work[w] = rcone[w] | a[w];
+                best = better(best_cone, work, W, best);
+            }
+            continue;
+        }
+        /* Cones come out by size, so a subset of this one came out before it. */
+        if (ncones[r] == CONES_PER_LITERAL || dominated(A, W, r, row)) continue;
+        if (hvalue[r] == 0) {
+            hvalue[r] = 1;
+            hvalue[r ^ 1] = -1;
+            htrail[xst[X_TRAIL_SIZE]++] = r;
+        }
+        int first = ncones[r] == 0;
+        cones[r * CONES_PER_LITERAL + ncones[r]] = row;
+        ncones[r] += 1;
+        for (int32_t i = f->bstart[r]; i < f->bstart[r + 1]; i++) {
+            int32_t q = f->bimp[i];
+            if (value[q] == 1 || ncones[q] == CONES_PER_LITERAL) continue;
+            if (hvalue[q] == 1 && dominated(A, W, q, row)) continue;
+            push_alternative(A, q, row, size_now);
+        }
+        int32_t neg = r ^ 1;
+        for (int32_t i = f->wstart[neg]; i < f->wstart[neg + 1]; i++) {
+            int32_t c = f->occ[i];
+            if (ntrue[c] > 0) continue;
+            uint64_t *sc = state_cones + (int64_t)c * W;
+            if (stamp[c] != current) {
+                stamp[c] = current;
+                hfalse[c] = S->nfalse[c];
+                memset(sc, 0, sizeof(uint64_t) * (size_t)W);
+                if (track)
+                    for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++)
+                        if (value[f->lits[p]] == -1) {
+                            const uint64_t *in = spool + (int64_t)scone[f->lits[p] ^ 1] * W;
+                            for (int w = 0; w < W; w++) sc[w] |= in[w];
+                        }
+            }
+            if (first) hfalse[c] += 1;
+            if (hfalse[c] < f->cstart[c + 1] - f->cstart[c] - 1) continue;
+            /* c forces its last literal (or breaks): its cone is c, this cone of f's
+             * negation and one cone of each other literal the hypothesis removed; the
+             * new combinations are those with this cone. */
+            int32_t n_others = 0;
+            int32_t left = -1;
+            for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
+                int32_t lit = f->lits[p];
+                if (lit == neg || value[lit] == -1) continue;
+                if (hvalue[lit] == -1)
+                    others[n_others++] = lit ^ 1;
+                else
+                    left = lit;
+            }
+            if (left >= 0 && ncones[left] == CONES_PER_LITERAL) continue;
+            /* Depth first over the choices: a partial union already too large cuts all
+             * its completions. */
+            for (int w = 0; w < W; w++) partial[w] = sc[w] | rcone[w];
+            set_bit(partial, c);
+            int64_t cut = limit + 1;
+            int32_t j = 0;
+            choice[0] = 0;
+            while (j >= 0) {
+                if (j < n_others && choice[j] == ncones[others[j]]) {
+                    j -= 1; /* every cone of others[j] tried: back to the one before */
+                    if (j >= 0) choice[j] += 1;
+                    continue;
+                }
+                if (j < n_others) {
+                    const uint64_t *a =
+                        pool + (int64_t)cones[others[j] * CONES_PER_LITERAL + choice[j]] * W;
+                    uint64_t *next = partial + (int64_t)(j + 1) * W;
+                    const uint64_t *prev = partial + (int64_t)j * W;
+                    for (int w = 0; w < W; w++) next[w] = prev[w] | a[w];
+                    if (popcount(next, W) >= (cut < best ? cut : best)) {
+                        choice[j] += 1;
+                        continue;
+                    }
+                    j += 1;
+                    if (j < n_others) choice[j] = 0;
+                    continue;
+                }
+                memcpy(work, partial + (int64_t)n_others * W, sizeof(uint64_t) * (size_t)W);
+                if (left < 0) {
+                    best = better(best_cone, work, W, best);
+                } else {
+                    int64_t fresh = ast[A_POOL_SIZE];
+                    if (fresh == A->rows) {
+                        ast[A_OVERFLOW] = 1;
+                    } else {
+                        memcpy(pool + fresh * W, work, sizeof(uint64_t) * (size_t)W);
+                        if (!(hvalue[left] == 1 && dominated(A, W, left, fresh))) {
+                            ast[A_POOL_SIZE] += 1;
+                            push_alternative(A, left, fresh, popcount(work, W));
+                        }
+                    }
+                }
+                j -= 1;
+                if (j >= 0) choice[j] += 1;
+            }
+        }
+    }
+    for (int64_t t = 0; t < xst[X_TRAIL_SIZE]; t++) {
+        int32_t lit = htrail[t];
+        hvalue[lit] = 0;
+        hvalue[lit ^ 1] = 0;
+        ncones[lit] = 0;
+    }
+    return best;
+}
+
+int64_t length_with_alternatives(LCall *k, LState *S, LScratch *X, LAlternatives *A, int32_t z,
+                                 int64_t limit) {
+    int64_t found = search_alternatives(k, S, X, A, z, limit);
+    if (A->st[A_OVERFLOW]) return length_shortest(k, S, X, z, limit); /* the plain search alone */
+    int64_t plain = length_shortest(k, S, X, z, limit < found - 1 ? limit : found - 1);
+    return found < plain ? found : plain;
+}
+
+/* ---- candidates and the resolution ------------------------------------------------- */
+
+int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_t limit,
+                          int64_t *lengths) {
+    if (limit > k->f->m) limit = k->f->m;
+    int64_t best = limit, found = limit + 1;
+    for (int64_t v = 0; v < ncand; v++) {
+        lengths[v] = limit + 1;
+        if (S->value[2 * v] != 0) continue;
+        if (stopped(k)) return found;
+        int64_t length = length_shortest(k, S, X, (int32_t)(2 * v), best);
+        if (k->bad) return found;
+        lengths[v] = length;
+        if (length <= best) best = found = length;
+    }
+    return found;
+}
+
+int64_t length_shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
+                       int64_t limit, int64_t *lengths) {
+    int64_t best = limit, found = limit + 1;
+    for (int64_t v = 0; v < ncand; v++) {
+        if (S->value[2 * v] != 0) continue;
+        if (stopped(k)) return found;
+        int64_t length = length_with_alternatives(k, S, X, A, (int32_t)(2 * v), best);
+        if (k->bad) return found;
+        if (length <= best) {
+            lengths[v] = length;
+            best = found = length;
+        }
+    }
+    return found;
+}
+
+int length_solved(const LState *S, int64_t ncand) {
+    for (int64_t v = 0; v < ncand; v++)
+        if (S->value[2 * v] == 0) return 0;
+    return 1;
+}
+
+int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
+                              int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
+                              int64_t budget, int64_t *longest, int64_t *steps) {
+    if (limit > k->f->m) limit = k->f->m;
+    *longest = 0;
+    *steps = 0;
+    while (!length_solved(S, ncand)) {
+        if (*steps == budget) return PAUSED;
+        int64_t best = length_candidates(k, S, X, ncand, limit, lengths);
+        if (k->bad || k->stop) return STUCK;
+        if (best > limit) return STUCK;
+        if (best > (*longest > 2 ? *longest : 2)) {
+            /* This step would raise the rating: look for shorter refutations the first
+             * derivations missed (solvers.core.length.simplest_first says why only these
+             * steps can change the rating). */
+            int64_t shorter = length_shorter(k, S, X, A, ncand, best - 1, lengths);
+            if (k->bad || k->stop) return STUCK;
+            if (shorter < best) best = shorter;
+        }
+        if (*steps < nlog) log[*steps] = best;
+        *steps += 1;
+        if (best > *longest) *longest = best;
+        for (int64_t v = 0; v < ncand; v++) {
+            /* (a candidate made true by an earlier elimination: a contradiction) */
+            if (lengths[v] == best && length_eliminate(k, S, (int32_t)(2 * v + 1)) != NO_CONFLICT)
+                return CONTRADICTION;
+            if (k->bad) return STUCK;
+        }
+    }
+    return SOLVED;
+}
+
+int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand) {
+    int64_t m = k->f->m;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int64_t v = 0; v < ncand; v++) {
+            if (S->value[2 * v] != 0) continue;
+            if (stopped(k)) return STUCK;
+            int64_t length = length_shortest(k, S, X, (int32_t)(2 * v), m);
+            if (k->bad) return STUCK;
+            if (length <= m) {
+                if (length_eliminate(k, S, (int32_t)(2 * v + 1)) != NO_CONFLICT)
+                    return CONTRADICTION;
+                if (k->bad) return STUCK;
+                changed = 1;
+            }
+        }
+    }
+    return length_solved(S, ncand) ? SOLVED : STUCK;
+}
+
+/* ---- the chain of a refutation, read from its cone ---------------------------------- */
+
+/* Read the chain of a refutation of `hypothesis` from its cone over the facts of S: links
+ * first (as far as they go), then the lowest-numbered constraint of the cone that forces
+ * a value or has none left, and again.  result: (steps, the constraint the contradiction
+ * empties or -1, and else the two true literals that exclude each other), all -1 when
+ * the cone does not refute the hypothesis.  Return 0, or -1 when out of memory, -2 when
+ * out_* have too little room. */
+int length_chain(const LFormula *f, const LState *S, const uint64_t *cone, int32_t hypothesis,
+                 int64_t *out_lits, int64_t *out_constraints, int64_t room, int64_t result[4]) {
+    int8_t *value = malloc((size_t)f->nlits);
+    int32_t *members = malloc(sizeof(int32_t) * (size_t)(f->m > 0 ? f->m : 1));
+    int32_t *stack = malloc(sizeof(int32_t) * (size_t)f->nlits);
+    int status = 0;
+    if (!value || !members || !stack) {
+        status = -1;
+        goto done;
+    }
+    memcpy(value, S->value, (size_t)f->nlits);
+    int32_t nmembers = 0;
+    for (int32_t c = 0; c < f->m; c++)
+        if ((cone[c >> 6] >> (c & 63)) & 1) members[nmembers++] = c;
+    value[hypothesis] = 1;
+    value[hypothesis ^ 1] = -1;
+    int32_t top = 0;
+    stack[top++] = hypothesis;
+    int64_t n = 0;
+    for (;;) {
+        while (top > 0) {
+            int32_t x = stack[--top];
+            for (int32_t i = f->bstart[x]; i < f->bstart[x + 1]; i++) {
+                int32_t q = f->bimp[i];
+                if (value[q] == -1) {
+                    result[0] = n, result[1] = -1, result[2] = x, result[3] = q ^ 1;
+                    goto done;
+                }
+                if (value[q] == 0) {
+                    value[q] = 1;
+                    value[q ^ 1] = -1;
+                    stack[top++] = q; /* each literal once: the stack holds nlits at most */
+                }
+            }
+        }
+        int progress = 0;
+        for (int32_t t = 0; t < nmembers; t++) {
+            int32_t c = members[t], left = -1, open_lits = 0, satisfied = 0;
+            for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
+                int32_t w = f->lits[p];
+                if (value[w] == 1) {
+                    satisfied = 1;
+                    break;
+                }
+                if (value[w] == 0) {
+                    open_lits++;
+                    left = w;
+                }
+            }
+            if (satisfied || open_lits > 1) continue;
+            if (open_lits == 0) {
+                result[0] = n, result[1] = c, result[2] = -1, result[3] = -1;
+                goto done;
+            }
+            if (n >= room) {
+                status = -2;
+                goto done;
+            }
+            value[left] = 1;
+            value[left ^ 1] = -1;
+            out_lits[n] = left;
+            out_constraints[n] = c;
+            n++;
+            stack[top++] = left;
+            progress = 1;
+            break; /* links first again */
+        }
+        if (!progress) {
+            result[0] = result[1] = result[2] = result[3] = -1;
+            goto done;
+        }
+    }
+done:
+    free(value);
+    free(members);
+    free(stack);
+    return status;
+}

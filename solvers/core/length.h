@@ -1,0 +1,110 @@
+/* The refutation-length kernels' records (length.c) as length_module.c hands them over:
+ * the formula (links and constraints, copied and checked once), and views of the numpy
+ * arrays of the state of the facts (State), of one hypothesis's scratch (Scratch) and of
+ * the alternative cones' search (Alternatives), checked at every call.  The words are
+ * solvers.core.length's (and MiniSat's: value, trail, reason, level, qhead).
+ */
+#ifndef SUDOKU_LENGTH_H
+#define SUDOKU_LENGTH_H
+
+#include <stdint.h>
+
+#include "core.h"
+
+/* Slots of State.st: propagate's, then the cones' (solvers.propagate, solvers.core.length). */
+enum {
+    ST_TRAIL_SIZE = 0,
+    ST_QHEAD = 1,
+    ST_DLEVEL = 2,
+    ST_PAUSE_AT = 9,
+    ST_PROPAGATE_SLOTS = 16,
+    ST_POOL_SIZE = 16,
+    ST_TRACK = 17,
+    ST_NUM_SLOTS = 18,
+};
+/* Slots of Scratch.st and Alternatives.st. */
+enum { X_STAMP = 0, X_POOL_SIZE = 1, X_ENTRIES = 2, X_TRAIL_SIZE = 3, X_NUM_SLOTS = 4 };
+enum { A_POOL_SIZE = 0, A_ENTRIES = 1, A_OVERFLOW = 2, A_NUM_SLOTS = 3 };
+enum { CONES_PER_LITERAL = 4, EMPTY = 0 };
+/* Status codes and reasons: solvers.propagate's (the face checks they agree). */
+enum {
+    NO_CONFLICT = -1,
+    PAUSED = -6,
+    SOLVED = -10,
+    CONTRADICTION = -11,
+    STUCK = -12,
+    REASON_DECISION = -1,
+    REASON_PROBE = -2,
+    REASON_UNIT = -3,
+    BINARY_REASON = -4,
+};
+#define NEVER ((INT64_C(1) << 62) - 1)
+
+/* The formula: links (bimp[bstart[l]:bstart[l + 1]], implied when l is true) and
+ * constraints (lits[cstart[c]:cstart[c + 1]]); occ[wstart[l]:wstart[l + 1]] are l's
+ * constraints.  Every index in it was checked when it was made. */
+typedef struct {
+    int32_t nv, nlits, m, words, width; /* width: the longest constraint */
+    int32_t *lits, *cstart, *bstart, *bimp, *wstart, *occ;
+    int64_t nbimp;
+} LFormula;
+
+typedef struct {
+    int8_t *value;
+    int32_t *level, *reason, *trail;
+    int64_t *st;
+    int32_t *cone, *nfalse, *ntrue;
+    uint64_t *pool;
+    int64_t rows; /* rows of pool */
+} LState;
+
+typedef struct {
+    int8_t *value;
+    int32_t *cone, *trail;
+    int64_t *stamp;
+    int32_t *nfalse;
+    uint64_t *false_cones, *pool;
+    int32_t *bucket, *entry_next, *entry_lit, *entry_cone;
+    uint64_t *best_cone, *work;
+    int64_t *st;
+    int64_t rows, entries; /* rows of pool, length of the entry arrays */
+} LScratch;
+
+typedef struct {
+    int32_t *ncones, *cones;
+    uint64_t *pool;
+    int32_t *bucket, *entry_next, *entry_lit, *entry_cone, *others, *choice;
+    uint64_t *partial;
+    int64_t *st;
+    int64_t rows, entries;
+} LAlternatives;
+
+/* One call's context: `bad` is set when an array would overflow (the state was not one
+ * the kernels made: the call raises), `stop` when the poll saw a signal handler raise. */
+typedef struct {
+    const LFormula *f;
+    Poll *poll; /* NULL: the GIL is held, nothing polls */
+    int bad, stop;
+} LCall;
+
+int64_t length_assert_facts(LCall *k, LState *S, const int32_t *lits, const int32_t *cones,
+                            int64_t n, int32_t why);
+int64_t length_restart(LCall *k, LState *S, const int32_t *units, int64_t nunits,
+                       const int32_t *givens, int64_t ngivens);
+int64_t length_eliminate(LCall *k, LState *S, int32_t lit);
+int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit);
+int64_t length_with_alternatives(LCall *k, LState *S, LScratch *X, LAlternatives *A, int32_t z,
+                                 int64_t limit);
+int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_t limit,
+                          int64_t *lengths);
+int64_t length_shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
+                       int64_t limit, int64_t *lengths);
+int length_solved(const LState *S, int64_t ncand);
+int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
+                              int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
+                              int64_t budget, int64_t *longest, int64_t *steps);
+int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand);
+int length_chain(const LFormula *f, const LState *S, const uint64_t *cone, int32_t hypothesis,
+                 int64_t *out_lits, int64_t *out_constraints, int64_t room, int64_t result[4]);
+
+#endif

@@ -1,0 +1,252 @@
+"""Shortest refutations: the kernels of the refutation-length rating, in C (length.c),
+and their records.
+
+A hypothesis (a candidate, cell = value) refuted by unit propagation is one of
+Berthier's braids.  Its length is the number of constraints the refutation uses, and
+this module finds, for each candidate, a refutation of smallest length.
+
+How a refutation is counted.  Clauses of two literals are *links*: "x excludes y" (the
+at-most-one clauses of a cell or of a row/column/box-value place) and they cost
+nothing, as Berthier's links cost nothing in a whip or a braid.  Every longer clause is
+one *constraint*: in the Sudoku encodings it is the at-least-one clause of a cell or of
+a row/column/box-value place (Berthier's CSP variables rc, rn, cn, bn; diagonal and
+window places in the variants), the only long clause of that constraint, so counting
+long clauses counts constraints.  A constraint is used when it forces a value (it has
+one candidate left: a single inside the hypothesis) or when it has none left (the
+contradiction).  The *cone* of a literal derived under the hypothesis is the set of
+constraints its derivation uses: empty for the hypothesis and for the facts of the
+state, the cone of the literal that implies it through a link, and for a literal a
+constraint forces, that constraint and the cones of the literals that removed its other
+candidates.  The refutation's length is the size of the contradiction's cone: the
+constraints of the implication graph that leads to it, which is what conflict analysis
+of the propagation reads back from the conflict.  The hypothesis's own constraints are
+never counted (they are satisfied by it), as a whip of length n counts its n
+CSP-variables and not the target's.
+
+Which refutation.  Unit propagation can derive a literal in several ways; the kernel
+propagates in order of cone size, like Dijkstra's algorithm with "size of the union"
+as distance: a literal takes the cone of the first (smallest) derivation that reaches
+it, and the propagation stops once the cones it would extend are no smaller than the
+best contradiction found.  Sets do not add like distances (two derivations can share
+constraints), so this is the shortest refutation up to that choice, not a proven
+minimum; it is exact for whip-shaped (linear) refutations.
+
+Where the first derivation overcounts.  A braid may use a value forced two ways (say
+by its row and by its column) and the contradiction may need that column anyway: the
+first derivation's row is then one constraint too many.  `refutation_with_alternatives`
+searches the same way but keeps, for each literal, up to CONES_PER_LITERAL cones that
+are not supersets of one another (a superset can never give a smaller union), and tries
+every combination of them where a constraint forces a value or breaks.  With no cap it
+would be exact (every literal of a shortest refutation keeps a cone inside it, by
+induction along the derivation); the cap keeps it affordable.  It costs several times
+the plain search, so the rating uses it only where a step would raise the rating (see
+`simplest_first`).
+
+The engine's vocabulary.  The formula is `solvers.propagate`'s `Formula`, made by its
+`build` without groups (every long clause stays a constraint of its own), copied into
+the core once as a `Formula(F, num_vars)` (its indices checked then): links are its
+implication lists (`bstart`, `bimp`), constraints its long clauses (`cstart`, `lits`);
+the core adds `occ`, each literal's constraints, laid out like the watch lists.  The
+state of the facts (`State`) is propagate's `State` - `value`, `trail` (the facts in
+order, propagated from `st[QHEAD]`), `reason` (propagate's codes: the constraint or
+link that forced a fact), `level` - without the groups' fields, extended with the
+facts' cones and per-constraint counts.  The scratch arrays
+of one hypothesis (`Scratch`) use the same words for the hypothesis's own assignment.
+Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED, NO_CONFLICT) are propagate's.
+
+Cones are bit sets, one bit per constraint (6 words of 64 bits for 9x9).  Facts of the
+state may carry cones too (`State.cone` of an assigned literal): the nested rating
+(depth 2 and more) runs these kernels on a state whose facts were derived under an
+outer hypothesis, so that its refutation counts everything it rests on.
+
+The chain of a refutation (what `solvers.explain` prints) is read from the cone the
+kernel counted: `refutation_chain` applies the links, then the lowest-numbered
+constraint of the cone that forces a value or has none left, and again, so the chain
+uses only the constraints its length counts, in an order that depends on the cone
+alone (not on which of several derivations of it the search met first).
+
+Every kernel checks its arrays at the boundary (element size, contiguity, shape against
+the formula, every index the state holds) and raises ValueError or TypeError on a bad
+one.  The long kernels (candidate_lengths, shorter_lengths, simplest_first,
+failed_closure) release the GIL and poll for signals between hypotheses: Ctrl-C and
+the opt-in time limit's TimeLimitReached stop them within a few tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from solvers.core import load_extension
+
+_length = load_extension("_length")
+
+# The formula, copied into the core and checked once: Formula(F, num_vars), F being
+# solvers.propagate's Formula built without groups.  Its num_vars, num_constraints,
+# num_words (of a cone), width (the longest constraint) and num_links are attributes.
+Formula = _length.Formula
+
+# The facts and their cones: propagate's State (value, level, reason, trail, trail_lim,
+# st) and, per literal, the pool row of a true literal's cone (`cone`); per constraint,
+# its false and true literals (`nfalse`, `ntrue`); the cone rows (`pool`, row 0 empty).
+State = namedtuple(
+    "State",
+    ("value", "level", "reason", "trail", "trail_lim", "st", "cone", "nfalse", "ntrue", "pool"),
+)
+# Slots of State.st: propagate's (TRAIL_SIZE, QHEAD, DLEVEL, PAUSE_AT, ...), then these.
+PROPAGATE_SLOTS = 16
+POOL_SIZE = _length.POOL_SIZE  # rows of the cone pool in use
+TRACK = _length.TRACK  # 1: facts of the state carry cones (nested rating), 0: all empty
+NUM_SLOTS = _length.NUM_SLOTS
+TRAIL_SIZE, QHEAD, PAUSE_AT, NEVER = (
+    _length.TRAIL_SIZE,
+    _length.QHEAD,
+    _length.PAUSE_AT,
+    _length.NEVER,
+)
+SPARE_LEVELS = 8  # trail_lim's slots beyond num_vars (solvers.propagate)
+
+EMPTY = _length.EMPTY  # pool row of the empty cone
+
+# Status codes and reasons: solvers.propagate's (tests/solvers/test_core_length.py checks
+# that the core's copy agrees).
+NO_CONFLICT, PAUSED = _length.NO_CONFLICT, _length.PAUSED
+SOLVED, CONTRADICTION, STUCK = _length.SOLVED, _length.CONTRADICTION, _length.STUCK
+REASON_DECISION, REASON_PROBE = _length.REASON_DECISION, _length.REASON_PROBE
+REASON_UNIT, BINARY_REASON = _length.REASON_UNIT, _length.BINARY_REASON
+
+# The work arrays of `shortest_refutation`, allocated once per rater.
+Scratch = namedtuple(
+    "Scratch",
+    (
+        "value",  # per literal: the hypothesis's own assignment (1 true, -1 false, 0 open)
+        "cone",  # per literal: scratch pool row of a hypothesis literal's cone
+        "trail",  # literals the hypothesis made true, in order
+        "stamp",  # per constraint: the hypothesis number that last touched it
+        "nfalse",  # per touched constraint: its false literals under the hypothesis
+        "false_cones",  # per touched constraint: the union of the cones of those literals
+        "pool",  # the hypothesis's cone rows (row 0 empty)
+        "bucket",  # per cone size: its last entry (-1: none), entries wait in buckets
+        "entry_next",  # per entry: the entry below it in its bucket
+        "entry_lit",  # per entry: the literal it would make true
+        "entry_cone",  # per entry: its cone's pool row
+        "best_cone",  # the best contradiction's cone
+        "work",  # a cone being computed
+        "st",  # the scalar slots below
+    ),
+)
+# Slots of Scratch.st.
+STAMP = _length.STAMP  # the current hypothesis's number
+SCRATCH_POOL_SIZE = _length.SCRATCH_POOL_SIZE  # rows of Scratch.pool in use
+ENTRIES = _length.ENTRIES  # entries pushed for this hypothesis
+SCRATCH_TRAIL_SIZE = _length.SCRATCH_TRAIL_SIZE  # literals on Scratch.trail
+NUM_SCRATCH_SLOTS = _length.NUM_SCRATCH_SLOTS
+
+# The work arrays of `refutation_with_alternatives`, allocated once per rater
+# (`new_alternatives`); Scratch's value, trail, stamp, nfalse, false_cones (there: the
+# cones of the literals the state's facts removed), best_cone and work serve it too.
+Alternatives = namedtuple(
+    "Alternatives",
+    (
+        "ncones",  # per literal: the cones it keeps (at most CONES_PER_LITERAL)
+        "cones",  # per literal: their rows in pool
+        "pool",  # cone rows (row 0 empty)
+        "bucket",  # per cone size: its last entry (-1: none)
+        "entry_next",  # per entry: the entry below it in its bucket
+        "entry_lit",  # per entry: the literal it would make true
+        "entry_cone",  # per entry: its cone's pool row
+        "others",  # the other false literals of the constraint being combined
+        "choice",  # which cone of each of them is combined
+        "partial",  # partial[j]: the union of the cones chosen before others[j]'s
+        "st",  # the scalar slots below
+    ),
+)
+# Slots of Alternatives.st.
+ALT_POOL_SIZE = _length.ALT_POOL_SIZE  # rows of Alternatives.pool in use
+ALT_ENTRIES = _length.ALT_ENTRIES  # entries pushed for this hypothesis
+ALT_OVERFLOW = _length.ALT_OVERFLOW  # 1: an array filled (the plain search answers instead)
+CONES_PER_LITERAL = _length.CONES_PER_LITERAL
+ALTERNATIVE_WORDS = 1 << 22  # the cone pool's and entries' cap (32 MB of cones)
+
+# The kernels (length.c); solvers.core._length's docstrings give their arguments, the
+# numba originals' (solvers/length_kernels.py) their contracts, which these keep.
+restart = _length.restart  # (f, S, units, givens): S the state of units and givens
+assert_facts = _length.assert_facts  # (f, S, lits, cones, why): facts with their cones
+eliminate = _length.eliminate  # (f, S, lit): lit a fact with an empty cone
+solved = _length.solved  # (f, S, num_candidates): every candidate assigned
+shortest_refutation = _length.shortest_refutation  # (f, S, X, z, limit)
+refutation_with_alternatives = _length.refutation_with_alternatives  # (f, S, X, A, z, limit)
+candidate_lengths = _length.candidate_lengths  # (f, S, X, n, limit, lengths)
+shorter_lengths = _length.shorter_lengths  # (f, S, X, A, n, limit, lengths)
+simplest_first = _length.simplest_first  # (f, S, X, A, n, limit, lengths, log, budget)
+failed_closure = _length.failed_closure  # (f, S, X, n)
+refutation_chain = _length.refutation_chain  # (f, S, cone, hypothesis, out_lits, out_cons)
+
+
+def new_state(f: Formula, track: bool) -> State:
+    """Return an empty State of formula f: no facts, cones tracked if `track`."""
+    nv, m = f.num_vars, f.num_constraints
+    st = np.zeros(NUM_SLOTS, np.int64)
+    st[PAUSE_AT] = NEVER
+    st[POOL_SIZE] = 1
+    st[TRACK] = 1 if track else 0
+    return State(
+        np.zeros(2 * nv, np.int8),  # value: per literal, 1 true, -1 false, 0 open
+        np.zeros(nv, np.int32),  # level
+        np.full(nv, _length.REASON_DECISION, np.int32),  # reason
+        np.zeros(nv, np.int32),  # trail
+        np.zeros(nv + SPARE_LEVELS, np.int32),  # trail_lim
+        st,
+        np.zeros(2 * nv, np.int32),  # cone
+        np.zeros(m, np.int32),  # nfalse
+        np.zeros(m, np.int32),  # ntrue
+        np.zeros((2 * nv + m + 2, f.num_words), np.uint64),  # pool
+    )
+
+
+def copy_state(S: State) -> State:
+    """Return a copy of S (every array copied)."""
+    return State(*(a.copy() for a in S))
+
+
+def new_scratch(f: Formula) -> Scratch:
+    """Return the work arrays of `shortest_refutation` (allocated once per rater)."""
+    m, nlits, words = f.num_constraints, 2 * f.num_vars, f.num_words
+    entries = f.num_links + m + 2
+    return Scratch(
+        np.zeros(nlits, np.int8),
+        np.zeros(nlits, np.int32),
+        np.zeros(nlits, np.int32),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int32),
+        np.zeros((m, words), np.uint64),
+        np.zeros((m + 2, words), np.uint64),
+        np.full(m + 2, -1, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(words, np.uint64),
+        np.zeros(words, np.uint64),
+        np.zeros(NUM_SCRATCH_SLOTS, np.int64),
+    )
+
+
+def new_alternatives(f: Formula) -> Alternatives:
+    """Return the work arrays of `refutation_with_alternatives` (once per rater)."""
+    m, words, width = f.num_constraints, f.num_words, f.width
+    rows = max(2, min(16 * (m + 2), ALTERNATIVE_WORDS // max(words, 1)))
+    entries = min(CONES_PER_LITERAL * f.num_links + rows + 2, ALTERNATIVE_WORDS)
+    return Alternatives(
+        np.zeros(2 * f.num_vars, np.int32),
+        np.zeros((2 * f.num_vars, CONES_PER_LITERAL), np.int32),
+        np.zeros((rows, words), np.uint64),
+        np.full(m + 2, -1, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(entries, np.int32),
+        np.zeros(width, np.int32),
+        np.zeros(width, np.int32),
+        np.zeros((width + 1, words), np.uint64),
+        np.zeros(3, np.int64),
+    )

@@ -1,0 +1,721 @@
+/* The Python face of the refutation-length kernels (solvers.core._length): the Formula
+ * type and one function a kernel, each checking its arguments at the boundary.
+ *
+ * A Formula is solvers.propagate's Formula (built without groups) copied into memory of
+ * its own, every index in it checked once, and each literal's constraints (occ) added:
+ * nobody can change it afterwards, so the kernels trust it.  The state, scratch and
+ * alternatives records stay numpy arrays (solvers.core.length's namedtuples, read by
+ * Python between calls); at every call each array is checked for its element size,
+ * C contiguity and shape against the formula, and every index the state holds (the
+ * trail, the cones' pool rows, the scalar slots) for its range, so a bad record is a
+ * ValueError or TypeError, never a crash.  The long kernels (candidates, the
+ * resolution, the closure) release the GIL and poll for signals between hypotheses.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "length.h"
+
+/* ---- arrays ------------------------------------------------------------------- */
+
+enum { SIGNED = 0, UNSIGNED = 1 };
+
+/* Get a C-contiguous writable buffer of integers (`kind`, `itemsize` bytes), `ndim`
+ * dimensions, shape (d0, d1) where -1 is any and -2 is "at least the next bound"
+ * (min0); on failure set ValueError naming the array. */
+static int get_view(PyObject *obj, Py_buffer *view, const char *name, int kind, int itemsize,
+                    int ndim, Py_ssize_t d0, Py_ssize_t min0, Py_ssize_t d1, int writable) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous%s array of %s%d, not %R", name,
+                     writable ? " writable" : "", kind == SIGNED ? "int" : "uint", itemsize * 8,
+                     (PyObject *)Py_TYPE(obj));
+        return -1;
+    }
+    const char *f = view->format ? view->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@') f++;
+    int ok = f[0] && f[1] == 0 && strchr(kind == SIGNED ? "bhilq" : "BHILQ", f[0]) != NULL;
+    if (!ok || view->itemsize != itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %s%d, not format '%s' of %zd bytes", name,
+                     kind == SIGNED ? "int" : "uint", itemsize * 8,
+                     view->format ? view->format : "B", view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    int bad = view->ndim != ndim;
+    if (!bad) {
+        Py_ssize_t n0 = view->shape[0];
+        bad = (d0 >= 0 && n0 != d0) || (d0 == -2 && n0 < min0);
+        if (ndim == 2) bad = bad || (d1 >= 0 && view->shape[1] != d1);
+    }
+    if (bad) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s has the wrong shape: %d dimension(s) (%zd, %zd) where %d dimension(s) "
+                     "of (%zd, %zd) are expected (-1: any; -2: at least %zd)",
+                     name, view->ndim, view->ndim > 0 ? view->shape[0] : 0,
+                     view->ndim > 1 ? view->shape[1] : 0, ndim, d0, d1, min0);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Py_buffer *views, int n) {
+    for (int i = 0; i < n; i++)
+        if (views[i].obj) PyBuffer_Release(&views[i]);
+}
+
+/* The fields of a record (a namedtuple: a tuple of arrays, read by position). */
+static PyObject *field(PyObject *record, const char *type, Py_ssize_t fields, Py_ssize_t i) {
+    if (!PyTuple_Check(record) || PyTuple_GET_SIZE(record) != fields) {
+        PyErr_Format(PyExc_TypeError, "expected a %s (a tuple of %zd arrays), not %R", type,
+                     fields, (PyObject *)Py_TYPE(record));
+        return NULL;
+    }
+    return PyTuple_GET_ITEM(record, i);
+}
+
+/* ---- Formula -------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD LFormula f;
+} FormulaObject;
+
+static void formula_dealloc(FormulaObject *self) {
+    LFormula *f = &self->f;
+    free(f->lits);
+    free(f->cstart);
+    free(f->bstart);
+    free(f->bimp);
+    free(f->wstart);
+    free(f->occ);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int32_t *copy_ints(const Py_buffer *view) {
+    size_t n = (size_t)view->shape[0];
+    int32_t *out = malloc(sizeof(int32_t) * (n > 0 ? n : 1));
+    if (out) memcpy(out, view->buf, sizeof(int32_t) * n);
+    return out;
+}
+
+/* Check that start[0..n] rises from 0 to `end`. */
+static int offsets_ok(const int32_t *start, int64_t n, int64_t end) {
+    if (start[0] != 0 || start[n] != end) return 0;
+    for (int64_t i = 0; i < n; i++)
+        if (start[i + 1] < start[i]) return 0;
+    return 1;
+}
+
+static int ints_in(const int32_t *a, int64_t n, int64_t lo, int64_t hi) {
+    for (int64_t i = 0; i < n; i++)
+        if (a[i] < lo || a[i] >= hi) return 0;
+    return 1;
+}
+
+/* Formula(F, num_vars): F is solvers.propagate's Formula (lits cstart corig wstart
+ * wcount wlist wblock bstart bimp bcls), built without groups. */
+static int formula_init(FormulaObject *self, PyObject *args, PyObject *kwds) {
+    PyObject *F;
+    long long nv;
+    static char *names[] = {"F", "num_vars", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OL", names, &F, &nv)) return -1;
+    if (self->f.lits) {
+        PyErr_SetString(PyExc_RuntimeError, "a Formula is made once");
+        return -1;
+    }
+    if (nv < 1 || nv > (1 << 28)) {
+        PyErr_Format(PyExc_ValueError, "num_vars %lld is not in 1..2**28", nv);
+        return -1;
+    }
+    int64_t nlits = 2 * nv;
+    static const int position[5] = {0, 1, 3, 7, 8}; /* lits cstart wstart bstart bimp */
+    static const char *label[5] = {"F.lits", "F.cstart", "F.wstart", "F.bstart", "F.bimp"};
+    Py_buffer v[5] = {{0}};
+    for (int i = 0; i < 5; i++) {
+        PyObject *a = field(F, "Formula", 10, position[i]);
+        if (!a) goto fail;
+        Py_ssize_t want = (i == 2 || i == 3) ? nlits + 1 : -1;
+        if (get_view(a, &v[i], label[i], SIGNED, 4, 1, want, 0, 0, 0) < 0) goto fail;
+    }
+    int64_t nlit = v[0].shape[0], m = v[1].shape[0] - 1, nbimp = v[4].shape[0];
+    const int32_t *lits = v[0].buf, *cstart = v[1].buf, *wstart = v[2].buf, *bstart = v[3].buf;
+    if (m < 0 || m > (1 << 28) || nlit > INT32_MAX || nbimp > INT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "F has too many constraints or links (or none)");
+        goto fail;
+    }
+    if (!offsets_ok(cstart, m, nlit) || !ints_in(lits, nlit, 0, nlits)) {
+        PyErr_SetString(PyExc_ValueError, "F.cstart or F.lits is out of range");
+        goto fail;
+    }
+    if (!offsets_ok(bstart, nlits, nbimp) || !ints_in(v[4].buf, nbimp, 0, nlits)) {
+        PyErr_SetString(PyExc_ValueError, "F.bstart or F.bimp is out of range");
+        goto fail;
+    }
+    if (!offsets_ok(wstart, nlits, wstart[nlits]) || wstart[nlits] != nlit) {
+        PyErr_SetString(PyExc_ValueError,
+                        "F.wstart does not give each literal room for its constraints exactly "
+                        "(a formula built with groups?)");
+        goto fail;
+    }
+    int32_t width = 1;
+    for (int64_t c = 0; c < m; c++) {
+        int32_t w = cstart[c + 1] - cstart[c];
+        if (w < 1) {
+            PyErr_Format(PyExc_ValueError, "constraint %lld is empty", (long long)c);
+            goto fail;
+        }
+        if (w > width) width = w;
+    }
+    LFormula *f = &self->f;
+    f->nv = (int32_t)nv, f->nlits = (int32_t)nlits, f->m = (int32_t)m;
+    f->words = (int32_t)((m + 63) / 64), f->width = width, f->nbimp = nbimp;
+    f->lits = copy_ints(&v[0]);
+    f->cstart = copy_ints(&v[1]);
+    f->wstart = copy_ints(&v[2]);
+    f->bstart = copy_ints(&v[3]);
+    f->bimp = copy_ints(&v[4]);
+    f->occ = malloc(sizeof(int32_t) * (size_t)(nlit > 0 ? nlit : 1));
+    int32_t *fill = malloc(sizeof(int32_t) * (size_t)nlits);
+    if (!f->lits || !f->cstart || !f->wstart || !f->bstart || !f->bimp || !f->occ || !fill) {
+        free(fill);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    /* occ: the constraints of each literal, laid out like the watch lists. */
+    memcpy(fill, f->wstart, sizeof(int32_t) * (size_t)nlits);
+    int ok = 1;
+    for (int32_t c = 0; c < m && ok; c++)
+        for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
+            int32_t lit = f->lits[p];
+            if (fill[lit] >= f->wstart[lit + 1]) ok = 0;
+            else f->occ[fill[lit]++] = c;
+        }
+    for (int64_t l = 0; l < nlits && ok; l++) ok = fill[l] == f->wstart[l + 1];
+    free(fill);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "F.wstart does not count each literal's constraints");
+        goto fail;
+    }
+    release(v, 5);
+    return 0;
+fail:
+    release(v, 5);
+    return -1;
+}
+
+static PyObject *formula_get(FormulaObject *self, void *which) {
+    const LFormula *f = &self->f;
+    if (!f->lits) {
+        PyErr_SetString(PyExc_RuntimeError, "the Formula was not made");
+        return NULL;
+    }
+    switch ((int)(intptr_t)which) {
+        case 0: return PyLong_FromLong(f->nv);
+        case 1: return PyLong_FromLong(f->m);
+        case 2: return PyLong_FromLong(f->words);
+        case 3: return PyLong_FromLong(f->width);
+        default: return PyLong_FromLongLong(f->nbimp);
+    }
+}
+
+static PyGetSetDef formula_getset[] = {
+    {"num_vars", (getter)formula_get, NULL, "variables", (void *)0},
+    {"num_constraints", (getter)formula_get, NULL, "constraints (long clauses)", (void *)1},
+    {"num_words", (getter)formula_get, NULL, "64-bit words of a cone", (void *)2},
+    {"width", (getter)formula_get, NULL, "literals of the longest constraint", (void *)3},
+    {"num_links", (getter)formula_get, NULL, "links (implication list entries)", (void *)4},
+    {NULL},
+};
+
+static PyTypeObject FormulaType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "solvers.core._length.Formula",
+    .tp_basicsize = sizeof(FormulaObject),
+    .tp_dealloc = (destructor)formula_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Formula(F, num_vars): propagate's Formula (no groups), copied and checked",
+    .tp_init = (initproc)formula_init,
+    .tp_new = PyType_GenericNew,
+    .tp_getset = formula_getset,
+};
+
+static const LFormula *get_formula(PyObject *obj) {
+    if (!PyObject_TypeCheck(obj, &FormulaType)) {
+        PyErr_Format(PyExc_TypeError, "expected a solvers.core._length.Formula, not %R",
+                     (PyObject *)Py_TYPE(obj));
+        return NULL;
+    }
+    const LFormula *f = &((FormulaObject *)obj)->f;
+    if (!f->lits) {
+        PyErr_SetString(PyExc_RuntimeError, "the Formula was not made");
+        return NULL;
+    }
+    return f;
+}
+
+/* ---- records ----------------------------------------------------------------------- */
+
+enum { STATE_FIELDS = 10, SCRATCH_FIELDS = 14, ALT_FIELDS = 11 };
+
+/* View State S (value level reason trail trail_lim st cone nfalse ntrue pool) and check
+ * every index it holds. */
+static int bind_state(const LFormula *f, PyObject *S, LState *s, Py_buffer *v, int writable) {
+    static const struct {
+        int pos, kind, size, ndim;
+        const char *name;
+    } spec[] = {
+        {0, SIGNED, 1, 1, "State.value"}, {1, SIGNED, 4, 1, "State.level"},
+        {2, SIGNED, 4, 1, "State.reason"}, {3, SIGNED, 4, 1, "State.trail"},
+        {5, SIGNED, 8, 1, "State.st"},     {6, SIGNED, 4, 1, "State.cone"},
+        {7, SIGNED, 4, 1, "State.nfalse"}, {8, SIGNED, 4, 1, "State.ntrue"},
+        {9, UNSIGNED, 8, 2, "State.pool"},
+    };
+    const Py_ssize_t shape[] = {f->nlits, f->nv, f->nv, f->nv, ST_NUM_SLOTS,
+                                f->nlits, f->m,  f->m,  -2};
+    for (int i = 0; i < 9; i++) {
+        PyObject *a = field(S, "State", STATE_FIELDS, spec[i].pos);
+        if (!a || get_view(a, &v[i], spec[i].name, spec[i].kind, spec[i].size, spec[i].ndim,
+                           shape[i], 1, f->words, writable) < 0)
+            return -1;
+    }
+    s->value = v[0].buf, s->level = v[1].buf, s->reason = v[2].buf, s->trail = v[3].buf;
+    s->st = v[4].buf, s->cone = v[5].buf, s->nfalse = v[6].buf, s->ntrue = v[7].buf;
+    s->pool = v[8].buf, s->rows = v[8].shape[0];
+    const int64_t *st = s->st;
+    if (st[ST_TRAIL_SIZE] < 0 || st[ST_TRAIL_SIZE] > f->nv || st[ST_QHEAD] < 0 ||
+        st[ST_QHEAD] > st[ST_TRAIL_SIZE] || st[ST_DLEVEL] < 0 || st[ST_DLEVEL] > INT32_MAX ||
+        st[ST_POOL_SIZE] < 1 || st[ST_POOL_SIZE] > s->rows ||
+        (st[ST_TRACK] != 0 && st[ST_TRACK] != 1)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "State.st is out of range (trail size, qhead, level, pool size, track)");
+        return -1;
+    }
+    if (!ints_in(s->trail, st[ST_TRAIL_SIZE], 0, f->nlits) ||
+        !ints_in(s->cone, f->nlits, 0, st[ST_POOL_SIZE])) {
+        PyErr_SetString(PyExc_ValueError, "State.trail or State.cone is out of range");
+        return -1;
+    }
+    /* A cone holds constraints only: its size is at most num_constraints. */
+    if (f->m % 64)
+        for (int64_t r = 0; r < st[ST_POOL_SIZE]; r++)
+            if (s->pool[r * f->words + f->words - 1] >> (f->m % 64)) {
+                PyErr_SetString(PyExc_ValueError, "State.pool holds a bit past the constraints");
+                return -1;
+            }
+    return 0;
+}
+
+static int all_zero(const void *a, size_t bytes) {
+    const unsigned char *p = a;
+    for (size_t i = 0; i < bytes; i++)
+        if (p[i]) return 0;
+    return 1;
+}
+
+/* View Scratch X (value cone trail stamp nfalse false_cones pool bucket entry_next
+ * entry_lit entry_cone best_cone work st). */
+static int bind_scratch(const LFormula *f, PyObject *X, LScratch *x, Py_buffer *v) {
+    static const struct {
+        int kind, size, ndim;
+        const char *name;
+    } spec[SCRATCH_FIELDS] = {
+        {SIGNED, 1, 1, "Scratch.value"},      {SIGNED, 4, 1, "Scratch.cone"},
+        {SIGNED, 4, 1, "Scratch.trail"},      {SIGNED, 8, 1, "Scratch.stamp"},
+        {SIGNED, 4, 1, "Scratch.nfalse"},     {UNSIGNED, 8, 2, "Scratch.false_cones"},
+        {UNSIGNED, 8, 2, "Scratch.pool"},     {SIGNED, 4, 1, "Scratch.bucket"},
+        {SIGNED, 4, 1, "Scratch.entry_next"}, {SIGNED, 4, 1, "Scratch.entry_lit"},
+        {SIGNED, 4, 1, "Scratch.entry_cone"}, {UNSIGNED, 8, 1, "Scratch.best_cone"},
+        {UNSIGNED, 8, 1, "Scratch.work"},     {SIGNED, 8, 1, "Scratch.st"},
+    };
+    const Py_ssize_t shape[SCRATCH_FIELDS] = {f->nlits, f->nlits, f->nlits, f->m, f->m, f->m, -2,
+                                              -2,       -1,       -1,       -1,   f->words,
+                                              f->words, X_NUM_SLOTS};
+    const Py_ssize_t least[SCRATCH_FIELDS] = {0, 0, 0, 0, 0, 0, 1, f->m + 2};
+    for (int i = 0; i < SCRATCH_FIELDS; i++) {
+        PyObject *a = field(X, "Scratch", SCRATCH_FIELDS, i);
+        if (!a || get_view(a, &v[i], spec[i].name, spec[i].kind, spec[i].size, spec[i].ndim,
+                           shape[i], least[i], f->words, 1) < 0)
+            return -1;
+    }
+    x->value = v[0].buf, x->cone = v[1].buf, x->trail = v[2].buf, x->stamp = v[3].buf;
+    x->nfalse = v[4].buf, x->false_cones = v[5].buf, x->pool = v[6].buf, x->bucket = v[7].buf;
+    x->entry_next = v[8].buf, x->entry_lit = v[9].buf, x->entry_cone = v[10].buf;
+    x->best_cone = v[11].buf, x->work = v[12].buf, x->st = v[13].buf;
+    x->rows = v[6].shape[0], x->entries = v[8].shape[0];
+    if (v[9].shape[0] != x->entries || v[10].shape[0] != x->entries) {
+        PyErr_SetString(PyExc_ValueError, "Scratch's entry arrays differ in length");
+        return -1;
+    }
+    if (!all_zero(x->value, (size_t)f->nlits)) {
+        PyErr_SetString(PyExc_ValueError, "Scratch.value must be all 0 between calls");
+        return -1;
+    }
+    return 0;
+}
+
+/* View Alternatives A (ncones cones pool bucket entry_next entry_lit entry_cone others
+ * choice partial st). */
+static int bind_alternatives(const LFormula *f, PyObject *A, LAlternatives *a, Py_buffer *v) {
+    static const struct {
+        int kind, ndim;
+        const char *name;
+    } spec[ALT_FIELDS] = {
+        {SIGNED, 1, "Alternatives.ncones"},     {SIGNED, 2, "Alternatives.cones"},
+        {UNSIGNED, 2, "Alternatives.pool"},     {SIGNED, 1, "Alternatives.bucket"},
+        {SIGNED, 1, "Alternatives.entry_next"}, {SIGNED, 1, "Alternatives.entry_lit"},
+        {SIGNED, 1, "Alternatives.entry_cone"}, {SIGNED, 1, "Alternatives.others"},
+        {SIGNED, 1, "Alternatives.choice"},     {UNSIGNED, 2, "Alternatives.partial"},
+        {SIGNED, 1, "Alternatives.st"},
+    };
+    const Py_ssize_t shape[ALT_FIELDS] = {f->nlits, f->nlits, -2, -2, -1, -1, -1, -2, -2, -2,
+                                          A_NUM_SLOTS};
+    const Py_ssize_t least[ALT_FIELDS] = {0, 0, 1, f->m + 2, 0, 0, 0, f->width, f->width,
+                                          f->width + 1};
+    const Py_ssize_t second[ALT_FIELDS] = {0, CONES_PER_LITERAL, f->words, 0, 0, 0,
+                                           0, 0,                 0,        f->words};
+    for (int i = 0; i < ALT_FIELDS; i++) {
+        PyObject *o = field(A, "Alternatives", ALT_FIELDS, i);
+        int size = (i == 2 || i == 9 || i == 10) ? 8 : 4;
+        if (!o || get_view(o, &v[i], spec[i].name, spec[i].kind, size, spec[i].ndim, shape[i],
+                           least[i], second[i], 1) < 0)
+            return -1;
+    }
+    a->ncones = v[0].buf, a->cones = v[1].buf, a->pool = v[2].buf, a->bucket = v[3].buf;
+    a->entry_next = v[4].buf, a->entry_lit = v[5].buf, a->entry_cone = v[6].buf;
+    a->others = v[7].buf, a->choice = v[8].buf, a->partial = v[9].buf, a->st = v[10].buf;
+    a->rows = v[2].shape[0], a->entries = v[4].shape[0];
+    if (v[5].shape[0] != a->entries || v[6].shape[0] != a->entries) {
+        PyErr_SetString(PyExc_ValueError, "Alternatives' entry arrays differ in length");
+        return -1;
+    }
+    if (!all_zero(a->ncones, sizeof(int32_t) * (size_t)f->nlits)) {
+        PyErr_SetString(PyExc_ValueError, "Alternatives.ncones must be all 0 between calls");
+        return -1;
+    }
+    return 0;
+}
+
+/* The call's end: the GIL back if released, and the error for bad / stop. */
+static int finish(LCall *k, Poll *poll) {
+    if (poll) core_reacquire(poll);
+    if (k->stop) return -1; /* the exception is set */
+    if (k->bad == 2) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (k->bad) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the state overflowed an array: it is not one the kernels made");
+        return -1;
+    }
+    return 0;
+}
+
+static int check_literal(const LFormula *f, long long lit, const char *name) {
+    if (lit < 0 || lit >= f->nlits) {
+        PyErr_Format(PyExc_ValueError, "%s %lld is no literal code (0..%d)", name, lit,
+                     f->nlits - 1);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_candidates(const LFormula *f, long long n) {
+    if (n < 0 || n > f->nv) {
+        PyErr_Format(PyExc_ValueError, "num_candidates %lld is not in 0..%d", n, f->nv);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the functions --------------------------------------------------------------------- */
+
+#define BEGIN_STATE(nviews)                                \
+    const LFormula *f = get_formula(fo);                   \
+    if (!f) return NULL;                                   \
+    LCall k = {f, NULL, 0, 0};                             \
+    LState S;                                              \
+    Py_buffer v[nviews];                                   \
+    memset(v, 0, sizeof v);                                \
+    PyObject *result = NULL;                               \
+    if (bind_state(f, So, &S, v, 1) < 0) goto done;
+
+static PyObject *py_restart(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *uo, *go;
+    if (!PyArg_ParseTuple(args, "OOOO", &fo, &So, &uo, &go)) return NULL;
+    BEGIN_STATE(11)
+    if (get_view(uo, &v[9], "units", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(go, &v[10], "givens", SIGNED, 4, 1, -1, 0, 0, 0) < 0)
+        goto done;
+    if (!ints_in(v[9].buf, v[9].shape[0], 0, f->nlits) ||
+        !ints_in(v[10].buf, v[10].shape[0], 0, f->nlits)) {
+        PyErr_SetString(PyExc_ValueError, "units or givens hold no literal code");
+        goto done;
+    }
+    int64_t r = length_restart(&k, &S, v[9].buf, v[9].shape[0], v[10].buf, v[10].shape[0]);
+    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+done:
+    release(v, 11);
+    return result;
+}
+
+static PyObject *py_assert_facts(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *lo, *co;
+    int why;
+    if (!PyArg_ParseTuple(args, "OOOOi", &fo, &So, &lo, &co, &why)) return NULL;
+    BEGIN_STATE(11)
+    if (get_view(lo, &v[9], "lits", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(co, &v[10], "cones", SIGNED, 4, 1, -2, v[9].shape[0], 0, 0) < 0)
+        goto done;
+    if (why != REASON_DECISION && why != REASON_PROBE && why != REASON_UNIT) {
+        PyErr_Format(PyExc_ValueError, "why %d is not REASON_DECISION, _PROBE or _UNIT", why);
+        goto done;
+    }
+    if (!ints_in(v[9].buf, v[9].shape[0], 0, f->nlits) ||
+        !ints_in(v[10].buf, v[9].shape[0], 0, S.st[ST_POOL_SIZE])) {
+        PyErr_SetString(PyExc_ValueError, "lits hold no literal code or cones no pool row in use");
+        goto done;
+    }
+    int64_t r = length_assert_facts(&k, &S, v[9].buf, v[10].buf, v[9].shape[0], why);
+    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+done:
+    release(v, 11);
+    return result;
+}
+
+static PyObject *py_eliminate(PyObject *self, PyObject *args) {
+    PyObject *fo, *So;
+    long long lit;
+    if (!PyArg_ParseTuple(args, "OOL", &fo, &So, &lit)) return NULL;
+    BEGIN_STATE(9)
+    if (check_literal(f, lit, "lit") < 0) goto done;
+    int64_t r = length_eliminate(&k, &S, (int32_t)lit);
+    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+done:
+    release(v, 9);
+    return result;
+}
+
+static PyObject *py_solved(PyObject *self, PyObject *args) {
+    PyObject *fo, *So;
+    long long n;
+    if (!PyArg_ParseTuple(args, "OOL", &fo, &So, &n)) return NULL;
+    const LFormula *f = get_formula(fo);
+    if (!f || check_candidates(f, n) < 0) return NULL;
+    Py_buffer view = {0};
+    PyObject *value = field(So, "State", STATE_FIELDS, 0);
+    if (!value || get_view(value, &view, "State.value", SIGNED, 1, 1, f->nlits, 0, 0, 0) < 0)
+        return NULL;
+    LState S = {.value = view.buf};
+    int solved = length_solved(&S, n);
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(solved);
+}
+
+static PyObject *py_shortest_refutation(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *Xo;
+    long long z, limit;
+    if (!PyArg_ParseTuple(args, "OOOLL", &fo, &So, &Xo, &z, &limit)) return NULL;
+    BEGIN_STATE(9 + SCRATCH_FIELDS)
+    LScratch X;
+    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_literal(f, z, "z") < 0) goto done;
+    int64_t r = length_shortest(&k, &S, &X, (int32_t)z, limit);
+    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+done:
+    release(v, 9 + SCRATCH_FIELDS);
+    return result;
+}
+
+static PyObject *py_refutation_with_alternatives(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *Xo, *Ao;
+    long long z, limit;
+    if (!PyArg_ParseTuple(args, "OOOOLL", &fo, &So, &Xo, &Ao, &z, &limit)) return NULL;
+    BEGIN_STATE(9 + SCRATCH_FIELDS + ALT_FIELDS)
+    LScratch X;
+    LAlternatives A;
+    if (bind_scratch(f, Xo, &X, v + 9) < 0 ||
+        bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0 || check_literal(f, z, "z") < 0)
+        goto done;
+    int64_t r = length_with_alternatives(&k, &S, &X, &A, (int32_t)z, limit);
+    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+done:
+    release(v, 9 + SCRATCH_FIELDS + ALT_FIELDS);
+    return result;
+}
+
+/* candidate_lengths / shorter_lengths: `alternatives` says which. */
+static PyObject *lengths_call(PyObject *args, int alternatives) {
+    PyObject *fo, *So, *Xo, *Ao = NULL, *lo;
+    long long n, limit;
+    int parsed = alternatives
+                     ? PyArg_ParseTuple(args, "OOOOLLO", &fo, &So, &Xo, &Ao, &n, &limit, &lo)
+                     : PyArg_ParseTuple(args, "OOOLLO", &fo, &So, &Xo, &n, &limit, &lo);
+    if (!parsed) return NULL;
+    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 1 };
+    BEGIN_STATE(NV)
+    LScratch X;
+    LAlternatives A;
+    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_candidates(f, n) < 0) goto done;
+    if (alternatives && bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0) goto done;
+    if (get_view(lo, &v[NV - 1], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0) goto done;
+    Poll poll;
+    k.poll = &poll;
+    core_release(&poll);
+    int64_t r = alternatives ? length_shorter(&k, &S, &X, &A, n, limit, v[NV - 1].buf)
+                             : length_candidates(&k, &S, &X, n, limit, v[NV - 1].buf);
+    if (finish(&k, &poll) == 0) result = PyLong_FromLongLong(r);
+done:
+    release(v, NV);
+    return result;
+}
+
+static PyObject *py_candidate_lengths(PyObject *self, PyObject *args) {
+    return lengths_call(args, 0);
+}
+
+static PyObject *py_shorter_lengths(PyObject *self, PyObject *args) {
+    return lengths_call(args, 1);
+}
+
+static PyObject *py_simplest_first(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *Xo, *Ao, *lo, *go;
+    long long n, limit, budget;
+    if (!PyArg_ParseTuple(args, "OOOOLLOOL", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &budget))
+        return NULL;
+    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 2 };
+    BEGIN_STATE(NV)
+    LScratch X;
+    LAlternatives A;
+    if (bind_scratch(f, Xo, &X, v + 9) < 0 ||
+        bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0 || check_candidates(f, n) < 0 ||
+        get_view(lo, &v[NV - 2], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0 ||
+        get_view(go, &v[NV - 1], "log", SIGNED, 8, 1, -1, 0, 0, 1) < 0)
+        goto done;
+    Poll poll;
+    k.poll = &poll;
+    core_release(&poll);
+    int64_t longest, steps;
+    int64_t status = length_simplest_first(&k, &S, &X, &A, n, limit, v[NV - 2].buf,
+                                           v[NV - 1].buf, v[NV - 1].shape[0], budget, &longest,
+                                           &steps);
+    if (finish(&k, &poll) == 0) result = Py_BuildValue("LLL", status, longest, steps);
+done:
+    release(v, NV);
+    return result;
+}
+
+static PyObject *py_failed_closure(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *Xo;
+    long long n;
+    if (!PyArg_ParseTuple(args, "OOOL", &fo, &So, &Xo, &n)) return NULL;
+    BEGIN_STATE(9 + SCRATCH_FIELDS)
+    LScratch X;
+    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_candidates(f, n) < 0) goto done;
+    Poll poll;
+    k.poll = &poll;
+    core_release(&poll);
+    int64_t r = length_failed_closure(&k, &S, &X, n);
+    if (finish(&k, &poll) == 0) result = PyLong_FromLongLong(r);
+done:
+    release(v, 9 + SCRATCH_FIELDS);
+    return result;
+}
+
+static PyObject *py_refutation_chain(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *co, *lo, *oo;
+    long long hypothesis;
+    if (!PyArg_ParseTuple(args, "OOOLOO", &fo, &So, &co, &hypothesis, &lo, &oo)) return NULL;
+    const LFormula *f = get_formula(fo);
+    if (!f) return NULL;
+    Py_buffer v[4] = {{0}};
+    PyObject *result = NULL;
+    PyObject *value = field(So, "State", STATE_FIELDS, 0);
+    if (!value || get_view(value, &v[0], "State.value", SIGNED, 1, 1, f->nlits, 0, 0, 0) < 0 ||
+        get_view(co, &v[1], "cone", UNSIGNED, 8, 1, f->words, 0, 0, 0) < 0 ||
+        get_view(lo, &v[2], "out_lits", SIGNED, 8, 1, -1, 0, 0, 1) < 0 ||
+        get_view(oo, &v[3], "out_constraints", SIGNED, 8, 1, v[2].shape[0], 0, 0, 1) < 0 ||
+        check_literal(f, hypothesis, "hypothesis") < 0)
+        goto done;
+    LState S = {.value = v[0].buf};
+    int64_t out[4];
+    int status = length_chain(f, &S, v[1].buf, (int32_t)hypothesis, v[2].buf, v[3].buf,
+                              v[2].shape[0], out);
+    if (status == -1)
+        PyErr_NoMemory();
+    else if (status == -2)
+        PyErr_SetString(PyExc_ValueError, "out_lits has no room for the chain");
+    else
+        result = Py_BuildValue("LLLL", out[0], out[1], out[2], out[3]);
+done:
+    release(v, 4);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"restart", py_restart, METH_VARARGS, "restart(f, S, units, givens)"},
+    {"assert_facts", py_assert_facts, METH_VARARGS, "assert_facts(f, S, lits, cones, why)"},
+    {"eliminate", py_eliminate, METH_VARARGS, "eliminate(f, S, lit)"},
+    {"solved", py_solved, METH_VARARGS, "solved(f, S, num_candidates)"},
+    {"shortest_refutation", py_shortest_refutation, METH_VARARGS,
+     "shortest_refutation(f, S, X, z, limit)"},
+    {"refutation_with_alternatives", py_refutation_with_alternatives, METH_VARARGS,
+     "refutation_with_alternatives(f, S, X, A, z, limit)"},
+    {"candidate_lengths", py_candidate_lengths, METH_VARARGS,
+     "candidate_lengths(f, S, X, num_candidates, limit, lengths)"},
+    {"shorter_lengths", py_shorter_lengths, METH_VARARGS,
+     "shorter_lengths(f, S, X, A, num_candidates, limit, lengths)"},
+    {"simplest_first", py_simplest_first, METH_VARARGS,
+     "simplest_first(f, S, X, A, num_candidates, limit, lengths, log, budget)"},
+    {"failed_closure", py_failed_closure, METH_VARARGS, "failed_closure(f, S, X, num_candidates)"},
+    {"refutation_chain", py_refutation_chain, METH_VARARGS,
+     "refutation_chain(f, S, cone, hypothesis, out_lits, out_constraints)"},
+    {NULL},
+};
+
+static struct PyModuleDef length_module = {
+    PyModuleDef_HEAD_INIT, "_length",
+    "The refutation-length kernels of sudoku-sat (see solvers.core.length).", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit__length(void) {
+    if (PyType_Ready(&FormulaType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&length_module);
+    if (!m) return NULL;
+    Py_INCREF(&FormulaType);
+    if (PyModule_AddObject(m, "Formula", (PyObject *)&FormulaType) < 0) {
+        Py_DECREF(&FormulaType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* The codes and slots the kernels use, for the face to check against Python's. */
+    static const struct {
+        const char *name;
+        long long value;
+    } constants[] = {
+        {"TRAIL_SIZE", ST_TRAIL_SIZE},   {"QHEAD", ST_QHEAD},
+        {"DLEVEL", ST_DLEVEL},           {"PAUSE_AT", ST_PAUSE_AT},
+        {"POOL_SIZE", ST_POOL_SIZE},     {"TRACK", ST_TRACK},
+        {"NUM_SLOTS", ST_NUM_SLOTS},     {"STAMP", X_STAMP},
+        {"SCRATCH_POOL_SIZE", X_POOL_SIZE}, {"ENTRIES", X_ENTRIES},
+        {"SCRATCH_TRAIL_SIZE", X_TRAIL_SIZE}, {"NUM_SCRATCH_SLOTS", X_NUM_SLOTS},
+        {"ALT_POOL_SIZE", A_POOL_SIZE},  {"ALT_ENTRIES", A_ENTRIES},
+        {"ALT_OVERFLOW", A_OVERFLOW},    {"CONES_PER_LITERAL", CONES_PER_LITERAL},
+        {"EMPTY", EMPTY},                {"NO_CONFLICT", NO_CONFLICT},
+        {"PAUSED", PAUSED},              {"SOLVED", SOLVED},
+        {"CONTRADICTION", CONTRADICTION}, {"STUCK", STUCK},
+        {"REASON_DECISION", REASON_DECISION}, {"REASON_PROBE", REASON_PROBE},
+        {"REASON_UNIT", REASON_UNIT},    {"BINARY_REASON", BINARY_REASON},
+        {"NEVER", NEVER},
+    };
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+        if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    return m;
+}
