@@ -324,9 +324,10 @@ class HomeBackend(Backend):
 
     @property
     def native(self) -> bool:
-        """True when this backend's answers come from the native core (a formula of no
-        variable, which the core refuses, has nothing to propagate: the engine says so)."""
-        return self.depth is not None and self.timeout is None and self.num_vars > 0
+        """True when this backend's answers come from the native core's closures (a
+        formula of no variable, which the core refuses, has nothing to propagate: the
+        engine says so; DPLL runs in the core through the engine)."""
+        return self.depth is not None and self.num_vars > 0
 
     def _load(self) -> None:
         self._engine = None  # built at first use (numba start-up only when needed)
@@ -407,7 +408,9 @@ class HomeBackend(Backend):
         flat = np.fromiter(itertools.chain.from_iterable(sets), np.int64, int(offsets[-1]))
         budget = self.budget.propagations
         if self.native:
-            out = self.core.closures((flat, offsets), self.depth, self.cell_vars, budget=budget)
+            out = self.core.closures(
+                (flat, offsets), self.depth, self.cell_vars, budget=budget, time_limit=self.timeout
+            )
             propagations = out.work
         else:
             out = self.engine.closures(

@@ -105,20 +105,14 @@ class Rater:
         self.time_limit = time_limit
         self.budget = budget
         self.encoding = encoding
-        # The native core rates (solvers.core); under the opt-in time limit the numba
-        # kernels do, which pause for the clock (the core keeps none).
-        self.native = time_limit is None
+        # The native core rates (solvers.core): on the board, or under the opt-in time
+        # limit on its clause engine, which reads the clock (the board keeps none; both
+        # give the same answers).
         self.board = None
-        if applies(geometry, encoding) and self.native:
+        if applies(geometry, encoding) and time_limit is None:
             self.board = core.Board(geometry)
-        elif applies(geometry, encoding):
-            from solvers.board_engine import BoardEngine  # numba: only with a time limit
-
-            self.board = BoardEngine(geometry)
-        elif self.native:
-            self.clauses  # built now, so that unknown encodings fail here  # noqa: B018
         else:
-            self.engine  # noqa: B018 (the same)
+            self.clauses  # built now, so that unknown encodings fail here  # noqa: B018
         self._log_capacity = 0  # what the proofs of the last ladder needed (ladder_proofs)
 
     @functools.cached_property
@@ -149,12 +143,11 @@ class Rater:
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
         budget = self.budget.propagations
-        if self.native:
-            if self.board is not None:
-                return self.board.ladder(values, max_depth, self.polarity, budget)
-            return self.clauses.ladder(values, n, max_depth, self.polarity, budget)
-        rater = self.engine if self.board is None else self.board
-        return rater.ladder(values, n, max_depth, self.polarity, self.time_limit, budget=budget)
+        if self.board is not None:
+            return self.board.ladder(values, max_depth, self.polarity, budget)
+        return self.clauses.ladder(
+            values, n, max_depth, self.polarity, budget, time_limit=self.time_limit
+        )
 
     def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
         """Return `ladder` and each grid's proof (`solvers.proof.rating_proofs`: "" for a
@@ -164,7 +157,7 @@ class Rater:
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
         out, lemmas, self._log_capacity = ladder_lemmas(
-            self.engine, values, n, max_depth, self.polarity, self.time_limit,
+            self.clauses, values, n, max_depth, self.polarity, self.time_limit,
             self._log_capacity, self.budget.propagations,
         )  # fmt: skip
         return out, rating_proofs(out, lemmas, values, self.geometry)

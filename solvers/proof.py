@@ -22,12 +22,14 @@ them; the query is then asked again, so the answer never depends on the log's si
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 
 import numpy as np
 
 from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.numbering import Grid, Lit, cell_value, cell_var, num_cell_vars
+from solvers import core
 from solvers.engine import Engine, Ladder, SolveResult
 from solvers.grid_engine import GridEngine
 from solvers.limits import pysat_solve_in_one_call
@@ -100,7 +102,7 @@ def search_lemmas(
 
 
 def ladder_lemmas(
-    engine: Engine,
+    engine: Engine | core.Clauses,
     grids: np.ndarray,
     size: int,
     max_depth: int,
@@ -108,40 +110,45 @@ def ladder_lemmas(
     time_limit: float | None = None,
     capacity: int = 0,
     budget: int | None = None,
-) -> tuple[Ladder, list[np.ndarray], int]:
+) -> tuple[Ladder | core.Ladder, list[np.ndarray], int]:
     """Run `engine.ladder` with a log of `capacity` literals (0: a guess); return (the
     ladder, each grid's lemmas, the capacity it took, a good guess for the next call).
-    When the log overflows, the grids whose lemmas fit are kept and the others are
-    rated again with a bigger log: a bad guess costs at most one more pass over a batch."""
+    `engine`: the native clause engine, or the numba one.  When the log overflows, the
+    grids whose lemmas fit are kept and the others are rated again with a bigger log: a
+    bad guess costs at most one more pass over a batch."""
+
+    def ladder(grids: np.ndarray, log: np.ndarray | None, log_at: np.ndarray | None):
+        if isinstance(engine, core.Clauses):
+            return engine.ladder(grids, size, max_depth, polarity, budget, log, log_at, time_limit)
+        logs = () if log is None else (log, log_at)
+        return engine.ladder(grids, size, max_depth, polarity, time_limit, *logs, budget=budget)
+
     count = len(grids)
     capacity = capacity or START_CAPACITY * max(1, count)
     if count == 0:
-        out = engine.ladder(grids, size, max_depth, polarity, time_limit, budget=budget)
-        return out, [], capacity
-    parts: list[Ladder] = []
+        return ladder(grids, None, None), [], capacity
+    parts: list[Ladder | core.Ladder] = []
     lemmas: list[np.ndarray] = []
     first = 0
     while first < count:
         log = new_log(capacity)
         log_at = np.zeros(count - first + 1, np.int64)
-        out = engine.ladder(
-            grids[first:], size, max_depth, polarity, time_limit, log, log_at, budget
-        )
+        out = ladder(grids[first:], log, log_at)
         # the grids before the first whose lemmas ran past the log's end are whole
         over = log_at[1:] > log.size
         kept = int(np.argmax(over)) if log[HEAD] > log.size and over.any() else count - first
-        parts.append(Ladder(*(field[:kept] for field in _fields(out))))
+        parts.append(type(out)(*(field[:kept] for field in _fields(out))))
         lemmas += [log[log_at[g] : log_at[g + 1]] for g in range(kept)]
         first += kept
         if first < count:
             capacity = _bigger(log)
     columns = zip(*map(_fields, parts), strict=True)
-    joined = Ladder(*(np.concatenate(column) for column in columns))
+    joined = type(parts[0])(*(np.concatenate(column) for column in columns))
     return joined, lemmas, capacity
 
 
-def _fields(out: Ladder) -> tuple[np.ndarray, ...]:
-    return out.status, out.depth, out.solutions, out.seconds
+def _fields(out: Ladder | core.Ladder) -> tuple[np.ndarray, ...]:
+    return tuple(getattr(out, field.name) for field in fields(out))
 
 
 def header(claim: str, grid: Grid | None, geometry: Geometry | None, how: str) -> list[str]:

@@ -68,7 +68,7 @@ LADDER_OPEN = 0  # no depth up to max_depth fills it
 LADDER_SAT = 1  # the closure of its depth fills the grid
 LADDER_UNSAT = 2  # the closure of its depth is contradictory
 LADDER_BAD = 3  # a value outside 0..N
-LADDER_TIMEOUT = 4  # set by a caller with a clock (the numba kernels'), never by the core
+LADDER_TIMEOUT = 4  # its opt-in time limit passed (the clause engine's; the board keeps none)
 LADDER_BUDGET = 5  # its work budget ran out at its depth
 BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
 
@@ -294,11 +294,14 @@ class Clauses:
         budget: int | None = None,
         log: np.ndarray | None = None,
         log_at: np.ndarray | None = None,
+        time_limit: float | None = None,
     ) -> Ladder:
         """Rate grids of side `size` (cell c holding k is variable size * c + k) as
         Board.ladder does, on the clauses.  `log` and `log_at` (one entry per grid and
         one more): where the closures' lemmas are written, grid g's from log_at[g] to
-        log_at[g + 1] (`solvers.proof_log`; None: nowhere)."""
+        log_at[g + 1] (`solvers.proof_log`; None: nowhere).  `time_limit` (seconds,
+        None: none; opt-in, the answers then depend on the machine): a grid still
+        working past it is LADDER_TIMEOUT, at the depth it was working on."""
         grids = grid_rows(grids, size * size)
         if budget is not None and budget < 0:
             raise ValueError(f"budget must be >= 0 or None, not {budget}")
@@ -308,10 +311,10 @@ class Clauses:
         solutions = np.zeros((count, size * size), np.int8)
         work = np.zeros(count, np.int64)
         ns = np.zeros(count, np.int64)
-        logged = () if log is None else (log,) if log_at is None else (log, log_at)
         self._cnf.ladder(
             grids, int(size), int(max_depth), _polarity(polarity),
-            -1 if budget is None else int(budget), status, depth, solutions, work, ns, *logged,
+            -1 if budget is None else int(budget), status, depth, solutions, work, ns, log,
+            log_at, _limit_ns(time_limit),
         )  # fmt: skip
         return Ladder(status, depth, solutions, ns / 1e9, work)
 
@@ -322,10 +325,12 @@ class Clauses:
         cell_vars: int,
         polarity: str = "both",
         budget: int | None = None,
+        time_limit: float | None = None,
     ) -> Closures:
         """The closure of depth `depth` of each set of assumptions (lists of DIMACS ints,
         or a pair (flat, offsets)) in one call, as Engine.closures: the harness's closure
-        solvers over a chunk of grids; `budget` (work units, None: none) bounds each."""
+        solvers over a chunk of grids; `budget` (work units, None: none) bounds each, and
+        so does `time_limit` (seconds, None: none; LADDER_TIMEOUT)."""
         if isinstance(assumption_sets, tuple) and len(assumption_sets) == 2:
             flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in assumption_sets)
         else:
@@ -339,7 +344,7 @@ class Clauses:
         self._cnf.closures(
             flat, offsets, int(depth), _polarity(polarity), int(cell_vars),
             -1 if budget is None else int(budget), status, assigned, conflicts, work, ns,
-            true.view(np.int8),
+            true.view(np.int8), _limit_ns(time_limit),
         )  # fmt: skip
         bad = np.flatnonzero(status == LADDER_BAD)
         if bad.size:
@@ -366,6 +371,15 @@ class Closures:
     work: np.ndarray
     seconds: np.ndarray
     true: np.ndarray
+
+
+def _limit_ns(seconds: float | None) -> int:
+    """A time limit for the core: nanoseconds, 0 for none."""
+    if seconds is None:
+        return 0
+    if not seconds > 0:
+        raise ValueError(f"a time limit must be > 0 seconds or None, not {seconds}")
+    return max(1, int(seconds * 1e9))
 
 
 def literal_sets(sets) -> tuple[np.ndarray, np.ndarray]:

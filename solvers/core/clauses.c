@@ -305,6 +305,7 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
     for (;;) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         if (budget >= 0 && F->work - work0 > (uint64_t)budget) return CORE_BUDGET;
+        if (F->limit_ns > 0 && core_now_ns() - F->grid_t0 > F->limit_ns) return CNF_TIME;
         int64_t *fr = F->frames + (size_t)top * C_COLUMNS;
         int64_t *mark = F->marks + (size_t)top * nlit;
         int32_t lit = -1;
@@ -424,6 +425,7 @@ int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
         }
         int64_t t0 = core_now_ns();
         uint64_t w0 = F->work;
+        F->grid_t0 = t0;
         if (F->log_at) F->log_at[g] = F->log[LOG_HEAD];
         const int8_t *grid = grids + g * cells;
         int8_t *sol = solutions + g * cells;
@@ -446,8 +448,8 @@ int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
             if (F->log) F->log[LOG_BASE] = F->dlevel;
             for (;;) {
                 if (r == CORE_INTERRUPT) break;
-                if (r == CORE_BUDGET) {
-                    status[g] = LADDER_BUDGET;
+                if (r == CORE_BUDGET || r == CNF_TIME) {
+                    status[g] = r == CORE_BUDGET ? LADDER_BUDGET : LADDER_TIMEOUT;
                     break;
                 }
                 if (r != CORE_OK) {
@@ -504,6 +506,7 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
         if (core_poll(poll)) return CORE_INTERRUPT;
         int64_t t0 = core_now_ns();
         uint64_t w0 = F->work, c0 = F->conflicts;
+        F->grid_t0 = t0;
         const int64_t *lits = flat + offsets[g];
         int64_t nlits = offsets[g + 1] - offsets[g];
         int8_t *row = truth + g * (int64_t)F->nvars;
@@ -521,8 +524,8 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
                 cancel_until(F, 0);
                 return r;
             }
-            if (r == CORE_BUDGET) {
-                status[g] = LADDER_BUDGET;
+            if (r == CORE_BUDGET || r == CNF_TIME) {
+                status[g] = r == CORE_BUDGET ? LADDER_BUDGET : LADDER_TIMEOUT;
             } else if (r != CORE_OK) {
                 status[g] = LADDER_UNSAT;
             } else {

@@ -50,7 +50,14 @@ typedef struct Cnf {
     int64_t *log;
     int64_t log_len;
     int64_t *log_at; /* a ladder's grid g's lemmas: log[log_at[g] .. log_at[g+1]) (or NULL) */
+    /* the opt-in wall-clock limit of each grid of a ladder or closures (0: none), read
+     * at the closures' hypothesis boundaries, and when the grid began (core_now_ns) */
+    int64_t limit_ns, grid_t0;
 } Cnf;
+
+/* Beyond core.h's: a closure stopped by its grid's time limit, and such a grid's status
+ * (solvers.probe's LADDER_TIMEOUT). */
+enum { CNF_TIME = 4, LADDER_TIMEOUT = 4 };
 
 enum { C_LEVEL = 0, C_POS = 1, C_QUIET = 2, C_STAMP = 3, C_HYP = 4, C_COLUMNS = 5 };
 

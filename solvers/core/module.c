@@ -682,10 +682,16 @@ static PyObject *clauses_probe_list(ClausesObject *self, PyObject *const *args,
 static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
     PyObject *go, *so, *dO, *solo, *wo, *no, *logo = NULL, *ato = NULL;
     int n, max_depth, positive_only;
-    long long budget;
-    if (!PyArg_ParseTuple(args, "OiipLOOOOO|OO", &go, &n, &max_depth, &positive_only, &budget,
-                          &so, &dO, &solo, &wo, &no, &logo, &ato))
+    long long budget, limit_ns = 0;
+    if (!PyArg_ParseTuple(args, "OiipLOOOOO|OOL", &go, &n, &max_depth, &positive_only,
+                          &budget, &so, &dO, &solo, &wo, &no, &logo, &ato, &limit_ns))
         return NULL;
+    if (logo == Py_None) logo = NULL;
+    if (ato == Py_None) ato = NULL;
+    if (limit_ns < 0) {
+        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
+        return NULL;
+    }
     if (check_depth(max_depth) < 0) return NULL;
     if (n < 1 || n > 127) {
         PyErr_Format(PyExc_ValueError, "size must be in 1..127 (int8 values), not %d", n);
@@ -710,6 +716,7 @@ static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
         F->log_len = logv.shape[0];
         F->log_at = atv.obj ? atv.buf : NULL;
     }
+    F->limit_ns = limit_ns;
     if (cnf_room(F, max_depth) < 0) {
         PyErr_NoMemory();
         goto out;
@@ -721,6 +728,7 @@ static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
     core_reacquire(&poll);
     F->log = NULL;
     F->log_at = NULL;
+    F->limit_ns = 0;
     if (r < 0)
         PyErr_NoMemory();
     else if (r != CORE_INTERRUPT)
@@ -763,10 +771,14 @@ out:
 static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
     PyObject *fo, *oo, *so, *ao, *co, *wo, *no, *to;
     int depth, positive_only;
-    long long cell_vars, budget;
-    if (!PyArg_ParseTuple(args, "OOipLLOOOOOO", &fo, &oo, &depth, &positive_only, &cell_vars,
-                          &budget, &so, &ao, &co, &wo, &no, &to))
+    long long cell_vars, budget, limit_ns = 0;
+    if (!PyArg_ParseTuple(args, "OOipLLOOOOOO|L", &fo, &oo, &depth, &positive_only, &cell_vars,
+                          &budget, &so, &ao, &co, &wo, &no, &to, &limit_ns))
         return NULL;
+    if (limit_ns < 0) {
+        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
+        return NULL;
+    }
     if (check_depth(depth) < 0 || clauses_enter(self) < 0) return NULL;
     Cnf *F = &self->f;
     PyObject *result = NULL;
@@ -803,10 +815,12 @@ static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
         goto out;
     }
     Poll poll;
+    F->limit_ns = limit_ns;
     core_release(&poll);
     int r = cnf_closures(F, fv.buf, offsets, count, depth, positive_only, cell_vars, budget,
                          sv.buf, av.buf, cv.buf, wv.buf, nv.buf, tv.buf, &poll);
     core_reacquire(&poll);
+    F->limit_ns = 0;
     if (r != CORE_INTERRUPT) result = Py_NewRef(Py_None);
 out:
     self->busy = 0;

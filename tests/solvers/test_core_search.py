@@ -267,3 +267,54 @@ def test_a_time_limit_and_ctrl_c_reach_the_search_through_the_signal_poll():
         search.run(max_models=None)
     assert time.monotonic() - start < 0.7
     assert search.run(budget=5)[0] == DECISIONS  # the state is back at the root
+
+
+@pytest.mark.parametrize(("name", "depth"), [("sudoku9_depth1", 1), ("sudoku9_x_depth2", 2)])
+def test_ladder_lemmas_are_the_numba_ladders(name, depth):
+    """The closures' lemmas in the core are the numba kernels' (the same hypotheses in
+    the same order); tests/solvers/test_proofs.py checks the proofs made of them."""
+    from benchmarks.paths import PROJECT
+    from encoder.puzzle_files import read_puzzles
+    from solvers import core
+    from solvers.engine import Engine
+
+    puzzles = list(read_puzzles(str(PROJECT / "data" / "sets" / f"{name}.txt")))[:20]
+    geometry = puzzles[0].geometry
+    formula = rule_formula(geometry, "centrale")
+    cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
+    grids = np.array([p.grid for p in puzzles], np.int8)
+    logs = [new_log(1 << 16) for _ in range(2)]
+    starts = [np.zeros(len(grids) + 1, np.int64) for _ in range(2)]
+    numba = Engine(cnf).ladder(grids, geometry.size, depth, log=logs[0], log_at=starts[0])
+    clauses = core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
+    native_out = clauses.ladder(grids, geometry.size, depth, log=logs[1], log_at=starts[1])
+    assert np.array_equal(native_out.status, numba.status)
+    assert np.array_equal(native_out.depth, numba.depth)
+    assert np.array_equal(starts[0], starts[1]) and logs[0][HEAD] < logs[0].size
+    assert logs[0][HEAD] == logs[1][HEAD]  # (the headers' levels differ: not lemmas)
+    assert np.array_equal(logs[0][FIRST : logs[0][HEAD]], logs[1][FIRST : logs[1][HEAD]])
+
+
+def test_the_clause_engine_gives_a_grid_up_at_its_time_limit():
+    """The opt-in time limit of a ladder's or a batch of closures' grids, read at the
+    closures' hypothesis boundaries: a grid past it is LADDER_TIMEOUT and the next
+    grid starts afresh (the empty grid's depth-3 closure runs for many seconds)."""
+    from solvers import core
+
+    formula = rule_formula(standard(9), "centrale")
+    cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
+    clauses = core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
+    geometry = standard(9)
+    easy = np.array(parse_cells(EASTER_MONSTER, geometry), np.int8)
+    grids = np.stack([np.zeros(81, np.int8), easy])
+    start = time.monotonic()
+    out = clauses.ladder(grids, 9, 3, time_limit=0.1)
+    assert time.monotonic() - start < 5
+    assert out.status[0] == core.LADDER_TIMEOUT and out.depth[0] >= 2
+    assert 0.1 <= out.seconds[0] < 2
+    assert out.status[1] == clauses.ladder(easy[None], 9, 3).status[0]  # unchanged
+    sets = ([[], [1]], 3, formula.num_vars)
+    closures = clauses.closures(sets[0], sets[1], sets[2], time_limit=0.1)
+    assert closures.status.tolist() == [core.LADDER_TIMEOUT, core.LADDER_TIMEOUT]
+    with pytest.raises(ValueError, match="time limit"):
+        clauses.ladder(grids, 9, 1, time_limit=0)
