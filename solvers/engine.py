@@ -756,6 +756,9 @@ class Engine:
             raise RuntimeError("Engine.rewind needs an Engine.mark_start first")
         for name, kept in zip(self._MOVING, self._start, strict=True):
             np.copyto(getattr(self._F, name), kept)
+        if self._search is not None:  # the native search's, built again at its next use
+            self._enumerated += _native_stats(self._search)  # (its counters kept)
+            self._search = None
 
     def fixed(self, as_array: bool = False) -> list[Lit]:
         """Return the literals fixed at the root level (units and what they propagate).
@@ -841,6 +844,18 @@ class Engine:
         )
         work = Work(*(self._stats() - before).tolist())
         return SolveResult(status, () if model is None else tuple(model.tolist()), work)
+
+    def propagate_before_search(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, np.ndarray]:
+        """Return `propagate(assumptions, as_array=True)`, computed on the native search's
+        formula: a `solve` after it then propagates in the order the engine did when one
+        formula served both (the search's counters are those of that order)."""
+        lits = _literal_array(assumptions)
+        self._check_range(lits)
+        if not self.ok:
+            return False, np.empty(0, np.int64)
+        if self.num_vars == 0:
+            return True, np.empty(0, np.int64)
+        return self._native().propagate(lits)
 
     def count(
         self, limit: int | None = None, assumptions: Sequence[Lit] = (), budget: int | None = None

@@ -93,6 +93,15 @@ class Search:
         )  # fmt: skip
         return outcome, models, self._model.copy() if outcome == FOUND else None
 
+    def propagate(self, assumptions: Sequence[int] | np.ndarray = ()) -> tuple[bool, np.ndarray]:
+        """Return (True, the literals unit propagation of the assumptions assigns above
+        the root level, in order) or (False, empty) on a conflict, as Engine.propagate;
+        the search after it finds the watches as this propagation left them."""
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        out = np.empty(self.num_vars, np.int64)
+        count = self._search.propagate(lits, out)
+        return count >= 0, out[: max(count, 0)].copy()
+
     def models(self, assumptions: Sequence[int] | np.ndarray = ()) -> Iterator[np.ndarray]:
         """Yield every model above the assumptions, each as num_vars signed literals."""
         outcome, _, model = self.run(assumptions)

@@ -15,6 +15,18 @@
 
 #define MAX_DEPTH 100
 
+/* -1 with a ValueError unless every assumption names a variable of 1..nvars. */
+static int check_literals(const int64_t *lits, Py_ssize_t count, int32_t nvars) {
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (lits[i] == 0 || lits[i] > nvars || lits[i] < -(int64_t)nvars) {
+            PyErr_Format(PyExc_ValueError,
+                         "assumptions must be nonzero literals of variables 1..%d: %lld", nvars,
+                         (long long)lits[i]);
+            return -1;
+        }
+    return 0;
+}
+
 typedef struct {
     PyObject_HEAD Cnf f;
     Search s;
@@ -82,13 +94,7 @@ static PyObject *search_search(SearchObject *self, PyObject *args) {
         get_array(mo, &mv, "model", 8, 1, F->nvars, -1, 1) < 0)
         goto out;
     const int64_t *lits = lv.buf;
-    for (Py_ssize_t i = 0; i < lv.shape[0]; i++)
-        if (lits[i] == 0 || lits[i] > F->nvars || lits[i] < -(int64_t)F->nvars) {
-            PyErr_Format(PyExc_ValueError,
-                         "assumptions must be nonzero literals of variables 1..%d: %lld",
-                         F->nvars, (long long)lits[i]);
-            goto out;
-        }
+    if (check_literals(lits, lv.shape[0], F->nvars) < 0) goto out;
     int64_t *log = gv.buf;
     if (cnf_room(F, probe_depth) < 0) {
         PyErr_NoMemory();
@@ -126,6 +132,41 @@ out:
     return result;
 }
 
+/* propagate(assumptions, out) -> how many literals above the root level it wrote to
+ * out (num_vars int64), or -1 on a conflict: the assumptions enqueued as a search
+ * starts (a level each), so that a search after it finds the watches as it left them. */
+static PyObject *search_propagate(SearchObject *self, PyObject *args) {
+    PyObject *lo, *oo;
+    if (!PyArg_ParseTuple(args, "OO", &lo, &oo)) return NULL;
+    if (!self->ready || self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the Search object is not ready");
+        return NULL;
+    }
+    Cnf *F = &self->f;
+    Py_buffer lv = {0}, ov = {0};
+    PyObject *result = NULL;
+    self->busy = 1;
+    if (get_array(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
+        get_array(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0 ||
+        check_literals(lv.buf, lv.shape[0], F->nvars) < 0)
+        goto out;
+    int64_t count = -1, *lits = ov.buf;
+    if (search_start(F, &self->s, lv.buf, lv.shape[0]) == CORE_OK) {
+        count = 0;
+        for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) {
+            int32_t code = F->trail[i];
+            lits[count++] = code & 1 ? -(code / 2 + 1) : code / 2 + 1;
+        }
+    }
+    cnf_cancel_until(F, 0);
+    self->at_model = 0;
+    result = PyLong_FromLongLong(count);
+out:
+    self->busy = 0;
+    RELEASE(&lv, &ov);
+    return result;
+}
+
 /* counters() -> (work, hypotheses, conflicts, decisions, backtracks), since made. */
 static PyObject *search_counters(SearchObject *self, PyObject *unused) {
     return Py_BuildValue("(KKKLL)", (unsigned long long)self->f.work,
@@ -142,6 +183,8 @@ static PyMethodDef search_methods[] = {
     {"search", (PyCFunction)search_search, METH_VARARGS,
      "search(assumptions, next_model, max_models, budget, work_budget, deadline_ns, "
      "probe_depth, positive_only, log, model) -> (outcome, models)"},
+    {"propagate", (PyCFunction)search_propagate, METH_VARARGS,
+     "propagate(assumptions, out) -> literals above the root level written, or -1"},
     {"counters", (PyCFunction)search_counters, METH_NOARGS,
      "(work, hypotheses, conflicts, decisions, backtracks) since the object was made"},
     {"ok", (PyCFunction)search_ok, METH_NOARGS,

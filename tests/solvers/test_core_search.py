@@ -318,3 +318,22 @@ def test_the_clause_engine_gives_a_grid_up_at_its_time_limit():
     assert closures.status.tolist() == [core.LADDER_TIMEOUT, core.LADDER_TIMEOUT]
     with pytest.raises(ValueError, match="time limit"):
         clauses.ladder(grids, 9, 1, time_limit=0)
+
+
+def test_propagation_before_a_search_is_the_engines():
+    """HomeBackend propagates a grid's givens on the search's own formula before it
+    searches (so that the search's counters are those of one formula serving both):
+    the same literals, in the same order, as Engine.propagate."""
+    from solvers.engine import Engine
+
+    formula = rule_formula(standard(9), "centrale")
+    engine = Engine(formula.clauses, formula.num_vars)
+    geometry = standard(9)
+    for line in (EASTER_MONSTER, FEWER_GIVENS):
+        givens = given_literals(parse_cells(line, geometry), geometry)
+        ok, literals = engine.propagate_before_search(givens)
+        expected = engine.propagate(givens, as_array=True)
+        assert ok == expected[0] and literals.tolist() == expected[1].tolist()
+    assert engine.propagate_before_search([1, -1])[0] is False
+    with pytest.raises(ValueError, match="nonzero literals"):
+        engine.propagate_before_search([0])
