@@ -11,6 +11,11 @@ Python often enough to notice a time limit and a pending Ctrl-C:
   the engine sizes to about a tenth of a second) and are resumed exactly where they
   stopped (`solvers.engine`); between slices Python raises KeyboardInterrupt or
   `TimeLimitReached`.  Pausing changes no answer and no count.
+- The C core (`solvers.core`) runs without the GIL and polls for signals itself, so
+  Ctrl-C and `alarm_after`'s timer raise within a few tens of milliseconds; its search
+  and its clause engine's ladders and closures also read the opt-in time limit
+  themselves (a deadline, a limit per grid) at the start of each node and at each
+  hypothesis boundary: `--timeout` no longer needs the numba kernels.
 - PySAT's solvers (MiniSat, Glucose, CaDiCaL) solve in one call bounded by their
   conflict budget, which a thread watching for the signal interrupts
   (`pysat_solve_in_one_call`, `interrupted_by_ctrl_c`): its counts are those of one
