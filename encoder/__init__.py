@@ -8,27 +8,53 @@ name) as `Puzzle` records, `parse_grid` parses one grid, `rule_formula` /
 checks it independently; `grid_svg` and `GridPicture` draw a grid.
 """
 
-from encoder.check import is_solution, satisfies, solution_problems
-from encoder.decode import ModelError, grid_from_model
-from encoder.dimacs import Cnf, Model, parse_cnf, parse_model, read_cnf, read_model
-from encoder.emit import encode_dimacs
-from encoder.encodings import (
-    ENCODINGS,
-    GIVEN_STYLES,
-    Formula,
-    given_literals,
-    grid_groups,
-    puzzle_formula,
-    rule_formula,
-)
-from encoder.errors import DimacsError, GridError, InputError
-from encoder.geometry import Geometry, Region, make_geometry, standard
-from encoder.grids import find_clashes, format_line, format_pretty, parse_grid
-from encoder.numbering import num_cell_vars, unvar, var
-from encoder.picture import GridPicture, grid_svg
-from encoder.puzzle_files import Puzzle, read_puzzles
-from encoder.variant import Variant
+import importlib
+
 from encoder.version import __version__ as __version__
+
+# Each public name from its module, imported when first asked for, so that a command
+# needing a few of the package's modules (`solvers rate` of one grid) loads only those.
+_HOMES = {
+    **dict.fromkeys(("is_solution", "satisfies", "solution_problems"), "check"),
+    **dict.fromkeys(("ModelError", "grid_from_model"), "decode"),
+    **dict.fromkeys(
+        ("Cnf", "Model", "parse_cnf", "parse_model", "read_cnf", "read_model"), "dimacs"
+    ),
+    "encode_dimacs": "emit",
+    **dict.fromkeys(
+        (
+            "ENCODINGS",
+            "GIVEN_STYLES",
+            "Formula",
+            "given_literals",
+            "grid_groups",
+            "puzzle_formula",
+            "rule_formula",
+        ),
+        "encodings",
+    ),
+    **dict.fromkeys(("DimacsError", "GridError", "InputError"), "errors"),
+    **dict.fromkeys(("Geometry", "Region", "make_geometry", "standard"), "geometry"),
+    **dict.fromkeys(("find_clashes", "format_line", "format_pretty", "parse_grid"), "grids"),
+    **dict.fromkeys(("num_cell_vars", "unvar", "var"), "numbering"),
+    **dict.fromkeys(("GridPicture", "grid_svg"), "picture"),
+    **dict.fromkeys(("Puzzle", "read_puzzles"), "puzzle_files"),
+    "Variant": "variant",
+}
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'encoder' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"encoder.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
 
 __all__ = [
     "ENCODINGS",

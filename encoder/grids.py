@@ -137,10 +137,13 @@ def _numeric_puzzles(
     return puzzles
 
 
-def split_puzzles(text: str, path: str = "<input>", size: int | None = None) -> list[PuzzleText]:
-    """Split a file's text into puzzles (one per line, or a single laid-out grid)."""
+def split_puzzles(
+    text: str, path: str = "<input>", size: int | None = None, first_line: int = 1
+) -> list[PuzzleText]:
+    """Split a file's text into puzzles (one per line, or a single laid-out grid); the
+    text's first line is line `first_line` of the file (a later block of a long one)."""
     lines = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.splitlines(), start=first_line):
         content = raw.split("#", 1)[0].strip()
         if content:
             lines.append((number, content))
@@ -302,6 +305,21 @@ def format_line(grid: Grid, geometry: Geometry, blank: str = ".") -> str:
     if blank == "." and isinstance(grid, tuple) and grid and 0 <= min(grid) <= max(grid) <= n:
         return bytes(grid).decode("latin-1").translate(_tables(geometry.symbols)[2])
     return "".join(geometry.symbols[k - 1] if k else blank for k in grid)
+
+
+def format_lines(values, geometry: Geometry) -> list[str]:
+    """Return `format_line` of each row of `values`, a 2-D numpy array of one-byte
+    values (N*N a row): for a grid of symbols, the rows are translated in one call."""
+    cells, count = geometry.size**2, len(values)
+    if (
+        geometry.numeric
+        or values.itemsize != 1
+        or count == 0
+        or not 0 <= values.min() <= values.max() <= len(geometry.symbols)
+    ):
+        return [format_line(tuple(row), geometry) for row in values.tolist()]
+    text = values.tobytes().decode("latin-1").translate(_tables(geometry.symbols)[2])
+    return [text[at : at + cells] for at in range(0, count * cells, cells)]
 
 
 @functools.lru_cache(maxsize=16)

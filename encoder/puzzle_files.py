@@ -460,14 +460,8 @@ def _blocks(lines: Iterator[str], path: str, size: int | None) -> Iterator[Puzzl
         block = list(itertools.islice(lines, STREAM_LINES))
         if not block:
             break
-        if _has_grid("".join(block)):
-            try:
-                texts = split_puzzles("".join(block), path, size)
-            except GridError as error:
-                line = error.line + done if error.line is not None else None
-                raise GridError(error.message, error.path, line) from None
-            for text in texts:
-                yield replace(text, line=text.line + done)
+        if _has_grid("".join(block)):  # numbered as in the file: no copy of each text
+            yield from split_puzzles("".join(block), path, size, first_line=done + 1)
         done += len(block)
 
 

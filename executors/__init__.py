@@ -33,7 +33,6 @@ from collections.abc import Callable
 
 from executors.chunking import completed, cut, in_order
 from executors.contract import Executor, ExecutorError
-from executors.local import LocalExecutor, SerialExecutor
 
 __all__ = [
     "EXECUTORS",
@@ -49,7 +48,19 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str):
+    # The local pool (multiprocessing, sockets) is imported when first asked for: a
+    # command that rates in its own process never loads it.
+    if name in ("LocalExecutor", "SerialExecutor"):
+        from executors import local
+
+        return getattr(local, name)
+    raise AttributeError(f"module 'executors' has no attribute {name!r}")
+
+
 def _local(workers: int, scheduler: str | None = None) -> Executor:
+    from executors.local import LocalExecutor, SerialExecutor
+
     return SerialExecutor() if workers <= 1 else LocalExecutor(workers)
 
 

@@ -26,6 +26,7 @@ errors, 130 for Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import os
 import sys
@@ -44,7 +45,6 @@ from encoder.cli_common import (
     variant_of,
     write_output,
 )
-from encoder.dimacs import read_cnf, renamed
 from encoder.errors import DimacsError, InputError
 from encoder.output_files import OutputError, reason
 from encoder.puzzle_files import Puzzle, read_puzzles
@@ -134,13 +134,13 @@ def add_solver_flags(
 ) -> None:
     """Declare --solver and --solver-cmd (one or the other) and --timeout (`timeout`: its
     default, None for no limit)."""
-    from solvers.backends import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES, REGISTRY
+    from solvers.solver_names import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES, SOLVER_NAMES
 
     which = p.add_mutually_exclusive_group()
     which.add_argument(
         "--solver",
         default=default,
-        choices=list(REGISTRY),
+        choices=SOLVER_NAMES,
         metavar="NAME",
         help=f"{what}: up = unit propagation, fl/fl2/fl3 = failed literals at depth 1/2/3, "
         f"dpll = complete search{' (default)' if default == 'dpll' else ''} "
@@ -273,9 +273,12 @@ def run_rate(args: argparse.Namespace) -> int:
     )
     proofs = ProofFiles(args.proof) if args.proof is not None else None
     show_bar = not args.quiet and sys.stderr.isatty()
-    from tqdm import tqdm
+    if show_bar:  # tqdm (and the email package it loads) only for a bar on a terminal
+        from tqdm import tqdm
 
-    bar = tqdm(disable=not show_bar, unit="grid", file=sys.stderr)
+        bar = tqdm(unit="grid", file=sys.stderr)
+    else:
+        bar = NoBar()
     if args.executor == "local" and args.workers <= 1:
         lines = rate_lines(puzzles, options)
     else:
@@ -313,6 +316,13 @@ def run_rate(args: argparse.Namespace) -> int:
         print(f"{PROG}: the solver failed on {failed} of {rated} grids", file=sys.stderr)
         return 1
     return 0
+
+
+class NoBar(contextlib.nullcontext):
+    """The progress bar when none is shown."""
+
+    def update(self) -> None:
+        pass
 
 
 class ProofFiles:
@@ -421,6 +431,7 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from encoder.dimacs import read_cnf, renamed
     from solvers.backends import make_backend
     from solvers.results import Status
 
@@ -491,6 +502,7 @@ def _write_proof(args: argparse.Namespace, name: str, formula, names, status) ->
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from encoder.dimacs import read_cnf
     from solvers.proof_check import ProofRefused, check_proof, read_proof
 
     if args.cnf == "-" and args.proof == "-":

@@ -106,6 +106,7 @@ from solvers.limits import (
     time_limit_reason,
 )
 from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
+from solvers.solver_names import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES
 from solvers.solver_stats import read_statistics
 
 
@@ -481,7 +482,7 @@ class HomeBackend(Backend):
         engine = self.engine
         if self.depth is not None:
             return self._closure(assumptions)
-        ok, root = engine.propagate_before_search(assumptions)  # restores the engine's state
+        ok, root = engine.propagate(assumptions, as_array=True)  # restores the engine's state
         without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
         start = time.perf_counter()
         answer = engine.solve(assumptions)
@@ -570,7 +571,6 @@ DECISION_BASELINE: dict[str, Callable[[int, bool], int]] = {
     "glucose4": _minisat_decisions,
     "cadical195": lambda raw, sat: raw,
 }
-PYSAT_NAMES = tuple(DECISION_BASELINE)
 
 
 class PysatBackend(Backend):
@@ -873,8 +873,6 @@ class BinaryBackend(Backend):
         return self._result(Status.UNKNOWN, (), seconds, reason=reason, failed=True)
 
 
-HOME_DEPTHS = {"up": 0, "fl": 1, "fl2": 2, "fl3": 3, "dpll": None}
-BINARY_NAMES = tuple(BINARY_COMMANDS)
 # Solvers that always answer SAT or UNSAT (given time): all but the closures.
 COMPLETE = ("dpll", *PYSAT_NAMES, *BINARY_NAMES)
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from encoder.dimacs import Cnf
 from encoder.encodings import rule_formula
 from encoder.geometry import Geometry
 from encoder.numbering import Grid
@@ -71,10 +70,15 @@ class Rating:
 
 def ladder_labels(out: Ladder, max_depth: int) -> list[str]:
     """Return the depth label of each grid of a ladder, as `Rating.depth_label` does."""
-    labels = []
-    for code, depth in zip(out.status.tolist(), out.depth.tolist(), strict=True):
-        timed_out, over = code == LADDER_TIMEOUT, code == LADDER_BUDGET
-        labels.append(rating_label(_LADDER_STATUS[code], depth, max_depth, timed_out, depth, over))
+    labels, known = [], {}  # a label depends on (status, depth) alone: made once each
+    for key in zip(out.status.tolist(), out.depth.tolist(), strict=True):
+        label = known.get(key)
+        if label is None:
+            code, depth = key
+            timed_out, over = code == LADDER_TIMEOUT, code == LADDER_BUDGET
+            label = rating_label(_LADDER_STATUS[code], depth, max_depth, timed_out, depth, over)
+            known[key] = label
+        labels.append(label)
     return labels
 
 
@@ -119,6 +123,8 @@ class Rater:
     def clauses(self) -> core.Clauses:
         """The rules in the native core's clause engine, for an encoding the board does
         not compute."""
+        from encoder.dimacs import Cnf  # a rating on the board never needs it
+
         formula = rule_formula(self.geometry, self.encoding)
         cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
         return core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)

@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from encoder.encodings import given_literals, rule_formula
-from encoder.grids import describe_clash, find_clashes, format_line
+from encoder.grids import describe_clash, find_clashes, format_line, format_lines
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from encoder.status import Status
@@ -116,25 +118,28 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                 else LengthColumn(g, options.encoding, options.timeout, options.budget.searches),
             ),
         )
-        grids = [p.grid for p in batch]
+        values = np.array([p.grid for p in batch], dtype=np.int8)
         if options.proof:
-            out, proofs = depth_rater.ladder_proofs(grids, options.max_depth)
+            out, proofs = depth_rater.ladder_proofs(values, options.max_depth)
         else:
-            out, proofs = depth_rater.ladder(grids, options.max_depth), [""] * len(batch)
+            out, proofs = depth_rater.ladder(values, options.max_depth), [""] * len(batch)
         labels = ladder_labels(out, options.max_depth)
-        for puzzle, label, depth, seconds, proof in zip(
-            batch, labels, out.depth.tolist(), out.seconds.tolist(), proofs, strict=True
+        texts = format_lines(values, geometry)  # the batch's grids in one translation
+        for puzzle, text, label, depth, seconds, proof in zip(
+            batch, texts, labels, out.depth.tolist(), out.seconds.tolist(), proofs, strict=True
         ):
+            if length_rater is None and label.isdigit():  # settled, no length: nothing to note
+                line = f"{index}\t{text}\t{label}\t{NO_LENGTH}\t{seconds:.6f}"
+                yield RatedLine(index, line, "", False, False, False, NO_LENGTH, 0.0, proof)
+                index += 1
+                continue
             length, length_seconds, length_timed_out, length_over = NO_LENGTH, 0.0, False, False
             if options.length_depth is not None:
                 known = depth if label == str(depth) else None  # saves BxB a first try
                 rated = length_rater.rate(puzzle.grid, options.length_depth, known)
                 length, length_seconds = rated.label, rated.seconds
                 length_timed_out, length_over = rated.timed_out, rated.over_budget
-            line = (
-                f"{index}\t{format_line(puzzle.grid, geometry)}\t{label}\t{length}\t"
-                f"{seconds + length_seconds:.6f}"
-            )
+            line = f"{index}\t{text}\t{label}\t{length}\t{seconds + length_seconds:.6f}"
             note = ""
             timed_out = label.startswith("timeout") or length_timed_out
             over = label.startswith(OVER_BUDGET) or length_over

@@ -1220,3 +1220,13 @@ def test_pysat_calls_leave_ctrl_c_to_python_inside_sigint_kept_by_python():
     child.send_signal(signal.SIGINT)  # taken by the sending thread itself)
     out, _ = child.communicate(timeout=300)
     assert out.split() == ["False", f"[{int(signal.SIGINT)}]"]
+
+
+def test_the_registry_names_match_the_backends():
+    """solvers.solver_names lists the registry for the command line, which then need not
+    import the backends: the lists and the backends' tables agree."""
+    from solvers.backends import DECISION_BASELINE
+    from solvers.solver_names import SOLVER_NAMES
+
+    assert tuple(REGISTRY) == SOLVER_NAMES
+    assert tuple(DECISION_BASELINE) == PYSAT_NAMES and tuple(BINARY_COMMANDS) == BINARY_NAMES
