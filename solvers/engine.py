@@ -92,7 +92,6 @@ from solvers.propagate import (
     propagate_kernel,
     setup_root,
     trace_kernel,
-    trail_dimacs,
 )
 from solvers.results import Status
 
@@ -476,11 +475,13 @@ class Engine:
         self._cnf = cnf  # for the native search, built at its first query (see _native)
         self._search = None
         self._enumerated = np.zeros(5, np.int64)  # the work of enumerate's own searches
-        self._F, self._S, units, unit_idx, first_empty = load_formula(
-            cnf.literals, cnf.offsets, self.num_vars, groups
-        )
-        gs = getattr(self._F, "gs", None)  # a GroupFormula's (see solvers.propagate)
-        self.num_groups: int = 0 if gs is None else int(gs[GWORD] - gs[GCLAUSE])
+        self._groups = groups
+        self._kernels: tuple | None = None  # (F, S, root conflict): see _numba
+        self._marked = False  # see mark_start
+        self.num_groups: int = 0
+        if groups:
+            gs = getattr(self._F, "gs", None)  # a GroupFormula's (see solvers.propagate)
+            self.num_groups = 0 if gs is None else int(gs[GWORD] - gs[GCLAUSE])
         self._passed = self._marks(1)  # probe marks
         self._frames = np.zeros((1, NUM_COLUMNS), dtype=np.int64)  # probe frame stack
         self.work_budget: int | None = None  # propagations per query
@@ -488,12 +489,41 @@ class Engine:
         self.time_limit: float | None = None  # the seconds behind `deadline`, for messages
         self.slice_size = FIRST_SLICE
         self._start: tuple[np.ndarray, ...] | None = None  # see mark_start
-        if first_empty >= 0:
-            self._root_conflict = int(first_empty)
+        # False when the formula is refuted by propagation alone (or has an empty clause):
+        # the native core says so (a formula of no variable: whether it has a clause,
+        # which can only be empty).
+        if self.num_vars > 0:
+            self.ok: bool = self._native().ok
         else:
-            self._root_conflict = int(setup_root(self._F, self._S, units, unit_idx))
-        # False when the formula is refuted by propagation alone (or has an empty clause).
-        self.ok: bool = self._root_conflict == NO_CONFLICT
+            self.ok = bool(np.all(np.diff(cnf.offsets) > 0))
+
+    def _numba(self) -> tuple:
+        """The formula and state of the numba kernels (propagate, probe, trace, the
+        batches), built at the first query that needs them, and the index of the clause
+        that refutes the formula at the root (or NO_CONFLICT): `solve`, `count`,
+        `enumerate` and `fixed` run in the native core, which needs none of them."""
+        if self._kernels is None:
+            cnf = self._cnf
+            F, S, units, unit_idx, first_empty = load_formula(
+                cnf.literals, cnf.offsets, self.num_vars, self._groups
+            )
+            root = first_empty if first_empty >= 0 else setup_root(F, S, units, unit_idx)
+            self._kernels = F, S, int(root)
+            if self._marked:  # the watches as built: mark_start's
+                self._start = tuple(getattr(F, name).copy() for name in self._MOVING)
+        return self._kernels
+
+    @property
+    def _F(self):
+        return self._numba()[0]
+
+    @property
+    def _S(self):
+        return self._numba()[1]
+
+    @property
+    def _root_conflict(self) -> int:
+        return self._numba()[2]
 
     @classmethod
     def from_dimacs(cls, path: str) -> Engine:
@@ -742,8 +772,11 @@ class Engine:
 
     def mark_start(self) -> None:
         """Keep a copy of the watch lists and clause literal order as they are now, for
-        `rewind` (it costs a second copy of the formula's literals)."""
-        self._start = tuple(getattr(self._F, name).copy() for name in self._MOVING)
+        `rewind` (it costs a second copy of the formula's literals; made when the numba
+        kernels' formula is built, if it is not yet)."""
+        self._marked = True
+        if self._kernels is not None:
+            self._start = tuple(getattr(self._F, name).copy() for name in self._MOVING)
 
     def rewind(self) -> None:
         """Put the watch lists and clause literal order back as `mark_start` kept them:
@@ -752,10 +785,11 @@ class Engine:
         each, and so the propagation count of a closure whose hypotheses fail, do: a
         worker that keeps an engine from chunk to chunk rewinds it at each chunk, so
         that its counts are those of a freshly built engine."""
-        if self._start is None:
+        if not self._marked:
             raise RuntimeError("Engine.rewind needs an Engine.mark_start first")
-        for name, kept in zip(self._MOVING, self._start, strict=True):
-            np.copyto(getattr(self._F, name), kept)
+        if self._start is not None:
+            for name, kept in zip(self._MOVING, self._start, strict=True):
+                np.copyto(getattr(self._F, name), kept)
         if self._search is not None:  # the native search's, built again at its next use
             self._enumerated += _native_stats(self._search)  # (its counters kept)
             self._search = None
@@ -765,9 +799,9 @@ class Engine:
 
         Empty when the formula is refuted at the root (see `ok`).  `as_array`: as an
         int64 array."""
-        if not self.ok:
+        if not self.ok or self.num_vars == 0:
             return _none(as_array)
-        dimacs = _call(trail_dimacs, self._S, 0)
+        dimacs = self._native().fixed()  # the order the numba kernels' root level has
         return dimacs if as_array else dimacs.tolist()
 
     def trace(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[tuple[Lit, int]], int]:
@@ -789,8 +823,10 @@ class Engine:
     def _stats(self) -> np.ndarray:
         """decisions, backtracks, conflicts, propagations, probes: the numba kernels' and
         the native search's."""
-        numba = self._S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]]
-        return numba + _native_stats(self._search) + self._enumerated
+        stats = _native_stats(self._search) + self._enumerated
+        if self._kernels is not None:
+            stats += self._S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]]
+        return stats
 
     def _native(self) -> NativeSearch:
         """The formula in the native search (solvers.core.search), built at first use."""

@@ -102,6 +102,12 @@ class Search:
         count = self._search.propagate(lits, out)
         return count >= 0, out[: max(count, 0)].copy()
 
+    def fixed(self) -> np.ndarray:
+        """Return the literals of the root level (the units and what they imply), in
+        the order they were assigned; empty when they are contradictory."""
+        out = np.empty(self.num_vars, np.int64)
+        return out[: max(self._search.fixed(out), 0)].copy()
+
     def models(self, assumptions: Sequence[int] | np.ndarray = ()) -> Iterator[np.ndarray]:
         """Yield every model above the assumptions, each as num_vars signed literals."""
         outcome, _, model = self.run(assumptions)

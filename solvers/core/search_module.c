@@ -167,6 +167,31 @@ out:
     return result;
 }
 
+/* fixed(out) -> how many literals the root level holds (the formula's units and what
+ * they imply, in the order they were assigned), written to out (num_vars int64), or -1
+ * when they are contradictory. */
+static PyObject *search_fixed(SearchObject *self, PyObject *args) {
+    PyObject *oo;
+    if (!PyArg_ParseTuple(args, "O", &oo)) return NULL;
+    if (!self->ready || self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the Search object is not ready");
+        return NULL;
+    }
+    Cnf *F = &self->f;
+    Py_buffer ov = {0};
+    if (get_array(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0) return NULL;
+    cnf_cancel_until(F, 0); /* (a kept model is given up) */
+    self->at_model = 0;
+    int64_t count = -1, *lits = ov.buf;
+    if (!F->root_conflict)
+        for (count = 0; count < F->trail_size; count++) {
+            int32_t code = F->trail[count];
+            lits[count] = code & 1 ? -(code / 2 + 1) : code / 2 + 1;
+        }
+    RELEASE(&ov);
+    return PyLong_FromLongLong(count);
+}
+
 /* counters() -> (work, hypotheses, conflicts, decisions, backtracks), since made. */
 static PyObject *search_counters(SearchObject *self, PyObject *unused) {
     return Py_BuildValue("(KKKLL)", (unsigned long long)self->f.work,
@@ -185,6 +210,8 @@ static PyMethodDef search_methods[] = {
      "probe_depth, positive_only, log, model) -> (outcome, models)"},
     {"propagate", (PyCFunction)search_propagate, METH_VARARGS,
      "propagate(assumptions, out) -> literals above the root level written, or -1"},
+    {"fixed", (PyCFunction)search_fixed, METH_VARARGS,
+     "fixed(out) -> the root level's literals written, or -1 when contradictory"},
     {"counters", (PyCFunction)search_counters, METH_NOARGS,
      "(work, hypotheses, conflicts, decisions, backtracks) since the object was made"},
     {"ok", (PyCFunction)search_ok, METH_NOARGS,

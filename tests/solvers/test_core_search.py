@@ -337,3 +337,27 @@ def test_propagation_before_a_search_is_the_engines():
     assert engine.propagate_before_search([1, -1])[0] is False
     with pytest.raises(ValueError, match="nonzero literals"):
         engine.propagate_before_search([0])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_root_level_is_the_numba_kernels(seed):
+    """Engine.ok and Engine.fixed come from the core: the same as the numba kernels'
+    root level, literal for literal, and searching builds no numba formula."""
+    from solvers.engine import Engine
+    from solvers.propagate import NO_CONFLICT, load_formula, setup_root, trail_dimacs
+
+    rng = random.Random(seed)
+    for _ in range(40):
+        num_vars = rng.randint(1, 12)
+        clauses = random_cnf(rng, num_vars, rng.randint(0, 16))
+        engine = Engine(clauses, num_vars)
+        cnf = Cnf.from_clauses(clauses, num_vars)
+        F, S, units, unit_idx, first_empty = load_formula(
+            cnf.literals, cnf.offsets, num_vars, False
+        )
+        ok = first_empty < 0 and setup_root(F, S, units, unit_idx) == NO_CONFLICT
+        assert engine.ok == ok
+        assert engine.fixed() == (trail_dimacs(S, 0).tolist() if ok else [])
+        engine.solve()
+        engine.count(limit=3)
+        assert engine._kernels is None  # (the numba kernels' formula: never built here)
