@@ -12,6 +12,10 @@ command fetches a set it cannot find.  `fetch` copies a verified mirror file int
 cache, or downloads the originals with pooch (progress bar, checked against the
 catalogue's hash of each original, written under a temporary name and moved into place
 only when complete), applies the recipe, checks the result and writes it atomically.
+
+`$SUDOKU_SAT_LOOKUP_LOG`, when set, names a file to which every look at the cache or the
+mirror appends one line: the test suite uses it to know which tests depend on the public
+sets (tests/conftest.py), and a user to see whether a command reads them.
 """
 
 from __future__ import annotations
@@ -39,8 +43,17 @@ class PuzzleSetError(Exception):
         self.message = message
 
 
+def _note_lookup(where: str) -> None:
+    """Append `where` to $SUDOKU_SAT_LOOKUP_LOG when it is set (see the module's notes)."""
+    log = os.environ.get("SUDOKU_SAT_LOOKUP_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"{where} {os.getpid()}\n")
+
+
 def cache_dir() -> Path:
     """Return the cache folder (not created here)."""
+    _note_lookup("cache")
     if os.environ.get("SUDOKU_SAT_DATA"):
         return Path(os.environ["SUDOKU_SAT_DATA"])
     import platformdirs
@@ -50,6 +63,7 @@ def cache_dir() -> Path:
 
 def mirror_dirs() -> list[Path]:
     """Return the local mirror folders to look in (existing ones only)."""
+    _note_lookup("mirror")
     if "SUDOKU_SAT_MIRROR" in os.environ:
         given = os.environ["SUDOKU_SAT_MIRROR"]
         folders = [Path(given)] if given else []

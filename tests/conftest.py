@@ -6,10 +6,19 @@ called inside the test, never at import time.  When the set is neither cached no
 local mirror (`puzzlesets.locate`), the test is skipped with a reason starting with
 `MISSING`, and the run ends with one line counting those skips, so a suite run on a
 fresh clone says plainly how much it could not check.
+
+Which tests depend on the public sets is recorded: every look at the cache or the mirror
+(puzzlesets.store, in this process or a command a test runs) appends a line to
+$SUDOKU_SAT_LOOKUP_LOG, and a test during which that file grew (its fixtures included)
+is listed in pytest's cache under PUBLIC_SET_TESTS.  .ci/run reruns exactly those with
+the sets hidden: a test that quietly needs them fails there, and the others, which never
+looked, cannot behave differently.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +28,9 @@ from puzzlesets import PuzzleSetError, locate
 from solvers.per_geometry import forget_kept
 
 MISSING = "public puzzle set not available:"
+PUBLIC_SET_TESTS = "sudoku-sat/public-set-tests"  # pytest cache key: the tests that looked
+_LOOKED = pytest.StashKey[set]()  # this session's tests that looked
+_OWN_LOG = pytest.StashKey[str]()  # the lookup log this session made (and removes)
 
 
 def public_set(name: str) -> Path:
@@ -69,3 +81,38 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             "fetch them with `python -m benchmarks datasets fetch NAME`",
             yellow=True,
         )
+
+
+def pytest_configure(config):
+    config.stash[_LOOKED] = set()
+    if not os.environ.get("SUDOKU_SAT_LOOKUP_LOG"):
+        handle, path = tempfile.mkstemp(prefix="sudoku-sat-lookups-", suffix=".log")
+        os.close(handle)
+        os.environ["SUDOKU_SAT_LOOKUP_LOG"] = path
+        config.stash[_OWN_LOG] = path
+
+
+def _log_size() -> int:
+    try:
+        return os.path.getsize(os.environ["SUDOKU_SAT_LOOKUP_LOG"])
+    except (KeyError, OSError):
+        return 0
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    before = _log_size()
+    yield
+    if _log_size() != before:
+        item.config.stash[_LOOKED].add(item.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    config = session.config
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        cache.set(PUBLIC_SET_TESTS, sorted(config.stash[_LOOKED]))
+    own = config.stash.get(_OWN_LOG, None)
+    if own:
+        os.environ.pop("SUDOKU_SAT_LOOKUP_LOG", None)
+        os.unlink(own)
