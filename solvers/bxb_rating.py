@@ -6,7 +6,7 @@ classifies such puzzles by BxB, the smallest p for which T&E(B_p) solves them, a
 module computes that number on the CNF with the length kernels.
 
 Definition implemented.  B_p is the resolution theory of singles and of eliminations by
-refutations of length at most p, the length being the one of `solvers.length_kernels`
+refutations of length at most p, the length being the one of `solvers.core.length`
 (the number of constraints, Berthier's CSP-variables, a unit-propagation refutation of
 the candidate uses): a candidate with such a refutation is eliminated, and so on until
 nothing changes.  B_p has the confluence property (an elimination only makes the
@@ -37,42 +37,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, objmode
 
 from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
-from solvers import length_kernels as K
 from solvers.budgets import DEFAULT_BUDGET
+from solvers.core import length as K
+from solvers.core.length import CONTRADICTION, OUT_OF_BUDGET, OUT_OF_TIME, SOLVED
 from solvers.grid_engine import GridEngine
 from solvers.length_rating import RefutationRater
-from solvers.limits import TimeLimitReached, clock, deadline_after, raised_in_numba
+from solvers.limits import clock, deadline_after
 from solvers.literals import to_dimacs
-from solvers.propagate import (
-    CONTRADICTION,
-    NO_CONFLICT,
-    OUT_OF_BUDGET,
-    OUT_OF_TIME,
-    REASON_DECISION,
-    SOLVED,
-    STUCK,
-)
 from solvers.results import rating_label
 
-# The kernels return SOLVED, CONTRADICTION, STUCK, OUT_OF_BUDGET (work[SEARCHES] reached
-# work[BUDGET]) or OUT_OF_TIME (the deadline passed), status codes declared with every
-# kernel's in solvers.propagate.
+# The kernels (solvers/core/bxb.c, through solvers.core.length) return SOLVED,
+# CONTRADICTION, STUCK, OUT_OF_BUDGET (work[SEARCHES] reached work[BUDGET]) or
+# OUT_OF_TIME (the deadline passed, read every CLOCK_EVERY refutation searches), status
+# codes declared with every kernel's in solvers.propagate.  braid_closure applies B_limit
+# to an untracked state; try_hypothesis applies it under one candidate in a workspace
+# state (resuming the candidate's saved state, `memo`, when that changes no result);
+# trial_and_error is T&E(B_limit) (see the module docstring and bxb.c).
 NO_DEADLINE = np.inf
-CLOCK_EVERY = 8  # refutation searches between two looks at the clock (tens of µs)
+CLOCK_EVERY = K.CLOCK_EVERY  # refutation searches between two looks at the clock
 # Slots of the work counters.
-SEARCHES = 0  # shortest-refutation searches
-HYPOTHESES = 1  # hypotheses tried
-SKIPPED = 2  # hypotheses whose saved state showed they could not move
-ELIMINATED = 3  # candidates the closures eliminated
-BUDGET = 4  # the searches allowed (not a counter: the budget, set by the caller)
-NUM_COUNTERS = 5
+SEARCHES = K.SEARCHES  # shortest-refutation searches
+HYPOTHESES = K.HYPOTHESES  # hypotheses tried
+SKIPPED = K.SKIPPED  # hypotheses whose saved state showed they could not move
+ELIMINATED = K.ELIMINATED  # candidates the closures eliminated
+BUDGET = K.BUDGET  # the searches allowed (not a counter: the budget, set by the caller)
+NUM_COUNTERS = K.NUM_COUNTERS
 NO_BUDGET = 1 << 62
 RESUME_BYTES = 64 << 20
+braid_closure = K.braid_closure  # (f, T, X, n, limit, seconds_left, work) -> (status, next)
+try_hypothesis = K.try_hypothesis  # (f, T, U, X, n, v, limit, seconds_left, memo, work)
+trial_and_error = K.trial_and_error  # (f, T, U, X, n, limit, seconds_left, true, memo, work)
 
 
 def new_work(searches: int = NO_BUDGET) -> np.ndarray:
@@ -80,168 +78,6 @@ def new_work(searches: int = NO_BUDGET) -> np.ndarray:
     work = np.zeros(NUM_COUNTERS, np.int64)
     work[BUDGET] = searches
     return work
-
-
-def _kernel(kernel, *args):
-    """Call a kernel of this module; a Ctrl-C (or a time limit's timer) raised while it
-    read the clock surfaces from numba as "returned a result with an exception set":
-    it is the interrupt (the time limit), not a fault, and is raised as such."""
-    try:
-        return kernel(*args)
-    except SystemError as error:
-        for kind in (KeyboardInterrupt, TimeLimitReached):
-            if raised_in_numba(error, kind):
-                raise (kind() if kind is KeyboardInterrupt else TimeLimitReached()) from None
-        raise
-
-
-@njit(cache=True)
-def _clock():
-    with objmode(now="float64"):
-        now = clock()  # solvers.limits: compiling does not count
-    return now
-
-
-@njit(cache=True)
-def braid_closure(F, occ, T, X, num_candidates, limit, deadline, work):
-    """Apply B_limit to the untracked state T: eliminate every open candidate whose
-    shortest refutation has length <= limit, propagating after each, until none is
-    left.  Return (status, next): status SOLVED, CONTRADICTION, STUCK, OUT_OF_BUDGET
-    (before a search past the budget, work[BUDGET]) or OUT_OF_TIME (the clock is read
-    every CLOCK_EVERY refutations; `deadline` is a solvers.limits.clock()
-    value, inf for none); next the shortest refutation left, the smallest limit at
-    which B would eliminate more (more than all constraints when none is left)."""
-    value = T.value
-    unbounded = K.num_constraints(F)  # no refutation is longer than all constraints
-    # Round and round the candidates until a whole turn since the last elimination
-    # eliminated nothing (a candidate is only refuted again after the state changed);
-    # the lengths found in that quiet turn are those of the final state (a search
-    # bounded by `limit` says limit + 1 for longer ones: the state moves again no
-    # sooner than that).
-    quiet = 0  # candidates looked at since the last elimination
-    shortest_left = unbounded + 1
-    v = 0
-    while quiet < num_candidates:
-        quiet += 1
-        if value[2 * v] == 0:
-            if work[SEARCHES] >= work[BUDGET]:
-                return OUT_OF_BUDGET, shortest_left
-            # The clock is read even with no deadline: reading it runs Python, whose
-            # signal handlers then raise a Ctrl-C (see `_kernel`).
-            if work[SEARCHES] % CLOCK_EVERY == 0 and _clock() >= deadline:
-                return OUT_OF_TIME, shortest_left
-            work[SEARCHES] += 1
-            length = K.shortest_refutation(F, occ, T, X, 2 * v, limit)
-            if length <= limit:
-                work[ELIMINATED] += 1
-                if K.eliminate(F, occ, T, 2 * v + 1) != NO_CONFLICT:
-                    return CONTRADICTION, shortest_left
-                quiet = 0
-                shortest_left = unbounded + 1
-            elif length < shortest_left:
-                shortest_left = length
-        v = v + 1 if v + 1 < num_candidates else 0
-    return (SOLVED if K.solved(T, num_candidates) else STUCK), shortest_left
-
-
-@njit(cache=True)
-def _within(T, saved):
-    """Return True when every fact of T is a fact of the saved values."""
-    value = T.value
-    for lit in range(value.shape[0]):  # noqa: SIM110 (numba compiles no generator in all())
-        if value[lit] == 1 and saved[lit] != 1:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _try_hypothesis(F, occ, T, U, X, num_candidates, v, limit, deadline, memo, codes, cones, work):
-    """Apply B_limit under candidate v (open in T) in the workspace U; return (status,
-    next) as `braid_closure` (CONTRADICTION: v is refuted).
-
-    With `memo` (rows of a Memo, see BxbRater) the hypothesis's last state is resumed:
-    its facts follow from the present T and v too, and B_limit is confluent, so the
-    result is the same.  When T has no fact the saved state lacks, the state is the
-    saved one, and if its next limit is beyond `limit` nothing is tried at all."""
-    saved, next_limit, has_saved = memo
-    resume = saved.shape[0] > 0
-    if resume and has_saved[v] and next_limit[v] > limit and _within(T, saved[v]):
-        work[SKIPPED] += 1
-        return STUCK, next_limit[v]
-    work[HYPOTHESES] += 1
-    K.copy_facts(T, U)
-    codes[0] = 2 * v
-    k = 1
-    if resume and has_saved[v]:
-        value = T.value
-        for lit in range(value.shape[0]):
-            if saved[v, lit] == 1 and value[lit] == 0 and lit != 2 * v:
-                codes[k] = lit
-                k += 1
-    if K.assert_facts(F, occ, U, codes[:k], cones[:k], REASON_DECISION) != NO_CONFLICT:
-        return CONTRADICTION, 0
-    status, shortest_left = braid_closure(F, occ, U, X, num_candidates, limit, deadline, work)
-    if resume and status in (STUCK, SOLVED):
-        saved[v, :] = U.value
-        next_limit[v] = shortest_left
-        has_saved[v] = True
-    return status, shortest_left
-
-
-@njit(cache=True)
-def trial_and_error(F, occ, T, U, X, num_candidates, limit, deadline, true_somewhere, memo, work):
-    """Apply T&E(B_limit) to the untracked state T, with U (an untracked state of the
-    same formula) as the hypotheses' workspace: B_limit on T, then each open candidate
-    z as a hypothesis, eliminated from T when B_limit under z reaches a contradiction,
-    until the grid is solved or a whole turn eliminates nothing.  Candidates with
-    `true_somewhere[v]` (true in a solution) are not tried: sound rules never refute
-    them.  `memo` keeps the hypotheses' states between calls for one grid.
-
-    Return (status, next): status SOLVED, CONTRADICTION, STUCK or OUT_OF_TIME; next
-    the smallest limit at which T&E would move again (every limit between `limit` and
-    it gets STUCK at once)."""
-    codes = np.zeros(T.value.shape[0], np.int32)
-    cones = np.zeros(T.value.shape[0], np.int32)
-    status, outer_next = braid_closure(F, occ, T, X, num_candidates, limit, deadline, work)
-    if status != STUCK:
-        return status, outer_next
-    value = T.value
-    # Hypotheses whose saved state is closest to moving first: the sooner the turn's
-    # eliminations come, the shorter the quiet turn after the last one.
-    saved, _, has_saved = memo
-    closeness = np.zeros(num_candidates, np.int64)  # open candidates in the saved state
-    if saved.shape[0] > 0:
-        for v in range(num_candidates):
-            if has_saved[v]:
-                for y in range(num_candidates):
-                    closeness[v] += saved[v, 2 * y] == 0
-    order = np.argsort(closeness, kind="mergesort")
-    quiet = 0  # hypotheses looked at since the last elimination
-    shortest_left = outer_next
-    at = 0
-    while quiet < num_candidates:
-        quiet += 1
-        v = order[at]
-        at = at + 1 if at + 1 < num_candidates else 0
-        if value[2 * v] == 0 and not true_somewhere[v]:
-            inner, inner_next = _try_hypothesis(
-                F, occ, T, U, X, num_candidates, v, limit, deadline, memo, codes, cones, work
-            )
-            if inner in (OUT_OF_TIME, OUT_OF_BUDGET):
-                return inner, shortest_left
-            if inner == CONTRADICTION:
-                if K.eliminate(F, occ, T, 2 * v + 1) != NO_CONFLICT:
-                    return CONTRADICTION, shortest_left
-                status, outer_next = braid_closure(
-                    F, occ, T, X, num_candidates, limit, deadline, work
-                )
-                if status != STUCK:
-                    return status, outer_next
-                quiet = 0
-                shortest_left = outer_next
-            elif inner_next < shortest_left:
-                shortest_left = inner_next
-    return STUCK, shortest_left
 
 
 @dataclass(frozen=True)
@@ -294,8 +130,7 @@ class BxbRater:
         self.lengths = lengths or RefutationRater(geometry, encoding)
         self.time_limit = time_limit
         self.searches = searches
-        self._workspace = K.new_state(self.lengths.F, self.lengths.num_vars, False)
-        self.occ = K.occurrences(self.lengths.F)  # each literal's constraints, for the kernels
+        self._workspace = K.new_state(self.lengths.formula, False)  # the hypotheses'
         self.engine = GridEngine(geometry, encoding)
         # Each hypothesis's last state, resumed at its next trial (see
         # `_hypothesis_fails`), when one value a literal for each candidate fits.
@@ -333,9 +168,8 @@ class BxbRater:
         self._memo[2][:] = False
         p = 1
         while p <= r.num_constraints:
-            status, next_limit = _kernel(
-                trial_and_error,
-                r.F, self.occ, T, self._workspace, r.X, r.num_candidates, p, at,
+            status, next_limit = trial_and_error(
+                r.formula, T, self._workspace, r.X, r.num_candidates, p, at - clock(),
                 true_somewhere, self._memo, self.work,
             )  # fmt: skip
             if status == SOLVED:
@@ -358,8 +192,6 @@ class BxbRater:
         r = self.lengths
         true_somewhere = self._solution_candidates(grid)
         no_memo = (np.zeros((0, 2 * r.num_vars), np.int8), np.zeros(0, np.int64), np.zeros(0, bool))
-        codes = np.zeros(2 * r.num_vars, np.int32)
-        cones = np.zeros(2 * r.num_vars, np.int32)
         work = new_work()  # one explanation step, bounded by its caller
         hypotheses = [v for v in range(r.num_candidates) if T.value[2 * v] == 0]
         hypotheses = [v for v in hypotheses if not true_somewhere[v]]
@@ -369,10 +201,9 @@ class BxbRater:
             shortest_left = r.num_constraints + 1
             for v in hypotheses:
                 before = int(work[ELIMINATED])
-                status, left = _kernel(
-                    _try_hypothesis,
-                    r.F, self.occ, T, self._workspace, r.X, r.num_candidates, v, p, NO_DEADLINE,
-                    no_memo, codes, cones, work,
+                status, left = try_hypothesis(
+                    r.formula, T, self._workspace, r.X, r.num_candidates, v, p, NO_DEADLINE,
+                    no_memo, work,
                 )  # fmt: skip
                 if status == CONTRADICTION:
                     refuted.append((int(work[ELIMINATED]) - before, v))
@@ -396,7 +227,7 @@ class BxbRater:
             for y in range(r.num_candidates):
                 if U.value[2 * y] != 0:
                     continue
-                length = K.shortest_refutation(r.F, self.occ, U, r.X, 2 * y, p)
+                length = K.shortest_refutation(r.formula, U, r.X, 2 * y, p)
                 if length <= p:
                     ruled_out = int(to_dimacs(2 * y + 1))
                     eliminated.append((ruled_out, int(length), r._bits(r.X.best_cone)))

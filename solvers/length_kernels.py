@@ -1,8 +1,8 @@
-"""Shortest refutations: the numba kernels of the refutation-length rating, kept while
-BxB's numba kernels (solvers.bxb_rating) call them and the tests compare them with their
-C port, `solvers.core.length`, whose docstring describes the method (the records, State,
-Scratch and Alternatives, are that module's).  Each kernel here has the same contract as
-its C twin."""
+"""Shortest refutations: the numba kernels of the refutation-length rating, which
+`solvers.core.length` (C) replaces, kept as the oracle the tests compare the C port with
+(tests/solvers/test_core_length_numba.py, and BxB's old kernels in
+tests/solvers/bxb_numba_oracle.py) while numba exists.  The C module's docstring
+describes the method; the records, State, Scratch and Alternatives, are its."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ FLAGS = ("-std=c11", "-O2", "-fno-strict-aliasing")
 EXTENSIONS = {
     "_core": ("module.c", "arrays.c", "clauses.c", "board_base.c", "board_sse41.c", "board_avx2.c"),
     "_search": ("search_module.c", "search.c", "clauses.c", "arrays.c"),
-    "_length": ("length.c", "length_module.c"),
+    "_length": ("length.c", "bxb.c", "length_module.c"),
 }
 
 

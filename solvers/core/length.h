@@ -104,6 +104,32 @@ int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A
                               int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
                               int64_t budget, int64_t *longest, int64_t *steps);
 int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand);
+/* ---- BxB (bxb.c): T&E(B_p) over these kernels ---- */
+
+/* Slots of BxB's work counters (solvers.bxb_rating) and its statuses. */
+enum { W_SEARCHES = 0, W_HYPOTHESES = 1, W_SKIPPED = 2, W_ELIMINATED = 3, W_BUDGET = 4,
+       W_NUM_COUNTERS = 5 };
+enum { OUT_OF_TIME = -13, OUT_OF_BUDGET = -14, CLOCK_EVERY = 8 };
+#define NO_DEADLINE INT64_MAX
+
+/* Each hypothesis's last state (rows 0: none kept): its values, the limit at which it
+ * moves again, whether it has one. */
+typedef struct {
+    int8_t *saved;
+    int64_t *next_limit;
+    int8_t *has_saved;
+    int64_t rows;
+} LMemo;
+
+int64_t bxb_closure(LCall *k, LState *T, LScratch *X, int64_t ncand, int64_t limit,
+                    int64_t deadline_ns, int64_t *work, int64_t *next);
+int64_t bxb_try_hypothesis(LCall *k, LState *T, LState *U, LScratch *X, int64_t ncand, int64_t v,
+                           int64_t limit, int64_t deadline_ns, LMemo *memo, int32_t *codes,
+                           const int32_t *cones, int64_t *work, int64_t *next);
+int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t ncand,
+                            int64_t limit, int64_t deadline_ns, const int8_t *true_somewhere,
+                            LMemo *memo, int64_t *work, int64_t *next);
+
 int length_chain(const LFormula *f, const LState *S, const uint64_t *cone, int32_t hypothesis,
                  int64_t *out_lits, int64_t *out_constraints, int64_t room, int64_t result[4]);
 

@@ -183,6 +183,19 @@ simplest_first = _length.simplest_first  # (f, S, X, A, n, limit, lengths, log, 
 failed_closure = _length.failed_closure  # (f, S, X, n)
 refutation_chain = _length.refutation_chain  # (f, S, cone, hypothesis, out_lits, out_cons)
 
+# BxB's kernels (bxb.c): T&E(B_p) over the kernels above (solvers.bxb_rating), their
+# statuses and the slots of their work counters.
+braid_closure = _length.braid_closure  # (f, T, X, n, limit, seconds_left, work)
+try_hypothesis = _length.try_hypothesis  # (f, T, U, X, n, v, limit, seconds_left, memo, work)
+trial_and_error = _length.trial_and_error  # (f, T, U, X, n, limit, left, true, memo, work)
+OUT_OF_TIME, OUT_OF_BUDGET, CLOCK_EVERY = (
+    _length.OUT_OF_TIME,
+    _length.OUT_OF_BUDGET,
+    _length.CLOCK_EVERY,
+)
+SEARCHES, HYPOTHESES, SKIPPED = _length.SEARCHES, _length.HYPOTHESES, _length.SKIPPED
+ELIMINATED, BUDGET, NUM_COUNTERS = _length.ELIMINATED, _length.BUDGET, _length.NUM_COUNTERS
+
 
 def new_state(f: Formula, track: bool) -> State:
     """Return an empty State of formula f: no facts, cones tracked if `track`."""

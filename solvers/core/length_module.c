@@ -21,7 +21,9 @@
 
 /* ---- arrays ------------------------------------------------------------------- */
 
-enum { SIGNED = 0, UNSIGNED = 1 };
+enum { SIGNED = 0, UNSIGNED = 1, BOOL = 2 };
+static const char *const KIND_NAMES[] = {"int", "uint", "bool"};
+static const char *const KIND_FORMATS[] = {"bhilq", "BHILQ", "?"};
 
 /* Get a C-contiguous writable buffer of integers (`kind`, `itemsize` bytes), `ndim`
  * dimensions, shape (d0, d1) where -1 is any and -2 is "at least the next bound"
@@ -32,16 +34,16 @@ static int get_view(PyObject *obj, Py_buffer *view, const char *name, int kind, 
     if (PyObject_GetBuffer(obj, view, flags) < 0) {
         PyErr_Clear();
         PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous%s array of %s%d, not %R", name,
-                     writable ? " writable" : "", kind == SIGNED ? "int" : "uint", itemsize * 8,
+                     writable ? " writable" : "", KIND_NAMES[kind], itemsize * 8,
                      (PyObject *)Py_TYPE(obj));
         return -1;
     }
     const char *f = view->format ? view->format : "B";
     if (*f == '<' || *f == '=' || *f == '@') f++;
-    int ok = f[0] && f[1] == 0 && strchr(kind == SIGNED ? "bhilq" : "BHILQ", f[0]) != NULL;
+    int ok = f[0] && f[1] == 0 && strchr(KIND_FORMATS[kind], f[0]) != NULL;
     if (!ok || view->itemsize != itemsize) {
         PyErr_Format(PyExc_ValueError, "%s must hold %s%d, not format '%s' of %zd bytes", name,
-                     kind == SIGNED ? "int" : "uint", itemsize * 8,
+                     KIND_NAMES[kind], itemsize * 8,
                      view->format ? view->format : "B", view->itemsize);
         PyBuffer_Release(view);
         return -1;
@@ -655,7 +657,143 @@ done:
     return result;
 }
 
+/* ---- BxB ------------------------------------------------------------------------ */
+
+/* The deadline in core_now_ns() time: `seconds_left` from now, none when infinite. */
+static int64_t deadline_ns(double seconds_left) {
+    if (!(seconds_left < 1e9)) return NO_DEADLINE; /* inf (no time limit), or NaN */
+    if (seconds_left < -1e9) seconds_left = -1e9;
+    return core_now_ns() + (int64_t)(seconds_left * 1e9);
+}
+
+/* View a memo (saved values, next limits, whether saved) of 0 rows or one a candidate. */
+static int bind_memo(const LFormula *f, PyObject *memo, int64_t ncand, LMemo *m, Py_buffer *v) {
+    static const char *names[3] = {"memo[0] (saved values)", "memo[1] (next limits)",
+                                   "memo[2] (has saved)"};
+    if (!PyTuple_Check(memo) || PyTuple_GET_SIZE(memo) != 3) {
+        PyErr_SetString(PyExc_TypeError, "memo must be a tuple of 3 arrays");
+        return -1;
+    }
+    if (get_view(PyTuple_GET_ITEM(memo, 0), &v[0], names[0], SIGNED, 1, 2, -1, 0, f->nlits, 1) <
+        0)
+        return -1;
+    Py_ssize_t rows = v[0].shape[0];
+    if (get_view(PyTuple_GET_ITEM(memo, 1), &v[1], names[1], SIGNED, 8, 1, rows, 0, 0, 1) < 0 ||
+        get_view(PyTuple_GET_ITEM(memo, 2), &v[2], names[2], BOOL, 1, 1, rows, 0, 0, 1) < 0)
+        return -1;
+    if (rows != 0 && rows < ncand) {
+        PyErr_Format(PyExc_ValueError, "memo has %zd rows: 0 or one a candidate (%lld)", rows,
+                     (long long)ncand);
+        return -1;
+    }
+    m->saved = v[0].buf, m->next_limit = v[1].buf, m->has_saved = v[2].buf, m->rows = rows;
+    return 0;
+}
+
+/* T and U must not share memory: U is written from T. */
+static int apart(const Py_buffer *a, const Py_buffer *b, int n) {
+    for (int i = 0; i < n; i++) {
+        const char *x = a[i].buf, *y = b[i].buf;
+        if (x < y + b[i].len && y < x + a[i].len) {
+            PyErr_SetString(PyExc_ValueError, "the workspace U shares memory with the state T");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* braid_closure, try_hypothesis, trial_and_error: `which` says which. */
+enum { CLOSURE, HYPOTHESIS, TRIAL };
+
+static PyObject *bxb_call(PyObject *args, int which) {
+    PyObject *fo, *To, *Uo = NULL, *Xo, *mo = NULL, *wo, *to = NULL;
+    long long n, v = 0, limit;
+    double left;
+    int parsed;
+    if (which == CLOSURE)
+        parsed = PyArg_ParseTuple(args, "OOOLLdO", &fo, &To, &Xo, &n, &limit, &left, &wo);
+    else if (which == HYPOTHESIS)
+        parsed = PyArg_ParseTuple(args, "OOOOLLLdOO", &fo, &To, &Uo, &Xo, &n, &v, &limit, &left,
+                                  &mo, &wo);
+    else
+        parsed = PyArg_ParseTuple(args, "OOOOLLdOOO", &fo, &To, &Uo, &Xo, &n, &limit, &left, &to,
+                                  &mo, &wo);
+    if (!parsed) return NULL;
+    const LFormula *f = get_formula(fo);
+    if (!f) return NULL;
+    enum { NV = 9 + 9 + SCRATCH_FIELDS + 3 + 2 };
+    Py_buffer vw[NV];
+    memset(vw, 0, sizeof vw);
+    Py_buffer *tv = vw, *uv = vw + 9, *xv = vw + 18, *mv = xv + SCRATCH_FIELDS, *ov = mv + 3;
+    PyObject *result = NULL;
+    LCall k = {f, NULL, 0, 0};
+    LState T, U;
+    LScratch X;
+    LMemo memo = {NULL, NULL, NULL, 0};
+    if (check_candidates(f, n) < 0 || bind_state(f, To, &T, tv, 1) < 0 ||
+        bind_scratch(f, Xo, &X, xv) < 0 ||
+        get_view(wo, &ov[0], "work", SIGNED, 8, 1, W_NUM_COUNTERS, 0, 0, 1) < 0)
+        goto done;
+    if (which != CLOSURE &&
+        (bind_state(f, Uo, &U, uv, 1) < 0 || !apart(tv, uv, 9) || bind_memo(f, mo, n, &memo, mv) < 0))
+        goto done;
+    if (which == HYPOTHESIS && (v < 0 || v >= n)) {
+        PyErr_Format(PyExc_ValueError, "candidate %lld is not in 0..%lld", v, n - 1);
+        goto done;
+    }
+    if (which == TRIAL && get_view(to, &ov[1], "true_somewhere", BOOL, 1, 1, -2, n, 0, 0) < 0)
+        goto done;
+    int32_t *codes = NULL, *cones = NULL;
+    if (which == HYPOTHESIS) {
+        codes = malloc(sizeof(int32_t) * (size_t)f->nlits);
+        cones = calloc((size_t)f->nlits, sizeof(int32_t));
+        if (!codes || !cones) {
+            free(codes);
+            free(cones);
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    int64_t due = deadline_ns(left), next = 0, status;
+    Poll poll;
+    k.poll = &poll;
+    core_release(&poll);
+    if (which == CLOSURE)
+        status = bxb_closure(&k, &T, &X, n, limit, due, ov[0].buf, &next);
+    else if (which == HYPOTHESIS)
+        status = bxb_try_hypothesis(&k, &T, &U, &X, n, v, limit, due, &memo, codes, cones,
+                                    ov[0].buf, &next);
+    else
+        status = bxb_trial_and_error(&k, &T, &U, &X, n, limit, due, ov[1].buf, &memo, ov[0].buf,
+                                     &next);
+    free(codes);
+    free(cones);
+    if (finish(&k, &poll) == 0) result = Py_BuildValue("LL", status, next);
+done:
+    release(vw, NV);
+    return result;
+}
+
+static PyObject *py_braid_closure(PyObject *self, PyObject *args) {
+    return bxb_call(args, CLOSURE);
+}
+
+static PyObject *py_try_hypothesis(PyObject *self, PyObject *args) {
+    return bxb_call(args, HYPOTHESIS);
+}
+
+static PyObject *py_trial_and_error(PyObject *self, PyObject *args) {
+    return bxb_call(args, TRIAL);
+}
+
 static PyMethodDef module_methods[] = {
+    {"braid_closure", py_braid_closure, METH_VARARGS,
+     "braid_closure(f, T, X, num_candidates, limit, seconds_left, work) -> (status, next)"},
+    {"try_hypothesis", py_try_hypothesis, METH_VARARGS,
+     "try_hypothesis(f, T, U, X, num_candidates, v, limit, seconds_left, memo, work)"},
+    {"trial_and_error", py_trial_and_error, METH_VARARGS,
+     "trial_and_error(f, T, U, X, num_candidates, limit, seconds_left, true_somewhere, memo, "
+     "work)"},
     {"restart", py_restart, METH_VARARGS, "restart(f, S, units, givens)"},
     {"assert_facts", py_assert_facts, METH_VARARGS, "assert_facts(f, S, lits, cones, why)"},
     {"eliminate", py_eliminate, METH_VARARGS, "eliminate(f, S, lit)"},
@@ -710,6 +848,11 @@ PyMODINIT_FUNC PyInit__length(void) {
         {"CONTRADICTION", CONTRADICTION}, {"STUCK", STUCK},
         {"REASON_DECISION", REASON_DECISION}, {"REASON_PROBE", REASON_PROBE},
         {"REASON_UNIT", REASON_UNIT},    {"BINARY_REASON", BINARY_REASON},
+        {"OUT_OF_TIME", OUT_OF_TIME},    {"OUT_OF_BUDGET", OUT_OF_BUDGET},
+        {"SEARCHES", W_SEARCHES},        {"HYPOTHESES", W_HYPOTHESES},
+        {"SKIPPED", W_SKIPPED},          {"ELIMINATED", W_ELIMINATED},
+        {"BUDGET", W_BUDGET},            {"NUM_COUNTERS", W_NUM_COUNTERS},
+        {"CLOCK_EVERY", CLOCK_EVERY},
         {"NEVER", NEVER},
     };
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)

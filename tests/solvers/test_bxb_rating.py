@@ -17,6 +17,7 @@ from encoder.geometry import standard
 from encoder.grids import parse_grid
 from encoder.status import Status
 from solvers import bxb_rating as B
+from solvers.core import length as K
 from solvers.length_rating import RefutationRater
 
 GEOMETRY = standard(9)
@@ -39,7 +40,7 @@ def solves_at(rater: B.BxbRater, grid, p: int) -> tuple[int, tuple[int, ...]]:
     nothing_known = np.zeros(r.num_candidates, np.bool_)
     no_memo = (np.zeros((0, 2 * r.num_vars), np.int8), np.zeros(0, np.int64), np.zeros(0, bool))
     status, _ = B.trial_and_error(
-        r.F, rater.occ, T, rater._workspace, r.X, r.num_candidates, p, B.NO_DEADLINE,
+        r.formula, T, rater._workspace, r.X, r.num_candidates, p, B.NO_DEADLINE,
         nothing_known, no_memo, B.new_work(),
     )  # fmt: skip
     return status, r.values(T)
@@ -51,7 +52,7 @@ def test_the_rating_is_the_smallest_p_that_solves(rater):
     assert rated.status is Status.SAT and rated.label() == str(rated.value) == "2"
     below, _ = solves_at(rater, grid, rated.value - 1)
     at, values = solves_at(rater, grid, rated.value)
-    assert below == B.STUCK and at == B.SOLVED
+    assert below == K.STUCK and at == K.SOLVED
     assert is_solution(values, grid, GEOMETRY)
 
 

@@ -196,6 +196,41 @@ def test_scratch_and_arguments_are_checked(rater):
         K.shortest_refutation(f, S, A, 0, 10)
 
 
+def test_bxb_arguments_are_checked(rater):
+    f, T, X, _ = records(rater)
+    n = f.num_vars // 2
+    U = K.new_state(f, False)
+    work = np.zeros(K.NUM_COUNTERS, np.int64)
+    work[K.BUDGET] = 1 << 40
+    memo = (np.zeros((n, 2 * f.num_vars), np.int8), np.zeros(n, np.int64), np.zeros(n, bool))
+    true = np.zeros(n, bool)
+    assert K.trial_and_error(f, T, U, X, n, 1, np.inf, true, memo, work)[0] in (
+        K.SOLVED, K.STUCK, K.CONTRADICTION)  # fmt: skip
+    short = (memo[0][:3].copy(), memo[1][:3].copy(), memo[2][:3].copy())
+    bad = {
+        "memo rows": lambda: K.trial_and_error(f, T, U, X, n, 1, np.inf, true, short, work),
+        "memo dtype": lambda: K.trial_and_error(
+            f, T, U, X, n, 1, np.inf, true, (memo[0], memo[1], memo[2].astype(np.int32)), work
+        ),
+        "true dtype": lambda: K.trial_and_error(
+            f, T, U, X, n, 1, np.inf, true.astype(np.int64), memo, work
+        ),
+        "work short": lambda: K.braid_closure(f, T, X, n, 1, np.inf, work[:3].copy()),
+        "U is T": lambda: K.trial_and_error(f, T, T, X, n, 1, np.inf, true, memo, work),
+        "candidate": lambda: K.try_hypothesis(f, T, U, X, n, n, 1, np.inf, memo, work),
+    }
+    for name, call in bad.items():
+        with pytest.raises(ValueError):
+            call()
+            pytest.fail(name)
+    with pytest.raises(TypeError):
+        K.try_hypothesis(f, T, U, X, n, 0, 1, np.inf, memo[:2], work)
+    work[:] = 0  # no budget: stopped before the first search
+    assert K.braid_closure(f, T, X, n, 1, np.inf, work)[0] == K.OUT_OF_BUDGET
+    work[K.BUDGET] = 1 << 40  # a deadline already passed: stopped at the first look at the clock
+    assert K.braid_closure(f, T, X, n, 1, -1.0, work)[0] == K.OUT_OF_TIME
+
+
 def test_a_formula_is_checked_once(rater):
     F = rater.F
     with pytest.raises(ValueError):

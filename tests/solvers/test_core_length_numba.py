@@ -167,3 +167,48 @@ def test_the_records_have_the_numba_shapes():
         for x, y in zip(a, b, strict=True):
             assert x.shape == y.shape and x.dtype == y.dtype
     same(Sn, Sc)
+
+
+@pytest.mark.slow
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), name=st.sampled_from(["9x9", "x"]))
+def test_bxb_agrees(data, name):
+    # T&E(B_p) on a random state of a grid, for p = 1, 2, ... on one growing state with the
+    # hypotheses' saved states (memo), as BxbRater.rate runs it; then single hypotheses
+    # without memo, as its explanations do; budgets and an expired clock included.
+    from bxb_numba_oracle import _try_hypothesis, trial_and_error
+
+    p = pair(name)
+    Sn, Sc, conflict = states(p, data, False)
+    if conflict != C.NO_CONFLICT:
+        return
+    nlits, n = 2 * p.nv, p.candidates
+    Un, Uc = C.new_state(p.f, False), C.new_state(p.f, False)
+    memo_n = (np.zeros((n, nlits), np.int8), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+    memo_c = tuple(a.copy() for a in memo_n)
+    true_somewhere = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    budget = data.draw(st.sampled_from([1 << 62, data.draw(st.integers(0, 3000))]))
+    expired = data.draw(st.booleans()) and data.draw(st.booleans())
+    work_n, work_c = np.zeros(C.NUM_COUNTERS, np.int64), np.zeros(C.NUM_COUNTERS, np.int64)
+    work_n[C.BUDGET] = work_c[C.BUDGET] = budget
+    for limit in range(1, data.draw(st.integers(1, 4)) + 1):
+        a = trial_and_error(p.F, p.occ, Sn, Un, p.Xn, n, limit, -1.0 if expired else np.inf,
+                            true_somewhere, memo_n, work_n)  # fmt: skip
+        b = C.trial_and_error(p.f, Sc, Uc, p.Xc, n, limit, -1.0 if expired else np.inf,
+                              true_somewhere, memo_c, work_c)  # fmt: skip
+        assert tuple(a) == b
+        np.testing.assert_array_equal(work_n, work_c)
+        same(Sn, Sc)
+        same(memo_n, memo_c)
+        if a[0] != C.STUCK:
+            break
+    no_memo = (np.zeros((0, nlits), np.int8), np.zeros(0, np.int64), np.zeros(0, np.bool_))
+    codes, cones = np.zeros(nlits, np.int32), np.zeros(nlits, np.int32)
+    open_v = [v for v in range(n) if Sn.value[2 * v] == 0]
+    for v in data.draw(st.lists(st.sampled_from(open_v), max_size=3)) if open_v else []:
+        a = _try_hypothesis(p.F, p.occ, Sn, Un, p.Xn, n, v, 2, np.inf, no_memo, codes, cones,
+                            work_n)  # fmt: skip
+        b = C.try_hypothesis(p.f, Sc, Uc, p.Xc, n, v, 2, np.inf, no_memo, work_c)
+        assert tuple(a) == b
+        np.testing.assert_array_equal(work_n, work_c)
+        same(Un, Uc)
