@@ -36,6 +36,9 @@
  * answer on every machine.
  */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "core.h"
 
@@ -269,41 +272,63 @@ static const word STD9_HOUSES[27][2] = {
 #define STD9 90 /* NN for the standard 9x9 board (9x9's constants, and std9_houses) */
 
 /* Bits 0, 3, 6 of s to bits 0, 1, 2 (a band's three boxes). */
-INLINE word std9_boxes(word s) { return (s | s >> 2 | s >> 4) & 7; }
+#define STD9_BOXES(s) (((s) | (s) >> 2 | (s) >> 4) & 7)
+#define STD9_ROWS(s) (((s) >> 9 & 7) | ((s) >> 41 & 7) << 3 | ((s) >> 25 & 7) << 6)
 
 /* The houses of a value board (x0, x1: cells 0..63, then 64..80) with exactly one
- * place, as a mask of house numbers; *none: those with no place. */
-INLINE word std9_houses(word x0, word x1, word *none) {
-    const word M27 = ((word)1 << 27) - 1, R = 0x1FF | (word)0x1FF << 32;
-    const word L = 1 | (word)1 << 16 | (word)1 << 32, K = 0x1FF * L, G9 = L << 9;
-    const word B = 0x49 | (word)0x49 << 32; /* the boxes' first columns, in both lanes */
-    word P = (x0 & M27) | (x0 >> 27 & M27) << 32; /* bands 0 and 1 */
-    word Q = x0 >> 54 | (x1 & 0x1FFFF) << 10;      /* band 2 */
-    word pa = P & R, pb = P >> 9 & R, pc = P >> 18 & R; /* each band's three rows */
-    word qa = Q & 0x1FF, qb = Q >> 9 & 0x1FF, qc = Q >> 18 & 0x1FF;
-    word po = pa | pb | pc, pt = (pa & pb) | (pc & (pa | pb)); /* columns within bands */
-    word qo = qa | qb | qc, qt = (qa & qb) | (qc & (qa | qb));
-    word lo = po & 0x1FF, hi = po >> 32;
-    word co = lo | hi | qo; /* columns */
-    word ct = (pt & 0x1FF) | pt >> 32 | qt | (lo & hi) | (qo & (lo | hi));
-    word pbo = po | po >> 1 | po >> 2; /* boxes, at bits 0, 3, 6 of each lane */
-    word pbt = pt | pt >> 1 | pt >> 2 | (po & po >> 1) | (po >> 2 & (po | po >> 1));
-    word qbo = qo | qo >> 1 | qo >> 2;
-    word qbt = qt | qt >> 1 | qt >> 2 | (qo & qo >> 1) | (qo >> 2 & (qo | qo >> 1));
-    word ps = pbo & ~pbt & B, qs = qbo & ~qbt & B, pe = ~pbo & B, qe = ~qbo & B;
-    /* rows: lanes 0, 16, 32 hold rows 0-2, 6-8 and 3-5 of words ra, rb, rc */
-    word ra = pa | qa << 16, rb = pb | qb << 16, rc = pc | qc << 16;
-    word na = (ra + K) & G9, nb = (rb + K) & G9, nc = (rc + K) & G9;
-    word ta = ((((ra | G9) - L) & ra) + K) & G9, tb = ((((rb | G9) - L) & rb) + K) & G9,
-         tc = ((((rc | G9) - L) & rc) + K) & G9;
-    word rs = (na & ~ta) | (nb & ~tb) << 1 | (nc & ~tc) << 2;
-    word re = (~na & G9) | (~nb & G9) << 1 | (~nc & G9) << 2;
-#define STD9_ROWS(s) ((s >> 9 & 7) | (s >> 41 & 7) << 3 | (s >> 25 & 7) << 6)
-    *none = STD9_ROWS(re) | (~co & 0x1FF) << 9 |
-            (std9_boxes(pe) | std9_boxes(pe >> 32) << 3 | std9_boxes(qe) << 6) << 18;
-    return STD9_ROWS(rs) | (co & ~ct) << 9 |
-           (std9_boxes(ps) | std9_boxes(ps >> 32) << 3 | std9_boxes(qs) << 6) << 18;
-#undef STD9_ROWS
+ * place, as a mask of house numbers; *none: those with no place.  T is a word, or a
+ * vector of words: several values' boards at once, one a lane (the same expressions). */
+#define STD9_HOUSES(NAME, T)                                                              \
+    INLINE T NAME(T x0, T x1, T *none) {                                                  \
+    const word M27 = ((word)1 << 27) - 1, R = 0x1FF | (word)0x1FF << 32;                  \
+    const word L = 1 | (word)1 << 16 | (word)1 << 32, K = 0x1FF * L, G9 = L << 9;         \
+    const word B = 0x49 | (word)0x49 << 32; /* the boxes' first columns, in both lanes */ \
+    T P = (x0 & M27) | (x0 >> 27 & M27) << 32; /* bands 0 and 1 */                        \
+    T Q = x0 >> 54 | (x1 & 0x1FFFF) << 10;      /* band 2 */                              \
+    T pa = P & R, pb = P >> 9 & R, pc = P >> 18 & R; /* each band's three rows */         \
+    T qa = Q & 0x1FF, qb = Q >> 9 & 0x1FF, qc = Q >> 18 & 0x1FF;                          \
+    T po = pa | pb | pc, pt = (pa & pb) | (pc & (pa | pb)); /* columns within bands */    \
+    T qo = qa | qb | qc, qt = (qa & qb) | (qc & (qa | qb));                               \
+    T lo = po & 0x1FF, hi = po >> 32;                                                     \
+    T co = lo | hi | qo; /* columns */                                                    \
+    T ct = (pt & 0x1FF) | pt >> 32 | qt | (lo & hi) | (qo & (lo | hi));                   \
+    T pbo = po | po >> 1 | po >> 2; /* boxes, at bits 0, 3, 6 of each lane */             \
+    T pbt = pt | pt >> 1 | pt >> 2 | (po & po >> 1) | (po >> 2 & (po | po >> 1));         \
+    T qbo = qo | qo >> 1 | qo >> 2;                                                       \
+    T qbt = qt | qt >> 1 | qt >> 2 | (qo & qo >> 1) | (qo >> 2 & (qo | qo >> 1));         \
+    T ps = pbo & ~pbt & B, qs = qbo & ~qbt & B, pe = ~pbo & B, qe = ~qbo & B;             \
+    /* rows: lanes 0, 16, 32 hold rows 0-2, 6-8 and 3-5 of words ra, rb, rc */            \
+    T ra = pa | qa << 16, rb = pb | qb << 16, rc = pc | qc << 16;                         \
+    T na = (ra + K) & G9, nb = (rb + K) & G9, nc = (rc + K) & G9;                         \
+    T ta = ((((ra | G9) - L) & ra) + K) & G9, tb = ((((rb | G9) - L) & rb) + K) & G9,     \
+         tc = ((((rc | G9) - L) & rc) + K) & G9;                                          \
+    T rs = (na & ~ta) | (nb & ~tb) << 1 | (nc & ~tc) << 2;                                \
+    T re = (~na & G9) | (~nb & G9) << 1 | (~nc & G9) << 2;                                \
+    *none = (T)(STD9_ROWS(re) | (~co & 0x1FF) << 9 |                                      \
+            (STD9_BOXES(pe) | STD9_BOXES(pe >> 32) << 3 | STD9_BOXES(qe) << 6) << 18);    \
+    return STD9_ROWS(rs) | (co & ~ct) << 9 |                                              \
+           (STD9_BOXES(ps) | STD9_BOXES(ps >> 32) << 3 | STD9_BOXES(qs) << 6) << 18;      \
+    }
+/* Several values' words, one a lane: four with AVX2, else two (SSE2 is x86-64's
+ * baseline; GCC lowers the same code to plain words elsewhere). */
+#ifdef __AVX2__
+#define LANES 4
+#else
+#define LANES 2
+#endif
+typedef word wordv __attribute__((vector_size(8 * LANES)));
+STD9_HOUSES(std9_houses, word)
+STD9_HOUSES(std9_houses_v, wordv)
+
+/* std9_houses of values v0 .. v0 + 3 of board b, into one[v0 ..] and none[v0 ..]. */
+INLINE void std9_four(const word *b, int v0, word *one, word *none) {
+    for (int k = v0; k < v0 + 4; k += LANES) {
+        wordv x0, x1, o, n;
+        for (int i = 0; i < LANES; i++) x0[i] = b[2 * (k + i)], x1[i] = b[2 * (k + i) + 1];
+        o = std9_houses_v(x0, x1, &n);
+        memcpy(one + k, &o, sizeof o);
+        memcpy(none + k, &n, sizeof n);
+    }
 }
 
 /* prop_w on the standard 9x9 board: the same steps in the same order (so the same
@@ -382,6 +407,12 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
             placed += popc(s0) + popc(s1);
         }
         word reduced = 0, kept[2] = {0, 0}; /* the cells a hidden single reduced */
+        /* std9_houses four values at a time when most of them are to be scanned; a
+         * value is recomputed when a hidden single of a value before it reduced it */
+        word pre_one[8], pre_none[8], fresh = 0;
+        const word wide = dirty & ~few;
+        if (popc(wide & 0x0F) >= 2) std9_four(b, 0, pre_one, pre_none), fresh |= 0x0F;
+        if (popc(wide & 0xF0) >= 2) std9_four(b, 4, pre_one, pre_none), fresh |= 0xF0;
         while (dirty) { /* hidden singles */
             int v = ctz(dirty);
             dirty &= dirty - 1;
@@ -400,7 +431,11 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
                 }
             } else {
                 word none;
-                single = std9_houses(x0, x1, &none) & open;
+                if ((fresh & ~reduced) >> v & 1)
+                    single = pre_one[v], none = pre_none[v];
+                else
+                    single = std9_houses(x0, x1, &none);
+                single &= open;
                 if (none & open) {
                     result = CORE_CONFLICT; /* the value has no place in an open house */
                     goto done;
@@ -469,6 +504,14 @@ INLINE word restrict_cell_k(const Geo *G, word *b, int c, int v, const int NN) {
     const word bit = (word)1 << (c & 63);
     word changed = 0;
     word *col = b + (c >> 6);
+    if (NN) { /* without branches */
+        for (int u = 0; u < 9; u++) {
+            word had = col[2 * u] & bit & -(word)(u != v);
+            col[2 * u] ^= had;
+            changed |= (word)(had != 0) << u;
+        }
+        return changed;
+    }
     for (int u = 0; u < (NN ? 9 : G->n); u++) {
         if (u != v && (col[(size_t)u * W] & bit)) {
             col[(size_t)u * W] &= ~bit;
@@ -482,10 +525,33 @@ INLINE word restrict_cell_k(const Geo *G, word *b, int c, int v, const int NN) {
  * 0 on a contradiction, -1 for a value outside 0..N. */
 INLINE int start_board_k(Geo *G, word *b, const int8_t *grid, const int NN) {
     const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W);
-    blank_board(G, b);
+    if (NN == STD9) { /* every value everywhere, the 27 houses open, nothing solved */
+        for (int v = 0; v < 9; v++) b[2 * v] = ~(word)0, b[2 * v + 1] = ((word)1 << 44) - 1;
+        b[18] = b[19] = 0;
+    } else {
+        blank_board(G, b);
+    }
     if (NN) { /* without branches: the givens' cells, and those of each value */
         word given[2] = {0, 0}, has[10][2] = {{0}};
         unsigned bad = 0;
+#ifdef __SSE2__
+        /* each value's cells by byte compares, 16 cells at a time (cell 80 alone) */
+        __m128i g[5], top = _mm_set1_epi8(9);
+        for (int i = 0; i < 5; i++) {
+            g[i] = _mm_loadu_si128((const __m128i *)(grid + 16 * i));
+            bad |= _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(g[i], top), top)) ^ 0xFFFF;
+        }
+        for (int k = 0; k < 10; k++) {
+            __m128i key = _mm_set1_epi8((char)k);
+            word m[5];
+            for (int i = 0; i < 5; i++)
+                m[i] = (word)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(g[i], key));
+            has[k][0] = m[0] | m[1] << 16 | m[2] << 32 | m[3] << 48;
+            has[k][1] = m[4] | (word)(grid[80] == k) << 16;
+        }
+        bad |= (unsigned)(uint8_t)grid[80] > 9;
+        given[0] = ~has[0][0], given[1] = ~has[0][1] & 0x1FFFF;
+#else
         for (int c = 0; c < 81; c++) {
             unsigned k = (unsigned)(int)grid[c];
             bad |= k > 9;
@@ -493,6 +559,7 @@ INLINE int start_board_k(Geo *G, word *b, const int8_t *grid, const int NN) {
             given[c >> 6] |= bit;
             has[k > 9 ? 0 : k][c >> 6] |= bit;
         }
+#endif
         if (bad) return -1;
         for (int v = 0; v < 9; v++)
             for (int w = 0; w < 2; w++) b[v * 2 + w] &= ~(given[w] & ~has[v + 1][w]);
@@ -530,10 +597,22 @@ INLINE int quiet_removal_k(const Geo *G, const word *b, int c, int v, const int 
     const int W = (NN ? 2 : G->W);
     const word bit = (word)1 << (c & 63);
     const word *col = b + (c >> 6);
+    const word *bv = b + (size_t)v * W;
+    if (NN == STD9) { /* its three houses, without the geometry's tables */
+        int left = 0;
+        for (int u = 0; u < 9; u++) left += (col[2 * u] & bit) != 0;
+        if (left < 3) return 0;
+        const int row = c / 9, column = c - 9 * row;
+        const int hs[3] = {row, 9 + column, 18 + row / 3 * 3 + column / 3};
+        for (int j = 0; j < 3; j++) {
+            const word *hm = STD9_HOUSES[hs[j]];
+            if (popc(bv[0] & hm[0]) + popc(bv[1] & hm[1]) < 3) return 0;
+        }
+        return 1;
+    }
     int left = 0;
     for (int u = 0; u < (NN ? 9 : G->n) && left < 3; u++) left += (col[(size_t)u * W] & bit) != 0;
     if (left < 3) return 0;
-    const word *bv = b + (size_t)v * W;
     for (int j = 0; j < G->nch[c]; j++) {
         int h = G->chouse[(size_t)c * G->maxch + j];
         const word *hm = G->hmask + (size_t)h * W;
@@ -748,10 +827,10 @@ static int closure(Geo *G, int kind, int depth, int positive_only, Poll *poll, u
 }
 
 /* Write each cell's placed value into out (0 when open); return 1 when none is open. */
-static int filled(const Geo *G, const word *b, int8_t *out) {
-    const int n = G->n, W = G->W;
+INLINE int filled_k(const Geo *G, const word *b, int8_t *out, const int NN) {
+    const int n = NN ? 9 : G->n, W = NN ? 2 : G->W;
     const word *solved = b + (size_t)n * W;
-    memset(out, 0, (size_t)G->cells);
+    memset(out, 0, (size_t)(NN ? 81 : G->cells));
     int full = 1;
     for (int x = 0; x < W; x++)
         if ((solved[x] & G->cellmask[x]) != G->cellmask[x]) full = 0;
@@ -765,6 +844,9 @@ static int filled(const Geo *G, const word *b, int8_t *out) {
         }
     return full;
 }
+static int filled(const Geo *G, int kind, const word *b, int8_t *out) {
+    return kind ? filled_k(G, b, out, 9) : filled_k(G, b, out, 0);
+}
 
 static int batch(Geo *G, const int8_t *grids, int64_t count, int8_t *ok, int8_t *values,
                  Poll *poll) {
@@ -777,7 +859,7 @@ static int batch(Geo *G, const int8_t *grids, int64_t count, int8_t *ok, int8_t 
         int r = start_board(G, kind, b, grid);
         ok[g] = (int8_t)r;
         if (r == 1)
-            filled(G, b, out);
+            filled(G, kind, b, out);
         else
             memset(out, 0, (size_t)G->cells);
     }
@@ -852,7 +934,7 @@ static int ladder(Geo *G, const int8_t *grids, int64_t count, int max_depth, int
                     status[g] = LADDER_UNSAT;
                     break;
                 }
-                if (filled(G, b, sol)) {
+                if (filled(G, kind, b, sol)) {
                     status[g] = LADDER_SAT;
                     break;
                 }
