@@ -15,7 +15,10 @@
  * changed (`hd`, per value).  A cell with no
  * candidate, or an open full house in which a value has no place, is a contradiction.
  * These are exactly the unit steps of the centrale rule clauses (solvers/bitboard.py
- * gives the argument), so the fixpoint is clause unit propagation's.
+ * gives the argument), so the fixpoint is clause unit propagation's.  The standard
+ * 9x9 board (kind_of) has its own propagation, prop9s: the same steps in the same
+ * order, with each value's hidden singles found in all 27 houses at once by band
+ * arithmetic (std9_houses) instead of a record of the houses that changed.
  *
  * Closures.  solvers/bitboard.py's frame stack, on this layout: frame d tests its
  * hypotheses on a copy of board d (boards[d + 1]) with the closure of depth
