@@ -388,10 +388,18 @@ int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positiv
     int r = assume(F, lits, nlits);
     if (F->log) F->log[LOG_BASE] = F->dlevel; /* lemmas hold the hypotheses above it */
     if (r == CORE_OK) r = closure(F, depth, positive_only, poll, F->work, -1);
-    if (r == CORE_OK) {
-        for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) out[i - F->trail_lim[0]] =
-            to_dimacs(F->trail[i]);
-        *nout = F->trail_size - F->trail_lim[0];
+    if (r == CORE_OK && F->dlevel > 0) { /* the answer read as the trail is undone */
+        int64_t start = F->trail_lim[0], end = F->trail_size;
+        const int32_t *const trail = F->trail;
+        int8_t *const value = F->value;
+        for (int64_t i = start; i < end; i++) {
+            int32_t lit = trail[i];
+            out[i - start] = to_dimacs(lit);
+            value[lit] = value[lit ^ 1] = 0;
+        }
+        *nout = end - start;
+        F->trail_size = F->qhead = start;
+        F->dlevel = 0;
     }
     cancel_until(F, 0);
     return r;
