@@ -482,7 +482,7 @@ class HomeBackend(Backend):
         engine = self.engine
         if self.depth is not None:
             return self._closure(assumptions)
-        ok, root = engine.propagate(assumptions, as_array=True)  # restores the engine's state
+        ok, root = engine.propagate_before_search(assumptions)  # restores the engine's state
         without = ok and _assigned_cells(root, self.cell_vars) == self.cell_vars
         start = time.perf_counter()
         answer = engine.solve(assumptions)
