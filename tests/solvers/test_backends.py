@@ -57,6 +57,7 @@ from solvers.backends import (
     make_backend,
     missing_reason,
 )
+from solvers.budgets import DEFAULT_BUDGET
 from solvers.engine import Engine
 from solvers.results import NOT_AVAILABLE, SolverResult, Status
 
@@ -688,6 +689,11 @@ def test_time_limit_kills_the_binary_and_its_children(tmp_path):
         assert result.timed_out and not result.failed
 
 
+# A work budget no closure here reaches: the time-limit tests are about the clock alone
+# (sixteen holes' depth-3 closure reaches the default budget in about a second).
+NO_WORK_LIMIT = replace(DEFAULT_BUDGET, propagations=10**12)
+
+
 def _pigeons(holes: int) -> list[list[int]]:
     """The pigeonhole formula: holes + 1 pigeons, hard for every resolution-based solver."""
     from pysat.examples.genhard import PHP
@@ -702,9 +708,9 @@ def test_time_limit_stops_every_solver(name):
     closures up to depth 2 settle it quickly.  PySAT's CaDiCaL too, in conflict-budget
     slices like MiniSat and Glucose (`solvers.limits.pysat_solve`)."""
     skip_if_missing(name)
-    clauses = _pigeons(11)
+    clauses = _pigeons(16 if name == "fl3" else 11)
     num_vars = max(abs(lit) for clause in clauses for lit in clause)
-    with make_backend(name, timeout=0.3).load(clauses, num_vars) as backend:
+    with make_backend(name, timeout=0.3, budget=NO_WORK_LIMIT).load(clauses, num_vars) as backend:
         start = time.perf_counter()
         result = backend.solve()
         elapsed = time.perf_counter() - start
@@ -743,11 +749,11 @@ def test_a_closure_answers_many_grids_as_one_call_each(name, encoding):
 
 def test_closures_of_many_sets_each_stop_at_the_time_limit():
     """Each set of a batch has its own time limit: both are given up near it, and the
-    record says so as one call's would.  Twelve holes: with eleven, the closure under
-    [1] takes about 0.37 s on the numba engine, too close to the limit to be sure."""
-    clauses = _pigeons(12)
+    record says so as one call's would.  Sixteen holes and no work budget: the closures
+    of [] and [1] then take 1.9 s and 1.6 s on the core (AMD EPYC), five times the limit."""
+    clauses = _pigeons(16)
     num_vars = max(abs(lit) for clause in clauses for lit in clause)
-    with make_backend("fl3", timeout=0.3).load(clauses, num_vars) as backend:
+    with make_backend("fl3", timeout=0.3, budget=NO_WORK_LIMIT).load(clauses, num_vars) as backend:
         start = time.perf_counter()
         results = backend.solve_many([[], [1]])
         elapsed = time.perf_counter() - start
