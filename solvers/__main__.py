@@ -204,6 +204,7 @@ def solve_parser(sub) -> None:
     p = sub.add_parser("solve", help="solve a DIMACS CNF file")
     p.add_argument("cnf", metavar="FILE.cnf", help="DIMACS CNF, or '-' for stdin")
     add_solver_flags(p, default="dpll", what="the solver", timeout=None)
+    add_budget_flag(p, asdict(DEFAULT_BUDGET))
     p.add_argument(
         "--proof",
         metavar="PROOF",
@@ -450,7 +451,13 @@ def run_solve(args: argparse.Namespace) -> int:
     formula, names = cnf.compact() if cnf.sparse else (cnf, None)
     # fresh: one call, so the solver is built inside it (its time includes loading the
     # formula) and deleted before anything else is built: the least memory for big files
-    backend = make_backend(name, fresh=True, timeout=args.timeout, command=args.solver_cmd)
+    backend = make_backend(
+        name,
+        fresh=True,
+        timeout=args.timeout,
+        command=args.solver_cmd,
+        budget=budget_from(args.budget),
+    )
     try:
         # cell_vars: the closures (up, fl) must assign every variable up to the highest
         # one a clause uses; those above it are free.
