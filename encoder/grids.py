@@ -334,6 +334,12 @@ def _tables(symbols: str) -> tuple[frozenset[str], dict[int, str], dict[int, str
     return frozenset(symbols) | frozenset(blanks), to_values, to_symbols
 
 
+def value_table(symbols: str) -> dict[int, int]:
+    """Return {byte: value} for the characters a grid of alphabet `symbols` may hold (0 for
+    a blank), as `parse_cells` reads them."""
+    return {byte: ord(value) for byte, value in _tables(symbols)[1].items()}
+
+
 def format_pretty(grid: Grid, geometry: Geometry) -> str:
     """Return the grid laid out over N lines, boxes separated by | and -+- rules."""
     n = geometry.size
