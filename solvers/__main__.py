@@ -47,7 +47,7 @@ from encoder.cli_common import (
 )
 from encoder.errors import DimacsError, InputError
 from encoder.output_files import OutputError, reason
-from encoder.puzzle_files import Puzzle, read_puzzles
+from encoder.puzzle_files import Puzzle, grid_array, open_source
 from executors import ExecutorError
 from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted, budget_from
 from solvers.limits import TimeLimitReached, alarm_after
@@ -253,13 +253,20 @@ def settle_rate_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
 
 
 def run_rate(args: argparse.Namespace) -> int:
-    from solvers.rate_chunks import RateOptions, rate_lines
+    from solvers.rate_chunks import RateOptions, SettledLines, rate_array, rate_lines
 
-    # Read as rated, so that memory stays flat however long the file: the first grid is
-    # read before anything else happens, so that a bad file fails at once.
-    puzzles = read_puzzles(args.grids, variant_of(args), allow_conflicts=True)
-    first = next(puzzles)
-    puzzles = itertools.chain([first], puzzles)
+    # The plain case, a file of clean grid lines rated for the depth alone, is read whole
+    # and rated in a few compiled calls (`grid_array`); the rest is read as rated, so that
+    # memory stays flat however long the file.  Either way the grids are read before
+    # anything else happens, so that a bad file fails at once.
+    source = open_source(args.grids, variant_of(args))
+    plain = not (args.solver or args.solver_cmd) and args.proof is None and args.timeout is None
+    plain = plain and args.no_length and args.executor == "local" and args.workers <= 1
+    grids = grid_array(source) if plain else None
+    if grids is None:
+        puzzles = source.puzzles(allow_conflicts=True)
+        first = next(puzzles)
+        puzzles = itertools.chain([first], puzzles)
     options = RateOptions(
         args.encoding,
         args.polarity,
@@ -280,7 +287,9 @@ def run_rate(args: argparse.Namespace) -> int:
         bar = tqdm(unit="grid", file=sys.stderr)
     else:
         bar = NoBar()
-    if args.executor == "local" and args.workers <= 1:
+    if grids is not None:
+        lines = rate_array(grids, options)
+    elif args.executor == "local" and args.workers <= 1:
         lines = rate_lines(puzzles, options)
     else:
         lines = _rate_chunks(puzzles, options, args)
@@ -289,6 +298,13 @@ def run_rate(args: argparse.Namespace) -> int:
     with bar:
         try:
             for rated_line in lines:
+                if isinstance(rated_line, SettledLines):  # grids read whole: no note, no proof
+                    sys.stdout.write(rated_line.text)
+                    if flush:
+                        sys.stdout.flush()
+                    rated += rated_line.count
+                    bar.update(rated_line.count)
+                    continue
                 if proofs is not None:
                     proofs.write(rated_line)
                 print(rated_line.line, flush=flush)
@@ -322,7 +338,7 @@ def run_rate(args: argparse.Namespace) -> int:
 class NoBar(contextlib.nullcontext):
     """The progress bar when none is shown."""
 
-    def update(self) -> None:
+    def update(self, count: int = 1) -> None:
         pass
 
 

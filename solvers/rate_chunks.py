@@ -8,7 +8,9 @@ or, with `--workers K` or `--executor dask`, runs `rate_chunk` over fixed chunks
 `--chunk-size` grids on an executor (`executors`) and prints the chunks back
 in input order.  Depths, statuses and "without search" do not depend on the chunks; an
 incremental PySAT solver's decisions and conflicts do (it learns from earlier grids),
-so they depend on `--chunk-size`, never on the number of workers.
+so they depend on `--chunk-size`, never on the number of workers.  A plain file of grids
+read whole (`encoder.puzzle_files.grid_array`) is rated by `rate_array`, with the same
+lines.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 from encoder.encodings import given_literals, rule_formula
 from encoder.grids import describe_clash, find_clashes, format_line, format_lines
 from encoder.numbering import num_cell_vars
-from encoder.puzzle_files import Puzzle
+from encoder.puzzle_files import GridArray, Puzzle
 from encoder.status import Status
 from solvers.budgets import DEFAULT_BUDGET, OVER_BUDGET, Budget
 from solvers.per_geometry import geometry_runs, keep_loaded
@@ -59,6 +61,15 @@ class RatedLine:
     length: str = ""  # the refutation-length rating's label (depth rating only)
     length_seconds: float = 0.0  # the time it took
     proof: str = ""  # the depth rating's proof (DRUP text) with --proof, "" when none
+
+
+@dataclass(frozen=True)
+class SettledLines:
+    """The stdout lines of consecutive grids that need no note, each ending in a newline
+    (`rate_array`): written in one call."""
+
+    text: str
+    count: int  # grids
 
 
 @dataclass(frozen=True)
@@ -133,44 +144,89 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                 yield RatedLine(index, line, "", False, False, False, NO_LENGTH, 0.0, proof)
                 index += 1
                 continue
-            length, length_seconds, length_timed_out, length_over = NO_LENGTH, 0.0, False, False
-            if options.length_depth is not None:
-                known = depth if label == str(depth) else None  # saves BxB a first try
-                rated = length_rater.rate(puzzle.grid, options.length_depth, known)
-                length, length_seconds = rated.label, rated.seconds
-                length_timed_out, length_over = rated.timed_out, rated.over_budget
-            line = f"{index}\t{text}\t{label}\t{length}\t{seconds + length_seconds:.6f}"
-            note = ""
-            timed_out = label.startswith("timeout") or length_timed_out
-            over = label.startswith(OVER_BUDGET) or length_over
-            if label.startswith("unsat"):
-                note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
-            elif label.startswith(OVER_BUDGET):
-                note = (
-                    f"{puzzle.source}: work budget of {options.budget.propagations:,} "
-                    f"propagations reached at depth {depth}; --budget propagations=N allows more"
-                )
-            elif length_over:
-                note = (
-                    f"{puzzle.source}: work budget of {options.budget.searches:,} searches "
-                    "reached by the refutation-length rating; --budget searches=N allows more"
-                )
-            elif label.startswith("timeout"):
-                note = (
-                    f"{puzzle.source}: time limit of {options.timeout:g} s reached at depth "
-                    f"{depth}; --timeout S allows more"
-                )
-            elif length_timed_out:  # the depth is known; the length ran out of time
-                note = (
-                    f"{puzzle.source}: time limit of {options.timeout:g} s reached by the "
-                    "refutation-length rating; --timeout S allows more"
-                )
-            yield RatedLine(
-                index, line, note, timed_out, over, False, length, length_seconds, proof
+            yield _depth_line(
+                index, text, label, depth, seconds, puzzle, options, length_rater, proof
             )
             index += 1
 
 
+def _depth_line(
+    index, text, label, depth, seconds, puzzle, options, length_rater, proof=""
+) -> RatedLine:
+    """Return the line of a grid the depth rating left with a note, or that has a length
+    column to rate (`length_rater`; None with --no-length)."""
+    length, length_seconds, length_timed_out, length_over = NO_LENGTH, 0.0, False, False
+    if length_rater is not None:
+        known = depth if label == str(depth) else None  # saves BxB a first try
+        rated = length_rater.rate(puzzle.grid, options.length_depth, known)
+        length, length_seconds = rated.label, rated.seconds
+        length_timed_out, length_over = rated.timed_out, rated.over_budget
+    line = f"{index}\t{text}\t{label}\t{length}\t{seconds + length_seconds:.6f}"
+    note = ""
+    timed_out = label.startswith("timeout") or length_timed_out
+    over = label.startswith(OVER_BUDGET) or length_over
+    if label.startswith("unsat"):
+        note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
+    elif label.startswith(OVER_BUDGET):
+        note = (
+            f"{puzzle.source}: work budget of {options.budget.propagations:,} "
+            f"propagations reached at depth {depth}; --budget propagations=N allows more"
+        )
+    elif length_over:
+        note = (
+            f"{puzzle.source}: work budget of {options.budget.searches:,} searches "
+            "reached by the refutation-length rating; --budget searches=N allows more"
+        )
+    elif label.startswith("timeout"):
+        note = (
+            f"{puzzle.source}: time limit of {options.timeout:g} s reached at depth "
+            f"{depth}; --timeout S allows more"
+        )
+    elif length_timed_out:  # the depth is known; the length ran out of time
+        note = (
+            f"{puzzle.source}: time limit of {options.timeout:g} s reached by the "
+            "refutation-length rating; --timeout S allows more"
+        )
+    return RatedLine(index, line, note, timed_out, over, False, length, length_seconds, proof)
+
+
+def rate_array(grids: GridArray, options: RateOptions) -> Iterator[SettledLines | RatedLine]:
+    """Yield the output of a file's grids read whole (`encoder.puzzle_files.grid_array`)
+    for the depth rating with --no-length and no proof, as `rate_lines` words it: the
+    lines of settled grids joined, ARRAY_BATCH grids per compiled call, and a `RatedLine`
+    for each grid with a note (no solution, its budget reached)."""
+    from solvers.depth_rating import Rater, ladder_labels
+
+    geometry, max_depth = grids.geometry, options.max_depth
+    rater = Rater(geometry, options.encoding, options.polarity, options.timeout, options.budget)
+    for start in range(0, len(grids.values), ARRAY_BATCH):
+        values = grids.values[start : start + ARRAY_BATCH]
+        out = rater.ladder(values, max_depth)
+        labels = ladder_labels(out, max_depth)
+        texts = format_lines(values, geometry)
+        seconds = out.seconds.tolist()
+        rows = [
+            f"{index}\t{text}\t{label}\t{NO_LENGTH}\t{time:.6f}\n"
+            for index, text, label, time in zip(
+                range(start, start + len(values)), texts, labels, seconds, strict=True
+            )
+        ]
+        settled = 0  # rows written so far
+        for row, label in enumerate(labels):
+            if label.isdigit():
+                continue
+            if row > settled:
+                yield SettledLines("".join(rows[settled:row]), row - settled)
+            depth = int(out.depth[row])
+            index = start + row
+            puzzle = grids.puzzle(index)
+            yield _depth_line(index, texts[row], label, depth, seconds[row], puzzle, options, None)
+            settled = row + 1
+        if len(rows) > settled:
+            yield SettledLines("".join(rows[settled:]), len(rows) - settled)
+
+
+ARRAY_BATCH = 4096  # grids per compiled call of `rate_array`
 BATCH = 256  # grids per compiled call: a few milliseconds of work on 9x9 grids
 NO_LENGTH = "-"  # the length column with --no-length
 
