@@ -165,7 +165,11 @@ def split_puzzles(
         cells = cells if regions is not None else _strip(cells)
         one_per_line.append(PuzzleText(cells, regions, path, number))
     lengths = {len(p.cells) for p in one_per_line}
-    square_layout = len(lengths) == 1 and len(one_per_line) == min(lengths)
+    # L lines of L cells each: one grid laid out when a side of L is supported (16 lines
+    # of 16 cells: a 16x16 grid, not sixteen 4x4 ones), else L puzzles (81 lines of 81).
+    square_layout = (
+        len(lengths) == 1 and len(one_per_line) == min(lengths) and min(lengths) in SUPPORTED_SIZES
+    )
     if size is None and len(lengths) == 1 and _size_of(min(lengths)) and not square_layout:
         return one_per_line
     if size is not None and all(len(p.cells) == size * size for p in one_per_line):

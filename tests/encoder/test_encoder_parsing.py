@@ -416,3 +416,13 @@ def test_arbitrary_text_to_dimacs_parsers_raises_only_input_errors(text):
 def test_superscript_digit_in_header_is_a_dimacs_error():
     with pytest.raises(InputError):
         parse_cnf("p cnf ² 1\n1 0\n", "odd.cnf")
+
+
+def test_as_many_lines_as_cells_is_a_laid_out_grid_only_for_a_supported_side():
+    """81 lines of 81 cells are 81 puzzles (no 81x81 grid exists; it was an assertion
+    error and a traceback); 16 lines of 16 cells stay one 16x16 grid laid out."""
+    line = "1234" + "." * 77
+    puzzles = split_puzzles("\n".join([line] * 81), "many.txt")
+    assert [(p.cells, p.line) for p in puzzles] == [(line, k) for k in range(1, 82)]
+    laid_out = split_puzzles("\n".join(["1234" * 4] * 16), "laid.txt")
+    assert [(len(p.cells), p.line) for p in laid_out] == [(256, 1)]
