@@ -288,9 +288,19 @@ class DaskExecutor:
 
     def _check_code(self) -> None:
         """Raise ExecutorError when a worker would not run this checkout's code."""
-        problems = code_problems(code_state()[0], self.client.run(code_state))
+        where = self.scheduler or "the LocalCluster"
+        try:
+            states = self.client.run(code_state)
+        except Exception as error:  # a worker's error, sent back as a plain Exception
+            # A worker whose Python does not have the project (ModuleNotFoundError) fails
+            # the call itself; the scheduler sends its error back as a plain Exception.
+            self.close()
+            raise ExecutorError(
+                f"the Dask workers at {where} cannot run this project's code ({error}).  "
+                "Install it on every worker (pip install -e .) and restart the workers"
+            ) from None
+        problems = code_problems(code_state()[0], states)
         if problems:
-            where = self.scheduler or "the LocalCluster"
             self.close()
             raise ExecutorError(
                 f"the Dask workers at {where} do not run this checkout's code: "

@@ -35,7 +35,7 @@ from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
 from benchmarks.harness import RunOptions, load_datasets, make_tasks  # noqa: E402
 from benchmarks.journal import FILE as JOURNAL  # noqa: E402
 from benchmarks.paths import PROJECT  # noqa: E402
-from executors import SerialExecutor, dask_cluster  # noqa: E402
+from executors import ExecutorError, SerialExecutor, dask_cluster  # noqa: E402
 from executors.dask_cluster import (  # noqa: E402
     DaskExecutor,
     code_problems,
@@ -203,6 +203,31 @@ def test_workers_running_other_code_are_refused():
     ]
     digest, _ = code_state()
     assert len(digest) == 64 and code_state()[0] == digest
+
+
+def test_workers_that_cannot_import_the_project_are_one_error():
+    """A worker whose Python lacks the project fails `client.run` itself: the scheduler
+    sends back a plain Exception, which was a traceback; it is one ExecutorError."""
+
+    class Client:
+        closed = False
+
+        def run(self, function):
+            raise Exception("ModuleNotFoundError(\"No module named 'executors'\")")
+
+        def close(self, timeout):
+            Client.closed = True
+
+    executor = dask_cluster.DaskExecutor(2, "tcp://10.0.0.1:8786")
+    executor.client = Client()
+    with pytest.raises(ExecutorError) as caught:
+        executor._check_code()
+    assert str(caught.value) == (
+        "the Dask workers at tcp://10.0.0.1:8786 cannot run this project's code "
+        "(ModuleNotFoundError(\"No module named 'executors'\")).  Install it on every "
+        "worker (pip install -e .) and restart the workers"
+    )
+    assert Client.closed and executor.client is None
 
 
 def test_workers_drop_only_the_heartbeat_race_of_a_closing_cluster():
