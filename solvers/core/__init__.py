@@ -22,6 +22,7 @@ so the same grids and budget give the same answers on every machine.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import sysconfig
 from collections.abc import Sequence
@@ -375,7 +376,7 @@ class Closures:
 
 def _limit_ns(seconds: float | None) -> int:
     """A time limit for the core: nanoseconds, 0 for none."""
-    if seconds is None:
+    if seconds is None or seconds == math.inf:
         return 0
     if not seconds > 0:
         raise ValueError(f"a time limit must be > 0 seconds or None, not {seconds}")

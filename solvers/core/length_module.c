@@ -356,6 +356,19 @@ static int bind_scratch(const LFormula *f, PyObject *X, LScratch *x, Py_buffer *
         PyErr_SetString(PyExc_ValueError, "Scratch.value must be all 0 between calls");
         return -1;
     }
+    /* A search takes stamp X_STAMP + 1 and trusts the rows of a constraint already
+     * stamped with it (its count of false literals, its cones): no stamp may be ahead. */
+    const int64_t now = x->st[X_STAMP];
+    if (now < 0 || now == INT64_MAX) {
+        PyErr_SetString(PyExc_ValueError, "Scratch.st's stamp is out of range");
+        return -1;
+    }
+    for (int32_t c = 0; c < f->m; c++)
+        if (x->stamp[c] > now) {
+            PyErr_Format(PyExc_ValueError, "Scratch.stamp[%d] is ahead of Scratch.st's stamp",
+                         (int)c);
+            return -1;
+        }
     return 0;
 }
 
@@ -690,15 +703,18 @@ static int bind_memo(const LFormula *f, PyObject *memo, int64_t ncand, LMemo *m,
     return 0;
 }
 
-/* T and U must not share memory: U is written from T. */
-static int apart(const Py_buffer *a, const Py_buffer *b, int n) {
-    for (int i = 0; i < n; i++) {
-        const char *x = a[i].buf, *y = b[i].buf;
-        if (x < y + b[i].len && y < x + a[i].len) {
-            PyErr_SetString(PyExc_ValueError, "the workspace U shares memory with the state T");
-            return 0;
+/* The state T, the workspace U and the scratch X must not share memory, in any pair of
+ * their arrays: U and X are written while T is read, and each array's indices were
+ * checked through its own view alone. */
+static int apart(const Py_buffer *a, int na, const Py_buffer *b, int nb, const char *what) {
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) {
+            const char *x = a[i].buf, *y = b[j].buf;
+            if (a[i].len && b[j].len && x < y + b[j].len && y < x + a[i].len) {
+                PyErr_Format(PyExc_ValueError, "%s share memory", what);
+                return 0;
+            }
         }
-    }
     return 1;
 }
 
@@ -732,10 +748,14 @@ static PyObject *bxb_call(PyObject *args, int which) {
     LMemo memo = {NULL, NULL, NULL, 0};
     if (check_candidates(f, n) < 0 || bind_state(f, To, &T, tv, 1) < 0 ||
         bind_scratch(f, Xo, &X, xv) < 0 ||
+        !apart(tv, 9, xv, SCRATCH_FIELDS, "the state T and the scratch X") ||
         get_view(wo, &ov[0], "work", SIGNED, 8, 1, W_NUM_COUNTERS, 0, 0, 1) < 0)
         goto done;
     if (which != CLOSURE &&
-        (bind_state(f, Uo, &U, uv, 1) < 0 || !apart(tv, uv, 9) || bind_memo(f, mo, n, &memo, mv) < 0))
+        (bind_state(f, Uo, &U, uv, 1) < 0 ||
+         !apart(tv, 9, uv, 9, "the workspace U and the state T") ||
+         !apart(uv, 9, xv, SCRATCH_FIELDS, "the workspace U and the scratch X") ||
+         bind_memo(f, mo, n, &memo, mv) < 0))
         goto done;
     if (which == HYPOTHESIS && (v < 0 || v >= n)) {
         PyErr_Format(PyExc_ValueError, "candidate %lld is not in 0..%lld", v, n - 1);

@@ -15,7 +15,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "arrays.h"
 #include "clauses.h"
@@ -154,8 +153,16 @@ static PyObject *literal_list(ListFace *L, const int64_t *out, int64_t count) {
 static Py_ssize_t read_literals(PyObject *seq, int64_t *lits, Py_ssize_t room, int64_t nvars,
                                 int board, int64_t **heap) {
     *heap = NULL;
-    PyObject *fast = PySequence_Fast(seq, "assumptions must be a sequence of ints");
-    if (!fast) return -1;
+    /* A tuple (anything else copied into one): an item's __index__ may run Python code
+     * that changes a list while its borrowed items are read. */
+    PyObject *fast = PySequence_Tuple(seq);
+    if (!fast) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "assumptions must be a sequence of ints");
+        }
+        return -1;
+    }
     Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
     PyObject **items = PySequence_Fast_ITEMS(fast);
     if (count > room) {
@@ -744,14 +751,14 @@ static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
     int r = cnf_ladder(F, gv.buf, count, n, max_depth, positive_only, budget, sv.buf, dv.buf,
                        solv.buf, wv.buf, nv.buf, &poll);
     core_reacquire(&poll);
-    F->log = NULL;
-    F->log_at = NULL;
-    F->limit_ns = 0;
     if (r < 0)
         PyErr_NoMemory();
     else if (r != CORE_INTERRUPT)
         result = Py_NewRef(Py_None);
-out:
+out: /* on every path: the log's buffer is released below, so nothing may point into it */
+    F->log = NULL;
+    F->log_at = NULL;
+    F->limit_ns = 0;
     self->busy = 0;
     RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &logv, &atv);
     return result;

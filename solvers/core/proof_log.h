@@ -18,7 +18,7 @@ enum { LOG_HEAD = 0, LOG_BASE = 1, LOG_MARK = 2, LOG_MARKED_FRAMES = 16 };
 enum { LOG_FIRST = LOG_MARK + LOG_MARKED_FRAMES };
 
 static inline void log_put(Cnf *F, int64_t *head, int64_t value) {
-    if (*head < F->log_len) F->log[*head] = value;
+    if (*head >= 0 && *head < F->log_len) F->log[*head] = value; /* head: the caller's */
     (*head)++;
 }
 
@@ -27,7 +27,10 @@ static inline void log_put(Cnf *F, int64_t *head, int64_t value) {
 static inline void log_lemma(Cnf *F, int32_t upto, int32_t code) {
     if (!F->log) return;
     int64_t head = F->log[LOG_HEAD];
-    for (int64_t level = F->log[LOG_BASE] + 1; level <= upto; level++) {
+    /* the base level is the caller's array too: a negative one would index before
+     * trail_lim (levels above `upto` are not read at all) */
+    int64_t base = F->log[LOG_BASE] > 0 ? F->log[LOG_BASE] : 0;
+    for (int64_t level = base + 1; level <= upto; level++) {
         int32_t decision = F->trail[F->trail_lim[level - 1]] ^ 1;
         log_put(F, &head, decision & 1 ? -(decision / 2 + 1) : decision / 2 + 1);
     }

@@ -122,6 +122,10 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
                 outcome = SEARCH_WORK;
                 break;
             }
+            if (r == CNF_TIME) { /* a closure's own time limit (F->limit_ns): not a conflict */
+                outcome = SEARCH_TIME;
+                break;
+            }
             if (r != CORE_OK) {
                 F->conflicts++; /* as the closure's: one count of every contradiction */
                 if (found == 0) log_lemma(F, F->dlevel, -1);

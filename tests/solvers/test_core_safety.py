@@ -167,7 +167,6 @@ INTERRUPTED = """
 import sys, time
 import numpy as np
 import solvers.core as core
-from solvers.core import build
 from encoder.geometry import standard
 from encoder.encodings import rule_formula
 board = core.Board(standard(9))
@@ -238,3 +237,21 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     assert " passed" in run.stdout
+
+
+def test_an_assumption_whose_index_changes_the_list_is_read_safely():
+    """The list is copied before its items are read: an item's __index__ that empties
+    the list while the core reads it changes nothing the core holds."""
+    board = core.Board(standard(9))
+    literals = [1, 2, 3]
+
+    class Sly:
+        def __index__(self):
+            literals.clear()
+            return 10
+
+    literals.insert(0, Sly())
+    assert board.propagate(literals) == board.propagate([10, 1, 2, 3])
+    assert literals == []
+    with pytest.raises(TypeError, match="sequence of ints"):
+        board.propagate(1.5)
