@@ -6,7 +6,7 @@ value) a refutation eliminates, those whose shortest refutation is shortest are 
 eliminated at once, and so on until the grid is filled.  The rating is the longest
 step this needed; a grid that singles fill rates 0.  How a refutation's length is
 counted (the constraints of the implication graph that leads to the contradiction,
-links free, the target's own constraints not counted) is in `solvers.length_kernels`; on
+links free, the target's own constraints not counted) is in solvers/core/length.c; on
 the exam's encoding it is the number of CSP-variables (cells rc and row/column/box
 places rn, cn, bn) of Berthier's braids, so the rating is meant to be his B (and W,
 which differs from B on 0.3% of puzzles).
@@ -16,7 +16,7 @@ candidates to remove), the rating is also the smallest length L such that single
 refutations of length <= L fill the grid: any order of those steps reaches the same
 fixpoint, and simplest first never needs a longer step.  (That holds for true minima;
 the kernel's lengths are minima up to the approximation described in
-`solvers.length_kernels`, so the two definitions can differ on rare grids.)
+solvers/core/length.c, so the two definitions can differ on rare grids.)
 
 Where this differs from Berthier's W: W counts whips, whose chain must be continuous
 (each CSP-variable's left-linking candidate linked to the previous right-linking one);
@@ -25,7 +25,7 @@ shorter (W and B differ on about 0.3% of puzzles, and this rating follows B ther
 The kernel's first derivation of a value can overcount where the value has two
 derivations and the shorter union of constraints goes through the other one; a step
 that would raise the rating is therefore searched again with alternative cones
-(`length_kernels.refutation_with_alternatives`), which finds those shorter unions.
+(length.c's refutation_with_alternatives), which finds those shorter unions.
 
 Nested refutations (grids of depth 2 and 3).  When no candidate is refuted by unit
 propagation, a hypothesis z is followed by the same simplest-first resolution, one

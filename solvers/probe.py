@@ -282,8 +282,8 @@ LADDER_OPEN = 0  # no depth up to max_depth fills it
 LADDER_SAT = 1  # the closure of its depth fills the grid
 LADDER_UNSAT = 2  # the closure of its depth is contradictory
 LADDER_BAD = 3  # a value outside 1..n (no literal to assume)
-LADDER_TIMEOUT = 4  # set by the caller: the time limit stopped its depth
-LADDER_BUDGET = 5  # set by the caller: its work budget ran out at its depth
+LADDER_TIMEOUT = 4  # set by the caller or the core: the time limit stopped its depth
+LADDER_BUDGET = 5  # set by the caller or the core: its work budget ran out at its depth
 
 
 @njit(cache=True)

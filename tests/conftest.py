@@ -12,7 +12,9 @@ Which tests depend on the public sets is recorded: every look at the cache or th
 $SUDOKU_SAT_LOOKUP_LOG, and a test during which that file grew (its fixtures included)
 is listed in pytest's cache under PUBLIC_SET_TESTS.  .ci/run reruns exactly those with
 the sets hidden: a test that quietly needs them fails there, and the others, which never
-looked, cannot behave differently.
+looked, cannot behave differently.  A module- or session-scoped fixture that looks is
+listed with the first test that set it up: rerun alone, that test sets it up again, and
+the fixture's look is checked there.
 """
 
 from __future__ import annotations

@@ -259,13 +259,13 @@ def test_a_time_limit_and_ctrl_c_reach_the_search_through_the_signal_poll():
     start = time.monotonic()
     with pytest.raises(TimeLimitReached), alarm_after(0.2):
         search.run(max_models=None)
-    assert time.monotonic() - start < 0.7
+    assert time.monotonic() - start < 2.0  # 0.2 s, and a loaded CI machine's margin
     timer = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
     start = time.monotonic()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         search.run(max_models=None)
-    assert time.monotonic() - start < 0.7
+    assert time.monotonic() - start < 2.0
     assert search.run(budget=5)[0] == DECISIONS  # the state is back at the root
 
 
