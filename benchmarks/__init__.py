@@ -16,7 +16,7 @@ __all__ = ["BenchmarkResults", "benchmark"]
 
 
 def __getattr__(name: str):
-    # The harness pulls in the solvers (numba); load it only when asked for.
+    # The harness pulls in the solvers and PySAT; load it only when asked for.
     if name in __all__:
         from benchmarks import harness
 

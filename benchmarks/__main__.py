@@ -64,9 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _command(module, argv: list[str]) -> int:
     # Commands print their tables before writing their files, and keep writing them when
-    # the reader of stdout has gone (`puzzles.outputs`).  Compiled code (PySAT, numba)
-    # reports Ctrl-C its own ways: they become the KeyboardInterrupt that run_front_end
-    # reports (exit 130).
+    # the reader of stdout has gone (`puzzles.outputs`).  Compiled code (PySAT, the native
+    # core) reports Ctrl-C its own ways: they become the KeyboardInterrupt that
+    # run_front_end reports (exit 130).
     with interrupts():
         return module.main(argv)
 

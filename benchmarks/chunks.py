@@ -9,7 +9,7 @@ back), so that it answers and counts as one built for the chunk.  Then:
 
 1. one timed pass, solver after solver: every grid's call is timed (a backend that
    keeps no memory between calls is first called once untimed, so that no timed call
-   pays the compilation or a cold cache; an incremental PySAT solver starts afresh
+   pays a cold cache; an incremental PySAT solver starts afresh
    with the chunk and learns from its earlier grids); the home-grown closures answer a
    run of grids of one geometry in one compiled call (`Backend.solve_many`, each
    grid timed inside it), the others call by call.  Then the solver's answers are
@@ -340,7 +340,7 @@ def _rate(
     `solvers.depth_rating`, the other grids of each geometry rated together in one
     compiled call (`Rater.rate_many`, the path `solvers rate` takes too), their
     solutions checked too."""
-    from solvers.depth_rating import Rater  # numba start-up only when rating
+    from solvers.depth_rating import Rater  # the solvers' import only when rating
 
     puzzles = task.puzzles
     raters: dict[Geometry, Rater] = {}
@@ -493,27 +493,3 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     except InputError as bad:  # e.g. the augmented encoding of a grid without boxes
         error, source = f"{task.encoding}: {bad.message}", task.puzzles[0].source
     return ChunkResult(task.dataset, task.encoding, task.first, 0, (), (), (), (), error, source)
-
-
-# A 4x4 grid of depth 0 (the warm-up's): every kernel the harness calls takes the same
-# argument types whatever the grid's size, so this one compiles them all.
-WARM_UP_GRID = "1...3..1.2.....3"
-
-
-def warm_up(encoding: str, solvers: Sequence[str], length: bool) -> None:
-    """Compile (or load from numba's disk cache) every kernel a chunk of `solvers` in
-    `encoding` calls, on one small grid, in this process: a run does it once before it
-    starts its workers, so that they load the kernels compiled here instead of each
-    compiling them again (numba's cache is per machine, its compiling per process)."""
-    from encoder.geometry import standard
-    from encoder.grids import parse_grid
-
-    geometry = standard(4)
-    grid = parse_grid(WARM_UP_GRID, geometry)
-    puzzle = Puzzle(geometry, grid, "<warm-up>")
-    task = ChunkTask("warm-up", encoding, tuple(solvers), 0, (puzzle,), max_depth=3, length=length)
-    run_chunk(task)
-    if length:  # BxB runs only on grids of depth 2: call it here directly
-        from solvers.bxb_rating import BxbRater
-
-        BxbRater(geometry, encoding).rate(grid)

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass, field, fields
 
-from benchmarks.chunks import HOME, ChunkResult, ChunkTask, GridRun, run_chunk, warm_up
+from benchmarks.chunks import HOME, ChunkResult, ChunkTask, GridRun, run_chunk
 from benchmarks.paths import SETS
 from benchmarks.progress import Progress
 from benchmarks.report import DepthProfile, DepthTally, SolverTally, Summary
@@ -209,13 +209,6 @@ def execute(
             yield task
 
     workers = min(options.workers, left)
-    if options.executor != "local" or workers > 1:  # compiled once here, not per worker
-        try:
-            for encoding in options.encodings:
-                warm_up(encoding, options.solvers, options.length)
-        except KeyboardInterrupt:  # nothing run yet: reported as a run cut short
-            bar.close()
-            return None, True
     executor = make_executor(options.executor, workers, options.scheduler)
     results = completed(executor, run_chunk, todo())
     try:

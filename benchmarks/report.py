@@ -46,8 +46,6 @@ VERSION = 1
 PACKAGES = (
     "sudoku-sat",
     "python-sat",
-    "numba",
-    "llvmlite",
     "numpy",
     "tabulate",
     "tqdm",

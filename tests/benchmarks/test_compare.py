@@ -56,7 +56,7 @@ def test_same_file_shows_no_change(run_a):
 def test_differences_are_shown(run_a, tmp_path):
     def edit(document):
         document["metadata"]["git_commit"] = "0" * 40
-        document["metadata"]["packages"]["numba"] = "0.0.1"
+        document["metadata"]["packages"]["numpy"] = "0.0.1"
         document["datasets"][0]["sha256"] = "f" * 64
         up = next(s for s in document["summaries"] if s["solver"] == "up")
         up["without_search_pct"] += 10.0
@@ -71,7 +71,7 @@ def test_differences_are_shown(run_a, tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "- git_commit: " in out and "→ " + "0" * 40 in out
-    assert "- numba: " in out and "→ 0.0.1" in out
+    assert "- numpy: " in out and "→ 0.0.1" in out
     assert "WARNING norvig_hardest: the files differ (sha256)" in out
     up_row = next(line for line in out.splitlines() if "| up " in line)
     cells = [cell.strip() for cell in up_row.strip("|").split("|")]
