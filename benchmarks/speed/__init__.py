@@ -5,16 +5,22 @@ Every question is answered on the exam's 9x9 formula (11,988 rule clauses) with 
 givens passed as assumptions, so every side does exactly the same logical work; each
 question is a module of this package, whose docstring says what it measures:
 
-1. unit propagation of the givens, the trail engine against Minisat22 (unit_propagation);
+1. unit propagation of the givens, the clause engine (`solvers.engine.Engine`) against
+   Minisat22 (unit_propagation);
 2. the failed-literal closure (depth 1) against the same closure over Minisat22 (depth_one);
 3. the depth-2 and depth-3 closures and the depth ratings that reach them (deeper);
 4. `solvers rate` and `benchmarks run` against their kernels, one worker (commands);
 5. with `--scale N,...`: rate and run over N grids, grids/s and peak memory (scale);
 6. rating with and without proofs, and checking them (proofs);
 7. the BxB rating of depth-2 grids (bxb);
-8. the numba bit-parallel board beside the trail engine and Minisat22 (board);
-9. the native core (`solvers.core`, C) beside the numba board and Minisat22, and the
-   commands' whole-process targets (native).
+9. the native core (`solvers.core`, C) against Minisat22 and absolute bounds, and the
+   commands' whole-process targets (native);
+10. DPLL search counting to 2 against Minisat22.solve (counting);
+11. the project as installed: its dependencies' size, numba's share of it, and with
+    `--install` the first run after `pip install .` into a fresh environment (install).
+
+(Question 8, issue 23's bit-parallel board, left with its engine; the others keep their
+numbers, so that records of earlier runs compare figure by figure.)
 
 The targets are one table, `benchmarks.speed.targets` (id, what it measures, baseline,
 bound and unit, issue).  `--out FILE.json` writes the run's record: metadata (CPU,
@@ -137,8 +143,13 @@ def parser() -> argparse.ArgumentParser:
         help=f"question 7: every K-th grid of {BXB_SET} (default 50)",
     )  # fmt: skip
     p.add_argument("--skip-bxb", action="store_true", help="skip question 7 (BxB)")
-    p.add_argument("--skip-board", action="store_true", help="skip question 8 (the numba board)")
     p.add_argument("--skip-core", action="store_true", help="skip question 9 (the native core)")
+    p.add_argument(
+        "--install",
+        action="store_true",
+        help="question 11: pip install . into a fresh environment and time the first rate "
+        "(a build: a minute or more)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument(
         "--out", metavar="FILE.json", help="write the run's record (figures, targets, metadata)"
@@ -193,7 +204,6 @@ def measure(args: argparse.Namespace, record) -> None:
     """Answer the questions `args` asks (see the module docstring) into `record`."""
     from pysat.solvers import Minisat22
 
-    from solvers.engine import Engine
     from solvers.grid_engine import GridEngine
 
     quiet = args.quiet or not sys.stderr.isatty()
@@ -213,9 +223,8 @@ def measure(args: argparse.Namespace, record) -> None:
     # of one machine's copy.
     names = tuple(set_name(s) if s else "" for s, _ in sources.values())
     seventeen_name, hardest_name, deeper_name = names
-    rules = GridEngine(GEOMETRY, groups=True)
+    rules = GridEngine(GEOMETRY)
     formula, engine = rules.formula, rules.engine
-    plain = Engine(formula.clauses, formula.num_vars, groups=False)
     minisat = Minisat22(bootstrap_with=formula.clauses)
     print(f"machine: {machine()}; load average at the start {load()}")
     print(f"formula: centrale, {formula.num_clauses} clauses; givens passed as assumptions")
@@ -229,7 +238,7 @@ def measure(args: argparse.Namespace, record) -> None:
         from benchmarks.speed.depth_one import depth_one
         from benchmarks.speed.unit_propagation import unit_propagation
 
-        up_answers = unit_propagation(engine, plain, minisat, seventeen, seventeen_name, quiet,
+        up_answers = unit_propagation(engine, minisat, seventeen, seventeen_name, quiet,
                                       record)  # fmt: skip
         depth_one(engine, minisat, formula, seventeen, up_answers, seventeen_name,
                   args.baseline_limit, quiet, record)  # fmt: skip
@@ -246,14 +255,6 @@ def measure(args: argparse.Namespace, record) -> None:
         deeper(engine, deepest, 3, deeper_name, "3b.", quiet, record)
     else:
         print(f"\n3b. depth-3 closure: not measured ({sources['deeper'][1]}; --deeper FILE)")
-    if args.skip_board:
-        pass
-    elif seventeen and hardest:
-        from benchmarks.speed.board import board_speed
-
-        board_speed(seventeen, hardest, deepest, names, quiet, record)
-    else:
-        print("\n8. the numba board: not measured (it needs --seventeen and --hardest grids)")
     lines = grid_lines(seventeen_grids)
     with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
         if not lines:
@@ -290,6 +291,16 @@ def measure(args: argparse.Namespace, record) -> None:
         with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
             folder = None if args.skip_commands else Path(tmp)
             native_core(seventeen, hardest, deepest, names, quiet, record, folder)
+    if hardest:
+        from benchmarks.speed.counting import counting
+
+        counting(hardest, hardest_name, quiet, record)
+    else:
+        record.skipped(f"count-vs-solve: {sources['hardest'][1]}")
+        print(f"\n10. counting: not measured (no grids: --hardest, {HARDEST_SET})")
+    from benchmarks.speed.install import installed
+
+    installed(args.install, record)
     met = sum(check["met"] for check in record.checks)
     print(f"\ntargets met: {met} of {len(record.checks)} checked "
           f"(benchmarks/speed/targets.py lists {len(TARGETS)})")  # fmt: skip

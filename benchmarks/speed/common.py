@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -127,15 +126,20 @@ def alternating(label: str, grids: list, calls: dict, quiet: bool) -> dict[str, 
     return times
 
 
-def minisat_solves(solver: Minisat22, grids: list[list[int]], quiet: bool) -> list[float]:
+def minisat_solves(solver: Minisat22, grids: list[list[int]], quiet: bool,
+                   models: list | None = None) -> list[float]:  # fmt: skip
     """Return the seconds of each grid's first `solve` on a reused solver, givens as
-    assumptions (a second call would reuse its learnt clauses: not timed twice)."""
+    assumptions (a second call would reuse its learnt clauses: not timed twice); with a
+    list `models`, append each grid's model to it (None: unsatisfiable), after the
+    timing."""
     times = []
     for givens in tqdm(grids, desc="Minisat22.solve", disable=quiet, leave=False,
                        file=sys.stderr):  # fmt: skip
         start = time.perf_counter()
-        solver.solve(assumptions=givens)
+        sat = solver.solve(assumptions=givens)
         times.append(time.perf_counter() - start)
+        if models is not None:
+            models.append(solver.get_model() if sat else None)
     return times
 
 
@@ -163,26 +167,3 @@ def minisat_loop(givens: list[list[int]]) -> float:
         for g in givens:
             solver.propagate(assumptions=g)
         return time.perf_counter() - start
-
-
-# Which engine `solvers.depth_rating.Rater` rates the exam's 9x9 formula on.
-_RATER_ENGINE = """
-from encoder.geometry import standard
-from solvers.depth_rating import Rater
-rater = Rater(standard(9))
-print(type(rater.engine if rater.board is None else rater.board).__module__)
-"""
-
-
-def rating_engine(fresh: bool = False) -> str:
-    """Return the module whose kernels rate depths for `Rater` on this formula
-    (`solvers.core`, `solvers.board_engine`, ...): in this process, or with `fresh` in a
-    new one, as a command started now would load it."""
-    if fresh:
-        done = subprocess.run([sys.executable, "-c", _RATER_ENGINE], capture_output=True,
-                              text=True, check=True)  # fmt: skip
-        return done.stdout.strip()
-    from solvers.depth_rating import Rater
-
-    rater = Rater(GEOMETRY)
-    return type(rater.engine if rater.board is None else rater.board).__module__

@@ -19,7 +19,6 @@ from benchmarks.speed.common import (
     minisat_solves,
     ms,
     per_grid,
-    rating_engine,
     solved,
 )
 from benchmarks.speed.record import Record
@@ -44,7 +43,7 @@ def deeper(engine, grids, depth: int, source: str, number: str, quiet: bool, rec
     done = sum(ok and solved(lits) for ok, lits in answers)
     rater = Rater(GEOMETRY)
     values = board_values(grids)
-    rater.ladder(values[:1], depth)  # compiled or loaded before anything is timed
+    rater.ladder(values[:1], depth)  # a first call before anything is timed
     ratings = rater.ladder(values, depth)
     rated = Counter(ladder_labels(ratings, depth))
     rating_ms = float(np.median(ratings.seconds)) * 1e3
@@ -57,7 +56,7 @@ def deeper(engine, grids, depth: int, source: str, number: str, quiet: bool, rec
     print(f"\n{number} depth-{depth} closure, {len(grids)} grids of {source}")
     print(f"   engine.probe(depth={depth})  median {ms(median(times))}, worst {ms(max(times))}; "
           f"solved by depth {depth}: {done}/{len(grids)}")  # fmt: skip
-    print(f"   depth rating up to {depth} (Rater.ladder, on {rating_engine()})  median "
+    print(f"   depth rating up to {depth} (Rater.ladder)  median "
           f"{ms(float(np.median(ratings.seconds)))}, worst {ms(float(ratings.seconds.max()))}; "
           f"depths {dict(sorted(rated.items()))}")  # fmt: skip
     print(record.target(closure_target, median(times) * 1e3))

@@ -1,28 +1,28 @@
 """Question 9: the native core (`solvers.core`, C, through its Python face) on issue
-34's targets, beside the numba board (`solvers.board_engine`) and Minisat22 in the
-same run, every answer checked equal across the sides:
+34's targets, against Minisat22 in the same run or against an absolute bound, every
+answer checked against Minisat22's:
 
 a. one placement test ("cell = value" on a copy of the board, propagated to its
-   fixpoint), on the boards of the forum's hardest after their givens: `Board.placements`
-   against the same loop over the numba board's kernels (`numba_placements`);
+   fixpoint), on the boards of the forum's hardest after their givens,
+   `Board.placements` (the count of tests checked against the candidates that
+   `Minisat22.propagate` leaves);
 b. unit propagation of the 17-clue givens: one `Board.propagate` call from Python
    against `Minisat22.propagate` (medians), and `Board.propagate_batch`, 1,000 grids a
-   call, per grid;
+   call, per grid (Minisat22's mean per call beside);
 c. the depth-1 closure in batch: `Board.ladder` to depth 1 over the 17-clue list in one
    call, each grid's kernel time (unit propagation, then the closure where it leaves the
    grid open); `Board.probe(depth=1)` per call beside it;
 d. the depth-2 closure of the forum's hardest, `Board.probe` per call, alone and against
-   `Minisat22.solve`'s median;
+   `Minisat22.solve`'s median (every literal of a closure true in Minisat22's model);
 e. the depth ladder to 3 over mith's T&E(3) grids, each grid's kernel time;
 f. the clause engine (`solvers.core.Clauses`) on other CNFs than the board's: unit
    propagation per call against `Minisat22.propagate` on the exam's formula and tdoku's
    augmented one (the 17-clue givens as assumptions) and on a random CNF (seeded random
-   assumption sets); the trail engine (numba) beside it;
+   assumption sets);
 g. the commands: `solvers rate --no-length` over the 17-clue list, whole wall time with
    start-up, against a `Minisat22.propagate` loop over the same grids; and `python -m
    solvers rate GRID --no-length` as a whole process (median of 5), the interpreter's own
-   start-up beside it.  These time whatever engine `solvers rate` uses: the line says
-   which.
+   start-up beside it.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 from pysat.solvers import Minisat22
 
 from benchmarks.paths import load
@@ -48,60 +47,19 @@ from benchmarks.speed.common import (
     grid_lines,
     minisat_loop,
     minisat_solves,
-    rating_engine,
+    per_grid,
     timed,
 )
 from benchmarks.speed.record import Record
 from benchmarks.timing import median
 from encoder.encodings import rule_formula
-from solvers.bitboard import NUM_COUNTERS, PAUSE_AT, BoardTables, _test, start_board
+from encoder.numbering import cell_value
 from solvers.depth_rating import ladder_labels
-from solvers.engine import Engine
-from solvers.propagate import NEVER
 
 PLACEMENT_TESTS = 4000  # placement tests per timed call, about a millisecond
 WHOLE_RUNS = 5  # runs of a whole process (medians)
 RANDOM_CNF = (2000, 4000, 1000, 30)  # variables, ternary and binary clauses, assumptions
 SEED = 34
-
-
-@njit(cache=True)
-def numba_placements(T, boards, Q, grid, repeats, st):
-    """The numba board's placement test, as solvers.core's Board.placements: test every
-    hypothesis "cell = value" of the grid's propagated givens, each on a copy of the
-    board, `repeats` times; return how many were tested (-1: the givens contradict)."""
-    n = T[5][0]
-    board, copy = boards[0], boards[1]
-    if start_board(T, board, Q, grid, st) != 1:
-        return -1
-    tested = 0
-    for _ in range(repeats):
-        for c in range(n * n):
-            m = board[c]
-            if m & (m - 1) == 0:  # a placed cell
-                continue
-            for v in range(n):
-                if (m >> v) & 1:
-                    copy[:] = board
-                    _test(T, copy, Q, 2 * n * c + v, n, st)  # "cell c = v + 1"
-                    tested += 1
-    return tested
-
-
-class NumbaPlacements:
-    """The numba board's tables and work arrays for `numba_placements`."""
-
-    def __init__(self):
-        tables = BoardTables.of(GEOMETRY)
-        self.T = tables.kernel_args()
-        cells = GEOMETRY.size**2
-        self.boards = np.zeros((2, cells), np.int64)
-        self.Q = (np.zeros(cells, np.int32), np.zeros(tables.houses.shape[0], np.int8))
-        self.st = np.zeros(NUM_COUNTERS, np.int64)
-        self.st[PAUSE_AT] = NEVER
-
-    def placements(self, grid: np.ndarray, repeats: int) -> int:
-        return int(numba_placements(self.T, self.boards, self.Q, grid, repeats, self.st))
 
 
 def placement_seconds(call, grid: np.ndarray) -> float:
@@ -115,13 +73,30 @@ def placement_seconds(call, grid: np.ndarray) -> float:
     return elapsed / tested
 
 
-def numba_values(boards: np.ndarray) -> np.ndarray:
-    """Return the numba board's candidate words as cell values (0 where still open)."""
-    single = (boards & (boards - 1)) == 0
-    values = np.zeros(boards.shape, np.int8)
-    placed = single & (boards != 0)
-    values[placed] = np.log2(boards[placed]).astype(np.int8) + 1
-    return values
+def open_candidates(literals) -> int:
+    """Return how many candidates the open cells keep after a propagation whose literals
+    (over the cells' variables) are given: the placement tests a board makes."""
+    n = GEOMETRY.size
+    placed, excluded = set(), Counter()
+    for lit in literals:
+        if abs(lit) > n**3:
+            continue
+        cell, _ = cell_value(abs(lit), n)
+        if lit > 0:
+            placed.add(cell)
+        else:
+            excluded[cell] += 1
+    return sum(n - excluded[cell] for cell in range(n * n) if cell not in placed)
+
+
+def placed(literals) -> np.ndarray:
+    """Return the cell values a propagation's literals place (0 for an open cell)."""
+    n = GEOMETRY.size
+    lits = np.asarray(literals, dtype=np.int64)
+    cells, values = cell_value(lits[(lits > 0) & (lits <= n**3)], n)
+    row = np.zeros(n * n, np.int8)
+    row[cells] = values
+    return row
 
 
 def random_cnf(seed: int = SEED) -> tuple[list[list[int]], int, list[list[int]]]:
@@ -158,39 +133,33 @@ def native_core(seventeen, hardest, deepest, names: tuple[str, str, str], quiet:
     None to skip it.  A list that is empty (its set not on this machine) skips its parts
     with a line."""
     from solvers import core
-    from solvers.board_engine import BoardEngine
 
     seventeen_name, hardest_name, deeper_name = names
-    board, numba = core.Board(GEOMETRY), BoardEngine(GEOMETRY)
-    print(f"\n9. the native core (solvers.core, C, variant {core.variant()}) beside the numba "
-          f"board (solvers.board_engine); load average {load()}")  # fmt: skip
+    board = core.Board(GEOMETRY)
+    print(f"\n9. the native core (solvers.core, C, variant {core.variant()}); load average "
+          f"{load()}")  # fmt: skip
     if hardest:
-        placements(board, hardest, hardest_name, quiet, record)
+        placements(board, hardest, hardest_name, record)
     else:
         skip(record, "a", "core-placement", "placement test", hardest_name)
     if seventeen:
-        propagation(board, numba, seventeen, seventeen_name, quiet, record)
+        propagation(board, seventeen, seventeen_name, quiet, record)
     else:
         for part, target, what in (("b", "core-up-batch", "unit propagation"),
                                    ("c", "core-fl-batch", "depth-1 closure")):  # fmt: skip
             skip(record, part, target, what, seventeen_name)
     if hardest:
-        depth_two(board, numba, hardest, hardest_name, quiet, record)
+        depth_two(board, hardest, hardest_name, quiet, record)
     else:
         skip(record, "d", "core-d2-closure", "depth-2 closure", hardest_name)
     if deepest:
         values = board_values(deepest)
-        board.ladder(values[:1], 3)
-        numba.ladder(values[:1], GEOMETRY.size, 3)  # compiled or loaded first
-        ours, theirs = board.ladder(values, 3), numba.ladder(values, GEOMETRY.size, 3)
-        if ours.depth.tolist() != theirs.depth.tolist():
-            raise SystemExit(f"{PROG}: core and numba ladders differ on {deeper_name}")
-        core_ms, numba_ms = (float(np.median(x.seconds)) * 1e3 for x in (ours, theirs))
+        board.ladder(values[:1], 3)  # a first call before anything is timed
+        ours = board.ladder(values, 3)
+        core_ms = float(np.median(ours.seconds)) * 1e3
         record.figure("9.ladder_3.core.median", core_ms, "ms")
-        record.figure("9.ladder_3.numba_board.median", numba_ms, "ms")
         print(f"   e. depth ladder to 3, {len(deepest)} grids of {deeper_name}, one call: "
-              f"kernel-time medians core {core_ms:.3f} ms, numba board {numba_ms:.3f} ms "
-              f"(core / numba {core_ms / numba_ms:.2f}x); depths "
+              f"kernel-time median {core_ms:.3f} ms; depths "
               f"{dict(sorted(Counter(ladder_labels(ours, 3)).items()))}")  # fmt: skip
         print(record.target("core-d3-ladder", core_ms, indent=6))
     else:
@@ -210,106 +179,88 @@ def skip(record: Record, part: str, target: str, what: str, source: str) -> None
     print(f"   {part}. {what}: not measured ({source or 'its set'} is not on this machine)")
 
 
-def placements(board, hardest, name: str, quiet: bool, record: Record) -> None:
-    """Part a: one placement test on the core's board and on the numba board."""
+def placements(board, hardest, name: str, record: Record) -> None:
+    """Part a: one placement test on the core's board, each grid's count of tests checked
+    against the candidates Minisat22's propagation leaves."""
     values = board_values(hardest)
-    numba = NumbaPlacements()
-    times = alternating_placements(board, numba, values)
-    core_us, numba_us = (float(np.nanmedian(times[side])) * 1e6 for side in ("core", "numba"))
+    times = []
+    with Minisat22(bootstrap_with=rule_formula(GEOMETRY).clauses) as minisat:
+        for givens, grid in zip(hardest, values, strict=True):
+            ok, literals = minisat.propagate(assumptions=givens)
+            expected = open_candidates(literals) if ok else -1
+            if board.placements(grid, 1) != expected:
+                raise SystemExit(f"{PROG}: the core's placement tests are not the candidates "
+                                 f"Minisat22's propagation leaves")  # fmt: skip
+            times.append(placement_seconds(board.placements, grid))
+    core_us = float(np.nanmedian(times)) * 1e6
     record.figure("9.placement.core.median", core_us, "us")
-    record.figure("9.placement.numba_board.median", numba_us, "us")
     print(f"   a. one placement test, the boards of {len(values)} grids of {name} after their "
-          f"givens: medians core {core_us:.3f} us, numba board {numba_us:.3f} us "
-          f"(core / numba {core_us / numba_us:.2f}x)")  # fmt: skip
+          f"givens: median {core_us:.3f} us")  # fmt: skip
     print(record.target("core-placement", core_us, indent=6))
 
 
-def alternating_placements(board, numba: NumbaPlacements, values) -> dict[str, list[float]]:
-    """Return each side's seconds per placement test on every grid, grid by grid in
-    turn; stop when the two count different tests."""
-    times: dict[str, list[float]] = {"core": [], "numba": []}
-    for grid in values:
-        if board.placements(grid, 1) != numba.placements(grid, 1):
-            raise SystemExit(f"{PROG}: core and numba boards test different placements")
-        times["core"].append(placement_seconds(board.placements, grid))
-        times["numba"].append(placement_seconds(numba.placements, grid))
-    return times
-
-
-def propagation(board, numba, seventeen, name: str, quiet: bool, record: Record) -> None:
+def propagation(board, seventeen, name: str, quiet: bool, record: Record) -> None:
     """Parts b and c: unit propagation per call and in batch; the depth-1 closure in
     batch (the ladder to depth 1) and per call."""
     with Minisat22(bootstrap_with=rule_formula(GEOMETRY).clauses) as minisat:
-        calls = {
-            "core": board.propagate,
-            "numba": numba.propagate,
-            "minisat": lambda g: minisat.propagate(assumptions=g),
-        }
+        calls = {"core": board.propagate, "minisat": lambda g: minisat.propagate(assumptions=g)}
         up = alternating("UP core", seventeen, calls, quiet)
     values = board_values(seventeen)
-    batch = {"core": 0.0, "numba": 0.0}
+    batch = 0.0
     for start in range(0, len(values), BATCH):  # best of three: a call is milliseconds
         part = values[start : start + BATCH]
         ok, filled = board.propagate_batch(part)
-        numba_ok, words = numba.propagate_batch(part)
-        if ok.tolist() != numba_ok.tolist() or (filled != numba_values(words))[ok == 1].any():
-            raise SystemExit(f"{PROG}: core and numba batch propagations differ")
-        for side, call in (("core", board.propagate_batch), ("numba", numba.propagate_batch)):
-            batch[side] += min(timed(lambda v=part, c=call: c(v))[0] for _ in range(3))
-    core_us, numba_us = (batch[side] / len(values) * 1e6 for side in ("core", "numba"))
+        single = [board.propagate(g) for g in seventeen[start : start + BATCH]]
+        # The single calls' answers are Minisat22's (checked above).
+        pairs = zip(filled, single, strict=True)
+        if ok.tolist() != [int(fine) for fine, _ in single] or any(
+            (row != placed(lits)).any() for row, (fine, lits) in pairs if fine
+        ):
+            raise SystemExit(f"{PROG}: the core's batch and single propagations differ")
+        batch += min(timed(lambda v=part: board.propagate_batch(v))[0] for _ in range(3))
+    core_us = batch / len(values) * 1e6
     medians = {side: median(up[side]) * 1e6 for side in up}
+    minisat_mean = sum(up["minisat"]) / len(up["minisat"]) * 1e6
     for side, value in medians.items():
         record.figure(f"9.up.{side}.call.median", value, "us")
+    record.figure("9.up.minisat.call.mean", minisat_mean, "us")
     record.figure("9.up.core.batch.mean", core_us, "us")
-    record.figure("9.up.numba_board.batch.mean", numba_us, "us")
     print(f"   b. unit propagation of the givens, {len(seventeen)} grids of {name}: medians "
-          f"per call core {medians['core']:.2f} us, numba board {medians['numba']:.2f} us, "
-          f"Minisat22 {medians['minisat']:.2f} us; in batch ({BATCH} a call) core "
-          f"{core_us:.2f} us, numba board {numba_us:.2f} us per grid")  # fmt: skip
+          f"per call core {medians['core']:.2f} us, Minisat22 {medians['minisat']:.2f} us "
+          f"(mean {minisat_mean:.2f} us); in batch ({BATCH} a call) core {core_us:.2f} us "
+          f"per grid")  # fmt: skip
     print(record.target("core-up-batch", core_us, indent=6))
     print(record.target("core-up-call", medians["core"] / medians["minisat"], indent=6))
-    board.ladder(values[:1], 1)
-    numba.ladder(values[:1], GEOMETRY.size, 1)  # compiled or loaded first
-    ours, theirs = board.ladder(values, 1), numba.ladder(values, GEOMETRY.size, 1)
-    if ours.depth.tolist() != theirs.depth.tolist():
-        raise SystemExit(f"{PROG}: core and numba ladders differ on {name}")
-    one = alternating(
-        "depth 1 core",
-        seventeen,
-        {"core": lambda g: board.probe(g, 1), "numba": lambda g: numba.probe(g, 1)},
-        quiet,
-    )
-    core_batch, numba_batch = (float(np.median(x.seconds)) * 1e6 for x in (ours, theirs))
-    core_call, numba_call = median(one["core"]) * 1e6, median(one["numba"]) * 1e6
+    board.ladder(values[:1], 1)  # a first call before anything is timed
+    ours = board.ladder(values, 1)
+    one, _ = per_grid("depth 1 core", seventeen, lambda g: board.probe(g, 1), quiet)
+    core_batch = float(np.median(ours.seconds)) * 1e6
+    core_call = median(one) * 1e6
     record.figure("9.depth_1.core.batch.median", core_batch, "us")
-    record.figure("9.depth_1.numba_board.batch.median", numba_batch, "us")
     record.figure("9.depth_1.core.call.median", core_call, "us")
-    record.figure("9.depth_1.numba_board.call.median", numba_call, "us")
     print(f"   c. depth-1 closure, {len(seventeen)} grids of {name}: the ladder to depth 1 in "
-          f"one call, kernel-time medians core {core_batch:.2f} us, numba board "
-          f"{numba_batch:.2f} us; Board.probe(depth=1) per call, medians core "
-          f"{core_call:.2f} us, numba board {numba_call:.2f} us")  # fmt: skip
+          f"one call, kernel-time median {core_batch:.2f} us; Board.probe(depth=1) per call, "
+          f"median {core_call:.2f} us; depths "
+          f"{dict(sorted(Counter(ladder_labels(ours, 1)).items()))}")  # fmt: skip
     print(record.target("core-fl-batch", core_batch, indent=6))
 
 
-def depth_two(board, numba, hardest, name: str, quiet: bool, record: Record) -> None:
-    """Part d: the depth-2 closure per call, against Minisat22.solve."""
-    two = alternating(
-        "depth 2 core",
-        hardest,
-        {"core": lambda g: board.probe(g, 2), "numba": lambda g: numba.probe(g, 2)},
-        quiet,
-    )
+def depth_two(board, hardest, name: str, quiet: bool, record: Record) -> None:
+    """Part d: the depth-2 closure per call, against Minisat22.solve; every literal of a
+    closure must be true in Minisat22's model of the grid."""
+    two, answers = per_grid("depth 2 core", hardest, lambda g: board.probe(g, 2), quiet)
+    models: list = []
     with Minisat22(bootstrap_with=rule_formula(GEOMETRY).clauses) as minisat:
-        solve_times = minisat_solves(minisat, hardest, quiet)  # as in 3a
-    core_ms, numba_ms = median(two["core"]) * 1e3, median(two["numba"]) * 1e3
-    solve_ms = median(solve_times) * 1e3
+        solve_times = minisat_solves(minisat, hardest, quiet, models)  # as in 3a
+    for (ok, literals), model in zip(answers, models, strict=True):
+        wrong = bool(ok) if model is None else not ok or not set(literals) <= set(model)
+        if wrong:
+            raise SystemExit(f"{PROG}: a depth-2 closure of the core contradicts Minisat22")
+    core_ms, solve_ms = median(two) * 1e3, median(solve_times) * 1e3
     record.figure("9.depth_2.core.median", core_ms, "ms")
-    record.figure("9.depth_2.numba_board.median", numba_ms, "ms")
     record.figure("9.depth_2.minisat22_solve.median", solve_ms, "ms")
     print(f"   d. depth-2 closure, {len(hardest)} grids of {name}: medians core "
-          f"{core_ms:.3f} ms, numba board {numba_ms:.3f} ms (core / numba "
-          f"{core_ms / numba_ms:.2f}x), Minisat22.solve {solve_ms:.3f} ms")  # fmt: skip
+          f"{core_ms:.3f} ms, Minisat22.solve {solve_ms:.3f} ms")  # fmt: skip
     print(record.target("core-d2-closure", core_ms, indent=6))
     print(record.target("core-d2-vs-solve", core_ms / solve_ms, indent=6))
 
@@ -330,11 +281,10 @@ def clause_engine(seventeen, name: str, quiet: bool, record: Record) -> None:
                  queries))  # fmt: skip
     print("   f. the clause engine (solvers.core.Clauses), unit propagation per call:")
     for where, rules, num_vars, assumption_sets in cnfs:
-        cnf, engine = Clauses(rules, num_vars), Engine(rules, num_vars)
+        cnf = Clauses(rules, num_vars)
         with Minisat22(bootstrap_with=rules) as minisat:
             calls = {
                 "core": cnf.propagate,
-                "numba": engine.propagate,
                 "minisat": lambda g, m=minisat: m.propagate(assumptions=g),
             }
             times = alternating(f"UP {where.split(',')[0]}", assumption_sets, calls, quiet)
@@ -342,8 +292,8 @@ def clause_engine(seventeen, name: str, quiet: bool, record: Record) -> None:
         key = where.split(",")[0].replace(" ", "_")
         for side, value in medians.items():
             record.figure(f"9.clauses.{key}.{side}.call.median", value, "us")
-        print(f"      {where}: medians core {medians['core']:.2f} us, numba trail engine "
-              f"{medians['numba']:.2f} us, Minisat22 {medians['minisat']:.2f} us")  # fmt: skip
+        print(f"      {where}: medians core {medians['core']:.2f} us, Minisat22 "
+              f"{medians['minisat']:.2f} us")  # fmt: skip
         print(record.target("core-clauses-up", medians["core"] / medians["minisat"],
                             where.split(",")[0], indent=6))  # fmt: skip
 
@@ -354,8 +304,7 @@ def whole_commands(seventeen_grids, name: str, folder: Path, record: Record) -> 
     lines = grid_lines([tuple(row) for row in board_values(seventeen_grids).tolist()])
     path = folder / "rate-grids.txt"
     path.write_text("".join(lines), encoding="utf-8")
-    print(f"   g. the commands, which time whatever `solvers rate` uses: its depth rating runs "
-          f"on {rating_engine(fresh=True)} here")  # fmt: skip
+    print("   g. the commands")
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "solvers", "rate", str(path), "--no-length",
                            "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

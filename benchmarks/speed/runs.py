@@ -48,14 +48,19 @@ def run_with_usage(
 
 
 def rate_run(
-    path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
+    path: Path,
+    folder: Path,
+    where: Sequence[str] = ONE_WORKER,
+    length: bool = False,
+    max_depth: int | None = 1,
 ) -> tuple[float, float, float, int]:
-    """Run `solvers rate --max-depth 1` on a file, with `--no-length` unless `length`,
-    on the workers `where` names (executor flags): (wall, peak MiB, summed kernel s,
-    grids)."""
+    """Run `solvers rate --max-depth 1` (`max_depth` None: its default) on a file, with
+    `--no-length` unless `length`, on the workers `where` names (executor flags): (wall,
+    peak MiB, summed kernel s, grids)."""
     out = folder / "rate.out"
     with open(out, "wb") as handle:
-        argv = ["solvers", "rate", str(path), "--max-depth", "1", "--quiet"]
+        argv = ["solvers", "rate", str(path), "--quiet"]
+        argv += [] if max_depth is None else ["--max-depth", str(max_depth)]
         argv += [] if length else ["--no-length"]
         wall, peak = run_command([*argv, *where], handle)
     kernel, grids = 0.0, 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-UNITS = ("x", "us", "ms", "s", "grids/s")
+UNITS = ("x", "us", "ms", "s", "grids/s", "MB")
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Target:
 MINISAT_UP = "Minisat22.propagate of the same givens, per call"
 T = Target
 TARGETS: tuple[Target, ...] = (
-    # 1-4: the trail engine (solvers.engine, numba) and the commands
+    # 1-4: the clause engine (solvers.engine.Engine) and the commands
     T("up-call", "1", "per call, engine / Minisat22 (medians)",
       "unit propagation of royle17's givens, one Engine.propagate call from Python",
       f"{MINISAT_UP} (median)", 0.5, "x", True, 14),
@@ -108,49 +108,30 @@ TARGETS: tuple[Target, ...] = (
     T("bxb-time-limit", "7", "time limit overshoot",
       "BxB rating of a T&E(3) grid under a 2 s time limit, wall",
       "the time limit, 2 s", 1.1, "x", True, 25),
-    # 8: the numba bit-parallel board (solvers.board_engine) on issue 23's targets
-    T("board-up-call", "8", "per call, board / Minisat22 (medians)",
-      "unit propagation of royle17's givens, one BoardEngine.propagate call",
-      f"{MINISAT_UP} (median)", 0.5, "x", True, 23),
-    T("board-up-batch", "8", "per grid in batch, board / Minisat22 (means)",
-      "unit propagation of royle17's givens, BoardEngine.propagate_batch, 1,000 a call",
-      f"{MINISAT_UP} (mean)", 0.2, "x", True, 23),
-    T("board-fl-median", "8", "depth-1 closure median, board",
-      "depth-1 closure of royle17's grids, BoardEngine.probe per call",
-      "the trail engine's Engine.probe (median beside)", 10, "us", True, 23),
-    T("board-d2-closure", "8", "depth-2 closure median, board",
-      "depth-2 closure of forum-hardest-1106's grids, BoardEngine.probe per call",
-      "the trail engine and Minisat22.solve (medians beside)", 1, "ms", True, 23),
-    T("board-d2-vs-solve", "8", "depth-2 closure / Minisat22.solve (medians), board",
-      "depth-2 closure of forum-hardest-1106's grids, BoardEngine.probe per call",
-      "Minisat22.solve, a reused solver, each grid's first call", 1, "x", True, 23),
-    T("board-d3-rating", "8", "depth rating up to 3, median, board",
-      "depth rating up to 3 (BoardEngine.ladder) of mith-te3-1000's grids, kernel time",
-      "the trail engine's ladder (median beside)", 10, "ms", True, 23),
     # 9: the native core (solvers.core, C) and the commands, issue 34
     T("core-placement", "9", "one placement test, core (median)",
       "a hypothesis 'cell = value' tested on a copy of the board propagated to its "
       "fixpoint, Board.placements, forum-hardest-1106's boards",
-      "the numba board's placement test on the same boards", 0.25, "us", True, 34),
+      "none: an absolute bound", 0.25, "us", True, 34),
     T("core-up-batch", "9", "unit propagation in batch, core, per grid",
       "unit propagation of royle17's givens, Board.propagate_batch, 1,000 grids a call",
-      "the numba board's propagate_batch and Minisat22.propagate", 2, "us", True, 34),
+      "none: an absolute bound (Minisat22.propagate's mean per call beside)", 2, "us", True, 34),
     T("core-up-call", "9", "per call, core / Minisat22 (medians)",
       "unit propagation of royle17's givens, one Board.propagate call from Python",
       f"{MINISAT_UP} (median)", 0.2, "x", True, 34),
     T("core-fl-batch", "9", "depth-1 closure in batch, core (median)",
       "Board.ladder to depth 1 over royle17 in one call, each grid's kernel time "
       "(unit propagation, then the depth-1 closure where it leaves the grid open)",
-      "the numba board's ladder to depth 1", 4, "us", True, 34),
+      "none: an absolute bound", 4, "us", True, 34),
     T("core-d2-closure", "9", "depth-2 closure median, core",
       "depth-2 closure of forum-hardest-1106's grids, Board.probe per call",
-      "the numba board's BoardEngine.probe", 0.8, "ms", True, 34),
+      "none: an absolute bound (Minisat22.solve's median beside)", 0.8, "ms", True, 34),
     T("core-d2-vs-solve", "9", "depth-2 closure / Minisat22.solve (medians), core",
       "depth-2 closure of forum-hardest-1106's grids, Board.probe per call",
       "Minisat22.solve, a reused solver, each grid's first call", 0.6, "x", True, 34),
     T("core-d3-ladder", "9", "depth ladder to 3, core (median)",
       "Board.ladder to depth 3 over mith-te3-1000 in one call, each grid's kernel time",
-      "the numba board's ladder to depth 3", 3, "ms", True, 34),
+      "none: an absolute bound", 3, "ms", True, 34),
     T("core-clauses-up", "9", "per call, clause engine / Minisat22 (medians)",
       "unit propagation per call from Python, solvers.core.Clauses.propagate, per CNF",
       "Minisat22.propagate of the same assumptions on the same CNF", 0.5, "x", True, 34),
@@ -161,6 +142,33 @@ TARGETS: tuple[Target, ...] = (
     T("rate-one-grid", "9", "python -m solvers rate GRID --no-length, whole process",
       "one grid rated by a whole process, start-up included",
       "the interpreter's own start-up, python -c pass", 0.25, "s", True, 34),
+    # issue 35: numba gone, every kernel in the C core
+    T("rate-length-royle17", "4", "solvers rate (its default length rating) grids/s",
+      "solvers rate over royle17 as it runs by default (depth and refutation-length "
+      "ratings), one worker, grids / (wall - start-up)",
+      "none: an absolute bound (the start-up, the command on one grid, beside)", 5000,
+      "grids/s", False, 35),
+    T("bxb-median-cpu", "7", "BxB median a grid, processor time",
+      "BxB rating of every K-th grid of berthier-eleven-te2 (berthier_eleven_te2_dev.tsv), "
+      "processor time of the process per grid (one thread: an idle machine's wall time)",
+      "none: an absolute bound (wall beside)", 0.3, "s", True, 35),
+    T("bxb-easter-cpu", "7", "Easter Monster, processor time",
+      "BxB rating of Easter Monster, processor time of the process",
+      "none: an absolute bound (wall beside)", 1, "s", True, 35),
+    T("count-vs-solve", "10", "counting to 2 / Minisat22.solve (medians)",
+      "DPLL search counting models up to 2 (Engine.count(limit=2), uniqueness) of "
+      "forum-hardest-1106's grids, givens as assumptions, per call",
+      "Minisat22.solve, a reused solver, each grid's first call", 1, "x", True, 35),
+    T("install-first-rate", "11", "first python -m solvers rate EASTER_MONSTER, whole process",
+      "after pip install . (build included) into a fresh virtual environment, the first "
+      "python -m solvers rate EASTER_MONSTER, run from another folder, start-up included",
+      "none: an absolute bound (the install's time and a second run beside)", 3, "s", True,
+      35),
+    T("deps-numba", "11", "numba and llvmlite among the dependencies, installed size",
+      "installed size (the files their distributions' metadata lists) of numba and llvmlite "
+      "when the project's installed distribution requires them, directly or not",
+      "none: an absolute bound (all the dependencies' installed size beside)", 0, "MB", True,
+      35),
 )  # fmt: skip
 del T
 

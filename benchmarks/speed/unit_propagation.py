@@ -1,11 +1,9 @@
-"""Question 1: unit propagation of the givens, the trail engine against Minisat22.
+"""Question 1: unit propagation of the givens, the clause engine against Minisat22.
 
-`Engine.propagate` against `Minisat22.propagate`, per call from Python (medians), and
-`Engine.propagate_batch` (many grids a call, results as arrays) per grid against
-Minisat22 per call (means).  The engine built without its exactly-one groups
-(`groups=False`, the watched-literal propagation of every clause) is timed beside it,
-and the C reference (about 0.5 us a propagation to the fixpoint in fsss2 and tdoku,
-SIMD) printed for scale.
+`Engine.propagate` (`solvers.engine`) against `Minisat22.propagate`, per call from
+Python (medians), and `Engine.propagate_batch` (many grids a call, results as arrays)
+per grid against Minisat22 per call (means); the C reference (about 0.5 us a
+propagation to the fixpoint in fsss2 and tdoku, SIMD) printed for scale.
 """
 
 from __future__ import annotations
@@ -54,11 +52,10 @@ def batch_seconds(engine, seventeen: list[list[int]], answers: list) -> float:
     return total
 
 
-def unit_propagation(engine, plain, minisat, seventeen, source: str, quiet: bool,
+def unit_propagation(engine, minisat, seventeen, source: str, quiet: bool,
                      record: Record) -> list:  # fmt: skip
-    """Question 1; return the engine's answers (ok, literals) per grid.  `plain` is the
-    same formula in an engine without groups."""
-    up_engine, up_plain, up_minisat, answers = [], [], [], []
+    """Question 1; return the engine's answers (ok, literals) per grid."""
+    up_engine, up_minisat, answers = [], [], []
     # Grid by grid, one side then the other, so a change of machine load hits all.
     for givens in tqdm(seventeen, desc="UP", disable=quiet, leave=False, file=sys.stderr):
         elapsed, answer = timed(lambda g=givens: engine.propagate(g))
@@ -68,19 +65,12 @@ def unit_propagation(engine, plain, minisat, seventeen, source: str, quiet: bool
         up_minisat.append(elapsed)
         if (ok, set(lits)) != (answer[0], set(answer[1])):
             raise SystemExit(f"{PROG}: engine and Minisat22 propagations differ on {givens}")
-        elapsed, (ok, lits) = timed(lambda g=givens: plain.propagate(g))
-        up_plain.append(elapsed)
-        if (ok, set(lits)) != (answer[0], set(answer[1])):
-            raise SystemExit(f"{PROG}: engine with and without groups differ on {givens}")
     per_grid = batch_seconds(engine, seventeen, answers) / len(seventeen)
-    plain_per_grid = batch_seconds(plain, seventeen, answers) / len(seventeen)
     up_solved = sum(ok and solved(lits) for ok, lits in answers)
     minisat_mean = sum(up_minisat) / len(up_minisat)
     figures = {
         "1.engine.call.median": median(up_engine) * 1e6,
-        "1.engine_without_groups.call.median": median(up_plain) * 1e6,
         "1.engine.batch.mean": per_grid * 1e6,
-        "1.engine_without_groups.batch.mean": plain_per_grid * 1e6,
         "1.minisat22.call.median": median(up_minisat) * 1e6,
         "1.minisat22.call.mean": minisat_mean * 1e6,
     }
@@ -88,11 +78,9 @@ def unit_propagation(engine, plain, minisat, seventeen, source: str, quiet: bool
         record.figure(key, value, "us")
     record.figure("1.solved_by_up", up_solved, "grids")
     print(f"\n1. unit propagation of the givens, {len(seventeen)} grids of {source}")
-    print(f"   engine.propagate        median {median(up_engine) * 1e6:7.1f} us per call "
-          f"(without groups {median(up_plain) * 1e6:.1f} us)")  # fmt: skip
+    print(f"   engine.propagate        median {median(up_engine) * 1e6:7.1f} us per call")
     print(f"   engine.propagate_batch  mean   {per_grid * 1e6:7.1f} us per grid "
-          f"({BATCH} grids a call, answers as arrays; without groups "
-          f"{plain_per_grid * 1e6:.1f} us)")  # fmt: skip
+          f"({BATCH} grids a call, answers as arrays)")  # fmt: skip
     print(f"   Minisat22.propagate     median {median(up_minisat) * 1e6:7.1f} us per call, "
           f"mean {minisat_mean * 1e6:.1f} us  (baseline)")  # fmt: skip
     print(f"   C reference (fsss2, tdoku; SIMD, for scale): about {C_REFERENCE_US} us a "
