@@ -331,13 +331,14 @@ class HomeBackend(Backend):
         return self.depth is not None and self.num_vars > 0
 
     def _load(self) -> None:
-        self._engine = None  # built at first use (numba start-up only when needed)
+        self._engine = None  # built at first use
         self._core = None
         self._marked = False
 
     @property
     def engine(self):
-        """The numba engine of the formula (units come as assumptions)."""
+        """The engine of the formula (units come as assumptions): DPLL, and the
+        closures of a formula of no variable, which the core's clause engine refuses."""
         if self._engine is None:
             from solvers.engine import Engine
 
@@ -361,9 +362,10 @@ class HomeBackend(Backend):
             self._engine.mark_start()
 
     def rewind(self) -> None:
-        """Put the watches back as they were at `mark_start`: the numba engine's rewound,
-        the core's built again at its next use (building costs about as much as a few
-        closures), so that the counts of a chunk never depend on the chunks before it."""
+        """Put the watches back as they were at `mark_start`: the engine rewound, the
+        core's clause engine built again at its next use (building costs about as much
+        as a few closures), so that the counts of a chunk never depend on the chunks
+        before it."""
         if self._engine is not None:
             self._engine.rewind()
         self._core = None
@@ -383,12 +385,12 @@ class HomeBackend(Backend):
             return self._result(Status.UNKNOWN, (), seconds, reason=str(stop), over_budget=True)
 
     def solve_many(self, assumption_sets: Sequence[Sequence[Lit]]) -> list[SolverResult]:
-        """A closure answers every set in one compiled call (`Engine.closures`), in
+        """A closure answers every set in one call of the core (`Clauses.closures`), in
         batches of at most BATCH_VALUES variables in all; the answers, counters and
         the engine's state afterwards are those of `solve` called on each in turn, the
         seconds the kernel's own (no Python call around each closure)."""
-        if self.depth is None or (not self.native and self.engine.fixed(as_array=True).size):
-            return super().solve_many(assumption_sets)  # DPLL; or root facts: see _closure
+        if not self.native:
+            return super().solve_many(assumption_sets)  # DPLL; or a formula of no variable
         most = max(1, BATCH_VALUES // max(self.num_vars, 1))
         results: list[SolverResult] = []
         for first in range(0, len(assumption_sets), most):
@@ -398,7 +400,7 @@ class HomeBackend(Backend):
     def _closures(
         self, assumption_sets: Sequence[Sequence[Lit]], with_units: bool = False
     ) -> list[SolverResult]:
-        from solvers.probe import LADDER_BUDGET, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT
+        from solvers.core import LADDER_BUDGET, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT
 
         if with_units:
             sets = [list(assumptions) for assumptions in assumption_sets]
@@ -408,16 +410,10 @@ class HomeBackend(Backend):
         np.cumsum([len(lits) for lits in sets], out=offsets[1:])
         flat = np.fromiter(itertools.chain.from_iterable(sets), np.int64, int(offsets[-1]))
         budget = self.budget.propagations
-        if self.native:
-            out = self.core.closures(
-                (flat, offsets), self.depth, self.cell_vars, budget=budget, time_limit=self.timeout
-            )
-            propagations = out.work
-        else:
-            out = self.engine.closures(
-                flat, offsets, self.depth, self.cell_vars, self.timeout, budget
-            )
-            propagations = out.propagations
+        out = self.core.closures(
+            (flat, offsets), self.depth, self.cell_vars, budget=budget, time_limit=self.timeout
+        )
+        propagations = out.work
         status = out.status.tolist()
         filled = np.flatnonzero(out.status == LADDER_SAT)
         wrong = self.check.falsified_rows(out.true[filled]).tolist()
@@ -434,21 +430,11 @@ class HomeBackend(Backend):
         if asked and self.cell_vars == self.num_vars:
             for i in asked:
                 without[i] = False
-        elif asked and self.native:
+        elif asked:
             propagated, values = self.core.propagate_batch([sets[i] for i in asked])
             counts = np.count_nonzero(values[:, : self.cell_vars], axis=1).tolist()
             for j, i in enumerate(asked):
                 without[i] = bool(propagated[j]) and counts[j] == self.cell_vars
-        elif asked:
-            rows = [sets[i] for i in asked]
-            starts = np.zeros(len(rows) + 1, dtype=np.int64)
-            np.cumsum([len(lits) for lits in rows], out=starts[1:])
-            propagated, lits, at = self.engine.propagate_batch(
-                np.fromiter(itertools.chain.from_iterable(rows), np.int64, int(starts[-1])), starts
-            )
-            for j, i in enumerate(asked):
-                count = _assigned_cells(lits[at[j] : at[j + 1]], self.cell_vars)
-                without[i] = bool(propagated[j]) and count == self.cell_vars
         variables = np.arange(1, self.num_vars + 1, dtype=np.int64)
         results = []
         for i, code in enumerate(status):

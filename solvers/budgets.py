@@ -8,8 +8,7 @@ on the grid alone:
   clause engines count literals propagated (the C core's, hypotheses tested too); the
   boards count cells placed and hypotheses tested.  A grid is given up at the first
   hypothesis boundary where the work spent on it exceeds the budget: the C core checks
-  there, and the numba kernels' slices end there (`solvers.engine.GridClock`), whatever
-  the slices the work was cut into.
+  there.
 - `searches`: the refutation-length and BxB ratings; the hypotheses whose shortest
   refutation was searched (each open candidate of each step).
 - `conflicts`: a PySAT solver's conflicts in one call (`conf_budget`).

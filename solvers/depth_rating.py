@@ -7,10 +7,10 @@ T&E(k).  A grid whose closure reaches a contradiction is UNSAT at that depth.  T
 rules are loaded once per geometry and the givens are passed as assumptions, so rating
 a file of grids builds one engine.  The native core rates (`solvers.core`): on the
 exam's complete encoding (`centrale`) its bit-parallel board, whose closures are the
-clause engine's (solvers.bitboard says why) at a fraction of the cost, and every other
-encoding on its clause engine.  The proofs (`ladder_proofs`, which log each closure's
-lemmas) and a rating under the opt-in time limit (the core keeps no clock) run on the
-numba kernels, the board's or the engine's.
+clause engine's (solvers/core/board_impl.h says why) at a fraction of the cost, and
+every other encoding on its clause engine.  The proofs (`ladder_proofs`, which log each
+closure's lemmas) and a rating under the opt-in time limit (the board keeps no clock)
+run on the core's clause engine.
 """
 
 from __future__ import annotations
@@ -129,14 +129,6 @@ class Rater:
         cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
         return core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
 
-    @functools.cached_property
-    def engine(self):
-        """The rules loaded in the CNF engine, built at first use (a rating on the board
-        never needs it; 25x25 rules are 752,500 clauses)."""
-        from solvers.grid_engine import GridEngine  # numba: proofs, time limits
-
-        return GridEngine(self.geometry, self.encoding).engine
-
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
         """Return the rating of one grid; `seconds` is the wall time of this call."""
         start = time.perf_counter()
@@ -144,8 +136,8 @@ class Rater:
         return replace(rating, seconds=time.perf_counter() - start)
 
     def ladder(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> Ladder:
-        """Return the ratings of many grids as arrays (`solvers.core.Ladder`; the numba
-        engine's under a time limit), rated in one compiled loop."""
+        """Return the ratings of many grids as arrays (`solvers.core.Ladder`), rated in
+        one call of the core."""
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
         budget = self.budget.propagations

@@ -149,8 +149,7 @@ class Explainer:
         self.geometry = geometry
         self.budget = budget  # its searches bound a whole explanation (BudgetExhausted)
         self.base = 0 if zero_based else 1  # number of the first row, column, region
-        # Without groups: the words follow the trail, whose order is the watched literals'.
-        rules = GridEngine(geometry, "centrale", groups=False)
+        rules = GridEngine(geometry, "centrale")
         self.formula: Formula = rules.formula
         self.engine = rules.engine
         self._clauses = self.formula.clauses

@@ -21,11 +21,10 @@ from solvers.results import SolutionCount
 class GridEngine:
     """The rules of `geometry` in `encoding`, loaded in one engine."""
 
-    def __init__(self, geometry: Geometry, encoding: str = "centrale", groups: bool = False):
-        """groups: propagate the exactly-one groups natively (see `Engine`)."""
+    def __init__(self, geometry: Geometry, encoding: str = "centrale"):
         self.geometry = geometry
         self.formula: Formula = rule_formula(geometry, encoding)
-        self.engine = Engine(self.formula.clauses, self.formula.num_vars, groups=groups)
+        self.engine = Engine(self.formula.clauses, self.formula.num_vars)
         n = geometry.size
         self._cell_vars = num_cell_vars(n)
         fixed = self.engine.fixed() if self.engine.ok else []  # not ok: every grid is UNSAT

@@ -30,10 +30,10 @@ from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.numbering import Grid, Lit, cell_value, cell_var, num_cell_vars
 from solvers import core
-from solvers.engine import Engine, Ladder, SolveResult
+from solvers.core import LADDER_SAT, LADDER_UNSAT
+from solvers.engine import Engine, SolveResult
 from solvers.grid_engine import GridEngine
 from solvers.limits import pysat_solve_in_one_call
-from solvers.probe import LADDER_SAT, LADDER_UNSAT
 from solvers.proof_log import FIRST, HEAD, new_log
 from solvers.results import Status
 
@@ -102,7 +102,7 @@ def search_lemmas(
 
 
 def ladder_lemmas(
-    engine: Engine | core.Clauses,
+    engine: core.Clauses,
     grids: np.ndarray,
     size: int,
     max_depth: int,
@@ -110,24 +110,20 @@ def ladder_lemmas(
     time_limit: float | None = None,
     capacity: int = 0,
     budget: int | None = None,
-) -> tuple[Ladder | core.Ladder, list[np.ndarray], int]:
+) -> tuple[core.Ladder, list[np.ndarray], int]:
     """Run `engine.ladder` with a log of `capacity` literals (0: a guess); return (the
     ladder, each grid's lemmas, the capacity it took, a good guess for the next call).
-    `engine`: the native clause engine, or the numba one.  When the log overflows, the
-    grids whose lemmas fit are kept and the others are rated again with a bigger log: a
-    bad guess costs at most one more pass over a batch."""
+    When the log overflows, the grids whose lemmas fit are kept and the others are
+    rated again with a bigger log: a bad guess costs at most one more pass over a batch."""
 
     def ladder(grids: np.ndarray, log: np.ndarray | None, log_at: np.ndarray | None):
-        if isinstance(engine, core.Clauses):
-            return engine.ladder(grids, size, max_depth, polarity, budget, log, log_at, time_limit)
-        logs = () if log is None else (log, log_at)
-        return engine.ladder(grids, size, max_depth, polarity, time_limit, *logs, budget=budget)
+        return engine.ladder(grids, size, max_depth, polarity, budget, log, log_at, time_limit)
 
     count = len(grids)
     capacity = capacity or START_CAPACITY * max(1, count)
     if count == 0:
         return ladder(grids, None, None), [], capacity
-    parts: list[Ladder | core.Ladder] = []
+    parts: list[core.Ladder] = []
     lemmas: list[np.ndarray] = []
     first = 0
     while first < count:
@@ -147,7 +143,7 @@ def ladder_lemmas(
     return joined, lemmas, capacity
 
 
-def _fields(out: Ladder | core.Ladder) -> tuple[np.ndarray, ...]:
+def _fields(out: core.Ladder) -> tuple[np.ndarray, ...]:
     return tuple(getattr(out, field.name) for field in fields(out))
 
 
@@ -177,7 +173,9 @@ def solution_units(solution: Grid, grid: Grid, geometry: Geometry) -> np.ndarray
 SEPARATOR = -(1 << 62)  # a token no literal takes: where one grid's proof ends in a batch's text
 
 
-def rating_proofs(out: Ladder, lemmas: list[np.ndarray], grids: np.ndarray, geometry: Geometry):
+def rating_proofs(
+    out: core.Ladder, lemmas: list[np.ndarray], grids: np.ndarray, geometry: Geometry
+):
     """Return each grid's proof of its depth rating ("" when the rating settled nothing:
     open, or stopped by the time limit): a short header, the closures' lemmas, then the
     empty clause (no solution) or the unit of every cell (the solution).  The lemmas of

@@ -42,7 +42,7 @@ def load_extension(name: str):
     if not folder:
         try:
             return importlib.import_module("solvers.core." + name)
-        except ImportError:  # a checkout whose C sources were never compiled
+        except ModuleNotFoundError:  # a checkout whose C sources were never compiled
             here = os.path.dirname(__file__)
             raise ImportError(
                 f"the native core is not built in {here}: run `pip install -e .` in the "
@@ -57,6 +57,7 @@ def load_extension(name: str):
 
 _core = load_extension("_core")
 
+Trace = _core.Trace  # Trace(flat, offsets, num_vars).trace(assumptions): see trace.c
 variants = _core.variants  # the variants this processor runs, best last
 variant = _core.variant  # the variant in use
 use_variant = _core.use_variant  # use_variant(name): use that one
@@ -71,6 +72,11 @@ LADDER_UNSAT = 2  # the closure of its depth is contradictory
 LADDER_BAD = 3  # a value outside 0..N
 LADDER_TIMEOUT = 4  # its opt-in time limit passed (the clause engine's; the board keeps none)
 LADDER_BUDGET = 5  # its work budget ran out at its depth
+# Clauses.bounded_probe's outcomes: the extension's own constants, one definition.
+PROBE_OK = 0  # else the number of literals
+PROBE_CONFLICT = _core.PROBE_CONFLICT
+PROBE_BUDGET = _core.PROBE_BUDGET
+PROBE_TIME = _core.PROBE_TIME
 BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
 
 
@@ -177,6 +183,29 @@ class Board:
         out = self._out[:count].copy()
         return True, out if as_array else out.tolist()
 
+    def bounded_probe(
+        self,
+        assumptions: np.ndarray,
+        depth: int,
+        polarity: str = "both",
+        log: np.ndarray | None = None,
+        budget: int | None = None,
+        time_limit: float | None = None,
+    ) -> tuple[int, np.ndarray]:
+        """`probe` as arrays, bounded: return (PROBE_OK, literals), (PROBE_CONFLICT, []),
+        or (PROBE_BUDGET or PROBE_TIME, []) when the query's work passed `budget` (work
+        units, None: none) or its time passed `time_limit` (seconds, None: none), both
+        seen at a hypothesis boundary."""
+        if budget is not None and budget < 0:
+            raise ValueError(f"budget must be >= 0 or None, not {budget}")
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        limit = -1 if budget is None else int(budget)
+        count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out, log, limit,
+                                _limit_ns(time_limit))  # fmt: skip
+        if count < 0:
+            return count, np.empty(0, np.int64)
+        return PROBE_OK, self._out[:count].copy()
+
     def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
         """Return probe's answer at depth 0: unit propagation alone."""
         if not as_array:  # probe's path without its checks of depth and polarity
@@ -245,6 +274,11 @@ class Clauses:
         """False when the formula's units (or an empty clause) are contradictory."""
         return not self._cnf.counters()[2]
 
+    @property
+    def conflicts(self) -> int:
+        """Failed hypotheses and contradictory frames so far."""
+        return self._cnf.counters()[3]
+
     def probe(
         self,
         assumptions: Sequence[int] | np.ndarray = (),
@@ -265,6 +299,29 @@ class Clauses:
             return False, np.empty(0, np.int64) if as_array else []
         out = self._out[:count].copy()
         return True, out if as_array else out.tolist()
+
+    def bounded_probe(
+        self,
+        assumptions: np.ndarray,
+        depth: int,
+        polarity: str = "both",
+        log: np.ndarray | None = None,
+        budget: int | None = None,
+        time_limit: float | None = None,
+    ) -> tuple[int, np.ndarray]:
+        """`probe` as arrays, bounded: return (PROBE_OK, literals), (PROBE_CONFLICT, []),
+        or (PROBE_BUDGET or PROBE_TIME, []) when the query's work passed `budget` (work
+        units, None: none) or its time passed `time_limit` (seconds, None: none), both
+        seen at a hypothesis boundary."""
+        if budget is not None and budget < 0:
+            raise ValueError(f"budget must be >= 0 or None, not {budget}")
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        limit = -1 if budget is None else int(budget)
+        count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out, log, limit,
+                                _limit_ns(time_limit))  # fmt: skip
+        if count < 0:
+            return count, np.empty(0, np.int64)
+        return PROBE_OK, self._out[:count].copy()
 
     def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
         """Return probe's answer at depth 0: unit propagation alone, as Engine.propagate."""

@@ -7,11 +7,28 @@ shared signal poll (poll.c); the board's kernels are compiled once per instructi
 
 CORE = "solvers/core/"
 SHARED = ("poll.c",)  # linked into every extension
-HEADERS = ("core.h", "board_impl.h", "clauses.h", "arrays.h", "proof_log.h", "search.h", "length.h")
+HEADERS = (
+    "core.h",
+    "board_impl.h",
+    "clauses.h",
+    "arrays.h",
+    "proof_log.h",
+    "search.h",
+    "length.h",
+    "trace.h",
+)
 FLAGS = ("-std=c11", "-O2", "-fno-strict-aliasing")
 
 EXTENSIONS = {
-    "_core": ("module.c", "arrays.c", "clauses.c", "board_base.c", "board_sse41.c", "board_avx2.c"),
+    "_core": (
+        "module.c",
+        "arrays.c",
+        "clauses.c",
+        "trace.c",
+        "board_base.c",
+        "board_sse41.c",
+        "board_avx2.c",
+    ),
     "_search": ("search_module.c", "search.c", "clauses.c", "arrays.c"),
     "_length": ("length.c", "bxb.c", "length_module.c"),
 }

@@ -383,11 +383,12 @@ static int assume(Cnf *F, const int64_t *lits, int64_t nlits) {
 }
 
 int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
-              int64_t *out, int64_t *nout, Poll *poll) {
+              int64_t *out, int64_t *nout, Poll *poll, int64_t budget) {
     *nout = 0;
+    uint64_t work0 = F->work;
     int r = assume(F, lits, nlits);
     if (F->log) F->log[LOG_BASE] = F->dlevel; /* lemmas hold the hypotheses above it */
-    if (r == CORE_OK) r = closure(F, depth, positive_only, poll, F->work, -1);
+    if (r == CORE_OK) r = closure(F, depth, positive_only, poll, work0, budget);
     if (r == CORE_OK && F->dlevel > 0) { /* the answer read as the trail is undone */
         int64_t start = F->trail_lim[0], end = F->trail_size;
         const int32_t *const trail = F->trail;

@@ -69,9 +69,11 @@ void cnf_free(Cnf *F);
 int cnf_room(Cnf *F, int depth);
 
 /* Closure of depth `depth` of the assumptions (DIMACS, checked): CORE_OK with the
- * literals above the root level in out[0 .. *nout), CORE_CONFLICT or CORE_INTERRUPT. */
+ * literals above the root level in out[0 .. *nout), CORE_CONFLICT, CORE_INTERRUPT,
+ * CORE_BUDGET (the query's work past `budget`, -1: none, seen at a hypothesis boundary)
+ * or CNF_TIME (F->limit_ns past F->grid_t0, when set). */
 int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
-              int64_t *out, int64_t *nout, Poll *poll);
+              int64_t *out, int64_t *nout, Poll *poll, int64_t budget);
 /* Rate grids (cells values each; cell c holding k is variable n * c + k). */
 int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
                int positive_only, int64_t budget, int8_t *status, int16_t *depth,

@@ -19,6 +19,7 @@
 #include "arrays.h"
 #include "clauses.h"
 #include "core.h"
+#include "trace.h"
 
 #define MAX_DEPTH 100
 #define WITNESS_WORDS (1 << 19) /* witnesses kept per frame when they fit in this */
@@ -635,10 +636,21 @@ static int clauses_enter(ClausesObject *self) {
     return 0;
 }
 
+/* probe(lits, depth, positive_only, out[, log, budget, limit_ns]): the number of
+ * literals written to out, or PROBE_CONFLICT, PROBE_BUDGET, PROBE_TIME */
+enum { PROBE_CONFLICT = -1, PROBE_BUDGET = -2, PROBE_TIME = -3 };
 static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
     PyObject *lo, *oo, *logo = NULL;
     int depth, positive_only;
-    if (!PyArg_ParseTuple(args, "OipO|O", &lo, &depth, &positive_only, &oo, &logo)) return NULL;
+    long long budget = -1, limit_ns = 0;
+    if (!PyArg_ParseTuple(args, "OipO|OLL", &lo, &depth, &positive_only, &oo, &logo, &budget,
+                          &limit_ns))
+        return NULL;
+    if (limit_ns < 0) {
+        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
+        return NULL;
+    }
+    if (logo == Py_None) logo = NULL;
     if (check_depth(depth) < 0 || clauses_enter(self) < 0) return NULL;
     Cnf *F = &self->f;
     Py_buffer lv = {0}, ov = {0}, gv = {0};
@@ -663,11 +675,19 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
         F->log = gv.buf;
         F->log_len = gv.shape[0];
     }
+    F->limit_ns = limit_ns;
+    F->grid_t0 = core_now_ns();
     core_release(&poll);
-    int r = cnf_probe(F, lits, lv.shape[0], depth, positive_only, ov.buf, &nout, &poll);
+    int r = cnf_probe(F, lits, lv.shape[0], depth, positive_only, ov.buf, &nout, &poll,
+                      budget < 0 ? -1 : budget);
     core_reacquire(&poll);
     F->log = NULL;
-    if (r != CORE_INTERRUPT) result = PyLong_FromLongLong(r == CORE_OK ? nout : -1);
+    F->limit_ns = 0;
+    if (r != CORE_INTERRUPT)
+        result = PyLong_FromLongLong(r == CORE_OK       ? nout
+                                     : r == CORE_BUDGET ? PROBE_BUDGET
+                                     : r == CNF_TIME    ? PROBE_TIME
+                                                        : PROBE_CONFLICT);
 out:
     self->busy = 0;
     RELEASE(&lv, &ov, &gv);
@@ -697,7 +717,7 @@ static PyObject *clauses_probe_list(ClausesObject *self, PyObject *const *args,
     int64_t nout = 0;
     probe_release(&poll, depth);
     int r = cnf_probe(F, heap ? heap : stack, count, depth, positive_only, self->face.out, &nout,
-                      &poll);
+                      &poll, -1);
     probe_reacquire(&poll, depth);
     free(heap);
     self->busy = 0;
@@ -854,8 +874,9 @@ out:
 }
 
 static PyObject *clauses_counters(ClausesObject *self, PyObject *unused) {
-    return Py_BuildValue("KKi", (unsigned long long)self->f.work,
-                         (unsigned long long)self->f.hypotheses, self->f.root_conflict);
+    return Py_BuildValue("KKiK", (unsigned long long)self->f.work,
+                         (unsigned long long)self->f.hypotheses, self->f.root_conflict,
+                         (unsigned long long)self->f.conflicts);
 }
 
 static PyMethodDef clauses_methods[] = {
@@ -868,7 +889,7 @@ static PyMethodDef clauses_methods[] = {
     {"closures", (PyCFunction)clauses_closures, METH_VARARGS,
      "closures(flat, offsets, depth, positive_only, cell_vars, budget, status, assigned, "
      "conflicts, work, ns, true)"},
-    {"counters", (PyCFunction)clauses_counters, METH_NOARGS, "(work, hypotheses, root_conflict)"},
+    {"counters", (PyCFunction)clauses_counters, METH_NOARGS, "(work, hypotheses, root_conflict, conflicts)"},
     {NULL},
 };
 
@@ -911,6 +932,12 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&ClausesType);
     if (PyModule_AddObject(m, "Clauses", (PyObject *)&ClausesType) < 0) {
         Py_DECREF(&ClausesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "PROBE_CONFLICT", PROBE_CONFLICT) < 0 ||
+        PyModule_AddIntConstant(m, "PROBE_BUDGET", PROBE_BUDGET) < 0 ||
+        PyModule_AddIntConstant(m, "PROBE_TIME", PROBE_TIME) < 0 || trace_add_type(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

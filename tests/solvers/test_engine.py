@@ -22,7 +22,10 @@ from pysat.solvers import Minisat22
 from tiny_formulas import TINY, TINY_IDS
 
 from encoder.dimacs import parse_cnf
+from encoder.encodings import rule_formula
 from encoder.errors import DimacsError
+from encoder.geometry import standard
+from solvers.core import Clauses
 from solvers.engine import CountResult, Engine, SolveResult, Work
 from solvers.results import Status
 
@@ -114,7 +117,8 @@ def test_trace_reasons_are_input_clauses():
     assert steps == [(1, -1), (2, 0), (3, 2), (5, 4)]
     ok, steps, conflict = Engine([*clauses, [-2, -5]]).trace([1])
     assert (ok, conflict) == (False, 4)  # [-3, 5] is falsified
-    assert steps == [(1, -1), (2, 0), (-5, 5), (3, 2)]
+    # each false literal's clauses are visited in the formula's order: [-2, 3, 4] first
+    assert steps == [(1, -1), (2, 0), (3, 2), (-5, 5)]
     ok, steps, conflict = engine.trace([2, -2])  # the assumption itself is false
     assert (ok, conflict) == (False, -1) and steps[0] == (2, -1)
 
@@ -125,7 +129,7 @@ def test_trace_explains_every_literal(sudoku_engine, sudoku_formula, givens, pub
         assumptions = givens(line)
         ok, steps, conflict = sudoku_engine.trace(assumptions)
         assert ok and conflict == -1
-        assert [lit for lit, _ in steps] == sudoku_engine.propagate(assumptions)[1]
+        assert sorted(lit for lit, _ in steps) == sorted(sudoku_engine.propagate(assumptions)[1])
         true_so_far: set[int] = set()
         for lit, reason in steps:
             if reason == -1:
@@ -257,7 +261,8 @@ def test_propagate_matches_minisat_on_sudoku(sudoku_engine, sudoku_minisat):
 
 
 def test_propagate_batch_answers_as_minisat_does(sudoku_engine, sudoku_minisat):
-    """Many assumption sets in one call: each answer is Minisat22's (as sets)."""
+    """Many assumption sets in one call of the core's clause engine: each answer is
+    Minisat22's (as sets: the values above the root level, which is empty here)."""
     rng = random.Random(14)
     sets = []
     for _ in range(300):  # random partial grids, many of them contradictory, one empty
@@ -267,16 +272,20 @@ def test_propagate_batch_answers_as_minisat_does(sudoku_engine, sudoku_minisat):
             sets[-1].append(-rng.randint(1, 729))
     offsets = np.cumsum([0] + [len(s) for s in sets])
     flat = np.array([lit for s in sets for lit in s], dtype=np.int64)
-    ok, literals, starts = sudoku_engine.propagate_batch(flat, offsets)
+    formula = rule_formula(standard(9))
+    clauses = Clauses(formula.clauses, formula.num_vars)
+    ok, values = clauses.propagate_batch((flat, offsets))
     assert not ok.all() and ok.any()
+    variables = np.arange(1, clauses.num_vars + 1)
     for i, assumptions in enumerate(sets):
-        answer = (bool(ok[i]), set(literals[starts[i] : starts[i + 1]].tolist()))
+        literals = set(np.where(values[i] > 0, variables, -variables)[values[i] != 0].tolist())
+        answer = (bool(ok[i]), literals if ok[i] else set())
         assert answer == pysat_propagate(sudoku_minisat, assumptions)
     assert sudoku_engine.fixed() == []  # back at level 0
-    with pytest.raises(ValueError, match="assumptions must be nonzero"):
-        sudoku_engine.propagate_batch(np.array([1, 0]), np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match=r"not in 1\.\.729"):
+        clauses.propagate_batch((np.array([1, 0]), np.array([0, 1, 2])))
     with pytest.raises(ValueError, match="offsets"):
-        sudoku_engine.propagate_batch(np.array([1, 2]), np.array([0, 3]))
+        clauses.propagate_batch((np.array([1, 2]), np.array([0, 3])))
 
 
 def test_unit_propagation_on_royle17(sudoku_engine, sudoku_minisat, givens, public, solved_cells):

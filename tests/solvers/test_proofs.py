@@ -30,6 +30,7 @@ from solvers import proof
 from solvers.depth_rating import Rater
 from solvers.engine import Engine
 from solvers.explain import Explainer
+from solvers.grid_engine import GridEngine
 from solvers.proof_check import ProofRefused, check_proof, parse_proof
 from solvers.proof_log import FIRST, HEAD, new_log
 
@@ -274,7 +275,7 @@ def test_a_small_log_grows_and_gives_the_same_proof(monkeypatch):
     monkeypatch.setattr(proof, "START_CAPACITY", 4)
     _, small = rating_text(grid)
     assert small == text
-    engine = Rater(NINE).engine
+    engine = GridEngine(NINE).engine
     ok, _, lemmas = proof.closure_lemmas(engine, given_literals(grid, NINE), 2)
     assert ok and lemmas.size > 4
     assert verify(grid_cnf(grid), proof.lemma_lines(lemmas)).claim == "one model"
