@@ -223,6 +223,8 @@ def measure(args: argparse.Namespace, record) -> None:
     # of one machine's copy.
     names = tuple(set_name(s) if s else "" for s, _ in sources.values())
     seventeen_name, hardest_name, deeper_name = names
+    from solvers.core import Clauses
+
     rules = GridEngine(GEOMETRY)
     formula, engine = rules.formula, rules.engine
     minisat = Minisat22(bootstrap_with=formula.clauses)
@@ -238,8 +240,9 @@ def measure(args: argparse.Namespace, record) -> None:
         from benchmarks.speed.depth_one import depth_one
         from benchmarks.speed.unit_propagation import unit_propagation
 
-        up_answers = unit_propagation(engine, minisat, seventeen, seventeen_name, quiet,
-                                      record)  # fmt: skip
+        clauses = Clauses(formula.clauses, formula.num_vars)
+        up_answers = unit_propagation(engine, clauses, minisat, seventeen, seventeen_name,
+                                      quiet, record)  # fmt: skip
         depth_one(engine, minisat, formula, seventeen, up_answers, seventeen_name,
                   args.baseline_limit, quiet, record)  # fmt: skip
     else:

@@ -53,7 +53,8 @@ TARGETS: tuple[Target, ...] = (
       "unit propagation of royle17's givens, one Engine.propagate call from Python",
       f"{MINISAT_UP} (median)", 0.5, "x", True, 14),
     T("up-batch", "1", "per grid in batch, engine / Minisat22 (means)",
-      "unit propagation of royle17's givens, Engine.propagate_batch, 1,000 grids a call",
+      "unit propagation of royle17's givens, the engine's core in batch "
+      "(solvers.core.Clauses.propagate_batch), 1,000 grids a call",
       f"{MINISAT_UP} (mean)", 0.2, "x", True, 23),
     T("fl-speedup", "2", "speed-up where the closure works (open grids, medians)",
       "depth-1 closure, Engine.probe, on the grids of the sample UP leaves open",

@@ -1,15 +1,15 @@
 """Question 1: unit propagation of the givens, the clause engine against Minisat22.
 
 `Engine.propagate` (`solvers.engine`) against `Minisat22.propagate`, per call from
-Python (medians), and `Engine.propagate_batch` (many grids a call, results as arrays)
-per grid against Minisat22 per call (means); the C reference (about 0.5 us a
-propagation to the fixpoint in fsss2 and tdoku, SIMD) printed for scale.
+Python (medians), and the batch call of the engine's core, `solvers.core.Clauses.
+propagate_batch` (many grids a call, results as arrays), per grid against Minisat22 per
+call (means); the C reference (about 0.5 us a propagation to the fixpoint in fsss2 and
+tdoku, SIMD) printed for scale.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
 import numpy as np
 from tqdm import tqdm
@@ -29,32 +29,30 @@ def batch_arrays(grids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return flat, offsets
 
 
-def fingerprint(ok: bool, literals: Sequence[int]) -> tuple:
-    """Return a cheap summary of an answer: ok, count, sum and sum of squares."""
-    return ok, len(literals), sum(literals), sum(lit * lit for lit in literals)
-
-
-def batch_seconds(engine, seventeen: list[list[int]], answers: list) -> float:
-    """Return the time of `Engine.propagate_batch` over the grids, BATCH a call, after
-    checking its answers against `answers` (those of single calls)."""
+def batch_seconds(clauses, seventeen: list[list[int]], answers: list) -> float:
+    """Return the time of `Clauses.propagate_batch` over the grids, BATCH a call, after
+    checking its answers against `answers` (those of single calls, Minisat22's)."""
     flat, offsets = batch_arrays(seventeen)
     total = 0.0
     for start in range(0, len(seventeen), BATCH):
         stop = min(start + BATCH, len(seventeen))
         part = offsets[start : stop + 1]
-        args = (flat[part[0] : part[-1]], part - part[0])
-        elapsed, (ok, lits, at) = timed(lambda a=args: engine.propagate_batch(*a))
+        args = ((flat[part[0] : part[-1]], part - part[0]),)
+        elapsed, (ok, values) = timed(lambda a=args: clauses.propagate_batch(*a))
         total += elapsed
         for i in range(stop - start):  # the answers of one call per grid
-            single = answers[start + i]
-            if fingerprint(bool(ok[i]), lits[at[i] : at[i + 1]].tolist()) != fingerprint(*single):
+            single_ok, single = answers[start + i]
+            assigned = np.flatnonzero(values[i]) + 1
+            literals = np.where(values[i][assigned - 1] > 0, assigned, -assigned)
+            if bool(ok[i]) != single_ok or (single_ok and set(literals.tolist()) != set(single)):
                 raise SystemExit(f"{PROG}: batch and single propagations differ on grid {i}")
     return total
 
 
-def unit_propagation(engine, minisat, seventeen, source: str, quiet: bool,
+def unit_propagation(engine, clauses, minisat, seventeen, source: str, quiet: bool,
                      record: Record) -> list:  # fmt: skip
-    """Question 1; return the engine's answers (ok, literals) per grid."""
+    """Question 1; return the engine's answers (ok, literals) per grid.  `clauses`: the
+    same formula in `solvers.core.Clauses`, for the batch calls."""
     up_engine, up_minisat, answers = [], [], []
     # Grid by grid, one side then the other, so a change of machine load hits all.
     for givens in tqdm(seventeen, desc="UP", disable=quiet, leave=False, file=sys.stderr):
@@ -65,12 +63,12 @@ def unit_propagation(engine, minisat, seventeen, source: str, quiet: bool,
         up_minisat.append(elapsed)
         if (ok, set(lits)) != (answer[0], set(answer[1])):
             raise SystemExit(f"{PROG}: engine and Minisat22 propagations differ on {givens}")
-    per_grid = batch_seconds(engine, seventeen, answers) / len(seventeen)
+    per_grid = batch_seconds(clauses, seventeen, answers) / len(seventeen)
     up_solved = sum(ok and solved(lits) for ok, lits in answers)
     minisat_mean = sum(up_minisat) / len(up_minisat)
     figures = {
         "1.engine.call.median": median(up_engine) * 1e6,
-        "1.engine.batch.mean": per_grid * 1e6,
+        "1.engine.batch.mean": per_grid * 1e6,  # the engine's core in batch
         "1.minisat22.call.median": median(up_minisat) * 1e6,
         "1.minisat22.call.mean": minisat_mean * 1e6,
     }
@@ -79,7 +77,7 @@ def unit_propagation(engine, minisat, seventeen, source: str, quiet: bool,
     record.figure("1.solved_by_up", up_solved, "grids")
     print(f"\n1. unit propagation of the givens, {len(seventeen)} grids of {source}")
     print(f"   engine.propagate        median {median(up_engine) * 1e6:7.1f} us per call")
-    print(f"   engine.propagate_batch  mean   {per_grid * 1e6:7.1f} us per grid "
+    print(f"   Clauses.propagate_batch mean   {per_grid * 1e6:7.1f} us per grid "
           f"({BATCH} grids a call, answers as arrays)")  # fmt: skip
     print(f"   Minisat22.propagate     median {median(up_minisat) * 1e6:7.1f} us per call, "
           f"mean {minisat_mean * 1e6:.1f} us  (baseline)")  # fmt: skip
