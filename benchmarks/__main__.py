@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 from encoder.cli_common import run_front_end
 from executors import ExecutorError
-from puzzles.outputs import interrupts
 
 COMMANDS = {
     "run": ("benchmarks.run", "every solver over puzzle sets: no-search rate, depth, speed"),
@@ -65,10 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _command(module, argv: list[str]) -> int:
     # Commands print their tables before writing their files, and keep writing them when
     # the reader of stdout has gone (`puzzles.outputs`).  Compiled code (PySAT, the native
-    # core) reports Ctrl-C its own ways: they become the KeyboardInterrupt that
-    # run_front_end reports (exit 130).
-    with interrupts():
-        return module.main(argv)
+    # core) raises Ctrl-C as a KeyboardInterrupt, which run_front_end reports (exit 130).
+    return module.main(argv)
 
 
 if __name__ == "__main__":

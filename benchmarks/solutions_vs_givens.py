@@ -44,7 +44,7 @@ from executors import completed, cut, make_executor
 from puzzles.counting import SolutionCount
 from puzzles.fullgrid import GridSampler
 from puzzles.generation import random_placement, remove_givens
-from puzzles.outputs import Interrupted, interrupts, write_png
+from puzzles.outputs import Interrupted, write_png
 
 METHODS = {"random": "(1) random placement", "remove": "(2) removal from a full grid"}
 BOOTSTRAP_RESAMPLES = 2000
@@ -347,10 +347,9 @@ def run_study(
     finished: dict[int, list[Sample]] = {}  # first position of a chunk -> its samples
     with tqdm(total=len(tasks), disable=not show_progress, unit="grid", file=sys.stderr) as bar:
         try:
-            with interrupts():
-                for first, part in completed(runner, run_chunk, chunks):
-                    finished[first] = part
-                    bar.update(len(part))
+            for first, part in completed(runner, run_chunk, chunks):
+                finished[first] = part
+                bar.update(len(part))
         except KeyboardInterrupt:  # `completed` has stopped the executor
             raise Interrupted([s for first in sorted(finished) for s in finished[first]]) from None
     return [sample for first in sorted(finished) for sample in finished[first]]

@@ -17,8 +17,7 @@ lists costs about 36 bytes a literal; the flat form costs 4.  The clause text is
 by numpy a megabyte at a time: a chunk of digits, signs and blanks only is converted
 by array operations; a chunk with anything else (a comment, a '%', a bad token) is read
 line by line in Python, which names the line of a defect (`_careful_tokens`); so line
-numbers are counted only for an error.  numba is not needed: a PySAT solver or a
-binary is run on a large file without the 130 MB that loading numba costs.  The
+numbers are counted only for an error.  The
 encoder's formulas (lists of clauses) become a `Cnf` with `Cnf.from_clauses`, and a
 `Cnf` still reads as a sequence of clauses (lists of ints).
 

@@ -50,7 +50,6 @@ from encoder.status import Status
 from encoder.variant import Variant
 from puzzles.fullgrid import SEARCHED_UP_TO, GridSampler, pattern_full_grid, sampler_for
 from puzzles.jigsaw import RegionMap, draw_jigsaw, map_text
-from puzzles.outputs import interrupts
 from solvers.depth_rating import Rater
 
 GENERATOR_VERSION = 1
@@ -279,20 +278,19 @@ def generate(
     attempts = duplicates = 0
     interrupted = False
     try:
-        with interrupts():  # Ctrl-C, however compiled code reports it
-            while len(puzzles) < request.count and attempts < request.max_attempts:
-                attempts += 1
-                made = generator.candidate()
-                if made is not None:  # None: a jigsaw map not completed, an attempt spent
-                    puzzle, solver = made
-                    line = puzzle.line()
-                    if line in seen:
-                        duplicates += 1
-                    elif generator.accept(puzzle, solver, tally):
-                        seen.add(line)
-                        puzzles.append(puzzle)
-                if progress is not None:
-                    progress(len(puzzles), attempts)
+        while len(puzzles) < request.count and attempts < request.max_attempts:
+            attempts += 1
+            made = generator.candidate()
+            if made is not None:  # None: a jigsaw map not completed, an attempt spent
+                puzzle, solver = made
+                line = puzzle.line()
+                if line in seen:
+                    duplicates += 1
+                elif generator.accept(puzzle, solver, tally):
+                    seen.add(line)
+                    puzzles.append(puzzle)
+            if progress is not None:
+                progress(len(puzzles), attempts)
     except KeyboardInterrupt:
         interrupted = True
     return Report(

@@ -4,20 +4,16 @@ close early, and what was finished before Ctrl-C.  Files are written through
 
 The commands print their tables before they write their files, and a reader closing
 standard output early (`| head`) stops the printing, never the files (`print_out`).
-`Interrupted` is the KeyboardInterrupt that carries what was finished before it, and
-`interrupts()` turns the ways compiled code reports Ctrl-C into KeyboardInterrupt.
+`Interrupted` is the KeyboardInterrupt that carries what was finished before it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 from encoder.output_files import reader_left, write_file
-from solvers.limits import raised_in_numba
 
 
 class Interrupted(KeyboardInterrupt):
@@ -26,20 +22,6 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, kept: Any):
         super().__init__()
         self.kept = kept
-
-
-@contextlib.contextmanager
-def interrupts() -> Iterator[None]:
-    """Turn the SystemError a numba call returns when Ctrl-C lands while it runs Python
-    code of its own ("returned a result with an exception set", the KeyboardInterrupt as
-    its context) into KeyboardInterrupt.  (PySAT's calls raise KeyboardInterrupt
-    themselves: `solvers.limits.pysat_solve`.)"""
-    try:
-        yield
-    except SystemError as error:
-        if not raised_in_numba(error, KeyboardInterrupt):
-            raise
-        raise KeyboardInterrupt from None
 
 
 def write_png(figure, path: str | os.PathLike, dpi: int) -> None:

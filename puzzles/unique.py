@@ -37,7 +37,6 @@ from puzzles.counting import (
     describe,
     necessary_givens,
 )
-from puzzles.outputs import interrupts
 from solvers.grid_engine import GridEngine
 from solvers.proof import uniqueness_proof
 
@@ -104,30 +103,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     not_minimal = checked = 0
     tally: dict[str, int] = {"unique": 0, "no solution": 0, "several solutions": 0}
     try:
-        with interrupts():  # Ctrl-C, however compiled code reports it
-            for index, puzzle in enumerate(puzzles):
-                if puzzle.geometry not in counters:
-                    counters[puzzle.geometry] = make_counter(puzzle.geometry, args.counter)
-                counter = counters[puzzle.geometry]
-                count = counter.count(puzzle.grid, args.cap)
-                verdict = describe(count)
-                if count.unique:
-                    if args.minimal:
-                        spare = necessary_givens(counter, puzzle.grid).count(False)
-                        if spare:
-                            not_minimal += 1
-                            verdict += f", not minimal ({spare} givens can go)"
-                        else:
-                            verdict += ", minimal"
-                    tally["unique"] += 1
-                    if args.proof is not None:
-                        rules = provers.get(puzzle.geometry) or GridEngine(puzzle.geometry)
-                        provers[puzzle.geometry] = rules
-                        write_proof(rules, puzzle.grid, args.proof, index)
-                else:
-                    tally["no solution" if count.solutions == 0 else "several solutions"] += 1
-                checked += 1
-                print(f"{puzzle.source}  {verdict}")
+        for index, puzzle in enumerate(puzzles):
+            if puzzle.geometry not in counters:
+                counters[puzzle.geometry] = make_counter(puzzle.geometry, args.counter)
+            counter = counters[puzzle.geometry]
+            count = counter.count(puzzle.grid, args.cap)
+            verdict = describe(count)
+            if count.unique:
+                if args.minimal:
+                    spare = necessary_givens(counter, puzzle.grid).count(False)
+                    if spare:
+                        not_minimal += 1
+                        verdict += f", not minimal ({spare} givens can go)"
+                    else:
+                        verdict += ", minimal"
+                tally["unique"] += 1
+                if args.proof is not None:
+                    rules = provers.get(puzzle.geometry) or GridEngine(puzzle.geometry)
+                    provers[puzzle.geometry] = rules
+                    write_proof(rules, puzzle.grid, args.proof, index)
+            else:
+                tally["no solution" if count.solutions == 0 else "several solutions"] += 1
+            checked += 1
+            print(f"{puzzle.source}  {verdict}")
     except KeyboardInterrupt:  # the puzzles checked so far are reported
         print_summary(tally, checked, not_minimal, args, time.perf_counter() - start)
         done = f"{checked:,} of {len(puzzles):,} puzzles checked"

@@ -12,7 +12,7 @@ The public API, shaped like PySAT's:
 - `Explainer(geometry).steps(grid)`: the reasoning as `Step` records;
 - `Status`: SAT, UNSAT, UNKNOWN.
 
-The engine's kernels (numba) are imported on first use of a name that needs them, so
+The native core and PySAT are imported on first use of a name that needs them, so
 `import solvers` stays cheap.
 
 >>> from solvers import Engine, SOLVERS, Status
@@ -60,8 +60,8 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # Each name from its module, imported when first asked for (the engine's numba
-    # kernels, PySAT): `import solvers` itself loads none of them.
+    # Each name from its module, imported when first asked for (the native core,
+    # PySAT): `import solvers` itself loads none of them.
     if name == "SOLVERS":
         from solvers.backends import REGISTRY
 

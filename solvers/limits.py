@@ -3,19 +3,15 @@
 compiled code.
 
 Every solver of the project runs in compiled code that Python's signal handling cannot
-reach while it works: numba kernels (the home engine), the C core (`solvers.core`, which
-checks for signals itself) and PySAT's C++ solvers.  So each is made to return to
-Python often enough to notice a time limit and a pending Ctrl-C:
+reach while it works: the C core (`solvers.core`, which checks for signals itself) and
+PySAT's C++ solvers.  So each is made to return to Python often enough to notice a time
+limit and a pending Ctrl-C:
 
-- The home engine's kernels pause every slice of work (a number of propagations that
-  the engine sizes to about a tenth of a second) and are resumed exactly where they
-  stopped (`solvers.engine`); between slices Python raises KeyboardInterrupt or
-  `TimeLimitReached`.  Pausing changes no answer and no count.
 - The C core (`solvers.core`) runs without the GIL and polls for signals itself, so
   Ctrl-C and `alarm_after`'s timer raise within a few tens of milliseconds; its search
-  and its clause engine's ladders and closures also read the opt-in time limit
+  and its clause engine's probes, ladders and closures also read the opt-in time limit
   themselves (a deadline, a limit per grid) at the start of each node and at each
-  hypothesis boundary: `--timeout` no longer needs the numba kernels.
+  hypothesis boundary.
 - PySAT's solvers (MiniSat, Glucose, CaDiCaL) solve in one call bounded by their
   conflict budget, which a thread watching for the signal interrupts
   (`pysat_solve_in_one_call`, `interrupted_by_ctrl_c`): its counts are those of one
@@ -29,24 +25,17 @@ Python often enough to notice a time limit and a pending Ctrl-C:
   (`solvers.backends`).
 
 A time limit is a deadline on `clock()`, so one limit can cover the several calls a
-grid needs (a depth rating tries depth 0, 1, 2, ...).  `clock()` is `time.monotonic()`
-less the time numba spent compiling (or loading from its disk cache) the kernels, so
-compilation never counts against a limit: in a fresh install the first grid would
-otherwise spend its time limit compiling.  Modules that call kernels call
-`watch_compilation()` when imported, which also says once on stderr that kernels are
-being compiled when that takes more than COMPILE_NOTE_AFTER seconds.  A command whose
-work is a long chain of calls, in Python as much as in compiled code (`solvers
-explain`: the wording tables of a big formula, then step after step), is bounded as a
-whole by `alarm_after`: a timer signal raises `TimeLimitReached` in Python code, which
-the kernels return to every slice.
-"""
+grid needs (a depth rating tries depth 0, 1, 2, ...).  A command whose work is a long
+chain of calls, in Python as much as in compiled code (`solvers explain`: the wording
+tables of a big formula, then step after step), is bounded as a whole by
+`alarm_after`: a timer signal raises `TimeLimitReached` in Python code, and in the core
+through its poll."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -55,107 +44,15 @@ SLICE_SECONDS = 0.1  # target length of one slice of compiled work
 FIRST_CONFLICT_BUDGET = 20_000
 
 
-COMPILE_NOTE_AFTER = 1.5  # seconds of compiling before stderr says what is going on
-COMPILE_TICK = 10.0  # seconds between two "still compiling" lines after the note
-COMPILE_NOTE = (
-    "sudoku-sat: compiling the engine's kernels (numba, about a minute once; "
-    "they are cached on disk afterwards)"
-)
-
-
-class _CompileWatch:
-    """A numba event listener: the seconds spent holding numba's compiler lock (compiling
-    or loading cached kernels), and the one stderr note when a compilation runs long.
-
-    The note listens to numba's own "compile" event, which fires only when a kernel is
-    really compiled: loading a cached kernel also holds the lock, and on a loaded machine
-    may hold it for seconds, but compiles nothing and deserves no note."""
-
-    def __init__(self):
-        self.seconds = 0.0
-        self.depth = 0  # the lock is re-entrant: only the outermost hold is timed
-        self.began = 0.0
-        self.compiling = 0  # nested "compile" events under way
-        self.timer: threading.Timer | None = None
-        self.noted = False
-        self.active = 0.0  # time.monotonic() of the last compile event
-        self.held: _HeldCtrlC | None = None  # while the main thread compiles
-
-    def on_start(self, event) -> None:
-        self.depth += 1
-        if self.depth == 1:
-            self.began = time.monotonic()
-            self._hold_ctrl_c()
-
-    def on_end(self, event) -> None:
-        self.depth -= 1
-        if self.depth == 0:
-            self.seconds += time.monotonic() - self.began
-            self._release_ctrl_c()
-
-    def _hold_ctrl_c(self) -> None:
-        """Hold a Ctrl-C while the main thread compiles or loads kernels: raised inside
-        llvmlite's ctypes callbacks, the KeyboardInterrupt is printed as "Exception
-        ignored" and lost, and the command runs on to its end.  It is raised again once
-        the compiler lock is released (`_release_ctrl_c`)."""
-        self.held = _HeldCtrlC.start()
-
-    def _release_ctrl_c(self) -> None:
-        held, self.held = self.held, None
-        if held is not None:
-            held.release()
-
-    def on_compile_start(self, event) -> None:
-        self.active = time.monotonic()
-        self.compiling += 1
-        if self.compiling == 1 and not self.noted:
-            self.timer = threading.Timer(COMPILE_NOTE_AFTER, self._note)
-            self.timer.daemon = True
-            self.timer.start()
-
-    def on_compile_end(self, event) -> None:
-        self.active = time.monotonic()
-        self.compiling -= 1
-        if self.compiling == 0 and self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-
-    def _note(self) -> None:
-        if not self.noted:
-            self.noted = True
-            print(COMPILE_NOTE, file=sys.stderr, flush=True)
-            ticker = threading.Thread(target=self._tick, name="compile-ticker", daemon=True)
-            ticker.start()
-
-    def _tick(self) -> None:
-        """Say every COMPILE_TICK seconds that compiling goes on, while it does (kernels
-        compile one after the other: a gap of a tick without a compile event ends it)."""
-        began = time.monotonic()
-        while True:
-            time.sleep(COMPILE_TICK)
-            now = time.monotonic()
-            if not self.compiling and now - self.active > COMPILE_TICK:
-                return
-            print(
-                f"sudoku-sat: still compiling the engine's kernels ({now - began:.0f} s)",
-                file=sys.stderr,
-                flush=True,
-            )
-
-
-_WATCH = _CompileWatch()
-_WATCHING: list[bool] = []
-
-
 # The signals that raise in Python code while compiled code is under way: Ctrl-C
-# (KeyboardInterrupt) and the timer of `alarm_after` (TimeLimitReached).  Both reach the
-# kernels by one path: held where raising is unsafe, raised where it is not.
+# (KeyboardInterrupt) and the timer of `alarm_after` (TimeLimitReached), held while a
+# PySAT call is being interrupted (`interrupted_by_ctrl_c`).
 HELD_SIGNALS = (signal.SIGINT, signal.SIGALRM)
 
 
 class _HeldCtrlC:
     """A Ctrl-C, or a time limit's timer, noted instead of raised, in the main thread,
-    until `release` raises it (see `ctrl_c_held`)."""
+    until `release` raises it (see `interrupted_by_ctrl_c`)."""
 
     def __init__(self, handlers: dict) -> None:
         self.handlers = handlers  # the handlers put back on release, by signal
@@ -190,99 +87,10 @@ class _HeldCtrlC:
             signal.raise_signal(number)
 
 
-@contextlib.contextmanager
-def ctrl_c_held() -> Iterator[None]:
-    """Hold a Ctrl-C during the block and raise it after, for a call into a kernel that
-    returns a namedtuple (`propagate.Formula`, `State`, the length kernels' records).
-
-    numba builds the namedtuple for Python by calling Python code (it unpickles the
-    class), and when that code raises, which a Ctrl-C pending from the kernel's run
-    makes it do, numba calls the missing class anyway: a segmentation fault (seen in
-    `benchmarks run --workers 1`, 4 Ctrl-Cs in 364, in `build` and the length
-    rater's set-up).  Held, the Ctrl-C only notes itself there."""
-    held = _HeldCtrlC.start()
-    try:
-        yield
-    finally:
-        if held is not None:
-            held.release()
-
-
-def held_around(kernel):
-    """Return a Python entry to `kernel` (one that returns a namedtuple) that holds a
-    Ctrl-C during the call (`ctrl_c_held`)."""
-
-    def call(*args):
-        with ctrl_c_held():
-            return kernel(*args)
-
-    call.__name__ = kernel.__name__.lstrip("_")
-    call.__doc__ = kernel.__doc__
-    call.kernel = kernel
-    return call
-
-
-def watch_compilation() -> None:
-    """Start counting numba's compilation time (once per process; see `clock`)."""
-    if _WATCHING:
-        return
-    from numba.core import event
-
-    class LockListener(event.Listener):  # numba checks the base class
-        on_start = staticmethod(_WATCH.on_start)
-        on_end = staticmethod(_WATCH.on_end)
-
-    class CompileListener(event.Listener):
-        on_start = staticmethod(_WATCH.on_compile_start)
-        on_end = staticmethod(_WATCH.on_compile_end)
-
-    event.register("numba:compiler_lock", LockListener())
-    event.register("numba:compile", CompileListener())
-    _keep_going_when_the_cache_cannot_be_written()
-    _WATCHING.append(True)
-
-
-def _keep_going_when_the_cache_cannot_be_written() -> None:
-    """Make a kernel whose compiled code cannot be saved to numba's disk cache (a full
-    disk, a folder that became read-only) run anyway, compiled in memory, with one line
-    on stderr: the cache only saves the next start its compiling, and its write failing
-    must not end the command with a traceback."""
-    from numba.core import caching
-
-    save = caching.Cache.save_overload
-    if getattr(save, "keeps_going", False):
-        return
-    said: list[bool] = []
-
-    def save_overload(self, sig, data):
-        try:
-            save(self, sig, data)
-        except OSError as error:
-            if not said:
-                said.append(True)
-                where = getattr(self, "_cache_path", "numba's cache folder")
-                print(
-                    f"sudoku-sat: cannot save the compiled kernels in {where} "
-                    f"({error.strerror or error}): they run, compiled again at the next start",
-                    file=sys.stderr,
-                    flush=True,
-                )
-
-    save_overload.keeps_going = True
-    caching.Cache.save_overload = save_overload
-
-
-def compile_seconds() -> float:
-    """Return the seconds numba has spent compiling or loading kernels so far (those of
-    a compilation still under way included)."""
-    running = time.monotonic() - _WATCH.began if _WATCH.depth > 0 else 0.0
-    return _WATCH.seconds + running
-
-
 def clock() -> float:
-    """Return `time.monotonic()` less the time spent compiling: the clock of every time
-    limit and of the times the ratings report."""
-    return time.monotonic() - compile_seconds()
+    """Return the clock of every time limit and of the times the ratings report:
+    `time.monotonic()`, which the core's deadlines read too."""
+    return time.monotonic()
 
 
 class TimeLimitReached(Exception):
@@ -316,43 +124,22 @@ def next_slice(size: int, elapsed: float, smallest: int = 1_000) -> int:
 @contextlib.contextmanager
 def alarm_after(seconds: float | None) -> Iterator[None]:
     """Raise TimeLimitReached in the block once `seconds` have passed (None: no limit).
-    For a command's main thread (a timer signal); an exception a signal raises while
-    numba runs Python code of its own comes back as a SystemError whose context is the
-    exception: it is turned back into TimeLimitReached."""
+    For a command's main thread (a timer signal): Python code sees it at once, and the
+    core's kernels through their signal poll."""
     if seconds is None:
         yield
         return
 
-    deadline = clock() + seconds
-
     def expire(signum, frame) -> None:
-        left = deadline - clock()
-        if left > 0.001:  # numba compiled meanwhile: that time does not count
-            signal.setitimer(signal.ITIMER_REAL, left)
-            return
         raise TimeLimitReached(seconds)
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
-    except SystemError as error:
-        if not raised_in_numba(error, TimeLimitReached):
-            raise
-        raise TimeLimitReached(seconds) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-
-
-def raised_in_numba(error: SystemError, kind: type[BaseException]) -> bool:
-    """True when `error` is how a numba call reports an exception of `kind` raised while
-    it ran Python code of its own ("returned a result with an exception set", the
-    exception somewhere in its chain of causes)."""
-    cause = error.__cause__ or error.__context__
-    while cause is not None and not isinstance(cause, kind):
-        cause = cause.__cause__ or cause.__context__
-    return cause is not None
 
 
 @contextlib.contextmanager

@@ -110,7 +110,7 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
     unless it is turned off, its length column (`solvers.bxb_rating.LengthColumn`: the
     refutation-length rating, BxB for depth-2 grids), which costs far more than the
     depth (milliseconds a grid against tens of µs)."""
-    from solvers.depth_rating import Rater, ladder_labels  # numba start-up only when needed
+    from solvers.depth_rating import Rater, ladder_labels  # the core only when needed
 
     if options.length_depth is not None:  # --no-length neither imports nor builds its engines
         from solvers.bxb_rating import LengthColumn

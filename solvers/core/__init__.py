@@ -1,9 +1,9 @@
 """The native core: the bit board of the centrale encoding and the clause engine, in C
 (solvers/core/*.c, built by the package's own build), with this thin Python face.
 
-`Board(geometry)` answers what `solvers.board_engine.BoardEngine` answers (the board's
-unit propagation, the failed-literal closures nested to depth k, the depth ladder), on
-fsss2's layout: one bit board per value over all cells plus a bit per full house still
+`Board(geometry)` answers what the clause engine `Clauses` answers on the exam's rule
+formula (unit propagation, the failed-literal closures nested to depth k, the depth
+ladder; board_impl.h says why they are equal), on fsss2's layout: one bit board per value over all cells plus a bit per full house still
 open for the value (board_impl.h).  Arrays go in and come out as numpy arrays, one call
 for many grids; the kernels run without the GIL, and Ctrl-C raises KeyboardInterrupt
 within a few tens of milliseconds.
@@ -65,13 +65,13 @@ use_variant = _core.use_variant  # use_variant(name): use that one
 POLARITIES = ("both", "positive")
 MAX_SIDE = 64  # one bit per value in a 64-bit word
 
-# A grid's outcome in a ladder: solvers.probe's codes (tests/solvers/test_core.py checks).
-LADDER_OPEN = 0  # no depth up to max_depth fills it
-LADDER_SAT = 1  # the closure of its depth fills the grid
-LADDER_UNSAT = 2  # the closure of its depth is contradictory
-LADDER_BAD = 3  # a value outside 0..N
-LADDER_TIMEOUT = 4  # its opt-in time limit passed (the clause engine's; the board keeps none)
-LADDER_BUDGET = 5  # its work budget ran out at its depth
+# A grid's outcome in a ladder: the extension's own constants (core.h), one definition.
+LADDER_OPEN = _core.LADDER_OPEN  # no depth up to max_depth fills it
+LADDER_SAT = _core.LADDER_SAT  # the closure of its depth fills the grid
+LADDER_UNSAT = _core.LADDER_UNSAT  # the closure of its depth is contradictory
+LADDER_BAD = _core.LADDER_BAD  # a value outside 0..N
+LADDER_TIMEOUT = _core.LADDER_TIMEOUT  # its opt-in time limit passed (the clause engine's)
+LADDER_BUDGET = _core.LADDER_BUDGET  # its work budget ran out at its depth
 # Clauses.bounded_probe's outcomes: the extension's own constants, one definition.
 PROBE_OK = 0  # else the number of literals
 PROBE_CONFLICT = _core.PROBE_CONFLICT

@@ -14,25 +14,44 @@
  * scan are scanned for hidden singles, and in them only the houses that may have
  * changed (`hd`, per value).  A cell with no
  * candidate, or an open full house in which a value has no place, is a contradiction.
- * These are exactly the unit steps of the centrale rule clauses (solvers/bitboard.py
- * gives the argument), so the fixpoint is clause unit propagation's.  The standard
+ * These are exactly the unit steps of the centrale rule clauses (below), so the
+ * fixpoint is clause unit propagation's.  The standard
  * 9x9 board (kind_of) has its own propagation, prop9s: the same steps in the same
  * order, with each value's hidden singles found in all 27 houses at once by band
  * arithmetic (std9_houses) instead of a record of the houses that changed.
  *
- * Closures.  solvers/bitboard.py's frame stack, on this layout: frame d tests its
+ * Closures.  clauses.c's frame stack, on this layout: frame d tests its
  * hypotheses on a copy of board d (boards[d + 1]) with the closure of depth
  * depth - d - 1; a hypothesis that fails is negated and propagated; a frame ends after
  * a full round over its open literals learns nothing.  The last frame (hypotheses
  * tested by propagation alone) tries them value by value, a word of cells at a time;
  * the others cell by cell (a cell's values gathered from the value boards, `column`),
- * as the numba board does, an order in which fewer of the costly ones are tested.  Passing
+ * an order in which fewer of the costly ones are tested.  Passing
  * hypotheses mark their closure's literals as passing (`passed`, per frame, polarity
  * and value); frames whose hypotheses are tested with a closure keep the passing
  * hypotheses' closures (witnesses) when they fit, and keep a mark across a learnt fact
  * when its witness's closure holds the fact; the last frame skips removals that
  * propagate nothing (quiet_removal).  The fixpoint is unique, so the order of
  * hypotheses changes no answer.
+ *
+ * Why the answers are the clause engine's.  The board applies only to the rule formula
+ * of the `centrale` encoding (K1 L1 C1 B1 ... at least one, K2 L2 C2 B2 ... pairwise
+ * at most one, the at-least-one of a house only when it has N cells, as
+ * encoder.encodings writes it).  Read the board as the assignment "x(c, v) is false
+ * when v is no longer a candidate of c, true when v is c's only candidate".  Each
+ * board step is a sequence of unit-propagation steps on that formula: a naked single
+ * is K1's clause becoming unit, then K2's and the houses' binary clauses removing v
+ * from the peers; a hidden single is a house's at-least-one clause becoming unit, then
+ * K2 emptying the cell of its other values; an empty cell is K1 falsified, a house
+ * value with no place its at-least-one clause falsified.  Conversely, at the board's
+ * fixpoint no clause is unit or falsified: every unit step of those clause kinds is
+ * one of the board's rules.  Unit propagation has a unique result on any formula (its
+ * set of implied literals only grows, and a conflict reached in one order is reached
+ * in every order), so the board's fixpoint is exactly the literals clause propagation
+ * implies, and a contradiction exactly a conflict.  The closures are the unique
+ * fixpoints clauses.c describes, built from that same propagation, so they are equal
+ * too: for x(c, v), "x true" is "cell c = v" and "x false" is "v removed from c".
+ * Every other encoding and any DIMACS file stay on the clause engine.
  *
  * Work.  G->work counts cells placed and hypotheses tested: the clock of the per-grid
  * budget, which is read at hypothesis boundaries only, so a budget gives the same

@@ -1,9 +1,27 @@
 /* The clause engine's kernels (clauses.h says the conventions): building the formula,
  * unit propagation with two watched literals (long clauses) and implication lists
  * (binary clauses), backtracking, the failed-literal closure nested to depth k on the
- * trail (solvers/probe.py's frame stack, with per-frame stamps for the hypotheses
- * known to pass), the ladder and batches.  No kernel allocates while it propagates:
- * each watch list has room for every long clause holding its literal.
+ * trail, the ladder and batches.  No kernel allocates while it propagates: each watch
+ * list has room for every long clause holding its literal.
+ *
+ * The closure (the exam's `propagation2`, nested).  For an unassigned literal l, if
+ * the hypothesis l leads to a contradiction then not-l holds; closure(k) applies the
+ * rule until nothing changes, testing each hypothesis with closure(k - 1), and
+ * closure(0) is unit propagation.  Depth 1 on the complete Sudoku encoding is
+ * Berthier's T&E(1), depth 2 his T&E(2).  The fixpoint is unique (every step only adds
+ * consequences of the formula, so the rule is monotone), which is what makes these
+ * shortcuts safe whatever the order hypotheses are tried in:
+ * - a hypothesis that passes marks every literal of its closure with the frame's stamp,
+ *   and a marked literal is skipped (if a passes and a implies b, the closure of b is
+ *   inside that of a, so b passes); a fact learnt gives the frame a new stamp, and the
+ *   marks stop counting;
+ * - candidates are visited round-robin, and a frame stops after a full round in which
+ *   nothing was learnt, instead of starting again from the first variable after each
+ *   fact.
+ * Recursion is an explicit stack of frames (C_* columns), which bounds the nesting
+ * exactly: frame d tests hypotheses one level above its own with depth k - d - 1 left,
+ * and its facts are enqueued at its own level, so cancelling a hypothesis's level undoes
+ * the hypothesis alone.  Stamps only grow, so the marks are never cleared.
  */
 #include "clauses.h"
 #include "proof_log.h"
@@ -407,7 +425,7 @@ int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positiv
 }
 
 /* Write the value of each cell's true literal above the root level (0 for none) and
- * return 1 when every cell has one (solvers.probe.filled_cells). */
+ * return 1 when every cell has one. */
 static int filled(const Cnf *F, int n, int8_t *out) {
     int64_t cells = (int64_t)n * n, cell_vars = cells * n;
     memset(out, 0, (size_t)cells);

@@ -56,7 +56,7 @@ typedef struct Cnf {
 } Cnf;
 
 /* Beyond core.h's: a closure stopped by its grid's time limit, and such a grid's status
- * (solvers.probe's LADDER_TIMEOUT). */
+ * (solvers.core.LADDER_TIMEOUT). */
 enum { CNF_TIME = 4, LADDER_TIMEOUT = 4 };
 
 enum { C_LEVEL = 0, C_POS = 1, C_QUIET = 2, C_STAMP = 3, C_HYP = 4, C_COLUMNS = 5 };

@@ -25,7 +25,7 @@ enum {
     CORE_INTERRUPT = 3, /* a signal handler raised (Ctrl-C): the exception is set */
 };
 
-/* A grid's outcome in a ladder: solvers.probe's LADDER_* codes. */
+/* A grid's outcome in a ladder (solvers.core.LADDER_*). */
 enum {
     LADDER_OPEN = 0,
     LADDER_SAT = 1,

@@ -935,7 +935,13 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "PROBE_CONFLICT", PROBE_CONFLICT) < 0 ||
+    if (PyModule_AddIntConstant(m, "LADDER_OPEN", LADDER_OPEN) < 0 ||
+        PyModule_AddIntConstant(m, "LADDER_SAT", LADDER_SAT) < 0 ||
+        PyModule_AddIntConstant(m, "LADDER_UNSAT", LADDER_UNSAT) < 0 ||
+        PyModule_AddIntConstant(m, "LADDER_BAD", LADDER_BAD) < 0 ||
+        PyModule_AddIntConstant(m, "LADDER_TIMEOUT", LADDER_TIMEOUT) < 0 ||
+        PyModule_AddIntConstant(m, "LADDER_BUDGET", LADDER_BUDGET) < 0 ||
+        PyModule_AddIntConstant(m, "PROBE_CONFLICT", PROBE_CONFLICT) < 0 ||
         PyModule_AddIntConstant(m, "PROBE_BUDGET", PROBE_BUDGET) < 0 ||
         PyModule_AddIntConstant(m, "PROBE_TIME", PROBE_TIME) < 0 || trace_add_type(m) < 0) {
         Py_DECREF(m);

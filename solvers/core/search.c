@@ -1,8 +1,18 @@
-/* DPLL on the clause engine: chronological backtracking over the engine's trail, no
- * clause learning, no restarts, because what the project measures is how much guessing
- * a grid needs (solvers/search.py's docstring says more).  At each node the trail is
- * propagated, or closed under the failed-literal rule of the asked depth (clauses.c),
- * then the branching literal is picked by search_branch, tried true first.
+/* DPLL on the clause engine: the exam's closing remark taken to its end, hypotheses
+ * nested until every variable is decided.  Chronological backtracking over the
+ * engine's trail, no clause learning, no restarts, because what the project measures
+ * is how much guessing a grid needs, and DPLL's decisions and backtracks are easy to
+ * interpret.  At each node the trail is propagated, or closed under the failed-literal
+ * rule of the asked depth (clauses.c), so a search with probing measures how many
+ * guesses remain once depth-k reasoning is used.
+ *
+ * Branching (search_branch): the lowest unassigned literal of the first shortest clause
+ * that is not yet satisfied (for Sudoku: the cell, or the row, column or box place of a
+ * value, with the fewest candidates), tried true first; when only binary clauses or
+ * free variables are left, the lowest variable, tried false first, as MiniSat does.
+ * Propagation reorders literals inside clauses, so the choice never depends on
+ * positions: the same question gets the same decisions whatever the engine answered
+ * before.
  *
  * The decision stack is trail_lim; flipped[d] says whether level d's decision has
  * already been reversed, which is all chronological backtracking needs.  The trail

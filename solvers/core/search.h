@@ -1,7 +1,7 @@
 /* DPLL on the clause engine (search.c): complete search with unit propagation, or the
  * failed-literal closure of a depth at every node, for one model, the count of models
- * up to a limit, or the models one after the other; solvers/search.py's order of
- * decisions exactly, so the answers and counters are the numba kernels'.
+ * up to a limit, or the models one after the other (search.c says the order of
+ * decisions).
  */
 #ifndef SUDOKU_SEARCH_H
 #define SUDOKU_SEARCH_H
@@ -45,7 +45,7 @@ int search_start(Cnf *F, Search *S, const int64_t *lits, int64_t nlits);
 int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t *models,
                Poll *poll);
 /* The lowest literal code of the first shortest clause not yet satisfied; -1 when every
- * variable is assigned (solvers/search.py says the order). */
+ * variable is assigned (search.c says why). */
 int32_t search_branch(const Cnf *F);
 
 #endif

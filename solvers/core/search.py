@@ -1,8 +1,8 @@
 """DPLL on the native clause engine (solvers/core/search.c), with this thin Python face:
-one model, the number of models up to a limit, or the models one after the other, in
-the order of decisions of `solvers.search` (the lowest literal of the first shortest
-open clause, true first; then binary clauses and free variables, false first), so the
-answers and the decision, backtrack and conflict counts are the numba kernels'.
+one model, the number of models up to a limit, or the models one after the other.  The
+order of decisions: the lowest literal of the first shortest open clause, true first;
+then binary clauses and free variables, false first (search.c says why), so the
+answers and the decision, backtrack and conflict counts depend on the formula alone.
 
 Bounds: a decision budget (`budget`), a work budget (`work_budget`: the clause engine's
 work units, literals propagated and hypotheses tested, since the search began; checked
