@@ -52,20 +52,17 @@ from encoder.numbering import Grid
 from encoder.status import Status
 from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted
 from solvers.core import length as K
-from solvers.limits import TimeLimitReached, clock, deadline_after, watch_compilation
-from solvers.literals import to_code, to_codes, to_dimacs
-from solvers.propagate import (
+from solvers.core.length import (
     CONTRADICTION,
     NO_CONFLICT,
     PAUSED,
     REASON_DECISION,
     REASON_PROBE,
     SOLVED,
-    build,
 )
+from solvers.limits import TimeLimitReached, clock, deadline_after
+from solvers.literals import to_code, to_codes, to_dimacs
 from solvers.results import rating_label
-
-watch_compilation()  # compiling the kernels never counts against a time limit
 
 STEPS_PER_CALL = 1  # simplest-first steps per kernel call: Python counts the budget between
 
@@ -131,7 +128,7 @@ class RefutationRater:
         self.num_candidates = geometry.size**3
         # The engine's formula (links: its implication lists, constraints: its long
         # clauses), each literal's constraints, and the work arrays of one hypothesis.
-        self.F, _, self._units, _, _ = build(cnf.literals, cnf.offsets, self.num_vars, False)
+        self.F, self._units, _, _ = K.build(cnf.literals, cnf.offsets, self.num_vars)
         self.formula = K.Formula(self.F, self.num_vars)  # the core's copy, checked once
         self.X = K.new_scratch(self.formula)
         self.A = K.new_alternatives(self.formula)

@@ -30,7 +30,7 @@ EXTENSIONS = {
         "board_avx2.c",
     ),
     "_search": ("search_module.c", "search.c", "clauses.c", "arrays.c"),
-    "_length": ("length.c", "bxb.c", "length_module.c"),
+    "_length": ("length.c", "bxb.c", "length_formula.c", "length_module.c"),
 }
 
 

@@ -130,6 +130,24 @@ int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t
                             int64_t limit, int64_t deadline_ns, const int8_t *true_somewhere,
                             LMemo *memo, int64_t *work, int64_t *next);
 
+/* ---- the formula's arrays (length_formula.c), before Formula copies them ---- */
+
+/* Built from DIMACS clauses as solvers.propagate's numba build without groups built
+ * them: constraints (lits, cstart, corig: the input clause of each), watches (wstart,
+ * wcount, wlist, wblock), links (bstart, bimp, bcls: the clause of each), units and
+ * their clauses (unit_idx), the first empty clause (-1: none). */
+typedef struct {
+    int32_t *lits, *cstart, *corig, *wstart, *wcount, *wlist, *wblock, *bstart, *bimp, *bcls;
+    int32_t *units, *unit_idx;
+    int64_t nlong_lits, nlong, nbimp, nunits, first_empty;
+} LBuilt;
+
+/* Build from flat[offsets[i] .. offsets[i + 1]) (i < m), whose literals the caller
+ * checked to lie in 1 .. nv (offsets rising from 0, every count below 2^31): 0, or -1
+ * when memory ran out (nothing left allocated). */
+int length_build(LBuilt *out, const int32_t *flat, const int64_t *offsets, int64_t m, int32_t nv);
+void length_built_free(LBuilt *b);
+
 int length_chain(const LFormula *f, const LState *S, const uint64_t *cone, int32_t hypothesis,
                  int64_t *out_lits, int64_t *out_constraints, int64_t room, int64_t result[4]);
 

@@ -82,9 +82,18 @@ from solvers.core import load_extension
 
 _length = load_extension("_length")
 
+# The formula as arrays (`build`'s, length_formula.c): constraints (lits, cstart, corig:
+# the input clause of each), watches (wstart, wcount, wlist, wblock), links (bstart, bimp,
+# bcls: the clause of each), all int32, laid out as the clause engine lays out clauses.
+ClauseArrays = namedtuple(
+    "ClauseArrays", "lits cstart corig wstart wcount wlist wblock bstart bimp bcls"
+)
+# What `build` returns: the arrays, the units (literal codes) and their clauses'
+# indices, the first empty clause (-1: none).
+Built = namedtuple("Built", "F units unit_idx first_empty")
 # The formula, copied into the core and checked once: Formula(F, num_vars), F being
-# solvers.propagate's Formula built without groups.  Its num_vars, num_constraints,
-# num_words (of a cone), width (the longest constraint) and num_links are attributes.
+# `build`'s ClauseArrays.  Its num_vars, num_constraints, num_words (of a cone), width
+# (the longest constraint) and num_links are attributes.
 Formula = _length.Formula
 
 # The facts and their cones: propagate's State (value, level, reason, trail, trail_lim,
@@ -109,8 +118,8 @@ SPARE_LEVELS = 8  # trail_lim's slots beyond num_vars (solvers.propagate)
 
 EMPTY = _length.EMPTY  # pool row of the empty cone
 
-# Status codes and reasons: solvers.propagate's (tests/solvers/test_core_length.py checks
-# that the core's copy agrees).
+# Status codes and reasons, read from the core (length.h declares them; the clause
+# engine's share their values: tests/solvers/test_core_length.py checks).
 NO_CONFLICT, PAUSED = _length.NO_CONFLICT, _length.PAUSED
 SOLVED, CONTRADICTION, STUCK = _length.SOLVED, _length.CONTRADICTION, _length.STUCK
 REASON_DECISION, REASON_PROBE = _length.REASON_DECISION, _length.REASON_PROBE
@@ -169,8 +178,8 @@ ALT_OVERFLOW = _length.ALT_OVERFLOW  # 1: an array filled (the plain search answ
 CONES_PER_LITERAL = _length.CONES_PER_LITERAL
 ALTERNATIVE_WORDS = 1 << 22  # the cone pool's and entries' cap (32 MB of cones)
 
-# The kernels (length.c); solvers.core._length's docstrings give their arguments, the
-# numba originals' (solvers/length_kernels.py) their contracts, which these keep.
+# The kernels (length.c); solvers.core._length's docstrings give their arguments, and
+# length.c's comments their contracts.
 restart = _length.restart  # (f, S, units, givens): S the state of units and givens
 assert_facts = _length.assert_facts  # (f, S, lits, cones, why): facts with their cones
 eliminate = _length.eliminate  # (f, S, lit): lit a fact with an empty cone
@@ -195,6 +204,16 @@ OUT_OF_TIME, OUT_OF_BUDGET, CLOCK_EVERY = (
 )
 SEARCHES, HYPOTHESES, SKIPPED = _length.SEARCHES, _length.HYPOTHESES, _length.SKIPPED
 ELIMINATED, BUDGET, NUM_COUNTERS = _length.ELIMINATED, _length.BUDGET, _length.NUM_COUNTERS
+
+
+def build(flat: np.ndarray, offsets: np.ndarray, num_vars: int) -> Built:
+    """Return the formula of the DIMACS clauses flat[offsets[i]:offsets[i + 1]] (int32
+    literals in 1..num_vars and their negations, int64 offsets rising from 0) as arrays:
+    each clause's literals sorted as codes, duplicates merged, tautologies dropped,
+    units, links and constraints apart (see length_formula.c).  ValueError on bad input."""
+    *arrays, first_empty = _length.build(flat, offsets, num_vars)
+    ints = [np.frombuffer(a, np.int32) for a in arrays]
+    return Built(ClauseArrays(*ints[:10]), ints[10], ints[11], first_empty)
 
 
 def new_state(f: Formula, track: bool) -> State:

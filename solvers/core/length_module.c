@@ -210,6 +210,79 @@ fail:
     return -1;
 }
 
+/* build(flat, offsets, num_vars) -> (lits, cstart, corig, wstart, wcount, wlist, wblock,
+ * bstart, bimp, bcls, units, unit_idx, first_empty): the arrays Formula takes, made by
+ * length_formula.c from DIMACS clauses (flat int32, offsets int64 rising from 0 to
+ * len(flat)), each as a bytearray of int32 for the face to view with numpy. */
+static PyObject *py_build(PyObject *self, PyObject *args) {
+    PyObject *flat_obj, *offsets_obj;
+    long long nv;
+    if (!PyArg_ParseTuple(args, "OOL", &flat_obj, &offsets_obj, &nv)) return NULL;
+    if (nv < 1 || nv > (1 << 28)) {
+        PyErr_Format(PyExc_ValueError, "num_vars %lld is not in 1..2**28", nv);
+        return NULL;
+    }
+    Py_buffer v[2] = {{0}};
+    if (get_view(flat_obj, &v[0], "flat", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(offsets_obj, &v[1], "offsets", SIGNED, 8, 1, -2, 1, 0, 0) < 0) {
+        release(v, 2);
+        return NULL;
+    }
+    const int32_t *flat = v[0].buf;
+    const int64_t *offsets = v[1].buf;
+    int64_t nflat = v[0].shape[0], m = v[1].shape[0] - 1;
+    if (nflat >= INT32_MAX || m >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "too many clauses or literals (2**31 - 1 at most)");
+        goto fail;
+    }
+    if (offsets[0] != 0 || offsets[m] != nflat) {
+        PyErr_Format(PyExc_ValueError, "offsets must run from 0 to len(flat) = %lld",
+                     (long long)nflat);
+        goto fail;
+    }
+    for (int64_t i = 0; i < m; i++)
+        if (offsets[i + 1] < offsets[i]) {
+            PyErr_Format(PyExc_ValueError, "offsets fall at clause %lld", (long long)i);
+            goto fail;
+        }
+    for (int64_t p = 0; p < nflat; p++)
+        if (flat[p] == 0 || flat[p] > nv || flat[p] < -nv) {
+            PyErr_Format(PyExc_ValueError, "literal %d at position %lld is not in +-1..%lld",
+                         flat[p], (long long)p, nv);
+            goto fail;
+        }
+    LBuilt b;
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = length_build(&b, flat, offsets, m, (int32_t)nv);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    release(v, 2);
+    int64_t nlits = 2 * nv;
+    int32_t *arrays[12] = {b.lits,  b.cstart, b.corig, b.wstart, b.wcount, b.wlist,
+                           b.wblock, b.bstart, b.bimp,  b.bcls,   b.units,  b.unit_idx};
+    int64_t sizes[12] = {b.nlong_lits, b.nlong + 1, b.nlong,  nlits + 1, nlits,   b.nlong_lits,
+                         b.nlong_lits, nlits + 1,   b.nbimp,  b.nbimp,   b.nunits, b.nunits};
+    PyObject *out = PyTuple_New(13);
+    for (int i = 0; out && i < 12; i++) {
+        PyObject *a = PyByteArray_FromStringAndSize((const char *)arrays[i],
+                                                    (Py_ssize_t)(sizes[i] * 4));
+        if (!a) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, i, a);
+    }
+    PyObject *first_empty = out ? PyLong_FromLongLong(b.first_empty) : NULL;
+    if (first_empty) PyTuple_SET_ITEM(out, 12, first_empty);
+    else Py_CLEAR(out);
+    length_built_free(&b);
+    return out;
+fail:
+    release(v, 2);
+    return NULL;
+}
+
 static PyObject *formula_get(FormulaObject *self, void *which) {
     const LFormula *f = &self->f;
     if (!f->lits) {
@@ -814,6 +887,9 @@ static PyMethodDef module_methods[] = {
     {"trial_and_error", py_trial_and_error, METH_VARARGS,
      "trial_and_error(f, T, U, X, num_candidates, limit, seconds_left, true_somewhere, memo, "
      "work)"},
+    {"build", py_build, METH_VARARGS,
+     "build(flat, offsets, num_vars) -> (lits, cstart, corig, wstart, wcount, wlist, wblock, "
+     "bstart, bimp, bcls, units, unit_idx, first_empty)"},
     {"restart", py_restart, METH_VARARGS, "restart(f, S, units, givens)"},
     {"assert_facts", py_assert_facts, METH_VARARGS, "assert_facts(f, S, lits, cones, why)"},
     {"eliminate", py_eliminate, METH_VARARGS, "eliminate(f, S, lit)"},

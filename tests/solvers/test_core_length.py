@@ -20,10 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from interrupted_child import seconds_to_stop
 
-import solvers.propagate as P
-from encoder.dimacs import Cnf
-from encoder.encodings import rule_formula
-from encoder.geometry import make_geometry, standard
+import solvers.length_rating as L
+from encoder.geometry import make_geometry
 from encoder.puzzle_files import read_puzzles
 from solvers.core import length as K
 from solvers.length_rating import RefutationRater
@@ -85,12 +83,19 @@ def test_the_first_ratings_are_the_numba_kernels():
     assert list(golden_lines(QUICK)) == expected
 
 
-def test_the_codes_are_propagates():
-    for name in ("NO_CONFLICT", "PAUSED", "SOLVED", "CONTRADICTION", "STUCK", "REASON_DECISION",
-                 "REASON_PROBE", "REASON_UNIT", "BINARY_REASON", "TRAIL_SIZE", "QHEAD",
-                 "PAUSE_AT", "NEVER"):  # fmt: skip
-        assert getattr(K, name) == getattr(P, name), name
-    assert K.PROPAGATE_SLOTS == P.NUM_SLOTS and K.SPARE_LEVELS == P.SPARE_LEVELS
+def test_the_codes_have_one_home():
+    """Statuses and reasons come from the core (length.h), read by the rating as they are;
+    statuses are negative (never a constraint's index) and distinct, and so are reasons."""
+    statuses = ("NO_CONFLICT", "PAUSED", "SOLVED", "CONTRADICTION", "STUCK", "OUT_OF_TIME",
+                "OUT_OF_BUDGET")  # fmt: skip
+    reasons = ("REASON_DECISION", "REASON_PROBE", "REASON_UNIT", "BINARY_REASON")
+    for names in (statuses, reasons):
+        values = [getattr(K, name) for name in names]
+        assert all(value < 0 for value in values) and len(set(values)) == len(values)
+    for name in ("NO_CONFLICT", "PAUSED", "SOLVED", "CONTRADICTION", "REASON_DECISION",
+                 "REASON_PROBE"):  # fmt: skip
+        assert getattr(L, name) == getattr(K, name), name
+    assert K.PROPAGATE_SLOTS == 16 and K.SPARE_LEVELS == 8
 
 
 # --- the boundary ----------------------------------------------------------------------
@@ -258,11 +263,10 @@ def test_a_formula_is_checked_once(rater):
         K.Formula(F._replace(bimp=F.bimp + 10**6), rater.num_vars)
     with pytest.raises(ValueError):
         K.Formula(F._replace(lits=-F.lits), rater.num_vars)
-    formula = rule_formula(standard(4), "centrale")
-    cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
-    grouped, *_ = P.build(cnf.literals, cnf.offsets, formula.num_vars, True)
+    # Watch lists without room for every constraint (as a build with exactly-one groups
+    # made them, the groups left unwatched).
     with pytest.raises(ValueError, match="groups"):
-        K.Formula(grouped, formula.num_vars)
+        K.Formula(F._replace(wstart=np.zeros_like(F.wstart)), rater.num_vars)
     f = K.Formula(F, rater.num_vars)
     F.lits[:] = 0  # the core keeps its own copy
     assert f.num_constraints == rater.formula.num_constraints
