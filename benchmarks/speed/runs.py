@@ -47,6 +47,22 @@ def run_with_usage(
     return wall, usage, peak
 
 
+def _rate_argv(path: Path, length: bool, max_depth: int | None) -> list[str]:
+    argv = ["solvers", "rate", str(path), "--quiet"]
+    argv += [] if max_depth is None else ["--max-depth", str(max_depth)]
+    return argv + ([] if length else ["--no-length"])
+
+
+def _rate_output(out: Path) -> tuple[float, int]:
+    """Return (summed kernel seconds, grids) of the lines `solvers rate` wrote."""
+    kernel, grids = 0.0, 0
+    with open(out, encoding="utf-8") as handle:
+        for line in handle:
+            kernel += float(line.rsplit("\t", 1)[1])
+            grids += 1
+    return kernel, grids
+
+
 def rate_run(
     path: Path,
     folder: Path,
@@ -59,16 +75,20 @@ def rate_run(
     peak MiB, summed kernel s, grids)."""
     out = folder / "rate.out"
     with open(out, "wb") as handle:
-        argv = ["solvers", "rate", str(path), "--quiet"]
-        argv += [] if max_depth is None else ["--max-depth", str(max_depth)]
-        argv += [] if length else ["--no-length"]
-        wall, peak = run_command([*argv, *where], handle)
-    kernel, grids = 0.0, 0
-    with open(out, encoding="utf-8") as handle:
-        for line in handle:
-            kernel += float(line.rsplit("\t", 1)[1])
-            grids += 1
-    return wall, peak, kernel, grids
+        wall, peak = run_command([*_rate_argv(path, length, max_depth), *where], handle)
+    return wall, peak, *_rate_output(out)
+
+
+def rate_usage(
+    path: Path, folder: Path, length: bool = False, max_depth: int | None = 1
+) -> tuple[float, float, float, int]:
+    """`rate_run` on one worker, with the processor time of the command (user + system)
+    instead of its peak memory: (wall, processor s, summed kernel s, grids)."""
+    out = folder / "rate.out"
+    with open(out, "wb") as handle:
+        argv = [*_rate_argv(path, length, max_depth), *ONE_WORKER]
+        wall, usage, _ = run_with_usage(argv, handle)
+    return wall, usage.ru_utime + usage.ru_stime, *_rate_output(out)
 
 
 def harness_run(

@@ -144,10 +144,11 @@ TARGETS: tuple[Target, ...] = (
       "one grid rated by a whole process, start-up included",
       "the interpreter's own start-up, python -c pass", 0.25, "s", True, 34),
     # issue 35: numba gone, every kernel in the C core
-    T("rate-length-royle17", "4", "solvers rate (its default length rating) grids/s",
+    T("rate-length-royle17", "4", "solvers rate (its default length rating) grids/s, processor",
       "solvers rate over royle17 as it runs by default (depth and refutation-length "
-      "ratings), one worker, grids / (wall - start-up)",
-      "none: an absolute bound (the start-up, the command on one grid, beside)", 5000,
+      "ratings), one worker, grids / processor time (user + system) less start-up's",
+      "none: an absolute bound (the same on wall time beside; start-up: the command on "
+      "one grid)", 5000,
       "grids/s", False, 35),
     T("bxb-median-cpu", "7", "BxB median a grid, processor time",
       "BxB rating of every K-th grid of berthier-eleven-te2 (berthier_eleven_te2_dev.tsv), "
