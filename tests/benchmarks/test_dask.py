@@ -196,9 +196,9 @@ def test_unreachable_scheduler_is_one_line(monkeypatch, capsys, public):
 def test_workers_running_other_code_are_refused():
     mine, other = "a" * 64, "b" * 64
     assert code_problems(mine, {"tcp://h:1": (mine, ()), "tcp://h:2": (mine, ())}) == []
-    workers = {"tcp://h:2": (other, ()), "tcp://h:1": (mine, ("solvers.probe",))}
+    workers = {"tcp://h:2": (other, ()), "tcp://h:1": (mine, ("solvers.engine",))}
     assert code_problems(mine, workers) == [
-        "tcp://h:1: solvers.probe changed on disk since it started",
+        "tcp://h:1: solvers.engine changed on disk since it started",
         "tcp://h:2: other project sources than this machine's",
     ]
     digest, _ = code_state()

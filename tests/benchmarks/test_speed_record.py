@@ -25,7 +25,7 @@ TINY_RUN = [*SETS, "--limit", "1", "--skip-commands", "--skip-proofs", "--skip-b
 ISSUE_34 = {"core-placement", "core-up-batch", "core-up-call", "core-fl-batch",
             "core-d2-closure", "core-d2-vs-solve", "core-d3-ladder", "rate-royle17",
             "rate-one-grid", "core-clauses-up"}  # fmt: skip
-# The questions of benchmarks/speed/__init__.py (8, the numba board, left with numba).
+# The questions of benchmarks/speed/__init__.py (8, issue 23's board, has left).
 QUESTIONS = {"1", "2", "3a", "3b", "4", "5", "6", "7", "9", "10", "11"}
 # Issue 35's, each with the question that measures it.
 ISSUE_35 = {"rate-length-royle17": "4", "bxb-median-cpu": "7", "bxb-easter-cpu": "7",
