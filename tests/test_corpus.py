@@ -1,7 +1,7 @@
 """The bad-input corpus (tests/corpus): every case's exit code and stderr message.
 
-Cases run in-process through the front end's `main(argv)` (fast: no interpreter or
-numba start-up per case), except those marked `subprocess = true`, which need a process
+Cases run in-process through the front end's `main(argv)` (fast: no interpreter
+start-up per case), except those marked `subprocess = true`, which need a process
 of their own: a signal sent after some seconds, a peak-memory limit, or a time limit.
 """
 

@@ -3,7 +3,7 @@ fresh virtual environment, runs the README's main command from a folder outside 
 checkout, on the project's own puzzle sets shipped inside the package.
 
 No network: the wheel is built without build isolation and installed without
-dependencies into a venv that sees this interpreter's packages (numba, PySAT, ...)."""
+dependencies into a venv that sees this interpreter's packages (numpy, PySAT, ...)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,11 @@
 """Work budgets: a grid past its budget is given up at a point that depends on the grid
-and the budget alone, never on how the work was cut into slices (so every machine, at
-any load, prints the same labels); under the budget nothing changes.
-
-The slices are sized at random here (`slice_hook`), the way a loaded machine sizes
-them, and every ladder, closure and query must still give the same statuses, depths
-and counters."""
+and the budget alone (so every machine, at any load, prints the same labels): the same
+statuses, depths and counters from a fresh engine or a used one, the grid alone or in a
+batch; under the budget nothing changes."""
 
 from __future__ import annotations
 
 import argparse
-import random
 
 import numpy as np
 import pytest
@@ -20,7 +16,6 @@ from encoder.geometry import standard
 from encoder.grids import parse_grid
 from encoder.numbering import num_cell_vars
 from solvers.backends import make_backend
-from solvers.board_engine import BoardEngine
 from solvers.budgets import (
     DEFAULT_BUDGET,
     KINDS,
@@ -30,9 +25,9 @@ from solvers.budgets import (
     budget_from,
 )
 from solvers.bxb_rating import BXB, LengthColumn
+from solvers.core import LADDER_BUDGET, LADDER_SAT, Board, Clauses
 from solvers.depth_rating import Rater
 from solvers.engine import Engine
-from solvers.probe import LADDER_BUDGET, LADDER_SAT
 from solvers.results import Status
 
 GEOMETRY = standard(9)
@@ -46,85 +41,65 @@ def _grids() -> np.ndarray:
     return np.array(rows, dtype=np.int8)
 
 
-@pytest.fixture
-def random_slices(slice_hook):
-    """Slices of a random size (1 to 5,000 units), seeded: a loaded machine's."""
-    rng = random.Random(7)
-    slice_hook(lambda size, elapsed, smallest=1: rng.randint(1, 5_000))
-
-
-def _board_work(board: BoardEngine, grid: np.ndarray) -> int:
-    """The board's work on one grid's ladder to depth 2, unbounded."""
-    from solvers.bitboard import WORK
-
-    before = int(board._st[WORK])
-    board.ladder(grid[None, :], 9, 2)
-    return int(board._st[WORK]) - before
-
-
-def test_the_board_gives_a_grid_up_at_the_same_point_whatever_the_slices(random_slices):
+def test_the_board_gives_a_grid_up_at_the_same_point_every_time():
     grids = _grids()
-    board = BoardEngine(GEOMETRY)
-    work = _board_work(board, grids[0])
+    board = Board(GEOMETRY)
+    work = int(board.ladder(grids[:1], 2).work[0])
     assert work > 1_000  # Easter Monster needs depth 2: thousands of units
-    for budget in (1, work // 3, work - 1, work + 1, None):
+    for budget in (1, work // 3, work - 1, work, None):
         answers = set()
-        for first_slice in (1, 50, 1 << 20):
-            board.slice_size = first_slice
-            out = board.ladder(grids, 9, 2, budget=budget)
-            answers.add((tuple(out.status.tolist()), tuple(out.depth.tolist())))
+        for fresh in (False, True, False):
+            rater = Board(GEOMETRY) if fresh else board
+            out = rater.ladder(grids, 2, budget=budget)
+            alone = rater.ladder(grids[:1], 2, budget=budget)
+            assert alone.work[0] == out.work[0]
+            answers.add((tuple(out.status.tolist()), tuple(out.depth.tolist()),
+                         tuple(out.work.tolist())))  # fmt: skip
         assert len(answers) == 1, (budget, answers)
-        ((status, depth),) = answers
+        ((status, depth, _),) = answers
         if budget is None or budget >= work:
             assert status[0] == LADDER_SAT and depth[0] == 2
-        if budget is not None and budget < work // 2:
+        else:
             assert status[0] == LADDER_BUDGET
         assert status[2] == LADDER_SAT  # propagation alone: no hypothesis, nothing to stop
 
 
-def test_the_clause_engine_gives_a_grid_up_at_the_same_point_whatever_the_slices(
-    random_slices,
-):
+def test_the_clause_engine_gives_a_grid_up_at_the_same_point_every_time():
     formula = rule_formula(GEOMETRY, "centrale")
-    engine = Engine(formula.clauses, formula.num_vars)
-    # Propagation moves the watches, and so the counts of later queries: every run
-    # starts from the same watches, as the harness's chunks do (`Engine.rewind`).
-    engine.mark_start()
+    cnf = Clauses(formula.clauses, formula.num_vars)
     grids = _grids()
-    before = engine.accum_stats()["propagations"]
-    engine.ladder(grids[:1], 9, 2)
-    work = engine.accum_stats()["propagations"] - before
+    work = int(cnf.ladder(grids[:1], 9, 2).work[0])
     seen = {}
     for budget in (10, work // 4, work - 1, None):
         answers = set()
-        for first_slice in (1, 100, 1 << 20):
-            engine.rewind()
-            engine.slice_size = first_slice
+        for fresh in (False, True, False):
+            engine = Clauses(formula.clauses, formula.num_vars) if fresh else cnf
             out = engine.ladder(grids, 9, 2, budget=budget)
-            answers.add((tuple(out.status.tolist()), tuple(out.depth.tolist())))
+            answers.add((tuple(out.status.tolist()), tuple(out.depth.tolist()),
+                         tuple(out.work.tolist())))  # fmt: skip
         assert len(answers) == 1, (budget, answers)
         seen[budget] = answers.pop()
     assert seen[10][0][0] == LADDER_BUDGET and seen[None][0][0] == LADDER_SAT
-    # The closures of the harness: the same sets given up, with the same counters.
+    # The closures of the harness: the same sets given up, with the same counters from
+    # the same start (propagation moves the watches, and so a used engine's counts).
     sets = [given_literals(tuple(row), GEOMETRY) for row in grids.tolist()]
-    flat = np.array([lit for lits in sets for lit in lits], np.int64)
-    offsets = np.cumsum([0, *map(len, sets)]).astype(np.int64)
     outs = set()
-    for first_slice in (1, 100, 1 << 20):
-        engine.rewind()
-        engine.slice_size = first_slice
-        out = engine.closures(flat, offsets, 2, num_cell_vars(9), budget=work // 4)
-        outs.add((tuple(out.status.tolist()), tuple(out.propagations.tolist())))
+    for _ in range(2):
+        engine = Clauses(formula.clauses, formula.num_vars)
+        out = engine.closures(sets, 2, num_cell_vars(9), budget=work // 4)
+        outs.add((tuple(out.status.tolist()), tuple(out.work.tolist())))
     assert len(outs) == 1
     ((status, _),) = outs
     assert status[0] == LADDER_BUDGET
+    used = cnf.closures(sets, 2, num_cell_vars(9), budget=work // 4)
+    assert tuple(used.status.tolist()) == status
 
 
-def test_a_query_past_its_budget_raises_and_leaves_the_engine_ready(random_slices):
+def test_a_query_past_its_budget_raises_and_leaves_the_engine_ready():
     formula = rule_formula(GEOMETRY, "centrale")
     engine = Engine(formula.clauses, formula.num_vars)
     givens = given_literals(parse_grid(EASTER_MONSTER, GEOMETRY), GEOMETRY)
-    with engine.limited(None, propagations=1_000), pytest.raises(BudgetExhausted):
+    with engine.limited(None, work=1_000), pytest.raises(BudgetExhausted):
         engine.probe(givens, depth=2)
     ok, literals = engine.probe(givens, depth=2)  # the same engine, no budget
     assert ok and len([lit for lit in literals if lit > 0]) == 81

@@ -1,51 +1,54 @@
-"""The native board (solvers.core.Board) answers what the numba board answers, and so
-what the clause engine answers, on every variant this processor runs.
+"""The native board (solvers.core.Board) answers what the board it was ported from
+answered, and what independent oracles answer, on every variant this processor runs.
 
-Oracles: solvers.board_engine.BoardEngine (the numba board, kept as the test oracle)
-for closures, ladders and batches, and the clause engine (Engine.probe on the rules of
-the centrale encoding) for random partial grids of every geometry.  Each test runs on
-every compiled variant (`variants()`: the baseline and the SIMD builds the processor
-has).
+Oracles:
+- the golden file data/board.tsv.gz, written by the board the core was ported from
+  (tests/solvers/make_goldens.py): closures, ladders (statuses, depths,
+  solutions), batches, and each grid's work units, on the grids of data/sets, samples
+  of the public sets, solved grids of sides 4 to 64 with holes;
+- the failed-literal closure the slow obvious way (closure_oracle.py) over PySAT's
+  propagation of the centrale rules, and the clause engine (solvers.core.Clauses) on
+  those rules, for random partial grids of every geometry (hypothesis);
+- encoder.check.is_solution for every solution a ladder gives.
+Each test runs on every compiled variant (`variants()`: the baseline and the SIMD
+builds the processor has).
 """
 
 from __future__ import annotations
 
 import functools
-import random
-from pathlib import Path
 
 import numpy as np
 import pytest
+from closure_oracle import closure, minisat_propagate
+from golden import (
+    EASTER_MONSTER,
+    GEOMETRIES,
+    SETS,
+    batch_grids,
+    closure_value,
+    digest,
+    expected,
+    geometry_key,
+    grid_key,
+    grid_of,
+    holed_grids,
+    ladder_value,
+    large_grids,
+    project_set,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pysat.solvers import Minisat22
 
 import solvers.core as core
-from encoder.encodings import given_literals
+from encoder.check import is_solution
+from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry, make_geometry, standard
 from encoder.puzzle_files import read_puzzles
-from solvers import probe
-from solvers.board_engine import BoardEngine
-from solvers.grid_engine import GridEngine
+from solvers.depth_rating import Rater
 
-PROJECT = Path(__file__).resolve().parents[2]
-SETS = sorted((PROJECT / "data" / "sets").glob("*.txt"))
-JIGSAW = tuple(
-    int(r) - 1
-    for r in "111222233111222336111252336444553336474555556477566666477888899477889899477889999"
-)
-GEOMETRIES = {
-    "9x9": make_geometry(9),
-    "X": make_geometry(9, diagonals=True),
-    "windoku": make_geometry(9, windows=True),
-    "jigsaw": make_geometry(9, jigsaw=JIGSAW),
-    "4x4": make_geometry(4),
-    "6x6": make_geometry(6),
-    "8x8": make_geometry(8),
-    "12x12": make_geometry(12),
-    "16x16": make_geometry(16),
-    "X16": make_geometry(16, diagonals=True),
-}
-EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+GOLDEN = "board.tsv.gz"
 
 
 @pytest.fixture(params=core.variants())
@@ -58,79 +61,55 @@ def variant(request):
 
 
 @functools.lru_cache(maxsize=32)
-def boards(geometry: Geometry) -> tuple[core.Board, BoardEngine]:
-    return core.Board(geometry), BoardEngine(geometry)
+def board(geometry: Geometry) -> core.Board:
+    return core.Board(geometry)
 
 
 @functools.lru_cache(maxsize=16)
-def clause_engine(geometry: Geometry):
-    return GridEngine(geometry).engine
+def rules(geometry: Geometry):
+    return rule_formula(geometry, "centrale")
 
 
-@functools.lru_cache(maxsize=4096)
-def oracle_probe(geometry: Geometry, grid: tuple, depth: int, polarity: str):
-    ok, lits = boards(geometry)[1].probe(given_literals(grid, geometry), depth, polarity)
-    return ok, frozenset(lits)
+@functools.lru_cache(maxsize=16)
+def clause_engine(geometry: Geometry) -> core.Clauses:
+    formula = rules(geometry)
+    return core.Clauses(formula.clauses, formula.num_vars)
 
 
 def assert_same_closures(geometry, grids, depths=(0, 1, 2, 3), polarity="both"):
-    board = boards(geometry)[0]
     for grid in grids:
-        grid = tuple(grid)
         for depth in depths:
-            ok, lits = board.probe(given_literals(grid, geometry), depth, polarity)
-            expected_ok, expected = oracle_probe(geometry, grid, depth, polarity)
-            assert ok == expected_ok, (grid, depth, polarity)
+            ok, lits = board(geometry).probe(given_literals(grid, geometry), depth, polarity)
             assert len(lits) == len(set(lits))
-            assert set(lits) == expected, (grid, depth, polarity)
+            key = f"probe|{grid_key(geometry, grid)}|{depth}|{polarity}"
+            assert closure_value(ok, lits) == expected(GOLDEN, key), (grid, depth, polarity)
 
 
-def assert_same_ladder(geometry, grids, max_depth, polarity="both"):
-    board, numba_board = boards(geometry)
+def assert_same_ladder(geometry, grids, max_depth, polarity="both", work=False):
     n = geometry.size
     values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
-    got = board.ladder(values, max_depth, polarity)
-    expected = numba_board.ladder(values, n, max_depth, polarity)
-    assert got.status.tolist() == expected.status.tolist()
-    assert got.depth.tolist() == expected.depth.tolist()
-    assert np.array_equal(got.solutions, expected.solutions)
+    got = board(geometry).ladder(values, max_depth, polarity)
+    key = f"{geometry_key(geometry)}|{digest(values)}|{max_depth}|{polarity}"
+    assert ladder_value(got.status, got.depth, got.solutions) == expected(GOLDEN, "ladder|" + key)
+    if work:
+        assert ",".join(map(str, got.work.tolist())) == expected(GOLDEN, "work|" + key)
+    for g in np.flatnonzero(got.status == core.LADDER_SAT):
+        assert is_solution(got.solutions[g].tolist(), values[g].tolist(), geometry)
     return got
 
 
-def project_set(path: Path, limit: int | None = None):
-    runs: dict[Geometry, list] = {}
-    for number, puzzle in enumerate(read_puzzles(str(path), allow_conflicts=True)):
-        if limit is not None and number >= limit:
-            break
-        runs.setdefault(puzzle.geometry, []).append(puzzle.grid)
-    return runs.items()
+def assert_same_batch(geometry, grids):
+    ok, values = board(geometry).propagate_batch(grids)
+    values = np.where(ok[:, None] == 1, values, 0)
+    value = ",".join(map(str, ok.tolist())) + "|" + digest(values)
+    assert value == expected(GOLDEN, f"batch|{geometry_key(geometry)}|{digest(np.asarray(grids))}")
 
 
-def solved_grid(n: int, rng: random.Random) -> list[int]:
-    """A solution of the n x n Sudoku with its default boxes, shuffled."""
-    h, w = standard(n).box
-    values = list(range(1, n + 1))
-    rng.shuffle(values)
-    rows = [[values[(w * (i % h) + i // h + j) % n] for j in range(n)] for i in range(n)]
-    for band in range(0, n, h):
-        block = rows[band : band + h]
-        rng.shuffle(block)
-        rows[band : band + h] = block
-    return [k for row in rows for k in row]
-
-
-def holes(grid, keep: float, rng: random.Random) -> tuple[int, ...]:
-    return tuple(k if rng.random() < keep else 0 for k in grid)
-
-
-def grid_of(line: str) -> tuple[int, ...]:
-    return tuple(0 if ch in ".0" else int(ch) for ch in line)
-
-
-def test_ladder_codes_are_probe_codes():
-    for name in ("LADDER_OPEN", "LADDER_SAT", "LADDER_UNSAT", "LADDER_BAD"):
-        assert getattr(core, name) == getattr(probe, name)
-    assert getattr(probe, "LADDER_BUDGET", core.LADDER_BUDGET) == core.LADDER_BUDGET
+def test_ladder_codes():
+    """The statuses the golden file holds, by number."""
+    codes = ("LADDER_OPEN", "LADDER_SAT", "LADDER_UNSAT", "LADDER_BAD", "LADDER_TIMEOUT")
+    assert [getattr(core, name) for name in codes] == [0, 1, 2, 3, 4]
+    assert core.LADDER_BUDGET == 5
 
 
 def test_variants_list_the_baseline_and_the_one_in_use():
@@ -148,7 +127,7 @@ def test_project_sets_first_grids(variant, path):
         depths = (0, 1, 2) if geometry.size > 9 else (0, 1, 2, 3)
         assert_same_closures(geometry, grids, depths)
         assert_same_closures(geometry, grids[:4], depths[1:], polarity="positive")
-        assert_same_ladder(geometry, grids, max(depths))
+        assert_same_ladder(geometry, grids, max(depths), work=True)
 
 
 @pytest.mark.slow
@@ -181,7 +160,7 @@ def test_public_samples(variant, public, name, every, depths, limit):
     [("royle17", 17, 1), ("forum-hardest-1106", 1, 2), ("mith-te3-1000", 1, 3)],
 )
 def test_public_sets_rated_alike(public, name, every, max_depth):
-    """The ladder over the public sets the targets use, against the numba board."""
+    """The ladder over the public sets the targets use."""
     geometry = standard(9)
     grids = [p.grid for p in read_puzzles(str(public.set(name)), geometry)][::every]
     assert_same_ladder(geometry, grids, max_depth)
@@ -189,114 +168,228 @@ def test_public_sets_rated_alike(public, name, every, max_depth):
 
 @pytest.mark.parametrize("n", [4, 6, 8, 9, 10, 12, 16])
 def test_sizes_with_holes(variant, n):
-    rng = random.Random(n)
-    geometry = standard(n)
-    grids = [holes(solved_grid(n, rng), keep, rng) for keep in (0.9, 0.6, 0.4, 0.25)]
+    grids = holed_grids(n)
     depths = (0, 1, 2) if n <= 9 else (0, 1)
-    assert_same_closures(geometry, grids, depths)
-    assert_same_ladder(geometry, grids, max(depths))
+    assert_same_closures(standard(n), grids, depths)
+    assert_same_ladder(standard(n), grids, max(depths), work=True)
 
 
 @pytest.mark.parametrize("n", [25, 36, 64])
 def test_large_sides_propagate_alike(n):
-    rng = random.Random(n)
-    geometry = standard(n)
-    grids = [holes(solved_grid(n, rng), keep, rng) for keep in (0.95, 0.7)]
-    assert_same_closures(geometry, grids, (0,))
-    board, numba_board = boards(geometry)
-    ok, values = board.propagate_batch(grids)
-    expected_ok, candidates = numba_board.propagate_batch(np.asarray(grids, np.int8))
-    assert ok.tolist() == expected_ok.tolist()
-    words = candidates.view(np.uint64)
-    single = (words != 0) & ((words & (words - np.uint64(1))) == 0)
-    expected = np.where(single, np.log2(np.where(single, words, 1).astype(np.float64)) + 1, 0)
-    assert np.array_equal(values[ok == 1], expected[ok == 1])
+    grids = large_grids(n)
+    assert_same_closures(standard(n), grids, (0,))
+    assert_same_batch(standard(n), grids)
 
 
 @pytest.mark.slow
 def test_size_25_depth_1():
-    rng = random.Random(25)
-    geometry = standard(25)
-    grids = [holes(solved_grid(25, rng), keep, rng) for keep in (0.8, 0.6)]
-    assert_same_closures(geometry, grids, (0, 1))
-    assert_same_ladder(geometry, grids, 1)
+    grids = large_grids(25, (0.8, 0.6))
+    assert_same_closures(standard(25), grids, (0, 1))
+    assert_same_ladder(standard(25), grids, 1)
+
+
+def test_batch_matches_the_golden_board(variant):
+    assert_same_batch(standard(9), batch_grids())
 
 
 @st.composite
-def partial_grids(draw):
-    """A geometry and random givens, allowed to clash."""
-    geometry = GEOMETRIES[draw(st.sampled_from(sorted(GEOMETRIES)))]
+def partial_grids(draw, names=None):
+    """A geometry (of `names`, None: every one) and random givens: most often no two
+    alike in a house (so the closures have work to do), else allowed to clash."""
+    geometry = GEOMETRIES[draw(st.sampled_from(names or sorted(GEOMETRIES)))]
     n = geometry.size
-    cells = draw(st.lists(st.integers(0, n * n - 1), max_size=n * n // 2, unique=True))
+    clash = draw(st.integers(0, 4)) == 0
+    most = n * n // 2 if clash else n * n // 3
+    cells = draw(st.lists(st.integers(0, n * n - 1), max_size=most, unique=True))
     grid = [0] * (n * n)
     for c in cells:
-        grid[c] = draw(st.integers(1, n))
+        value = draw(st.integers(1, n))
+        if clash or all(grid[p] != value for p in geometry.peers[c]):
+            grid[c] = value
     return geometry, tuple(grid)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(partial_grids(), st.sampled_from(["both", "positive"]), st.sampled_from(core.variants()))
-def test_random_grids_against_both_oracles(case, polarity, name):
-    """Random grids of every geometry: closures against the numba board (depths 0-2)
-    and against clause propagation (depths 0-1); the ladder against the numba board."""
+def assert_ladder_is_its_closures(geometry, grid, max_depth, polarity):
+    """The ladder settles a grid at the first depth whose closure fills it (SAT, the
+    solution the closure's literals) or contradicts (UNSAT), else OPEN at max_depth."""
+    n = geometry.size
+    out = board(geometry).ladder([grid], max_depth, polarity)
+    givens = given_literals(grid, geometry)
+    for depth in range(max_depth + 1):
+        ok, lits = board(geometry).probe(givens, depth, polarity)
+        filled = ok and sum(lit > 0 for lit in lits) == n * n
+        if not ok or filled:
+            assert out.depth[0] == depth
+            assert out.status[0] == (core.LADDER_SAT if filled else core.LADDER_UNSAT)
+            if filled:
+                values = [0] * (n * n)
+                for lit in lits:
+                    if lit > 0:
+                        values[(lit - 1) // n] = (lit - 1) % n + 1
+                assert out.solutions[0].tolist() == values
+                assert is_solution(values, list(grid), geometry)
+            return
+    assert out.status[0] == core.LADDER_OPEN and out.depth[0] == max_depth
+
+
+def assert_board_is_clause_engine(case, polarity, name):
     geometry, grid = case
     best = core.variant()
     core.use_variant(name)
     try:
         depths = (0, 1, 2) if geometry.size <= 9 else (0, 1)
-        assert_same_closures(geometry, [grid], depths, polarity)
-        board = boards(geometry)[0]
         givens = given_literals(grid, geometry)
-        for depth in (0, 1):
-            ok, lits = board.probe(givens, depth, polarity)
-            expected_ok, expected = clause_engine(geometry).probe(givens, depth, polarity)
+        for depth in depths:
+            ok, lits = board(geometry).probe(givens, depth, polarity)
+            expected_ok, expected_lits = clause_engine(geometry).probe(givens, depth, polarity)
             assert ok == expected_ok
-            assert set(lits) == set(expected)
-        assert_same_ladder(geometry, [grid], max(depths), polarity)
+            assert len(lits) == len(set(lits)) and set(lits) == set(expected_lits)
+        assert_ladder_is_its_closures(geometry, grid, max(depths), polarity)
     finally:
         core.use_variant(best)
 
 
-def test_batch_matches_the_numba_board(variant):
-    rng = random.Random(9)
+POLARITY = st.sampled_from(["both", "positive"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_grids(), POLARITY, st.sampled_from(core.variants()))
+def test_random_grids_against_the_clause_engine(case, polarity, name):
+    """Random grids of every geometry: closures against the clause engine's on the
+    centrale rules (depths 0-2, 0-1 beyond 9x9), and the ladder against the closures."""
+    assert_board_is_clause_engine(case, polarity, name)
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_grids(), POLARITY, st.sampled_from(core.variants()))
+def test_more_random_grids_against_the_clause_engine(case, polarity, name):
+    assert_board_is_clause_engine(case, polarity, name)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    partial_grids(("4x4", "6x6", "9x9", "X", "windoku", "jigsaw")),
+    st.sampled_from(["both", "positive"]),
+)
+def test_random_grids_against_the_slow_obvious_closure(case, polarity):
+    """Random grids: the board's closures against closure_oracle's over PySAT's
+    propagation of the centrale rules (depth 2 on 4x4, 1 on 6x6, 0 on 9x9 variants; the
+    oracle's cost grows as the square of the candidates at each depth)."""
+    geometry, grid = case
+    n = geometry.size
+    formula = rules(geometry)
+    givens = given_literals(grid, geometry)
+    variables = range(1, n**3 + 1)
+    top = {4: 2, 6: 1}.get(n, 0)
+    with Minisat22(bootstrap_with=formula.clauses) as solver:
+        for depth in range(top + 1):
+            ok, lits = board(geometry).probe(givens, depth, polarity)
+            want = closure(minisat_propagate(solver), givens, depth, polarity, variables)
+            assert (ok, set(lits)) == want, (grid, depth, polarity)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_grids(("9x9", "X", "windoku", "jigsaw")), st.sampled_from(["both", "positive"]))
+def test_random_9x9_grids_against_the_slow_obvious_closure_at_depth_1(case, polarity):
+    geometry, grid = case
+    givens = given_literals(grid, geometry)
+    with Minisat22(bootstrap_with=rules(geometry).clauses) as solver:
+        ok, lits = board(geometry).probe(givens, 1, polarity)
+        want = closure(minisat_propagate(solver), givens, 1, polarity, range(1, 730))
+        assert (ok, set(lits)) == want, (grid, polarity)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_grids(), st.lists(st.integers(1, 1 << 20), max_size=6))
+def test_random_assumptions_of_both_signs(case, picks):
+    """Assumptions of both signs beside the givens (a negative one removes a value)."""
+    geometry, grid = case
+    n = geometry.size
+    signed = [(p % n**3 + 1) * (1 if p % 2 else -1) for p in picks]
+    assumptions = given_literals(grid, geometry) + signed
+    for depth in (0, 1):
+        ok, lits = board(geometry).probe(assumptions, depth)
+        expected_ok, expected_lits = clause_engine(geometry).probe(assumptions, depth)
+        assert ok == expected_ok
+        assert set(lits) == set(expected_lits)
+
+
+def test_hand_known_closures():
+    """Facts known without any engine: a clash is a contradiction; a solved grid's
+    closure is its n*n values and the rest of its candidates false; Easter Monster
+    needs depth 2 (T&E(2)), and a grid with one blank cell is filled at depth 0."""
     geometry = standard(9)
-    grids = [holes(solved_grid(9, rng), keep, rng) for keep in (0.2, 0.3, 0.4, 0.5) * 25]
-    grids.append((1, 1) + (0,) * 79)  # a contradiction
-    board, numba_board = boards(geometry)
-    ok, values = board.propagate_batch(grids)
-    expected_ok, candidates = numba_board.propagate_batch(np.asarray(grids, np.int8))
-    assert ok.tolist() == expected_ok.tolist()
-    for g in np.flatnonzero(ok == 1):
-        for c in range(81):
-            m = int(candidates[g, c])
-            assert values[g, c] == (m.bit_length() if m & (m - 1) == 0 else 0)
+    b = board(geometry)
+    assert b.probe(given_literals((1, 1) + (0,) * 79, geometry), 0) == (False, [])
+    monster = grid_of(EASTER_MONSTER)
+    ladder = b.ladder([monster], 3)
+    assert ladder.status.tolist() == [core.LADDER_SAT] and ladder.depth.tolist() == [2]
+    solution = ladder.solutions[0].tolist()
+    assert is_solution(solution, list(monster), geometry)
+    ok, lits = b.propagate(given_literals(tuple(solution), geometry))
+    assert ok and len(lits) == 729 and sum(lit > 0 for lit in lits) == 81
+    one_blank = (0, *solution[1:])
+    assert b.ladder([one_blank], 3).depth.tolist() == [0]
+    open_at_1 = b.probe(given_literals(monster, geometry), 1)
+    assert open_at_1[0] and sum(lit > 0 for lit in open_at_1[1]) < 81
+
+
+def test_bad_values_and_bad_literals():
+    b = board(standard(4))
+    grid = np.zeros((2, 16), np.int8)
+    grid[0, 3] = 5  # a value beyond N
+    out = b.ladder(grid, 2)
+    assert out.status.tolist()[0] == core.LADDER_BAD
+    assert out.status.tolist() == clause_engine(standard(4)).ladder(grid, 4, 2).status.tolist()
+    for bad in ([65], [0], [-65]):
+        with pytest.raises(ValueError):
+            b.probe(bad)
+    with pytest.raises(ValueError):
+        b.probe([], polarity="negative")
+
+
+def test_rater_uses_the_board_for_centrale_only():
+    """The board rates the centrale encoding; other encodings and sides beyond 64 stay
+    on the clause engine, with the same labels."""
+    nine = standard(9)
+    assert core.applies(nine, "centrale")
+    assert not core.applies(nine, "minimal")
+    assert not core.applies(nine, "centrale+ladder")
+    assert not core.applies(make_geometry(65, boxes=False), "centrale")
+    path = next(p for p in SETS if p.name == "sudoku9_depth1.txt")
+    grids = [g for _, run in project_set(path, 30) for g in run]
+    board_ratings = Rater(nine).rate_many(grids, 2)
+    engine_ratings = clause_engine(nine).ladder(np.array(grids, np.int8), 9, 2)
+    assert [r.depth for r in board_ratings] == engine_ratings.depth.tolist()
 
 
 def test_budget_is_deterministic_and_monotone(variant):
     geometry = standard(9)
-    board = core.Board(geometry)
+    b = core.Board(geometry)
     grids = [grid_of(EASTER_MONSTER)] * 3
-    free = board.ladder(grids, 2)
+    free = b.ladder(grids, 2)
     assert free.status.tolist() == [core.LADDER_SAT] * 3 and free.depth.tolist() == [2] * 3
     assert free.work[0] == free.work[1] == free.work[2]
     spent = int(free.work[0])
-    unbounded = board.ladder(grids, 2, budget=spent)
+    unbounded = b.ladder(grids, 2, budget=spent)
     assert unbounded.status.tolist() == free.status.tolist()
     for budget in (0, 10, spent // 2):
-        cut = board.ladder(grids, 2, budget=budget)
+        cut = b.ladder(grids, 2, budget=budget)
         again = core.Board(geometry).ladder(grids, 2, budget=budget)
         assert cut.status.tolist() == [core.LADDER_BUDGET] * 3
         assert cut.depth.tolist() == again.depth.tolist()
         assert cut.work.tolist() == again.work.tolist()
         assert (cut.work > budget).all()
-    assert board.ladder(grids, 2, budget=0).depth.tolist() == [1] * 3
+    assert b.ladder(grids, 2, budget=0).depth.tolist() == [1] * 3
 
 
 def test_placements_count_the_positive_hypotheses():
     geometry = standard(9)
-    board = core.Board(geometry)
+    b = core.Board(geometry)
     grid = grid_of(EASTER_MONSTER)
-    ok, lits = board.propagate(given_literals(grid, geometry))
+    ok, lits = b.propagate(given_literals(grid, geometry))
     open_literals = 9 * 81 - len(lits)  # each open literal is one positive hypothesis
-    assert ok and board.placements(grid, 2) == 2 * open_literals
-    assert board.placements((1, 1) + (0,) * 79) == -1
+    assert ok and b.placements(grid, 2) == 2 * open_literals
+    assert b.placements((1, 1) + (0,) * 79) == -1

@@ -1,55 +1,79 @@
-"""The native clause engine (solvers.core.Clauses) answers what the numba engine
-(solvers.engine.Engine) answers: unit propagation, the failed-literal closures of depth
-0 to 2 (both polarities) and the depth ladder, on the tiny formulas, random CNFs, and the
-rule formulas of every encoding and geometry; and on the centrale rules, what the native
-board answers."""
+"""The native clause engine (solvers.core.Clauses): unit propagation, the failed-literal
+closures of depth 0 to 3 (both polarities), batches and the depth ladder.
+
+Oracles, none of them the core:
+- closure_oracle.py: a naive unit propagation in plain Python and the closure the slow
+  obvious way, on the tiny formulas (tiny_formulas.py) and random CNFs (hypothesis);
+- the golden file data/clauses.tsv.gz, written by the clause engine the core was ported
+  from (tests/solvers/make_goldens.py): closures and ladders on the rules of every
+  encoding and geometry, batches of closures (statuses, assigned, true variables), a
+  batch of propagations and the order of the search's propagation;
+- the native board (solvers.core.Board, itself checked in test_core_board.py) on the
+  centrale rules, and encoder.check.is_solution for every solution a ladder gives.
+"""
 
 from __future__ import annotations
 
 import functools
-import random
 
 import numpy as np
 import pytest
+from closure_oracle import closure, unit_propagate
+from golden import (
+    EASTER_MONSTER,
+    GEOMETRIES,
+    RULE_GEOMETRIES,
+    batch_sets,
+    closure_sets,
+    closure_value,
+    digest,
+    expected,
+    geometry_key,
+    grid_key,
+    grid_of,
+    ladder_value,
+    rule_grids,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tiny_formulas import TINY
 
 import solvers.core as core
+from encoder.check import is_solution
+from encoder.dimacs import Cnf
 from encoder.encodings import ENCODINGS, given_literals, rule_formula
-from encoder.geometry import Geometry, make_geometry, standard
-from solvers.engine import Engine
+from encoder.geometry import Geometry, standard
+from encoder.grids import parse_cells
+from solvers.core.search import Search
 
-GEOMETRIES = {
-    "9x9": make_geometry(9),
-    "X": make_geometry(9, diagonals=True),
-    "windoku": make_geometry(9, windows=True),
-    "4x4": make_geometry(4),
-    "6x6": make_geometry(6),
-}
-EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
-
-
-def grid_of(line: str) -> tuple[int, ...]:
-    return tuple(0 if ch in ".0" else int(ch) for ch in line)
+GOLDEN = "clauses.tsv.gz"
 
 
 @functools.lru_cache(maxsize=32)
-def pair(geometry: Geometry, encoding: str) -> tuple[core.Clauses, Engine]:
+def native_rules(geometry: Geometry, encoding: str) -> core.Clauses:
     formula = rule_formula(geometry, encoding)
-    return (
-        core.Clauses(formula.clauses, formula.num_vars),
-        Engine(formula.clauses, formula.num_vars),
-    )
+    return core.Clauses(formula.clauses, formula.num_vars)
 
 
-def assert_same_probes(native, engine, assumptions, depths=(0, 1, 2), polarity="both"):
+def naive_probe(clauses, num_vars, assumptions, depth, polarity):
+    """The oracle's answer as the core gives it: the literals above the root level."""
+    root_ok, root = unit_propagate(clauses, [])
+    if not root_ok:
+        return False, set()
+    variables = range(1, num_vars + 1)
+    ok, lits = closure(lambda a: unit_propagate(clauses, a), assumptions, depth, polarity,
+                       variables)  # fmt: skip
+    return ok, (lits - root if ok else set())
+
+
+def assert_probes_are_naive(clauses, num_vars, assumptions, depths, polarity="both"):
+    native = core.Clauses(clauses, num_vars)
+    assert native.ok == unit_propagate(clauses, [])[0]
     for depth in depths:
         ok, lits = native.probe(assumptions, depth, polarity)
-        expected_ok, expected = engine.probe(assumptions, depth, polarity)
-        assert ok == expected_ok, (assumptions, depth, polarity)
         assert len(lits) == len(set(lits))
-        assert set(lits) == set(expected), (assumptions, depth, polarity)
+        want = naive_probe(clauses, num_vars, assumptions, depth, polarity)
+        assert (ok, set(lits)) == want, (clauses, assumptions, depth, polarity)
 
 
 @pytest.mark.parametrize(("name", "clauses", "num_vars", "status"), TINY, ids=[t[0] for t in TINY])
@@ -58,18 +82,16 @@ def test_tiny_formulas(name, clauses, num_vars, status):
         with pytest.raises(ValueError, match="empty formula"):
             core.Clauses(clauses, num_vars)
         return
-    native, engine = core.Clauses(clauses, num_vars), Engine(clauses, num_vars)
-    assert native.ok == engine.ok
     for v in range(1, num_vars + 1):
         for assumptions in ([], [v], [-v]):
-            assert_same_probes(native, engine, assumptions)
+            assert_probes_are_naive(clauses, num_vars, assumptions, (0, 1, 2))
 
 
 @st.composite
-def random_cnfs(draw):
-    num_vars = draw(st.integers(1, 12))
+def random_cnfs(draw, most_vars=12, most_clauses=40):
+    num_vars = draw(st.integers(1, most_vars))
     literal = st.integers(1, num_vars).flatmap(lambda v: st.sampled_from([v, -v]))
-    clauses = draw(st.lists(st.lists(literal, min_size=1, max_size=5), max_size=40))
+    clauses = draw(st.lists(st.lists(literal, min_size=1, max_size=5), max_size=most_clauses))
     assumptions = draw(st.lists(literal, max_size=3))
     return clauses, num_vars, assumptions
 
@@ -78,60 +100,96 @@ def random_cnfs(draw):
 @given(random_cnfs(), st.sampled_from(["both", "positive"]))
 def test_random_cnfs(case, polarity):
     clauses, num_vars, assumptions = case
-    native, engine = core.Clauses(clauses, num_vars), Engine(clauses, num_vars)
-    assert native.ok == engine.ok
-    assert_same_probes(native, engine, assumptions, (0, 1, 2, 3), polarity)
+    assert_probes_are_naive(clauses, num_vars, assumptions, (0, 1, 2), polarity)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_cnfs(7, 24), st.sampled_from(["both", "positive"]))
+def test_random_cnfs_at_depth_3(case, polarity):
+    clauses, num_vars, assumptions = case
+    assert_probes_are_naive(clauses, num_vars, assumptions, (3,), polarity)
+
+
+def test_pigeons_need_depth_holes_minus_one():
+    """n + 1 pigeons in n holes: each hypothesis leaves a smaller pigeonhole problem, so
+    the refutation takes exactly n - 1 nested levels (known by hand)."""
+    for holes in (2, 3, 4, 5):
+        pigeons = holes + 1
+        var = lambda p, h, holes=holes: p * holes + h + 1  # noqa: E731
+        clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
+        for h in range(holes):
+            for p in range(pigeons):
+                for q in range(p + 1, pigeons):
+                    clauses.append([-var(p, h), -var(q, h)])
+        native = core.Clauses(clauses, pigeons * holes)
+        refuted = [not native.probe([], depth)[0] for depth in range(holes + 1)]
+        assert refuted == [depth >= holes - 1 for depth in range(holes + 1)]
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
-@pytest.mark.parametrize("name", sorted(GEOMETRIES))
+@pytest.mark.parametrize("name", RULE_GEOMETRIES)
 def test_rules_of_every_encoding_and_geometry(encoding, name):
     geometry = GEOMETRIES[name]
     n = geometry.size
-    native, engine = pair(geometry, encoding)
-    rng = random.Random(hash((encoding, name)) & 0xFFFF)
-    grids = []
-    for _ in range(6):
-        grid = [0] * (n * n)
-        for c in rng.sample(range(n * n), n * n // 4):
-            grid[c] = rng.randint(1, n)
-        grids.append(tuple(grid))
-    if n == 9:
-        grids.append(grid_of(EASTER_MONSTER))
+    native = native_rules(geometry, encoding)
+    grids = rule_grids(name, encoding)
     depths = (0, 1, 2) if n <= 6 or encoding == "centrale" else (0, 1)
     for grid in grids[:3]:
-        assert_same_probes(native, engine, given_literals(grid, geometry), depths)
+        for depth in depths:
+            ok, lits = native.probe(given_literals(grid, geometry), depth)
+            assert len(lits) == len(set(lits))
+            key = f"probe|{encoding}|{grid_key(geometry, grid)}|{depth}|both"
+            assert closure_value(ok, lits) == expected(GOLDEN, key), (grid, depth)
     values = np.asarray(grids, np.int8)
     got = native.ladder(values, n, max(depths))
-    expected = engine.ladder(values, n, max(depths))
-    assert got.status.tolist() == expected.status.tolist()
-    assert got.depth.tolist() == expected.depth.tolist()
-    assert np.array_equal(got.solutions, expected.solutions)
+    key = f"ladder|{encoding}|{geometry_key(geometry)}|{digest(values)}|{max(depths)}"
+    assert ladder_value(got.status, got.depth, got.solutions) == expected(GOLDEN, key)
+    for g in np.flatnonzero(got.status == core.LADDER_SAT):
+        assert is_solution(got.solutions[g].tolist(), values[g].tolist(), geometry)
     if encoding == "centrale":
         board = core.Board(geometry).ladder(values, max(depths))
         assert board.status.tolist() == got.status.tolist()
         assert board.depth.tolist() == got.depth.tolist()
+        assert np.array_equal(board.solutions, got.solutions)
 
 
-def test_batch_matches_engine_propagate():
-    geometry = standard(9)
-    native, engine = pair(geometry, "centrale")
-    rng = random.Random(3)
-    sets = [given_literals(grid_of(EASTER_MONSTER), geometry), [1, 2], []]
-    sets += [[rng.choice([-1, 1]) * rng.randint(1, 729) for _ in range(20)] for _ in range(20)]
+def test_batch_of_propagations():
+    native = native_rules(standard(9), "centrale")
+    sets = batch_sets()
     ok, values = native.propagate_batch(sets)
-    for g, assumptions in enumerate(sets):
-        expected_ok, lits = engine.propagate(assumptions)
-        assert bool(ok[g]) == expected_ok
-        if expected_ok:
-            expected = np.zeros(729, np.int8)
-            for lit in lits:
-                expected[abs(lit) - 1] = 1 if lit > 0 else -1
-            assert np.array_equal(values[g], expected)
+    ok = ok.astype(bool).astype(int)
+    values = np.where(ok[:, None] == 1, values, 0)
+    flat, offsets = core.literal_sets(sets)
+    want = expected(GOLDEN, f"batch|{digest(flat, offsets)}")
+    assert ",".join(map(str, ok.tolist())) + "|" + digest(values) == want
+    for g, assumptions in enumerate(sets):  # and each set alone
+        one_ok, lits = native.propagate(assumptions)
+        assert one_ok == bool(ok[g])
+        row = np.zeros(729, np.int64)
+        for lit in lits:
+            row[abs(lit) - 1] = 1 if lit > 0 else -1
+        assert np.array_equal(row, values[g])
+
+
+def test_the_search_propagates_in_the_ported_order():
+    """The search's propagation (solvers.core.search, which HomeBackend runs before a
+    search) lists its literals in the order the ported engine assigned them: the
+    search's counters follow that order.  The set is Clauses.propagate's."""
+    formula = rule_formula(standard(9), "centrale")
+    cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
+    search = Search(cnf.literals, cnf.offsets, formula.num_vars)
+    native = native_rules(standard(9), "centrale")
+    for line in (EASTER_MONSTER, EASTER_MONSTER[:-1] + "."):
+        givens = given_literals(parse_cells(line, standard(9)), standard(9))
+        ok, lits = search.propagate(givens)
+        lits = lits.tolist()
+        got = f"{int(ok)}|{len(lits)}|{digest(tuple(lits))}"
+        assert got == expected(GOLDEN, f"trail|{digest(tuple(givens))}")
+        assert (ok, set(lits)) == (lambda a: (a[0], set(a[1])))(native.propagate(givens))
 
 
 def test_budget_is_deterministic():
-    native, _ = pair(standard(9), "centrale")
+    native = native_rules(standard(9), "centrale")
     grids = [grid_of(EASTER_MONSTER)] * 2
     free = native.ladder(grids, 9, 2)
     assert free.status.tolist() == [core.LADDER_SAT] * 2 and free.work[0] == free.work[1]
@@ -175,23 +233,20 @@ def test_bad_arrays_and_queries():
 
 
 @pytest.mark.parametrize("encoding", ["centrale", "minimal", "augmented"])
-def test_closures_match_engine_closures(encoding):
-    geometry = standard(9)
-    native, engine = pair(geometry, encoding)
-    rng = random.Random(len(encoding))
-    sets = [given_literals(grid_of(EASTER_MONSTER), geometry), [1, 2], [], [-5, -14]]
-    for _ in range(12):
-        grid = [0] * 81
-        for c in rng.sample(range(81), rng.randint(10, 40)):
-            grid[c] = rng.randint(1, 9)
-        sets.append(given_literals(tuple(grid), geometry))
+def test_batches_of_closures(encoding):
+    native = native_rules(standard(9), encoding)
+    sets = closure_sets(encoding)
     flat, offsets = core.literal_sets(sets)
     for depth in (0, 1, 2):
         got = native.closures((flat, offsets), depth, 729)
-        expected = engine.closures(flat, offsets, depth, 729)
-        assert got.status.tolist() == expected.status.tolist()
-        assert got.assigned.tolist() == expected.assigned.tolist()
-        assert np.array_equal(got.true, expected.true)
+        value = "|".join(
+            (
+                ",".join(map(str, got.status.tolist())),
+                ",".join(map(str, got.assigned.tolist())),
+                digest(got.true),
+            )
+        )
+        assert value == expected(GOLDEN, f"closures|{encoding}|{digest(flat, offsets)}|{depth}")
     with pytest.raises(ValueError, match="set 1: literals"):
         native.closures([[1], [0]], 1, 729)
     cut = native.closures([sets[0]] * 2, 2, 729, budget=100)

@@ -1,26 +1,40 @@
 """DPLL in the native core (`solvers.core.search`, solvers/core/search.c).
 
-While the numba kernels exist (solvers/search.py) the C search is compared with them on
-random formulas and Sudoku grids: the same outcome, models, counts and counters (the
-branching order is theirs).  The checks that survive their removal share nothing with
-the engine: every model is checked clause by clause, every count against brute force
-over all assignments of tiny formulas, every UNSAT search's lemmas through the
-independent proof checker (solvers.proof_check, on PySAT), and the boundary's
-refusals and the time limit and Ctrl-C through the signal poll.
+The C search answers what the kernels it was ported from answered (recorded in
+data/search.tsv.gz by tests/solvers/make_goldens.py; search_cases.py makes the
+questions) on random formulas and Sudoku grids: the same outcome, models, counts and
+counters (the branching order is theirs), lemmas and root levels.  The other checks
+share nothing with the engine: every model is checked clause by clause, every count
+against brute force over all assignments of tiny formulas, every UNSAT search's lemmas
+through the independent proof checker (solvers.proof_check, on PySAT), the root level
+against a naive unit propagation, and the boundary's refusals and the time limit and
+Ctrl-C through the signal poll.
 """
 
 from __future__ import annotations
 
 import itertools
-import random
+import json
 import signal
 import threading
 import time
 
 import numpy as np
 import pytest
+from closure_oracle import unit_propagate
+from golden import digest, expected
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from search_cases import (
+    EASTER_MONSTER,
+    FEWER_GIVENS,
+    GOLDEN_FOUND,
+    lemma_grids,
+    native_solve,
+    random_case,
+    root_cases,
+    sudoku_cases,
+)
 
 from encoder.dimacs import Cnf
 from encoder.encodings import given_literals, rule_formula
@@ -32,8 +46,7 @@ from solvers.proof import lemma_lines
 from solvers.proof_check import check_proof, parse_proof
 from solvers.proof_log import FIRST, HEAD, new_log
 
-EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
-FEWER_GIVENS = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2......"
+GOLDEN = "search.tsv.gz"
 
 
 def native(clauses, num_vars: int) -> Search:
@@ -53,15 +66,6 @@ def brute_force_models(clauses, num_vars: int) -> list[tuple[int, ...]]:
         model = tuple(v + 1 if signs[v] else -(v + 1) for v in range(num_vars))
         if satisfies(model, clauses):
             out.append(model)
-    return out
-
-
-def random_cnf(rng: random.Random, num_vars: int, num_clauses: int) -> list[list[int]]:
-    out = []
-    for _ in range(num_clauses):
-        width = rng.choice((1, 2, 2, 3, 3, 3, 4))
-        chosen = rng.sample(range(1, num_vars + 1), min(width, num_vars))
-        out.append([v if rng.random() < 0.5 else -v for v in chosen])
     return out
 
 
@@ -135,80 +139,27 @@ def test_sudoku_models_and_counts(pysat_models):
     assert search.run(givens)[0] == FOUND  # every stop leaves the state ready
 
 
-def _numba_solve(clauses, num_vars, lits, probe_depth, limit=None):
-    """The numba kernels' answer (solvers/search.py), while they exist."""
-    from solvers.probe import NUM_COLUMNS, mark_rows
-    from solvers.proof_log import NO_LOG
-    from solvers.propagate import (
-        BACKTRACKS,
-        CONFLICTS,
-        DECISIONS,
-        PROBES,
-        PROPAGATIONS,
-        SPARE_LEVELS,
-        load_formula,
-        setup_root,
-    )
-    from solvers.search import count_kernel, solve_kernel
-
-    cnf = Cnf.from_clauses(clauses, num_vars)
-    F, S, units, unit_idx, first_empty = load_formula(cnf.literals, cnf.offsets, num_vars, False)
-    if first_empty >= 0 or setup_root(F, S, units, unit_idx) != -1:
-        return None
-    flipped = np.zeros(num_vars + SPARE_LEVELS, np.int8)
-    depth = max(probe_depth, 1)
-    passed = np.zeros((depth, mark_rows(2 * num_vars), 2 * num_vars), np.int64)
-    frames = np.zeros((depth, NUM_COLUMNS), np.int64)
-    lits = np.asarray(lits, np.int64)
-    if limit is None:
-        _, result, model = solve_kernel(
-            F, S, flipped, passed, frames, lits, -1, probe_depth, False, NO_LOG, False
-        )
-        models = model.tolist()
-    else:
-        _, result, models = count_kernel(F, S, flipped, passed, frames, lits, limit, -1, False)
-    counters = S.st[[DECISIONS, BACKTRACKS, CONFLICTS, PROPAGATIONS, PROBES]].tolist()
-    return result, models, counters
-
-
-def _native_solve(clauses, num_vars, lits, probe_depth, limit=None):
-    from solvers.propagate import EXHAUSTED as NUMBA_EXHAUSTED
-    from solvers.propagate import FOUND as NUMBA_FOUND
-
-    search = native(clauses, num_vars)
-    if not search.ok:
-        return None
-    outcome, count, model = search.run(lits, 1 if limit is None else limit, probe_depth=probe_depth)
-    result = {FOUND: NUMBA_FOUND, EXHAUSTED: NUMBA_EXHAUSTED}[outcome]
-    c = search.counters()
-    counters = [c.decisions, c.backtracks, c.conflicts, c.work - c.hypotheses, c.hypotheses]
-    models = count if limit is not None else (model.tolist() if model is not None else [])
-    return result, models, counters
-
-
 @pytest.mark.parametrize("seed", range(30))
-def test_the_same_decisions_models_and_counters_as_the_numba_search(seed):
-    rng = random.Random(seed)
-    num_vars = rng.randint(5, 30)
-    clauses = random_cnf(rng, num_vars, int(num_vars * rng.uniform(2.5, 4.5)))
-    lits = [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, num_vars + 1), 2)]
+def test_the_same_decisions_models_and_counters_as_the_golden_search(seed):
+    """The branching order is the ported kernels': the same outcome, model or count, and
+    decisions, backtracks, conflicts, propagations and probes (data/search.tsv.gz);
+    every model satisfies the formula and the assumptions."""
+    clauses, num_vars, lits = random_case(seed)
     for probe_depth in (0, 1):
         for limit in (None, 1, 4):
             if limit is not None and probe_depth:
                 continue
-            numba = _numba_solve(clauses, num_vars, lits, probe_depth, limit)
-            assert _native_solve(clauses, num_vars, lits, probe_depth, limit) == numba
+            got = native_solve(clauses, num_vars, lits, probe_depth, limit)
+            assert got == json.loads(expected(GOLDEN, f"solve|{seed}|{probe_depth}|{limit}"))
+            if got is not None and limit is None and got[0] == GOLDEN_FOUND:
+                assert satisfies(got[1], clauses) and set(lits) <= set(got[1])
 
 
 @pytest.mark.slow
-def test_the_same_counters_as_the_numba_search_on_sudoku():
-    formula = rule_formula(standard(9), "centrale")
-    geometry = standard(9)
-    for line in (EASTER_MONSTER, FEWER_GIVENS):
-        lits = given_literals(parse_cells(line, geometry), geometry)
-        for limit in (None, 3):
-            numba = _numba_solve(formula.clauses, formula.num_vars, lits, 0, limit)
-            assert _native_solve(formula.clauses, formula.num_vars, lits, 0, limit) == numba
+def test_the_same_counters_as_the_golden_search_on_sudoku():
+    for name, clauses, num_vars, lits, limit in sudoku_cases():
+        got = native_solve(clauses, num_vars, lits, 0, limit)
+        assert got == json.loads(expected(GOLDEN, f"sudoku|{name}|{limit}"))
 
 
 def test_the_boundary_refuses_what_it_cannot_search():
@@ -270,29 +221,29 @@ def test_a_time_limit_and_ctrl_c_reach_the_search_through_the_signal_poll():
 
 
 @pytest.mark.parametrize(("name", "depth"), [("sudoku9_depth1", 1), ("sudoku9_x_depth2", 2)])
-def test_ladder_lemmas_are_the_numba_ladders(name, depth):
-    """The closures' lemmas in the core are the numba kernels' (the same hypotheses in
-    the same order); tests/solvers/test_proofs.py checks the proofs made of them."""
-    from benchmarks.paths import PROJECT
-    from encoder.puzzle_files import read_puzzles
+def test_ladder_lemmas_are_the_golden_ladders(name, depth):
+    """The closures' lemmas in the core are the ported kernels' (the same hypotheses in
+    the same order, data/search.tsv.gz); tests/solvers/test_proofs.py checks the proofs
+    made of them."""
     from solvers import core
-    from solvers.engine import Engine
 
-    puzzles = list(read_puzzles(str(PROJECT / "data" / "sets" / f"{name}.txt")))[:20]
-    geometry = puzzles[0].geometry
+    geometry, grids = lemma_grids(name)
     formula = rule_formula(geometry, "centrale")
     cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
-    grids = np.array([p.grid for p in puzzles], np.int8)
-    logs = [new_log(1 << 16) for _ in range(2)]
-    starts = [np.zeros(len(grids) + 1, np.int64) for _ in range(2)]
-    numba = Engine(cnf).ladder(grids, geometry.size, depth, log=logs[0], log_at=starts[0])
+    log, starts = new_log(1 << 16), np.zeros(len(grids) + 1, np.int64)
     clauses = core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
-    native_out = clauses.ladder(grids, geometry.size, depth, log=logs[1], log_at=starts[1])
-    assert np.array_equal(native_out.status, numba.status)
-    assert np.array_equal(native_out.depth, numba.depth)
-    assert np.array_equal(starts[0], starts[1]) and logs[0][HEAD] < logs[0].size
-    assert logs[0][HEAD] == logs[1][HEAD]  # (the headers' levels differ: not lemmas)
-    assert np.array_equal(logs[0][FIRST : logs[0][HEAD]], logs[1][FIRST : logs[1][HEAD]])
+    out = clauses.ladder(grids, geometry.size, depth, log=log, log_at=starts)
+    assert log[HEAD] < log.size
+    got = "|".join(
+        (
+            ",".join(map(str, out.status.tolist())),
+            ",".join(map(str, out.depth.tolist())),
+            ",".join(map(str, starts.tolist())),
+            str(int(log[HEAD])),
+            digest(log[FIRST : log[HEAD]]),
+        )
+    )
+    assert got == expected(GOLDEN, f"lemmas|{name}|{depth}")
 
 
 def test_the_clause_engine_gives_a_grid_up_at_its_time_limit():
@@ -323,7 +274,7 @@ def test_the_clause_engine_gives_a_grid_up_at_its_time_limit():
 def test_propagation_before_a_search_is_the_engines():
     """HomeBackend propagates a grid's givens on the search's own formula before it
     searches (so that the search's counters are those of one formula serving both):
-    the same literals, in the same order, as Engine.propagate."""
+    the same literals as Engine.propagate."""
     from solvers.engine import Engine
 
     formula = rule_formula(standard(9), "centrale")
@@ -332,32 +283,27 @@ def test_propagation_before_a_search_is_the_engines():
     for line in (EASTER_MONSTER, FEWER_GIVENS):
         givens = given_literals(parse_cells(line, geometry), geometry)
         ok, literals = engine.propagate_before_search(givens)
-        expected = engine.propagate(givens, as_array=True)
-        assert ok == expected[0] and literals.tolist() == expected[1].tolist()
+        want_ok, want = engine.propagate(givens)  # (the order: test_core_clauses.py)
+        assert ok == want_ok and sorted(literals.tolist()) == sorted(want)
     assert engine.propagate_before_search([1, -1])[0] is False
     with pytest.raises(ValueError, match="nonzero literals"):
         engine.propagate_before_search([0])
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_the_root_level_is_the_numba_kernels(seed):
-    """Engine.ok and Engine.fixed come from the core: the same as the numba kernels'
-    root level, literal for literal, and searching builds no numba formula."""
+def test_the_root_level_is_the_golden_one():
+    """The search's root level: the ported kernels', literal for literal in the trail's
+    order (data/search.tsv.gz), the naive unit propagation's set (closure_oracle.py),
+    and Engine.ok and Engine.fixed's."""
     from solvers.engine import Engine
-    from solvers.propagate import NO_CONFLICT, load_formula, setup_root, trail_dimacs
 
-    rng = random.Random(seed)
-    for _ in range(40):
-        num_vars = rng.randint(1, 12)
-        clauses = random_cnf(rng, num_vars, rng.randint(0, 16))
-        engine = Engine(clauses, num_vars)
+    for key, clauses, num_vars in root_cases():
         cnf = Cnf.from_clauses(clauses, num_vars)
-        F, S, units, unit_idx, first_empty = load_formula(
-            cnf.literals, cnf.offsets, num_vars, False
-        )
-        ok = first_empty < 0 and setup_root(F, S, units, unit_idx) == NO_CONFLICT
-        assert engine.ok == ok
-        assert engine.fixed() == (trail_dimacs(S, 0).tolist() if ok else [])
+        search = Search(cnf.literals, cnf.offsets, num_vars)
+        fixed = search.fixed().tolist() if search.ok else []
+        assert [search.ok, fixed] == json.loads(expected(GOLDEN, f"root|{key}")), key
+        ok, lits = unit_propagate(clauses, [])
+        assert search.ok == ok and (set(fixed) == lits or not ok)
+        engine = Engine(clauses, num_vars)
+        assert engine.ok == ok and set(engine.fixed()) == set(fixed)
         engine.solve()
         engine.count(limit=3)
-        assert engine._kernels is None  # (the numba kernels' formula: never built here)

@@ -1,8 +1,7 @@
-"""Ctrl-C and a time limit reach compiled code by one path, at any moment: held where
-raising is unsafe (numba compiling, or boxing a kernel's namedtuple), raised where it
-is not.  Each command is interrupted at many moments; every run must end cleanly (exit
-130 for Ctrl-C, the steps so far and one line for the time limit), never with a
-traceback or a signal death.  Wide margins: CI is a loaded 2-core machine."""
+"""Ctrl-C and a time limit reach compiled code by one path, at any moment, through the
+core's signal poll.  Each command is interrupted at many moments; every run must end
+cleanly (exit 130 for Ctrl-C, the steps so far and one line for the time limit), never
+with a traceback or a signal death.  Wide margins: CI is a loaded 2-core machine."""
 
 from __future__ import annotations
 
@@ -34,7 +33,7 @@ def test_ctrl_c_inside_bxb_at_many_moments(timeout):
         _, err = process.communicate(timeout=120)
         assert process.returncode == 130, (delay, err)
         assert "Traceback" not in err and err.endswith("solvers: interrupted\n"), (delay, err)
-        assert time.monotonic() - sent < 30, delay  # (compiling holds it: first run only)
+        assert time.monotonic() - sent < 30, delay
 
 
 @pytest.mark.slow
@@ -48,18 +47,3 @@ def test_a_time_limit_inside_the_kernels_at_many_moments():
         assert result.returncode == 0, (seconds, result.returncode, result.stderr)
         assert "Traceback" not in result.stderr
         assert f"time limit of {seconds} s reached" in result.stderr.splitlines()[-1]
-
-
-def test_a_time_limit_is_held_where_a_ctrl_c_is_held_and_raised_after():
-    """The mended path itself: the timer of a time limit that fires inside a held block
-    (numba boxing a namedtuple: a fault if raised there) is noted, and raised as the
-    block ends, as a Ctrl-C is."""
-    from solvers.limits import TimeLimitReached, alarm_after, ctrl_c_held
-
-    reached = False
-    with pytest.raises(TimeLimitReached), alarm_after(0.05):
-        with ctrl_c_held():
-            time.sleep(0.3)  # the timer fires here: noted, not raised
-            reached = True
-        time.sleep(5)  # raised as the held block ends, long before this is over
-    assert reached
