@@ -21,7 +21,6 @@ from solvers.core import length as K
 from solvers.depth_rating import Rater
 from solvers.length_rating import RefutationRater
 from solvers.literals import to_code, to_codes, to_dimacs
-from solvers.propagate import NO_CONFLICT, REASON_DECISION, build
 
 GEOMETRY = standard(9)
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -37,13 +36,13 @@ def shortest(
     """Return the kernel's shortest refutation length of `hypothesis` (0: none), by the
     first derivations' search or, with `alternatives`, the search with alternative cones."""
     cnf = Cnf.from_clauses(clauses)
-    F, _, units, _, _ = build(cnf.literals, cnf.offsets, cnf.num_vars, False)
-    assert units.size == 0
-    f = K.Formula(F, cnf.num_vars)
+    built = K.build(cnf.literals, cnf.offsets, cnf.num_vars)
+    assert built.units.size == 0
+    f = K.Formula(built.F, cnf.num_vars)
     S = K.new_state(f, False)
     codes = to_codes(np.asarray(facts, np.int64))
     cones = np.zeros(codes.size, np.int32)
-    assert K.assert_facts(f, S, codes, cones, REASON_DECISION) == NO_CONFLICT
+    assert K.assert_facts(f, S, codes, cones, K.REASON_DECISION) == K.NO_CONFLICT
     X = K.new_scratch(f)
     m = f.num_constraints
     if alternatives:
