@@ -1,4 +1,4 @@
-"""The engine's proof log: where the compiled kernels write the lemmas they learn.
+"""The engine's proof log: where the native core's kernels write the lemmas they learn.
 
 A lemma is a clause the formula implies and that unit propagation proves at once
 (reverse unit propagation, RUP: assume its negation, propagate, meet a conflict), in
@@ -28,14 +28,15 @@ writes them.  A log of length 0 records nothing (the
 kernels' default: one length test per learnt fact, nothing in the propagation loop).
 A full log keeps counting in log[HEAD] without writing: the caller sees HEAD beyond
 the array, and asks again with a bigger one (the answers do not change).
+
+The kernels that write it are C (solvers/core/proof_log.h: log_lemma, log_mark,
+log_forget, the layout's slots as LOG_HEAD, LOG_BASE, LOG_MARK, LOG_FIRST); this module
+holds the layout for Python, which makes logs and reads them.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
-from solvers.literals import to_dimacs
 
 HEAD = 0  # next free slot of the log
 BASE = 1  # lemmas hold the hypotheses of levels BASE+1 .. (the levels above the assumptions)
@@ -52,45 +53,3 @@ def new_log(capacity: int) -> np.ndarray:
     log[:FIRST] = 0
     log[HEAD] = FIRST
     return log
-
-
-@njit(cache=True)
-def log_lemma(log, S, upto, code):
-    """Append the lemma: the negated first literal (the decision or hypothesis) of each
-    level log[BASE]+1 .. upto, then the literal `code` unless it is negative."""
-    if log.shape[0] == 0:
-        return
-    trail, trail_lim = S.trail, S.trail_lim
-    head = log[HEAD]
-    for level in range(log[BASE] + 1, upto + 1):
-        if head < log.shape[0]:
-            log[head] = to_dimacs(trail[trail_lim[level - 1]] ^ 1)
-        head += 1
-    if code >= 0:
-        if head < log.shape[0]:
-            log[head] = to_dimacs(code)
-        head += 1
-    if head < log.shape[0]:
-        log[head] = 0
-    log[HEAD] = head + 1
-
-
-@njit(cache=True)
-def set_base(log, level):
-    """Say that the levels up to `level` hold assumptions (no-op for an empty log)."""
-    if log.shape[0] > 0:
-        log[BASE] = level
-
-
-@njit(cache=True)
-def mark_hypothesis(log, frame):
-    """Remember where the lemmas of frame `frame`'s new hypothesis begin."""
-    if log.shape[0] > 0 and frame < MARKED_FRAMES:
-        log[MARK + frame] = log[HEAD]
-
-
-@njit(cache=True)
-def forget_hypothesis(log, frame):
-    """Drop the lemmas learnt under frame `frame`'s hypothesis, which passed."""
-    if log.shape[0] > 0 and frame < MARKED_FRAMES:
-        log[HEAD] = log[MARK + frame]

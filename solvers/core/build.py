@@ -16,6 +16,8 @@ HEADERS = (
     "search.h",
     "length.h",
     "trace.h",
+    "views.h",
+    "clause_check.h",
 )
 FLAGS = ("-std=c11", "-O2", "-fno-strict-aliasing")
 
@@ -30,7 +32,8 @@ EXTENSIONS = {
         "board_avx2.c",
     ),
     "_search": ("search_module.c", "search.c", "clauses.c", "arrays.c"),
-    "_length": ("length.c", "bxb.c", "length_formula.c", "length_module.c"),
+    "_length": ("length.c", "bxb.c", "length_formula.c", "length_module.c", "views.c"),
+    "_check": ("check_module.c", "clause_check.c", "views.c"),
 }
 
 
