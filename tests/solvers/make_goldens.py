@@ -1,11 +1,17 @@
 """Write the golden files of tests/solvers/data (board.tsv.gz, clauses.tsv.gz,
-search.tsv.gz) with the numba kernels the native core was ported from: the numba board
-(solvers.board_engine), the numba clause engine (solvers.engine.Engine before it moved
-onto the core) and the numba DPLL (solvers.search).  Run by hand, never by a test: the
-tests compare the core with these files, so they keep checking once numba is gone.
+search.tsv.gz, length.tsv.gz) with the numba kernels the native core was ported from:
+the numba board (solvers.board_engine), the numba clause engine (solvers.engine.Engine
+before it moved onto the core), the numba DPLL (solvers.search) and the refutation-length
+and BxB kernels (solvers.length_kernels, tests/solvers/bxb_numba_oracle.py).  Run by
+hand, never by a test: the tests compare the core with these files, so they keep
+checking once numba is gone.
 
     git archive f4c1bad | tar -x -C SRC; (cd SRC; python setup.py build_ext --inplace)
-    PYTHONPATH=SRC:tests/solvers:tests python tests/solvers/make_goldens.py [board|clauses|search]
+    export PYTHONPATH=SRC:tests/solvers:SRC/tests/solvers:tests
+    python tests/solvers/make_goldens.py [PART...]
+
+(PART: board, clauses, search, length; all four by default.  SRC/tests/solvers holds
+bxb_numba_oracle.py, BxB's numba kernels, which left the project with numba.)
 
 It was run on commit f4c1bad (numba 0.68.1), whose numba kernels it needs; the
 public sets (royle17, forum-hardest-1106, mith-te3-1000) came from /work/shared/data.
@@ -57,9 +63,10 @@ def header(what: str) -> str:
 Made by the numba kernels at commit {COMMIT} (numba {numba.__version__}), from a clean
 export of that commit with its extensions built (git archive | tar -x -C SRC; python
 setup.py build_ext --inplace), in /work/main:
-  PYTHONPATH=SRC:tests/solvers:tests python tests/solvers/make_goldens.py
-(tests/solvers/make_goldens.py says what it asks; tests/solvers/golden.py the format:
-key<TAB>value, literal sets and arrays as blake2b digests)."""
+  PYTHONPATH=SRC:tests/solvers:SRC/tests/solvers:tests python tests/solvers/make_goldens.py
+(SRC/tests/solvers for bxb_numba_oracle.py; tests/solvers/make_goldens.py says what it
+asks; tests/solvers/golden.py the format: key<TAB>value, literal sets and arrays as
+blake2b digests)."""
 
 
 # --- the board -----------------------------------------------------------------------------
@@ -351,7 +358,107 @@ def search() -> None:
     )
 
 
+# --- the refutation-length and BxB kernels --------------------------------------------------
+
+
+class Ported:
+    """The numba kernels (solvers.length_kernels, and BxB's in bxb_numba_oracle.py) with
+    length_cases.Core's methods."""
+
+    def __init__(self, F, num_vars: int, num_constraints: int):
+        import bxb_numba_oracle as B
+
+        from solvers import length_kernels as N
+
+        self.N, self.B, self.F, self.occ = N, B, F, N.occurrences(F)
+        self.num_vars, self.num_constraints = num_vars, num_constraints
+        self.units = None
+
+    def new_state(self, track):
+        return self.N.new_state(self.F, self.num_vars, track)
+
+    def new_scratch(self):
+        return self.N.new_scratch(self.F, self.num_vars)
+
+    def new_alternatives(self):
+        return self.N.new_alternatives(self.F, self.num_vars)
+
+    def restart(self, S, grid):
+        return self.N.restart(self.F, self.occ, S, self.units, grid)
+
+    def assert_facts(self, S, lits, rows, why):
+        return self.N.assert_facts(self.F, self.occ, S, lits, rows, why)
+
+    def shortest_refutation(self, S, X, z, limit):
+        return self.N.shortest_refutation(self.F, self.occ, S, X, z, limit)
+
+    def refutation_with_alternatives(self, S, X, A, z, limit):
+        return self.N.refutation_with_alternatives(self.F, self.occ, S, X, A, z, limit)
+
+    def refutation_chain(self, S, cone, z, forced, emptied):
+        return tuple(self.N.refutation_chain(self.F, S, cone, z, forced, emptied))
+
+    def candidate_lengths(self, S, X, n, limit, out):
+        return self.N.candidate_lengths(self.F, self.occ, S, X, n, limit, out)
+
+    def shorter_lengths(self, S, X, A, n, limit, out):
+        return self.N.shorter_lengths(self.F, self.occ, S, X, A, n, limit, out)
+
+    def simplest_first(self, S, X, A, n, limit, out, log, budget):
+        return tuple(self.N.simplest_first(self.F, self.occ, S, X, A, n, limit, out, log, budget))
+
+    def solved(self, S, n):
+        return self.N.solved(S, n)
+
+    def failed_closure(self, S, X, n):
+        return self.N.failed_closure(self.F, self.occ, S, X, n)
+
+    def eliminate(self, S, lit):
+        return self.N.eliminate(self.F, self.occ, S, lit)
+
+    def trial_and_error(self, T, U, X, n, limit, left, true, memo, work):
+        return tuple(self.B.trial_and_error(self.F, self.occ, T, U, X, n, limit, left, true,
+                                            memo, work))  # fmt: skip
+
+    def try_hypothesis(self, T, U, X, n, v, limit, left, memo, work):
+        nlits = 2 * self.num_vars
+        codes, cones = np.zeros(nlits, np.int32), np.zeros(nlits, np.int32)
+        return tuple(self.B._try_hypothesis(self.F, self.occ, T, U, X, n, v, limit, left, memo,
+                                            codes, cones, work))  # fmt: skip
+
+
+def length() -> None:
+    from length_cases import PAIRS, SEEDS, Core, formula_arrays, grid_codes, run_case
+
+    from solvers.propagate import build
+
+    items: dict[str, str] = {}
+    for name in PAIRS:
+        flat, offsets, num_vars = formula_arrays(PAIRS[name][0])
+        F, _, units, _, _ = build(flat, offsets, num_vars, False)
+        core_k = Core(F, units, num_vars)
+        ported = Ported(F, num_vars, core_k.num_constraints)
+        ported.units = units
+        grids = grid_codes(name)
+        for seed in SEEDS:
+            answers = run_case(ported, grids, name, seed)
+            assert answers == run_case(core_k, grids, name, seed), (name, seed)
+            items.update(answers)
+        print(name, len(items), file=sys.stderr)
+    write(
+        "length.tsv.gz",
+        header(
+            "The refutation-length kernels' answers (solvers.length_kernels, numba) and\n"
+            "BxB's (tests/solvers/bxb_numba_oracle.py), kernel by kernel, on the seeded\n"
+            "random states of tests/solvers/length_cases.py (name|seed|question -> what\n"
+            "the kernel returned, and digests of the arrays it left)."
+        ),
+        items.items(),
+    )
+
+
 if __name__ == "__main__":
-    wanted = sys.argv[1:] or ["board", "clauses", "search"]
+    wanted = sys.argv[1:] or ["board", "clauses", "search", "length"]
+    parts = {"board": board, "clauses": clauses, "search": search, "length": length}
     for part in wanted:
-        {"board": board, "clauses": clauses, "search": search}[part]()
+        parts[part]()
