@@ -1,8 +1,8 @@
 """The refutation-length kernels in C (solvers.core.length): the boundary (every bad
 record is a ValueError or TypeError, never a crash, random garbage included), Ctrl-C
-inside a kernel, and a golden file of ratings the numba kernels gave, which keeps the
-port honest once numba is gone (test_core_length_numba.py compares the two while both
-exist).  The sanitizer test (test_core_safety.py) runs this file under ASan and UBSan.
+inside a kernel, and a golden file of ratings the kernels the C port replaced gave,
+which keeps the port honest (test_core_length_golden.py compares the kernels one by one
+with theirs).  The sanitizer test (test_core_safety.py) runs this file under ASan and UBSan.
 
 Regenerate the golden file (only for a deliberate change of the ratings, saying why):
     PYTHONPATH=. python tests/solvers/test_core_length.py > tests/solvers/data/length_ratings.tsv
@@ -40,8 +40,8 @@ SAMPLE = (
 )
 HEADER = """\
 # Refutation-length ratings (RefutationRater.rate, max_depth 1) of the first grids of
-# data/sets files, first made by the numba kernels (solvers/length_kernels.py, commit
-# dc8f910) and made again, byte for byte, by the C kernels; columns: grid, label, length,
+# data/sets files, first made by the kernels the C port replaced (length_kernels.py at
+# commit dc8f910) and made again, byte for byte, by the C kernels; columns: grid, label, length,
 # depth, status, steps of the resolution, searches (the work budget's units).  Generated
 # by (with the kernels that rate today):
 #   PYTHONPATH=. python tests/solvers/test_core_length.py > tests/solvers/data/length_ratings.tsv
@@ -71,11 +71,11 @@ def golden_file() -> list[str]:
 
 
 @pytest.mark.slow
-def test_the_ratings_are_the_numba_kernels():
+def test_the_ratings_are_the_golden_ones():
     assert list(golden_lines()) == golden_file()
 
 
-def test_the_first_ratings_are_the_numba_kernels():
+def test_the_first_ratings_are_the_golden_ones():
     expected = []
     for name, count in QUICK:
         lines = [line for line in golden_file() if line.startswith(f"data/sets/{name}:")]
