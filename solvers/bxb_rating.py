@@ -53,10 +53,11 @@ from solvers.results import rating_label
 # The kernels (solvers/core/bxb.c, through solvers.core.length) return SOLVED,
 # CONTRADICTION, STUCK, OUT_OF_BUDGET (work[SEARCHES] reached work[BUDGET]) or
 # OUT_OF_TIME (the deadline passed, read every CLOCK_EVERY refutation searches), status
-# codes declared with every kernel's in solvers.propagate.  braid_closure applies B_limit
-# to an untracked state; try_hypothesis applies it under one candidate in a workspace
-# state (resuming the candidate's saved state, `memo`, when that changes no result);
-# trial_and_error is T&E(B_limit) (see the module docstring and bxb.c).
+# codes declared once in the core (length.h, read by solvers.core.length).
+# braid_closure applies B_limit to an untracked state; try_hypothesis applies it under
+# one candidate in a workspace state (resuming the candidate's saved state, `memo`, when
+# that changes no result); trial_and_error is T&E(B_limit) (see the module docstring
+# and bxb.c).
 NO_DEADLINE = np.inf
 CLOCK_EVERY = K.CLOCK_EVERY  # refutation searches between two looks at the clock
 # Slots of the work counters.

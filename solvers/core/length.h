@@ -11,7 +11,7 @@
 
 #include "core.h"
 
-/* Slots of State.st: propagate's, then the cones' (solvers.propagate, solvers.core.length). */
+/* Slots of State.st: the assignment's, then the cones' (solvers.core.length reads them). */
 enum {
     ST_TRAIL_SIZE = 0,
     ST_QHEAD = 1,
@@ -26,7 +26,7 @@ enum {
 enum { X_STAMP = 0, X_POOL_SIZE = 1, X_ENTRIES = 2, X_TRAIL_SIZE = 3, X_NUM_SLOTS = 4 };
 enum { A_POOL_SIZE = 0, A_ENTRIES = 1, A_OVERFLOW = 2, A_NUM_SLOTS = 3 };
 enum { CONES_PER_LITERAL = 4, EMPTY = 0 };
-/* Status codes and reasons: solvers.propagate's (the face checks they agree). */
+/* Status codes and reasons: their one definition (solvers.core.length reads them). */
 enum {
     NO_CONFLICT = -1,
     PAUSED = -6,
@@ -132,8 +132,8 @@ int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t
 
 /* ---- the formula's arrays (length_formula.c), before Formula copies them ---- */
 
-/* Built from DIMACS clauses as solvers.propagate's numba build without groups built
- * them: constraints (lits, cstart, corig: the input clause of each), watches (wstart,
+/* Built from DIMACS clauses as the numba build of the clause engine (without groups)
+ * built them: constraints (lits, cstart, corig: the input clause of each), watches (wstart,
  * wcount, wlist, wblock), links (bstart, bimp, bcls: the clause of each), units and
  * their clauses (unit_idx), the first empty clause (-1: none). */
 typedef struct {

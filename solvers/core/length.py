@@ -42,17 +42,18 @@ induction along the derivation); the cap keeps it affordable.  It costs several 
 the plain search, so the rating uses it only where a step would raise the rating (see
 `simplest_first`).
 
-The engine's vocabulary.  The formula is `solvers.propagate`'s `Formula`, made by its
-`build` without groups (every long clause stays a constraint of its own), copied into
-the core once as a `Formula(F, num_vars)` (its indices checked then): links are its
-implication lists (`bstart`, `bimp`), constraints its long clauses (`cstart`, `lits`);
-the core adds `occ`, each literal's constraints, laid out like the watch lists.  The
-state of the facts (`State`) is propagate's `State` - `value`, `trail` (the facts in
-order, propagated from `st[QHEAD]`), `reason` (propagate's codes: the constraint or
-link that forced a fact), `level` - without the groups' fields, extended with the
-facts' cones and per-constraint counts.  The scratch arrays
-of one hypothesis (`Scratch`) use the same words for the hypothesis's own assignment.
-Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED, NO_CONFLICT) are propagate's.
+The engine's vocabulary.  The formula's arrays are made by `build` (length_formula.c:
+the clause engine's layout, built without exactly-one groups, so every long clause
+stays a constraint of its own) and copied into the core once as a `Formula(F,
+num_vars)` (its indices checked then): links are its implication lists (`bstart`,
+`bimp`), constraints its long clauses (`cstart`, `lits`); the core adds `occ`, each
+literal's constraints, laid out like the watch lists.  The state of the facts
+(`State`) is the clause engine's assignment - `value`, `trail` (the facts in order,
+propagated from `st[QHEAD]`), `reason` (the constraint or link that forced a fact, or
+a REASON_ code), `level` - extended with the facts' cones and per-constraint counts.
+The scratch arrays of one hypothesis (`Scratch`) use the same words for the
+hypothesis's own assignment.  Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED,
+NO_CONFLICT) and reasons are the core's (length.h), read below from the extension.
 
 Cones are bit sets, one bit per constraint (6 words of 64 bits for 9x9).  Facts of the
 state may carry cones too (`State.cone` of an assigned literal): the nested rating
@@ -96,15 +97,16 @@ Built = namedtuple("Built", "F units unit_idx first_empty")
 # (the longest constraint) and num_links are attributes.
 Formula = _length.Formula
 
-# The facts and their cones: propagate's State (value, level, reason, trail, trail_lim,
+# The facts and their cones: the assignment (value, level, reason, trail, trail_lim,
 # st) and, per literal, the pool row of a true literal's cone (`cone`); per constraint,
 # its false and true literals (`nfalse`, `ntrue`); the cone rows (`pool`, row 0 empty).
 State = namedtuple(
     "State",
     ("value", "level", "reason", "trail", "trail_lim", "st", "cone", "nfalse", "ntrue", "pool"),
 )
-# Slots of State.st: propagate's (TRAIL_SIZE, QHEAD, DLEVEL, PAUSE_AT, ...), then these.
-PROPAGATE_SLOTS = 16
+# Slots of State.st: the assignment's (TRAIL_SIZE, QHEAD, DLEVEL, PAUSE_AT, ... up to
+# PROPAGATE_SLOTS), then the cones' (POOL_SIZE, TRACK).
+PROPAGATE_SLOTS = _length.PROPAGATE_SLOTS
 POOL_SIZE = _length.POOL_SIZE  # rows of the cone pool in use
 TRACK = _length.TRACK  # 1: facts of the state carry cones (nested rating), 0: all empty
 NUM_SLOTS = _length.NUM_SLOTS
@@ -114,12 +116,12 @@ TRAIL_SIZE, QHEAD, PAUSE_AT, NEVER = (
     _length.PAUSE_AT,
     _length.NEVER,
 )
-SPARE_LEVELS = 8  # trail_lim's slots beyond num_vars (solvers.propagate)
+SPARE_LEVELS = 8  # trail_lim's slots beyond num_vars (levels can outnumber variables)
 
 EMPTY = _length.EMPTY  # pool row of the empty cone
 
-# Status codes and reasons, read from the core (length.h declares them; the clause
-# engine's share their values: tests/solvers/test_core_length.py checks).
+# Status codes and reasons, read from the core (length.h declares them: one definition
+# for C and Python).
 NO_CONFLICT, PAUSED = _length.NO_CONFLICT, _length.PAUSED
 SOLVED, CONTRADICTION, STUCK = _length.SOLVED, _length.CONTRADICTION, _length.STUCK
 REASON_DECISION, REASON_PROBE = _length.REASON_DECISION, _length.REASON_PROBE

@@ -1,8 +1,8 @@
 /* The Python face of the refutation-length kernels (solvers.core._length): the Formula
  * type and one function a kernel, each checking its arguments at the boundary.
  *
- * A Formula is solvers.propagate's Formula (built without groups) copied into memory of
- * its own, every index in it checked once, and each literal's constraints (occ) added:
+ * A Formula is the arrays of solvers.core.length.build (length_formula.c) copied into
+ * memory of its own, every index in it checked once, and each literal's constraints (occ) added:
  * nobody can change it afterwards, so the kernels trust it.  The state, scratch and
  * alternatives records stay numpy arrays (solvers.core.length's namedtuples, read by
  * Python between calls); at every call each array is checked for its element size,
@@ -68,7 +68,7 @@ static int ints_in(const int32_t *a, int64_t n, int64_t lo, int64_t hi) {
     return 1;
 }
 
-/* Formula(F, num_vars): F is solvers.propagate's Formula (lits cstart corig wstart
+/* Formula(F, num_vars): F is build's ClauseArrays (lits cstart corig wstart
  * wcount wlist wblock bstart bimp bcls), built without groups. */
 static int formula_init(FormulaObject *self, PyObject *args, PyObject *kwds) {
     PyObject *F;
@@ -261,7 +261,7 @@ static PyTypeObject FormulaType = {
     .tp_basicsize = sizeof(FormulaObject),
     .tp_dealloc = (destructor)formula_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Formula(F, num_vars): propagate's Formula (no groups), copied and checked",
+    .tp_doc = "Formula(F, num_vars): build's ClauseArrays, copied and checked",
     .tp_init = (initproc)formula_init,
     .tp_new = PyType_GenericNew,
     .tp_getset = formula_getset,
@@ -884,6 +884,7 @@ PyMODINIT_FUNC PyInit__length(void) {
         {"DLEVEL", ST_DLEVEL},           {"PAUSE_AT", ST_PAUSE_AT},
         {"POOL_SIZE", ST_POOL_SIZE},     {"TRACK", ST_TRACK},
         {"NUM_SLOTS", ST_NUM_SLOTS},     {"STAMP", X_STAMP},
+        {"PROPAGATE_SLOTS", ST_PROPAGATE_SLOTS},
         {"SCRATCH_POOL_SIZE", X_POOL_SIZE}, {"ENTRIES", X_ENTRIES},
         {"SCRATCH_TRAIL_SIZE", X_TRAIL_SIZE}, {"NUM_SCRATCH_SLOTS", X_NUM_SLOTS},
         {"ALT_POOL_SIZE", A_POOL_SIZE},  {"ALT_ENTRIES", A_ENTRIES},

@@ -95,7 +95,7 @@ def test_the_codes_have_one_home():
     for name in ("NO_CONFLICT", "PAUSED", "SOLVED", "CONTRADICTION", "REASON_DECISION",
                  "REASON_PROBE"):  # fmt: skip
         assert getattr(L, name) == getattr(K, name), name
-    assert K.PROPAGATE_SLOTS == 16 and K.SPARE_LEVELS == 8
+    assert K.PROPAGATE_SLOTS == K.POOL_SIZE == 16 and K.SPARE_LEVELS == 8
 
 
 # --- the boundary ----------------------------------------------------------------------
