@@ -8,8 +8,9 @@
  * literal keeps the cone of its first derivation.  refutation_with_alternatives keeps up
  * to CONES_PER_LITERAL cones a literal, none a superset of another, and combines them
  * where a constraint forces a value.  solvers.core.length's docstring says all of it in
- * full; these are the numba kernels of solvers/length_kernels.py, statement for
- * statement, so that every length, and so every rating, is the same.
+ * full; these are the project's first, JIT-compiled kernels (solvers/length_kernels.py
+ * in the history) ported statement for statement, so that every length, and so every
+ * rating, is the one recorded before.
  *
  * The facts of the state propagate with their cones too (assert_facts, eliminate): the
  * nested rating runs these kernels on states whose facts rest on an outer hypothesis.

@@ -132,10 +132,10 @@ int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t
 
 /* ---- the formula's arrays (length_formula.c), before Formula copies them ---- */
 
-/* Built from DIMACS clauses as the numba build of the clause engine (without groups)
- * built them: constraints (lits, cstart, corig: the input clause of each), watches (wstart,
- * wcount, wlist, wblock), links (bstart, bimp, bcls: the clause of each), units and
- * their clauses (unit_idx), the first empty clause (-1: none). */
+/* Built from DIMACS clauses as the clause engine's first, JIT-compiled build (without
+ * groups) built them: constraints (lits, cstart, corig: the input clause of each),
+ * watches (wstart, wcount, wlist, wblock), links (bstart, bimp, bcls: the clause of
+ * each), units and their clauses (unit_idx), the first empty clause (-1: none). */
 typedef struct {
     int32_t *lits, *cstart, *corig, *wstart, *wcount, *wlist, *wblock, *bstart, *bimp, *bcls;
     int32_t *units, *unit_idx;

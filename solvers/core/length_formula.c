@@ -15,8 +15,10 @@
  * watched literals (their positions 0 and 1), with the other watch as blocker in wblock;
  * each list has room for every constraint holding l.
  *
- * This is the order solvers.propagate's numba build (without exactly-one groups)
- * produced, statement for statement, so a formula built here gives the same ratings.
+ * These are the arrays the clause engine's first, JIT-compiled build (solvers/propagate.py
+ * in the history, without exactly-one groups) made, in its order, so a formula built
+ * here gives the ratings recorded before; its statements are ported one for one, but for
+ * its sort of each literal's links, here two counting sorts of all links (linear time).
  * It allocates and does not touch Python: the boundary (length_module.c) checks the
  * input first (offsets rising from 0, literals in 1 .. nv) and copies the arrays out.
  */
@@ -31,11 +33,6 @@ static int32_t to_code(int32_t dimacs) {
 
 static int compare_ints(const void *a, const void *b) {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static int compare_keys(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
 }
 
@@ -75,7 +72,7 @@ int length_build(LBuilt *out, const int32_t *flat, const int64_t *offsets, int64
     int32_t *occ = calloc((size_t)nlits, sizeof(int32_t)); /* each watch list's room */
     int32_t *bcount = calloc((size_t)nlits, sizeof(int32_t));
     int32_t *fill = new_ints(nlits, sizeof(int32_t));
-    int64_t *keys = NULL;
+    int32_t *by_imp = NULL;
     if (!codes || !size || !occ || !bcount || !fill) goto fail;
     out->first_empty = -1;
     int64_t n_long = 0, n_long_lits = 0, n_unit = 0;
@@ -147,33 +144,44 @@ int length_build(LBuilt *out, const int32_t *flat, const int64_t *offsets, int64
     int64_t nbin = bstart[nlits];
     out->bimp = new_ints(nbin, sizeof(int32_t));
     out->bcls = new_ints(nbin, sizeof(int32_t));
-    keys = new_ints(nbin, sizeof(int64_t));
-    if (!out->bimp || !out->bcls || !keys) goto fail;
-    memcpy(fill, bstart, sizeof(int32_t) * (size_t)nlits);
+    by_imp = new_ints(3 * nbin, sizeof(int32_t));
+    if (!out->bimp || !out->bcls || !by_imp) goto fail;
+
+    /* Each literal's links sorted by (implied literal, clause), as the first build's sort
+     * of each list left them: two stable counting sorts of the links taken in clause
+     * order, by implied literal (by_imp: literal, implied, clause), then by literal. */
+    int64_t at = 0;
+    for (int64_t lit = 0; lit < nlits; lit++) {
+        fill[lit] = (int32_t)at;
+        at += bcount[lit ^ 1]; /* lit is implied once by each binary clause holding it */
+    }
     for (int64_t i = 0; i < m; i++) {
         if (size[i] != 2) continue;
         int32_t x = codes[offsets[i]], y = codes[offsets[i] + 1];
-        out->bimp[fill[x ^ 1]] = y;
-        out->bcls[fill[x ^ 1]++] = (int32_t)i;
-        out->bimp[fill[y ^ 1]] = x;
-        out->bcls[fill[y ^ 1]++] = (int32_t)i;
+        int32_t *link = by_imp + 3 * (int64_t)fill[y]++;
+        link[0] = x ^ 1, link[1] = y, link[2] = (int32_t)i; /* not x implies y ... */
+        link = by_imp + 3 * (int64_t)fill[x]++;
+        link[0] = y ^ 1, link[1] = x, link[2] = (int32_t)i; /* ... and not y implies x */
+    }
+    memcpy(fill, bstart, sizeof(int32_t) * (size_t)nlits);
+    for (int64_t p = 0; p < nbin; p++) {
+        const int32_t *link = by_imp + 3 * p;
+        int32_t slot = fill[link[0]]++;
+        out->bimp[slot] = link[1];
+        out->bcls[slot] = link[2];
     }
 
-    /* Merge duplicate implications, keeping the first clause as the reason: sort each
-     * literal's links by (implied literal, clause), one key each, then keep the first of
-     * each implied literal.  Writing at k <= a never overtakes the segment's reading. */
+    /* Merge duplicate implications (the Sudoku box and row at-most-one clauses overlap),
+     * keeping the first clause as the reason.  Writing at k <= p never overtakes the
+     * reading. */
     int64_t k = 0;
     for (int64_t lit = 0; lit < nlits; lit++) {
         int64_t a = bstart[lit], b = bstart[lit + 1];
-        for (int64_t p = a; p < b; p++)
-            keys[p] = (int64_t)out->bimp[p] * (m + 1) + out->bcls[p];
-        qsort(keys + a, (size_t)(b - a), sizeof *keys, compare_keys);
         bstart[lit] = (int32_t)k;
         for (int64_t p = a; p < b; p++) {
-            int32_t imp = (int32_t)(keys[p] / (m + 1));
-            if (p > a && imp == out->bimp[k - 1]) continue;
-            out->bimp[k] = imp;
-            out->bcls[k++] = (int32_t)(keys[p] % (m + 1));
+            if (p > a && out->bimp[p] == out->bimp[k - 1]) continue;
+            out->bimp[k] = out->bimp[p];
+            out->bcls[k++] = out->bcls[p];
         }
     }
     bstart[nlits] = (int32_t)k;
@@ -182,7 +190,7 @@ int length_build(LBuilt *out, const int32_t *flat, const int64_t *offsets, int64
     int32_t *wstart = out->wstart;
     wstart[0] = 0;
     for (int64_t lit = 0; lit < nlits; lit++) wstart[lit + 1] = wstart[lit] + occ[lit];
-    /* A list's room beyond its two-watch entries is zero (numba's np.empty left it
+    /* A list's room beyond its two-watch entries is zero (the first build left it
      * unwritten: nobody reads it). */
     out->wlist = calloc((size_t)(wstart[nlits] > 0 ? wstart[nlits] : 1), sizeof(int32_t));
     out->wblock = calloc((size_t)(wstart[nlits] > 0 ? wstart[nlits] : 1), sizeof(int32_t));
@@ -196,10 +204,10 @@ int length_build(LBuilt *out, const int32_t *flat, const int64_t *offsets, int64
             out->wblock[slot] = out->lits[s + 1 - w]; /* the other watch: "satisfied?" */
         }
     }
-    free(codes), free(size), free(occ), free(bcount), free(fill), free(keys);
+    free(codes), free(size), free(occ), free(bcount), free(fill), free(by_imp);
     return 0;
 fail:
-    free(codes), free(size), free(occ), free(bcount), free(fill), free(keys);
+    free(codes), free(size), free(occ), free(bcount), free(fill), free(by_imp);
     length_built_free(out);
     return -1;
 }

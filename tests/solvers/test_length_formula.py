@@ -1,6 +1,7 @@
 """The length rating's formula as arrays (`solvers.core.length.build`, length_formula.c):
 against an independent construction in plain Python on random small CNFs, against
-digests of the arrays numba's build made (the golden check), and its boundary."""
+digests of the arrays the first, JIT-compiled build made (the golden check), and its
+boundary."""
 
 from __future__ import annotations
 
@@ -91,8 +92,8 @@ def test_the_arrays_are_the_plain_construction(case):
 
 
 def digest(B: K.Built) -> str:
-    """sha256 of the arrays (the watch lists' entries in use only: numba's build left the
-    rest unwritten), the units, their clauses and the first empty clause."""
+    """sha256 of the arrays (the watch lists' entries in use only: the first build left
+    the rest unwritten), the units, their clauses and the first empty clause."""
     F = B.F
     h = hashlib.sha256()
     used = [
@@ -108,9 +109,9 @@ def digest(B: K.Built) -> str:
     return h.hexdigest()[:16]
 
 
-# Made by numba's build (solvers.propagate.build(cnf.literals, cnf.offsets, num_vars,
-# False) at f4c1bad, with this file's `digest` on its arrays), so the ratings built on
-# these arrays are the ones recorded before numba left.
+# Made by the first, JIT-compiled build (solvers.propagate.build(cnf.literals,
+# cnf.offsets, num_vars, False) at commit f4c1bad, with this file's `digest` on its
+# arrays), whose formulas made the ratings recorded before the port.
 NUMBA_DIGESTS = {
     (4, "minimal"): "8364575efdc01ad5",
     (9, "centrale"): "cf1b624082293b4d",
@@ -120,7 +121,7 @@ NUMBA_DIGESTS = {
 
 
 @pytest.mark.parametrize(("size", "encoding"), list(NUMBA_DIGESTS))
-def test_the_rule_formulas_are_numbas(size, encoding):
+def test_the_rule_formulas_are_the_recorded_ones(size, encoding):
     formula = rule_formula(standard(size), encoding)
     B = built(formula.clauses, formula.num_vars)
     assert not (B.F.wlist[B.F.wstart[-1] :].size)  # every slot is inside a list
