@@ -116,7 +116,11 @@ def installed(install: bool, record: Record) -> None:
     """Question 11 (see the module docstring): part a here, and with `install` part b and
     part a in its fresh environment."""
     print("\n11. the project as installed")
-    report_sizes(dependency_sizes(), "this interpreter", record)
+    try:
+        report_sizes(dependency_sizes(), "this interpreter", record)
+    except metadata.PackageNotFoundError:  # run from a checkout that pip never installed
+        record.skipped(f"deps-numba: {PROJECT_NAME} is not installed in this interpreter")
+        print(f"   dependencies: not measured ({PROJECT_NAME} is not installed here)")
     if not install:
         record.skipped("install-first-rate: --install not given")
         print("   pip install . into a fresh environment: not measured (--install)")
