@@ -49,7 +49,7 @@ static PyObject *py_first_falsified(PyObject *self, PyObject *args) {
         release(v, 3);
         return NULL;
     }
-    uint8_t *row = calloc((size_t)(nv > 0 ? nv : 1), 1);
+    uint8_t *row = calloc((size_t)(3 * nv + 1), 1); /* the row, then the literals' values */
     if (!row) {
         release(v, 3);
         return PyErr_NoMemory();
@@ -57,7 +57,7 @@ static PyObject *py_first_falsified(PyObject *self, PyObject *args) {
     const int64_t *given = v[2].buf;
     for (Py_ssize_t i = 0; i < v[2].shape[0]; i++)
         if (given[i] > 0 && given[i] <= nv) row[given[i] - 1] = 1;
-    int64_t c = first_falsified_row(v[0].buf, v[1].buf, m, row, nv);
+    int64_t c = first_falsified_row(v[0].buf, v[1].buf, m, row, nv, row + nv);
     free(row);
     release(v, 3);
     return PyLong_FromLongLong(c);
@@ -77,12 +77,17 @@ static PyObject *py_falsified_rows(PyObject *self, PyObject *args) {
     }
     Py_ssize_t rows = v[2].shape[0], cols = v[2].shape[1];
     PyObject *out = PyByteArray_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(int64_t));
-    if (out) {
+    uint8_t *value = malloc((size_t)(2 * cols + 1));
+    if (out && value) {
         int64_t *first = (int64_t *)PyByteArray_AS_STRING(out);
         const uint8_t *row = v[2].buf;
         for (Py_ssize_t r = 0; r < rows; r++)
-            first[r] = first_falsified_row(v[0].buf, v[1].buf, m, row + r * cols, cols);
+            first[r] = first_falsified_row(v[0].buf, v[1].buf, m, row + r * cols, cols, value);
+    } else if (out) {
+        Py_CLEAR(out);
+        PyErr_NoMemory();
     }
+    free(value);
     release(v, 3);
     return out;
 }
