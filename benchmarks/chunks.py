@@ -11,7 +11,7 @@ back), so that it answers and counts as one built for the chunk.  Then:
    keeps no memory between calls is first called once untimed, so that no timed call
    pays a cold cache; an incremental PySAT solver starts afresh
    with the chunk and learns from its earlier grids); the home-grown closures answer a
-   run of grids of one geometry in one compiled call (`Backend.solve_many`, each
+   run of grids of one geometry in one native call (`Backend.solve_many`, each
    grid timed inside it), the others call by call.  Then the solver's answers are
    checked, its models decoded and checked in one vectorised pass: a model must
    decode to a grid that keeps the givens and obeys every region (`encoder.check`,
@@ -22,7 +22,7 @@ back), so that it answers and counts as one built for the chunk.  Then:
    of the chunk (`_filled_by_propagation`), not from a twin PySAT solver per grid.
 3. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
    settle it, else from `solvers.depth_rating`, the chunk's other grids rated in one
-   compiled call per geometry as `solvers rate` rates them (their solutions checked
+   native call per geometry as `solvers rate` rates them (their solutions checked
    too); and no solver may answer UNSAT for a grid that has a checked solution.
 
 Road not taken: a warm-up pass that answered and checked every grid before a second,
@@ -269,7 +269,7 @@ def _check_answers(
 
 def _answers(loaded: _Loaded, puzzles: Sequence[Puzzle], assumptions: list[list[int]]):
     """Return one solver's answer on every grid, a run of grids of one geometry at a
-    time (`Backend.solve_many`: the home-grown closures answer a run in one compiled
+    time (`Backend.solve_many`: the home-grown closures answer a run in one native
     call, the others call by call)."""
     records: list[SolverResult] = []
     for run in geometry_runs(range(len(puzzles)), lambda i: id(puzzles[i].geometry)):
@@ -338,7 +338,7 @@ def _rate(
 ) -> tuple[str, ...]:
     """Return the depth bucket of every grid: `settled` where known, else the rating of
     `solvers.depth_rating`, the other grids of each geometry rated together in one
-    compiled call (`Rater.rate_many`, the path `solvers rate` takes too), their
+    native call (`Rater.rate_many`, the path `solvers rate` takes too), their
     solutions checked too."""
     from solvers.depth_rating import Rater  # the solvers' import only when rating
 

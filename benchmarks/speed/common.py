@@ -3,7 +3,7 @@ sets, timing one call, checking that two sides' answers agree.
 
 Every question is answered on the exam's 9x9 formula with the givens passed as
 assumptions.  Each timed call is preceded by one untimed call on the same grid, so
-compilation and cold caches are not counted, and the garbage collector is off during
+first imports and cold caches are not counted, and the garbage collector is off during
 the timed call, as in `timeit`.
 """
 
@@ -71,7 +71,7 @@ def ms(seconds: float) -> str:
 
 def timed(call: Callable[[], object]) -> tuple[float, object]:
     """Return (seconds, answer) of one call, after an untimed call on the same input."""
-    call()  # warm-up on the same input: compilation, caches
+    call()  # warm-up on the same input: imports, caches
     # The garbage collector is off during the timed call, as in `timeit`: the answers
     # this benchmark keeps make Python's full collections slow, and one landing inside
     # a call made the "worst" grid of the 17-clue list read 0.4 to 1.5 s instead of
