@@ -3,7 +3,7 @@
 `python -m benchmarks agreement [SET]` rates every puzzle of a rated table (a catalogued
 name such as `berthier-cb-5000`, the default, `berthier-eleven-te2` or
 `kaggle-3m-sample`, or any CSV/TSV with a puzzle column) with the length column of
-`python -m solvers rate` (`solvers.bxb_rating.LengthColumn`: the refutation-length
+`python -m solvers rate` (`solvers.ratings.bxb.LengthColumn`: the refutation-length
 rating, BxB for depth-2 grids), streaming the grids through the same chunks, workers
 and executors as `rate`, and prints:
 - Spearman's rho and Kendall's tau-b between the rating and each published column

@@ -21,7 +21,7 @@ back), so that it answers and counts as one built for the chunk.  Then:
    read from the run's `up` closure when it has one, else from one batch propagation
    of the chunk (`_filled_by_propagation`), not from a twin PySAT solver per grid.
 3. the depth of each grid, from the closures `up`, `fl`, ... of the run when they
-   settle it, else from `solvers.depth_rating`, the chunk's other grids rated in one
+   settle it, else from `solvers.ratings.depth`, the chunk's other grids rated in one
    native call per geometry as `solvers rate` rates them (their solutions checked
    too); and no solver may answer UNSAT for a grid that has a checked solution.
 
@@ -53,9 +53,9 @@ from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
-from solvers.backends import HOME_DEPTHS, PYSAT_NAMES, Backend, PysatBackend, make_backend
+from solvers.backends.registry import HOME_DEPTHS, PYSAT_NAMES, Backend, PysatBackend, make_backend
 from solvers.budgets import DEFAULT_BUDGET, Budget
-from solvers.per_geometry import geometry_runs, keep_loaded, kept_by_worker
+from solvers.ratings.per_geometry import geometry_runs, keep_loaded, kept_by_worker
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
 
 # Closure solvers: "solved without search" is their own success (they never branch).
@@ -107,7 +107,7 @@ class ChunkResult:
     count: int
     runs: tuple[GridRun, ...]
     depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
-    # The finer ratings (solvers.bxb_rating.LengthColumn), each on its own scale, per grid:
+    # The finer ratings (solvers.ratings.bxb.LengthColumn), each on its own scale, per grid:
     # the refutation length ('' for a grid BxB rates instead), the BxB ('' for the others);
     # both empty when not asked for.
     lengths: tuple[str, ...] = ()
@@ -337,10 +337,10 @@ def _rate(
     task: ChunkTask, solved: list[tuple[int, ...] | None], settled: list[str | None]
 ) -> tuple[str, ...]:
     """Return the depth bucket of every grid: `settled` where known, else the rating of
-    `solvers.depth_rating`, the other grids of each geometry rated together in one
+    `solvers.ratings.depth`, the other grids of each geometry rated together in one
     native call (`Rater.rate_many`, the path `solvers rate` takes too), their
     solutions checked too."""
-    from solvers.depth_rating import Rater  # the solvers' import only when rating
+    from solvers.ratings.depth import Rater  # the solvers' import only when rating
 
     puzzles = task.puzzles
     raters: dict[Geometry, Rater] = {}
@@ -365,12 +365,12 @@ def _rate(
 
 
 def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Return the finer ratings of every grid (`solvers.bxb_rating.LengthColumn`), each
+    """Return the finer ratings of every grid (`solvers.ratings.bxb.LengthColumn`), each
     on its own scale: (refutation lengths, BxB ratings), '' where the other rating
     applies.  A grid gets its refutation length (nesting 1), or its BxB when it needs
     two levels ('>2' deeper); a grid of depth 2 goes to BxB at once, as `solvers rate`
     sends it (its depth bucket says the closure of depth 1 does not settle it)."""
-    from solvers.bxb_rating import BXB, LengthColumn
+    from solvers.ratings.bxb import BXB, LengthColumn
 
     raters: dict[Geometry, LengthColumn] = {}
     lengths, bxbs = [], []

@@ -1,7 +1,7 @@
 """How well the length column's ratings agree with published ratings: the measures.
 
 `rate_lengths` rates puzzles with the length column of `python -m solvers rate`
-(`solvers.bxb_rating.LengthColumn`: the refutation-length rating, BxB for depth-2
+(`solvers.ratings.bxb.LengthColumn`: the refutation-length rating, BxB for depth-2
 grids), through the same chunks, workers and executors as `rate`; `rating_columns`
 reads a rated table's published columns (every numeric column but the puzzle's id and
 clue count, or those asked for); `compare` pairs them, a `Column` each, with Spearman's
@@ -164,7 +164,7 @@ def rate_lengths(
     """Rate the puzzles with the length column, in chunks of `chunk_size` on `workers` of
     the executor (`executors.make_executor`)."""
     from executors import cut, in_order, make_executor
-    from solvers.rate_chunks import RateChunk, RateOptions, rate_chunk
+    from solvers.ratings.chunks import RateChunk, RateOptions, rate_chunk
 
     options = RateOptions(max_depth=0, timeout=timeout, budget=budget, length_depth=length_depth)
     chunks = [RateChunk(first, tuple(part), options) for first, part in cut(puzzles, chunk_size)]

@@ -480,9 +480,9 @@ def results_json(
             {
                 **{k: v for k, v in asdict(p).items() if k not in ("lengths", "bxbs")},
                 "shares_pct": {b: p.share(b) for b in DEPTH_BUCKETS},
-                # refutation-length label -> grids of depth 0-1 (solvers.length_rating)
+                # refutation-length label -> grids of depth 0-1 (solvers.ratings.length)
                 "length_counts": dict(sorted(p.lengths.items())),
-                # BxB label -> grids of depth 2 (solvers.bxb_rating)
+                # BxB label -> grids of depth 2 (solvers.ratings.bxb)
                 "bxb_counts": dict(sorted(p.bxbs.items())),
             }
             for p in profiles

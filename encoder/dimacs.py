@@ -12,7 +12,7 @@ UNSATISFIABLE answer and `v` lines cut short before their 0.
 
 A parsed CNF (`Cnf`) is held flat, whatever its size: the literals of all clauses in
 one int32 array and the clause boundaries in an int64 array (`offsets`), which the
-engine (`solvers.engine.Engine`) and the backends take as they are.  A Python list of
+engine (`solvers.core.engine.Engine`) and the backends take as they are.  A Python list of
 lists costs about 36 bytes a literal; the flat form costs 4.  The clause text is read
 by numpy a megabyte at a time: a chunk of digits, signs and blanks only is converted
 by array operations; a chunk with anything else (a comment, a '%', a bad token) is read

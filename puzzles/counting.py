@@ -3,7 +3,7 @@ and what uniqueness and minimality ask of a counter.
 
 Two independent counters answer the same question (`SolutionCounter`: `count(grid,
 cap) -> SolutionCount`) and the tests require them to agree:
-- the home engine's DPLL search (`solvers.grid_engine.GridEngine.count`, over
+- the home engine's DPLL search (`solvers.core.rules.GridRules.count`, over
   `Engine.count`), which enumerates models by chronological backtracking;
 - `PysatCounter`: PySAT (Minisat22 by default) with blocking clauses.  After each model
   the clause "not all of these cell values" is added; the blocking clauses of one call

@@ -28,7 +28,7 @@ their band of boxes, the bands, columns within their stack, the stacks, and the 
 Random, seeded and far from uniform (every grid it makes is one of few equivalence
 classes), which is all the encoder's big-size benchmarks need.
 
-`GridSampler` is a `GridEngine` (solvers.grid_engine: the rules loaded once, counting
+`GridSampler` is a `GridRules` (solvers.core.rules: the rules loaded once, counting
 by the engine's search) with the random completion added; `puzzles.counting` holds
 the PySAT counter that tests compare the engine's count with.
 """
@@ -46,7 +46,7 @@ from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.numbering import Grid, cell_var
 from puzzles.counting import PysatCounter
-from solvers.grid_engine import GridEngine
+from solvers.core.rules import GridRules
 from solvers.limits import pysat_solve_in_one_call
 from solvers.results import SolutionCount
 
@@ -58,8 +58,8 @@ class _Restart(Exception):
     """Raised inside the randomized search when it has backtracked too often."""
 
 
-class GridSampler(GridEngine):
-    """A `GridEngine` (centrale rules) that also completes grids at random, and answers
+class GridSampler(GridRules):
+    """A `GridRules` (centrale rules) that also completes grids at random, and answers
     generation's "no solution, unique or several?" with the faster counter per size."""
 
     def __init__(self, geometry: Geometry):

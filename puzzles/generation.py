@@ -16,7 +16,7 @@ they start from:
 |           | is necessary (emptying a cell only ever adds solutions, so a |               |
 |           | given found necessary stays necessary)                       |               |
 | `depth`   | minimal puzzles, kept when their depth rating                | always        |
-|           | (`solvers.depth_rating`) is the one asked for                |               |
+|           | (`solvers.ratings.depth`) is the one asked for                |               |
 | `full`    | the random full grids themselves (solutions, no blank)       | (solved)      |
 
 Full grids come from `puzzles.fullgrid` (randomized search with the engine's
@@ -50,7 +50,7 @@ from encoder.status import Status
 from encoder.variant import Variant
 from puzzles.fullgrid import SEARCHED_UP_TO, GridSampler, pattern_full_grid, sampler_for
 from puzzles.jigsaw import RegionMap, draw_jigsaw, map_text
-from solvers.depth_rating import Rater
+from solvers.ratings.depth import Rater
 
 GENERATOR_VERSION = 1
 METHODS = ("random", "remove", "minimal", "depth", "full")

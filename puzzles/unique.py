@@ -12,7 +12,7 @@ and exit status 130.
 
 With `--proof DIR`, each unique puzzle N (0-based, in file order) gets DIR/N.cnf, its
 formula with the clause that forbids its solution, and DIR/N.drup, the engine's proof
-that this formula is unsatisfiable (`solvers.proof.uniqueness_proof`), which `python -m
+that this formula is unsatisfiable (`solvers.proofs.write.uniqueness_proof`), which `python -m
 solvers check DIR/N.cnf DIR/N.drup` verifies without the engine.
 
     python -m benchmarks unique data/sets/sudoku9_minimal.txt [--minimal] [--cap C]
@@ -37,8 +37,8 @@ from puzzles.counting import (
     describe,
     necessary_givens,
 )
-from solvers.grid_engine import GridEngine
-from solvers.proof import uniqueness_proof
+from solvers.core.rules import GridRules
+from solvers.proofs.write import uniqueness_proof
 
 COUNTERS = ("engine", "pysat")
 
@@ -46,7 +46,7 @@ COUNTERS = ("engine", "pysat")
 def make_counter(geometry: Geometry, counter: str = "engine") -> SolutionCounter:
     """Return a counter (`engine` or `pysat`) for grids of `geometry`."""
     if counter == "engine":
-        return GridEngine(geometry)
+        return GridRules(geometry)
     if counter == "pysat":
         return PysatCounter(geometry)
     raise ValueError(f"unknown counter {counter!r}; choose from {', '.join(COUNTERS)}")
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_folder(args.proof)
     start = time.perf_counter()
     counters: dict[Geometry, SolutionCounter] = {}
-    provers: dict[Geometry, GridEngine] = {}
+    provers: dict[Geometry, GridRules] = {}
     not_minimal = checked = 0
     tally: dict[str, int] = {"unique": 0, "no solution": 0, "several solutions": 0}
     try:
@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         verdict += ", minimal"
                 tally["unique"] += 1
                 if args.proof is not None:
-                    rules = provers.get(puzzle.geometry) or GridEngine(puzzle.geometry)
+                    rules = provers.get(puzzle.geometry) or GridRules(puzzle.geometry)
                     provers[puzzle.geometry] = rules
                     write_proof(rules, puzzle.grid, args.proof, index)
             else:
@@ -139,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if tally["unique"] == len(puzzles) and not not_minimal else 1
 
 
-def write_proof(rules: GridEngine, grid, folder: str, index: int) -> None:
+def write_proof(rules: GridRules, grid, folder: str, index: int) -> None:
     """Write DIR/N.cnf and DIR/N.drup for a unique puzzle (see the module docstring)."""
     cnf, proof = uniqueness_proof(rules, grid)
     write_text(os.path.join(folder, f"{index}.cnf"), cnf)

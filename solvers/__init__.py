@@ -63,23 +63,23 @@ def __getattr__(name: str):
     # Each name from its module, imported when first asked for (the native core,
     # PySAT): `import solvers` itself loads none of them.
     if name == "SOLVERS":
-        from solvers.backends import REGISTRY
+        from solvers.backends.registry import REGISTRY
 
         return REGISTRY
     if name == "Engine":
-        from solvers.engine import Engine
+        from solvers.core.engine import Engine
 
         return Engine
     if name in ("Explainer", "Step"):
-        from solvers import explain
+        from solvers.explain import steps as explain
 
         return getattr(explain, name)
     if name == "Rater":
-        from solvers.depth_rating import Rater
+        from solvers.ratings.depth import Rater
 
         return Rater
     if name in ("GridResult", "solve"):
-        from solvers import grid_solve
+        from solvers.backends import solve as grid_solve
 
         return getattr(grid_solve, name)
     raise AttributeError(f"module 'solvers' has no attribute {name!r}")

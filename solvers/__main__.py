@@ -1,19 +1,19 @@
 """Command line: `python -m solvers rate|explain|solve|check`.
 
 - `rate GRIDS`: one tab-separated line per grid: index, grid, depth needed, refutation
-  length (`solvers.length_rating`), seconds.
+  length (`solvers.ratings.length`), seconds.
   With `--solver NAME` (any registry name) or `--solver-cmd CMD`: index, grid, status,
   whether unit propagation of the givens alone fills the grid (yes/no/n/a: the
   "without search" test of the harness for solvers that branch), decisions,
   conflicts, seconds.
   `--workers K` or `--executor dask [--scheduler ADDRESS]` rate chunks of grids in
-  other processes or on a Dask cluster (`solvers.rate_chunks`); same lines, same order.
+  other processes or on a Dask cluster (`solvers.ratings.chunks`); same lines, same order.
 - `explain GRID`: the reasoning step by step, in Sudoku words; `--html PAGE` also
-  writes it as a page of pictures (`solvers.explain_page`).
+  writes it as a page of pictures (`solvers.explain.page`).
 - `solve FILE.cnf --solver NAME`: SAT-competition output, exit 10/20/0.
-- `check CNF PROOF`: verify a DRUP proof without the engine (`solvers.proof_check`):
+- `check CNF PROOF`: verify a DRUP proof without the engine (`solvers.proofs.check`):
   `s VERIFIED` and exit 0, or the first lemma that fails with its line and exit 1.
-`--proof` (rate, explain, solve) writes the answer's proof (`solvers.proof`).
+`--proof` (rate, explain, solve) writes the answer's proof (`solvers.proofs.write`).
 Work budgets bound each grid by default (`--budget KIND=N`, rate and explain; see
 `solvers.budgets`): the same labels on every machine.  `--timeout S` is an opt-in
 wall-clock limit per grid (rate, solve) or for the whole explanation (explain).
@@ -134,7 +134,7 @@ def add_solver_flags(
 ) -> None:
     """Declare --solver and --solver-cmd (one or the other) and --timeout (`timeout`: its
     default, None for no limit)."""
-    from solvers.solver_names import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES, SOLVER_NAMES
+    from solvers.backends.names import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES, SOLVER_NAMES
 
     which = p.add_mutually_exclusive_group()
     which.add_argument(
@@ -253,7 +253,7 @@ def settle_rate_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
 
 
 def run_rate(args: argparse.Namespace) -> int:
-    from solvers.rate_chunks import RateOptions, SettledLines, rate_array, rate_lines
+    from solvers.ratings.chunks import RateOptions, SettledLines, rate_array, rate_lines
 
     # The plain case, a file of clean grid lines rated for the depth alone, is read whole
     # and rated in a few compiled calls (`grid_array`); the rest is read as rated, so that
@@ -349,7 +349,7 @@ class ProofFiles:
 
     def __init__(self, path: str):
         from encoder.output_files import check_file, check_folder
-        from solvers.proof_check import PROOF_SECTION
+        from solvers.proofs.check import PROOF_SECTION
 
         self.section = PROOF_SECTION
         self.path = path
@@ -393,7 +393,7 @@ def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
     this machine the chunks are cut as the executor asks for them, so the file is never
     held whole."""
     from executors import in_order, make_executor
-    from solvers.rate_chunks import RateChunk, rate_chunk
+    from solvers.ratings.chunks import RateChunk, rate_chunk
 
     def chunks():
         first = 0
@@ -412,7 +412,7 @@ _YES_NO = {True: "yes", False: "no"}
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from solvers.explain import Explainer
+    from solvers.explain.steps import Explainer
 
     puzzle = one_puzzle(args.grid, args, args.index, allow_conflicts=True)
     if args.html is not None:  # learn now, not after the explanation, that it cannot be kept
@@ -434,11 +434,11 @@ def run_explain(args: argparse.Namespace) -> int:
     except (TimeLimitReached, BudgetExhausted) as stop:  # the steps so far stand
         print(f"{PROG}: {puzzle.source}: {stop} after {len(steps)} steps", file=sys.stderr)
     if args.proof is not None and steps:  # the steps so far: a proof of what they say
-        from solvers.proof import explanation_proof
+        from solvers.proofs.write import explanation_proof
 
         write_output(explanation_proof(explainer, puzzle.grid, steps), args.proof)
     if args.html is not None:
-        from solvers.explain_page import explain_page
+        from solvers.explain.page import explain_page
 
         named = not puzzle.source.startswith("<")  # a file's line, not <argument> or <stdin>
         title = f"Explanation of {puzzle.source}" if named else ""
@@ -449,13 +449,13 @@ def run_explain(args: argparse.Namespace) -> int:
 
 def run_solve(args: argparse.Namespace) -> int:
     from encoder.dimacs import read_cnf, renamed
-    from solvers.backends import make_backend
+    from solvers.backends.registry import make_backend
     from solvers.results import Status
 
     name = args.solver if args.solver_cmd is None else "command"
     if args.proof is not None:
         from encoder.output_files import check_file
-        from solvers.proof import proof_refusal
+        from solvers.proofs.write import proof_refusal
 
         refusal = proof_refusal(name)
         if refusal:
@@ -509,7 +509,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def _write_proof(args: argparse.Namespace, name: str, formula, names, status) -> str:
     """Write the proof of an UNSAT answer to args.proof; return what was done."""
-    from solvers.proof import renamed_proof, solver_proof
+    from solvers.proofs.write import renamed_proof, solver_proof
     from solvers.results import Status
 
     if status is not Status.UNSAT:
@@ -526,7 +526,7 @@ def _write_proof(args: argparse.Namespace, name: str, formula, names, status) ->
 
 def run_check(args: argparse.Namespace) -> int:
     from encoder.dimacs import read_cnf
-    from solvers.proof_check import ProofRefused, check_proof, read_proof
+    from solvers.proofs.check import ProofRefused, check_proof, read_proof
 
     if args.cnf == "-" and args.proof == "-":
         raise InputError("the formula and the proof cannot both come from stdin")

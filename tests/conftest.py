@@ -27,7 +27,7 @@ import pytest
 from puzzle_lines import puzzle_lines
 
 from puzzlesets import PuzzleSetError, locate
-from solvers.per_geometry import forget_kept
+from solvers.ratings.per_geometry import forget_kept
 
 MISSING = "public puzzle set not available:"
 PUBLIC_SET_TESTS = "sudoku-sat/public-set-tests"  # pytest cache key: the tests that looked

@@ -59,6 +59,60 @@ def graph() -> dict[str, set[str]]:
     return {name: imports(path, known) - {name} for name, path in known.items()}
 
 
+# Inside solvers, the sub-packages are layered the same way (README's Layout says why the
+# cut falls there): a module imports its own group and the groups ranked below it.
+SOLVERS_GROUPS = {
+    "budgets": ("base", 0),  # work budgets, the clock and Ctrl-C, result records
+    "limits": ("base", 0),
+    "results": ("base", 0),
+    "core": ("core", 1),  # the C core and its Python faces: Engine, GridRules
+    "reference": ("reference", 1),  # the exam function by function, on its own
+    "backends": ("backends", 2),  # solvers behind one interface
+    "proofs": ("proofs", 3),  # DRUP proofs written and checked
+    "ratings": ("ratings", 4),  # depth, length, BxB; rate's lines
+    "explain": ("explain", 5),  # steps in Sudoku words, the HTML page
+    "__init__": ("front", 6),  # the API and the command line
+    "__main__": ("front", 6),
+}
+
+
+def solvers_group(module: str) -> tuple[str, int]:
+    parts = module.split(".")
+    return SOLVERS_GROUPS[parts[1] if len(parts) > 1 else "__init__"]
+
+
+def solvers_downward(edges: dict[str, set[str]]) -> list[str]:
+    """Return 'a imports b' for every import, inside solvers, of a group ranked above
+    the importer's, or of another group of the same rank."""
+    found = []
+    for module, targets in edges.items():
+        if not module.startswith("solvers"):
+            continue
+        group, rank = solvers_group(module)
+        for target in sorted(targets):
+            if target.startswith("solvers"):
+                other, other_rank = solvers_group(target)
+                if other_rank > rank or (other_rank == rank and other != group):
+                    found.append(f"{module} imports {target}")
+    return found
+
+
+def test_solvers_sub_packages_are_layered():
+    problems = solvers_downward(graph())
+    assert not problems, "\n".join(problems)
+    names = {
+        name.split(".")[1]
+        for name in modules()
+        if name.count(".") >= 1 and name.startswith("solvers.")
+    }
+    assert names <= set(SOLVERS_GROUPS), "a new part of solvers needs its group here (and README)"
+    edges = {
+        "solvers.core.engine": {"solvers.ratings.depth"},
+        "solvers.ratings.depth": {"solvers.core"},
+    }
+    assert solvers_downward(edges) == ["solvers.core.engine imports solvers.ratings.depth"]
+
+
 def test_every_package_is_in_a_layer():
     packages = {p.parent.name for p in PROJECT.glob("*/__init__.py")} - {"tests"}
     assert packages == set(LAYERS), "a new package needs its place in LAYERS (and README)"

@@ -5,7 +5,7 @@ Every question is answered on the exam's 9x9 formula (11,988 rule clauses) with 
 givens passed as assumptions, so every side does exactly the same logical work; each
 question is a module of this package, whose docstring says what it measures:
 
-1. unit propagation of the givens, the clause engine (`solvers.engine.Engine`) against
+1. unit propagation of the givens, the clause engine (`solvers.core.engine.Engine`) against
    Minisat22 (unit_propagation);
 2. the failed-literal closure (depth 1) against the same closure over Minisat22 (depth_one);
 3. the depth-2 and depth-3 closures and the depth ratings that reach them (deeper);
@@ -204,7 +204,7 @@ def measure(args: argparse.Namespace, record) -> None:
     """Answer the questions `args` asks (see the module docstring) into `record`."""
     from pysat.solvers import Minisat22
 
-    from solvers.grid_engine import GridEngine
+    from solvers.core.rules import GridRules
 
     quiet = args.quiet or not sys.stderr.isatty()
     limit = args.limit or None
@@ -225,7 +225,7 @@ def measure(args: argparse.Namespace, record) -> None:
     seventeen_name, hardest_name, deeper_name = names
     from solvers.core import Clauses
 
-    rules = GridEngine(GEOMETRY)
+    rules = GridRules(GEOMETRY)
     formula, engine = rules.formula, rules.engine
     minisat = Minisat22(bootstrap_with=formula.clauses)
     print(f"machine: {machine()}; load average at the start {load()}")

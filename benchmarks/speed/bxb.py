@@ -1,4 +1,4 @@
-"""Question 7: the BxB rating of depth-2 grids (`solvers.bxb_rating`).
+"""Question 7: the BxB rating of depth-2 grids (`solvers.ratings.bxb`).
 
 Its median on a sample of `berthier-eleven-te2` (berthier_eleven_te2_dev.tsv, 5,274
 grids: every K-th grid, `--bxb-every K`, K = 1 for all of them), Easter Monster, and a
@@ -28,7 +28,7 @@ TIME_LIMIT = 2.0  # seconds, on a grid the rating cannot finish in that time
 def bxb_speed(every: int, record: Record) -> None:
     """Question 7: the BxB rating's median on a sample of eleven's T&E(2) grids, Easter
     Monster, and how closely it keeps a time limit."""
-    from solvers.bxb_rating import BxbRater
+    from solvers.ratings.bxb import BxbRater
 
     rater = BxbRater(GEOMETRY)
     print(f"\n7. BxB rating of depth-2 grids (load average {load()})")

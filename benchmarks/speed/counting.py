@@ -1,6 +1,6 @@
 """Question 10: DPLL search with solution counting, against Minisat22.solve.
 
-`Engine.count(limit=2)` (`solvers.engine`: the search of the native core, the one
+`Engine.count(limit=2)` (`solvers.core.engine`: the search of the native core, the one
 `benchmarks unique` and the `dpll` solver use) on the forum's hardest grids, givens as
 assumptions: counting to 2 proves a grid's solution unique, more work than finding it.
 Its median per call against `Minisat22.solve`'s (a reused solver, each grid's first
@@ -25,9 +25,9 @@ CAP = 2  # models counted: 2 tells a unique grid from one of several
 
 def counting(hardest: list[list[int]], name: str, quiet: bool, record: Record) -> None:
     """Question 10: the median time of counting to CAP against Minisat22.solve's."""
-    from solvers.grid_engine import GridEngine
+    from solvers.core.rules import GridRules
 
-    engine = GridEngine(GEOMETRY).engine
+    engine = GridRules(GEOMETRY).engine
     print(f"\n10. DPLL search counting to {CAP} (Engine.count), {len(hardest)} grids of {name}; "
           f"load average {load()}")  # fmt: skip
     times, counts = per_grid(

@@ -23,7 +23,7 @@ from benchmarks.speed.common import (
 )
 from benchmarks.speed.record import Record
 from benchmarks.timing import median
-from solvers.depth_rating import Rater, ladder_labels
+from solvers.ratings.depth import Rater, ladder_labels
 
 # The targets of each depth: (the closure's, the closure's against Minisat22.solve,
 # the depth rating's); None where the question has none.

@@ -54,7 +54,7 @@ from benchmarks.speed.record import Record
 from benchmarks.timing import median
 from encoder.encodings import rule_formula
 from encoder.numbering import cell_value
-from solvers.depth_rating import ladder_labels
+from solvers.ratings.depth import ladder_labels
 
 PLACEMENT_TESTS = 4000  # placement tests per timed call, about a millisecond
 WHOLE_RUNS = 5  # runs of a whole process (medians)

@@ -3,7 +3,7 @@
 `solvers rate --no-length` (depth up to 2) over the 17-clue list and the forum's
 hardest, with `--proof FILE` (every grid's DRUP proof in one file) against without: the
 processor time (user + system) of the command less start-up (the wall ratio beside it),
-the proofs' size, and the time the checker (`solvers.proof_check`, PySAT's propagation)
+the proofs' size, and the time the checker (`solvers.proofs.check`, PySAT's propagation)
 takes per proof on the first `--check-limit` of them, each verified against the grid's
 formula.
 """
@@ -35,7 +35,7 @@ def proof_figures(source: str, grids: list[tuple[int, ...]], folder: Path, check
     """Question 6 on one list: rate with and without proofs, their size, checking them."""
     from encoder.dimacs import parse_cnf
     from encoder.emit import encode_dimacs
-    from solvers.proof_check import PROOF_SECTION, check_proof, parse_proof
+    from solvers.proofs.check import PROOF_SECTION, check_proof, parse_proof
 
     path, one = folder / "grids.txt", folder / "one.txt"
     lines = grid_lines(grids)

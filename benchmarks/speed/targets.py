@@ -48,7 +48,7 @@ class Target:
 MINISAT_UP = "Minisat22.propagate of the same givens, per call"
 T = Target
 TARGETS: tuple[Target, ...] = (
-    # 1-4: the clause engine (solvers.engine.Engine) and the commands
+    # 1-4: the clause engine (solvers.core.engine.Engine) and the commands
     T("up-call", "1", "per call, engine / Minisat22 (medians)",
       "unit propagation of royle17's givens, one Engine.propagate call from Python",
       f"{MINISAT_UP} (median)", 0.5, "x", True, 14),

@@ -1,6 +1,6 @@
 """Question 1: unit propagation of the givens, the clause engine against Minisat22.
 
-`Engine.propagate` (`solvers.engine`) against `Minisat22.propagate`, per call from
+`Engine.propagate` (`solvers.core.engine`) against `Minisat22.propagate`, per call from
 Python (medians), and the batch call of the engine's core, `solvers.core.Clauses.
 propagate_batch` (many grids a call, results as arrays), per grid against Minisat22 per
 call (means); the C reference (about 0.5 us a propagation to the fixpoint in fsss2 and

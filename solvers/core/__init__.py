@@ -3,10 +3,10 @@
 
 `Board(geometry)` answers what the clause engine `Clauses` answers on the exam's rule
 formula (unit propagation, the failed-literal closures nested to depth k, the depth
-ladder; board_impl.h says why they are equal), on fsss2's layout: one bit board per value over all cells plus a bit per full house still
-open for the value (board_impl.h).  Arrays go in and come out as numpy arrays, one call
-for many grids; the kernels run without the GIL, and Ctrl-C raises KeyboardInterrupt
-within a few tens of milliseconds.
+ladder; board_impl.h says why they are equal), on fsss2's layout: one bit board per
+value over all cells plus a bit per full house still open for the value.  Arrays go in
+and come out as numpy arrays, one call for many grids; the kernels run without the GIL,
+and Ctrl-C raises KeyboardInterrupt within a few tens of milliseconds.
 
 The kernels are compiled for several instruction sets and the best this processor runs
 is used (`variant()`); `variants()` lists those it runs and `use_variant(name)` picks
@@ -289,7 +289,7 @@ class Clauses:
     ):
         """Return (True, the literals above the root level of the closure of depth
         `depth` of the assumptions) or (False, []), as Engine.probe; `log`: where the
-        failed literals are written as lemmas (`solvers.proof_log`; None: nowhere)."""
+        failed literals are written as lemmas (`solvers.core.proof_log`; None: nowhere)."""
         if not as_array and log is None:  # read and answered by the extension, no array
             return self._cnf.probe_list(assumptions, depth, _polarity(polarity))
         lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
@@ -357,7 +357,7 @@ class Clauses:
         """Rate grids of side `size` (cell c holding k is variable size * c + k) as
         Board.ladder does, on the clauses.  `log` and `log_at` (one entry per grid and
         one more): where the closures' lemmas are written, grid g's from log_at[g] to
-        log_at[g + 1] (`solvers.proof_log`; None: nowhere).  `time_limit` (seconds,
+        log_at[g + 1] (`solvers.core.proof_log`; None: nowhere).  `time_limit` (seconds,
         None: none; opt-in, the answers then depend on the machine): a grid still
         working past it is LADDER_TIMEOUT, at the depth it was working on."""
         grids = grid_rows(grids, size * size)
@@ -417,7 +417,7 @@ class Clauses:
 @dataclass(frozen=True)
 class Closures:
     """The closures of one depth of many assumption sets (`Clauses.closures`), one entry
-    per set, as solvers.engine.Closures: `status` (LADDER_*: SAT when the closure
+    per set, as solvers.core.engine.Closures: `status` (LADDER_*: SAT when the closure
     assigns every one of the first `cell_vars` variables, OPEN, UNSAT, BAD for a literal
     beyond the formula, BUDGET), `assigned` (of those variables, root level included),
     `conflicts` (failed hypotheses and contradictory frames), `work`, `seconds`, and

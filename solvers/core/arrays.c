@@ -69,7 +69,7 @@ int get_log(PyObject *obj, Py_buffer *view) {
     const int64_t *log = view->buf;
     if (view->shape[0] > 0 && (view->shape[0] < LOG_FIRST || log[LOG_HEAD] < LOG_FIRST)) {
         PyErr_Format(PyExc_ValueError,
-                     "log must be empty or a proof log (solvers.proof_log.new_log) of at "
+                     "log must be empty or a proof log (solvers.core.proof_log.new_log) of at "
                      "least %d entries whose head is at least %d",
                      LOG_FIRST, LOG_FIRST);
         PyBuffer_Release(view);

@@ -1,10 +1,10 @@
 /* Berthier's BxB of depth-2 grids: T&E(B_p) over the refutation-length kernels
- * (solvers.bxb_rating says what it computes and why one growing state serves p = 1, 2,
+ * (solvers.ratings.bxb says what it computes and why one growing state serves p = 1, 2,
  * ...).  B_p eliminates every candidate with a refutation of length <= p, round and
  * round the candidates until a whole turn eliminates nothing (bxb_closure); T&E(B_p)
  * tries each open candidate as a hypothesis in a workspace state and eliminates it when
  * B_p under it reaches a contradiction (bxb_trial_and_error).  The JIT-compiled kernels
- * solvers/bxb_rating.py first held, ported statement for statement: the same searches in
+ * solvers/ratings/bxb.py first held, ported statement for statement: the same searches in
  * the same order, so the same ratings and the same work counts.
  *
  * Budget and clock: a search past work[W_BUDGET] stops at a hypothesis boundary

@@ -1,7 +1,7 @@
 /* The Python face of the model check (solvers.core._check): first_falsified and
  * falsified_rows, each checking its arrays at the boundary (element size and kind,
  * C contiguity, shape, offsets rising within the literals), so that bad input is a
- * ValueError, never a crash.  solvers/clause_check.py is their Python face.
+ * ValueError, never a crash.  solvers/backends/model_check.py is their Python face.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -103,7 +103,7 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef check_module = {
-    PyModuleDef_HEAD_INIT, "_check", "The model check of sudoku-sat (see solvers.clause_check).",
+    PyModuleDef_HEAD_INIT, "_check", "The model check of sudoku-sat (see solvers.backends.model_check).",
     -1, module_methods,
 };
 

@@ -1,5 +1,5 @@
 /* Which clause an assignment falsifies: the backends' check of every model they return
- * (solvers.clause_check), in C so that it takes microseconds on a rule formula.
+ * (solvers.backends.model_check), in C so that it takes microseconds on a rule formula.
  *
  * It reads the flat DIMACS clauses (clause c is lits[offsets[c] .. offsets[c + 1]])
  * literal by literal and shares no code with the engine's propagation, so it stays an

@@ -106,7 +106,7 @@ int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A
 int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand);
 /* ---- BxB (bxb.c): T&E(B_p) over these kernels ---- */
 
-/* Slots of BxB's work counters (solvers.bxb_rating) and its statuses. */
+/* Slots of BxB's work counters (solvers.ratings.bxb) and its statuses. */
 enum { W_SEARCHES = 0, W_HYPOTHESES = 1, W_SKIPPED = 2, W_ELIMINATED = 3, W_BUDGET = 4,
        W_NUM_COUNTERS = 5 };
 enum { OUT_OF_TIME = -13, OUT_OF_BUDGET = -14, CLOCK_EVERY = 8 };

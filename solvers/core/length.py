@@ -60,7 +60,7 @@ state may carry cones too (`State.cone` of an assigned literal): the nested rati
 (depth 2 and more) runs these kernels on a state whose facts were derived under an
 outer hypothesis, so that its refutation counts everything it rests on.
 
-The chain of a refutation (what `solvers.explain` prints) is read from the cone the
+The chain of a refutation (what `solvers.explain.steps` prints) is read from the cone the
 kernel counted: `refutation_chain` applies the links, then the lowest-numbered
 constraint of the cone that forces a value or has none left, and again, so the chain
 uses only the constraints its length counts, in an order that depends on the cone
@@ -194,7 +194,7 @@ simplest_first = _length.simplest_first  # (f, S, X, A, n, limit, lengths, log, 
 failed_closure = _length.failed_closure  # (f, S, X, n)
 refutation_chain = _length.refutation_chain  # (f, S, cone, hypothesis, out_lits, out_cons)
 
-# BxB's kernels (bxb.c): T&E(B_p) over the kernels above (solvers.bxb_rating), their
+# BxB's kernels (bxb.c): T&E(B_p) over the kernels above (solvers.ratings.bxb), their
 # statuses and the slots of their work counters.
 braid_closure = _length.braid_closure  # (f, T, X, n, limit, seconds_left, work)
 try_hypothesis = _length.try_hypothesis  # (f, T, U, X, n, v, limit, seconds_left, memo, work)

@@ -1,5 +1,5 @@
 /* The proof log: where the closures and the search write the lemmas they learn, in the
- * layout of solvers/proof_log.py (that module's docstring says why each lemma is a RUP
+ * layout of solvers/core/proof_log.py (that module's docstring says why each lemma is a RUP
  * step), so that Python reads a log the same whichever engine wrote it.
  *
  * The log is a flat int64 array the caller owns: log[LOG_HEAD] the next free slot,

@@ -82,7 +82,7 @@ class Search:
 
         `max_models`, `budget` (decisions), `work_budget`: None for none.  `log`: where
         the lemmas of the search and its closures go until a model is found
-        (`solvers.proof_log`).  `next_model`: go on from the model the last call found
+        (`solvers.core.proof_log`).  `next_model`: go on from the model the last call found
         (the assumptions are then ignored)."""
         lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
         deadline_ns = -1 if deadline is None else max(int(deadline * 1e9), 0)

@@ -1,5 +1,5 @@
 /* Unit propagation with reasons, for explanations: `Trace(flat, offsets, num_vars)` and
- * its `trace(assumptions)` (solvers.engine.Engine.trace).
+ * its `trace(assumptions)` (solvers.core.engine.Engine.trace).
  *
  * A trace answers "which clause put each literal on the trail, and which clause was
  * falsified".  It is not the clause engine's watched propagation (clauses.c) on
@@ -195,7 +195,7 @@ out:
     return r;
 }
 
-/* trace(assumptions) -> (ok, [(literal, reason)], conflict): see solvers.engine. */
+/* trace(assumptions) -> (ok, [(literal, reason)], conflict): see solvers.core.engine. */
 static PyObject *trace_trace(TraceObject *self, PyObject *assumptions) {
     if (!self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "the Trace object is not initialised");

@@ -196,9 +196,9 @@ def test_unreachable_scheduler_is_one_line(monkeypatch, capsys, public):
 def test_workers_running_other_code_are_refused():
     mine, other = "a" * 64, "b" * 64
     assert code_problems(mine, {"tcp://h:1": (mine, ()), "tcp://h:2": (mine, ())}) == []
-    workers = {"tcp://h:2": (other, ()), "tcp://h:1": (mine, ("solvers.engine",))}
+    workers = {"tcp://h:2": (other, ()), "tcp://h:1": (mine, ("solvers.core.engine",))}
     assert code_problems(mine, workers) == [
-        "tcp://h:1: solvers.engine changed on disk since it started",
+        "tcp://h:1: solvers.core.engine changed on disk since it started",
         "tcp://h:2: other project sources than this machine's",
     ]
     digest, _ = code_state()
@@ -336,7 +336,7 @@ def test_rate_feeds_the_cluster_chunk_by_chunk(scheduler):
 
     from encoder.puzzle_files import read_puzzles
     from solvers.__main__ import _rate_chunks
-    from solvers.rate_chunks import RateOptions
+    from solvers.ratings.chunks import RateOptions
 
     grids = list(read_puzzles(str(PROJECT / "data" / "sets" / "sudoku9_depth1.txt")))
     total = 30_000

@@ -12,7 +12,7 @@ import time
 from benchmarks.chunks import ChunkTask, run_chunk
 from encoder.puzzle_files import read_puzzles
 from solvers import __main__ as solvers_cli
-from solvers.depth_rating import Rater
+from solvers.ratings.depth import Rater
 from solvers.results import Status
 
 EMPTY = "." * 81

@@ -13,7 +13,7 @@ from encoder.status import Status
 from puzzles import generate
 from puzzles.counting import is_minimal
 from puzzles.fullgrid import GridSampler
-from solvers.depth_rating import Rater
+from solvers.ratings.depth import Rater
 
 SETS = Path(__file__).resolve().parents[2] / "data" / "sets"
 FILES = sorted(SETS.glob("*.txt"))

@@ -60,7 +60,7 @@ EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6.
 def easter_monster():
     """Easter Monster (T&E(2)) explained once for the session, to depth 2: (grid, the
     Explainer, its steps).  The explanation costs seconds and several tests read it."""
-    from solvers.explain import Explainer
+    from solvers.explain.steps import Explainer
 
     grid = _grid(EASTER_MONSTER)
     explainer = Explainer(GEOMETRY)
@@ -115,7 +115,7 @@ def sudoku_formula():
 @pytest.fixture(scope="session")
 def sudoku_engine(sudoku_formula):
     """One engine for the rule formula, shared: every query restores its state."""
-    from solvers.engine import Engine
+    from solvers.core.engine import Engine
 
     return Engine(sudoku_formula.clauses, sudoku_formula.num_vars)
 

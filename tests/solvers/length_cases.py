@@ -19,7 +19,7 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import make_geometry, standard
 from encoder.puzzle_files import read_puzzles
 from solvers.core import length as C
-from solvers.literals import to_codes
+from solvers.core.literals import to_codes
 
 # name -> (geometry, file of data/sets, grids from its start)
 PAIRS = {

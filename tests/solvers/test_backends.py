@@ -45,7 +45,7 @@ from encoder.geometry import Geometry
 from encoder.grids import format_line, parse_cells
 from encoder.puzzle_files import Puzzle, read_puzzles
 from encoder.variant import Variant
-from solvers.backends import (
+from solvers.backends.registry import (
     BINARY_COMMANDS,
     BINARY_NAMES,
     COMPLETE,
@@ -58,7 +58,7 @@ from solvers.backends import (
     missing_reason,
 )
 from solvers.budgets import DEFAULT_BUDGET
-from solvers.engine import Engine
+from solvers.core.engine import Engine
 from solvers.results import NOT_AVAILABLE, SolverResult, Status
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -1024,7 +1024,7 @@ def test_compiled_clause_check_finds_the_first_falsified_clause(random_cnf):
 
     from encoder.check import unsatisfied_clause
     from encoder.dimacs import Cnf
-    from solvers.clause_check import first_falsified
+    from solvers.backends.model_check import first_falsified
 
     rng = random.Random(5)
     for _ in range(200):
@@ -1229,10 +1229,10 @@ def test_pysat_calls_leave_ctrl_c_to_python_inside_sigint_kept_by_python():
 
 
 def test_the_registry_names_match_the_backends():
-    """solvers.solver_names lists the registry for the command line, which then need not
+    """solvers.backends.names lists the registry for the command line, which then need not
     import the backends: the lists and the backends' tables agree."""
-    from solvers.backends import DECISION_BASELINE
-    from solvers.solver_names import SOLVER_NAMES
+    from solvers.backends.names import SOLVER_NAMES
+    from solvers.backends.registry import DECISION_BASELINE
 
     assert tuple(REGISTRY) == SOLVER_NAMES
     assert tuple(DECISION_BASELINE) == PYSAT_NAMES and tuple(BINARY_COMMANDS) == BINARY_NAMES

@@ -15,7 +15,7 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import standard
 from encoder.grids import parse_grid
 from encoder.numbering import num_cell_vars
-from solvers.backends import make_backend
+from solvers.backends.registry import make_backend
 from solvers.budgets import (
     DEFAULT_BUDGET,
     KINDS,
@@ -24,10 +24,10 @@ from solvers.budgets import (
     BudgetExhausted,
     budget_from,
 )
-from solvers.bxb_rating import BXB, LengthColumn
 from solvers.core import LADDER_BUDGET, LADDER_SAT, Board, Clauses
-from solvers.depth_rating import Rater
-from solvers.engine import Engine
+from solvers.core.engine import Engine
+from solvers.ratings.bxb import BXB, LengthColumn
+from solvers.ratings.depth import Rater
 from solvers.results import Status
 
 GEOMETRY = standard(9)

@@ -16,9 +16,9 @@ from encoder.check import is_solution
 from encoder.geometry import standard
 from encoder.grids import parse_grid
 from encoder.status import Status
-from solvers import bxb_rating as B
 from solvers.core import length as K
-from solvers.length_rating import RefutationRater
+from solvers.ratings import bxb as B
+from solvers.ratings.length import RefutationRater
 
 GEOMETRY = standard(9)
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"

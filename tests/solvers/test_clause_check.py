@@ -1,4 +1,4 @@
-"""The backends' model check (solvers.clause_check, clause_check.c): many assignments
+"""The backends' model check (solvers.backends.model_check, clause_check.c): many assignments
 in one call against the plain-Python check (encoder.check), and its boundary.  (The
 one-model call is checked against the same oracle in test_backends.py.)"""
 
@@ -11,7 +11,7 @@ import pytest
 
 from encoder.check import unsatisfied_clause
 from encoder.dimacs import Cnf
-from solvers.clause_check import falsified_rows, first_falsified
+from solvers.backends.model_check import falsified_rows, first_falsified
 
 
 def test_each_row_finds_its_first_falsified_clause(random_cnf):

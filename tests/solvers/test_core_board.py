@@ -46,7 +46,7 @@ from encoder.check import is_solution
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry, make_geometry, standard
 from encoder.puzzle_files import read_puzzles
-from solvers.depth_rating import Rater
+from solvers.ratings.depth import Rater
 
 GOLDEN = "board.tsv.gz"
 

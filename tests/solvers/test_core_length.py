@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from interrupted_child import seconds_to_stop
 
-import solvers.length_rating as L
+import solvers.ratings.length as L
 from encoder.geometry import make_geometry
 from encoder.puzzle_files import read_puzzles
 from solvers.core import length as K
-from solvers.length_rating import RefutationRater
+from solvers.ratings.length import RefutationRater
 
 PROJECT = Path(__file__).resolve().parents[2]
 GOLDEN = PROJECT / "tests" / "solvers" / "data" / "length_ratings.tsv"
@@ -299,7 +299,7 @@ import sys, time
 import numpy as np
 from encoder.puzzle_files import read_puzzles
 from solvers.core import length as K
-from solvers.length_rating import RefutationRater
+from solvers.ratings.length import RefutationRater
 puzzle = next(read_puzzles(sys.argv[1]))  # a 16x16 grid: one call lasts seconds
 r = RefutationRater(puzzle.geometry)
 S0 = r.start(puzzle.grid)

@@ -6,7 +6,7 @@ questions) on random formulas and Sudoku grids: the same outcome, models, counts
 counters (the branching order is theirs), lemmas and root levels.  The other checks
 share nothing with the engine: every model is checked clause by clause, every count
 against brute force over all assignments of tiny formulas, every UNSAT search's lemmas
-through the independent proof checker (solvers.proof_check, on PySAT), the root level
+through the independent proof checker (solvers.proofs.check, on PySAT), the root level
 against a naive unit propagation, and the boundary's refusals and the time limit and
 Ctrl-C through the signal poll.
 """
@@ -40,11 +40,11 @@ from encoder.dimacs import Cnf
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import standard
 from encoder.grids import parse_cells
+from solvers.core.proof_log import FIRST, HEAD, new_log
 from solvers.core.search import DECISIONS, EXHAUSTED, FOUND, TIME, WORK, Search
 from solvers.limits import TimeLimitReached, alarm_after
-from solvers.proof import lemma_lines
-from solvers.proof_check import check_proof, parse_proof
-from solvers.proof_log import FIRST, HEAD, new_log
+from solvers.proofs.check import check_proof, parse_proof
+from solvers.proofs.write import lemma_lines
 
 GOLDEN = "search.tsv.gz"
 
@@ -275,7 +275,7 @@ def test_propagation_before_a_search_is_the_engines():
     """HomeBackend propagates a grid's givens on the search's own formula before it
     searches (so that the search's counters are those of one formula serving both):
     the same literals as Engine.propagate."""
-    from solvers.engine import Engine
+    from solvers.core.engine import Engine
 
     formula = rule_formula(standard(9), "centrale")
     engine = Engine(formula.clauses, formula.num_vars)
@@ -294,7 +294,7 @@ def test_the_root_level_is_the_golden_one():
     """The search's root level: the ported kernels', literal for literal in the trail's
     order (data/search.tsv.gz), the naive unit propagation's set (closure_oracle.py),
     and Engine.ok and Engine.fixed's."""
-    from solvers.engine import Engine
+    from solvers.core.engine import Engine
 
     for key, clauses, num_vars in root_cases():
         cnf = Cnf.from_clauses(clauses, num_vars)

@@ -26,7 +26,7 @@ from encoder.encodings import rule_formula
 from encoder.errors import DimacsError
 from encoder.geometry import standard
 from solvers.core import Clauses
-from solvers.engine import CountResult, Engine, SolveResult, Work
+from solvers.core.engine import CountResult, Engine, SolveResult, Work
 from solvers.results import Status
 
 

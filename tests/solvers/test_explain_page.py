@@ -23,8 +23,8 @@ from browser import Browser, find_chromium
 from encoder.check import is_solution
 from encoder.geometry import Geometry, make_geometry, standard
 from encoder.grids import parse_cells
-from solvers.explain import Board, Explainer
-from solvers.explain_page import explain_page, page_data
+from solvers.explain.page import explain_page, page_data
+from solvers.explain.steps import Board, Explainer
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 SETS = Path(__file__).resolve().parents[2] / "data" / "sets"

@@ -18,9 +18,9 @@ from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_grid
 from encoder.status import Status
 from solvers.core import length as K
-from solvers.depth_rating import Rater
-from solvers.length_rating import RefutationRater
-from solvers.literals import to_code, to_codes, to_dimacs
+from solvers.core.literals import to_code, to_codes, to_dimacs
+from solvers.ratings.depth import Rater
+from solvers.ratings.length import RefutationRater
 
 GEOMETRY = standard(9)
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"

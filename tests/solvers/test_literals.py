@@ -1,4 +1,4 @@
-"""The kernels' literal codes and their cell numbering (solvers.literals).
+"""The kernels' literal codes and their cell numbering (solvers.core.literals).
 
 The codes must round-trip with DIMACS literals, and the compiled cell numbering must be
 `encoder.numbering`'s to the last variable: a kernel that reads a solution or assumes
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from encoder import numbering
-from solvers import literals
+from solvers.core import literals
 
 
 def test_codes_round_trip_and_pair_a_literal_with_its_negation():

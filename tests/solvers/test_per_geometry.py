@@ -1,8 +1,8 @@
-"""What is kept per geometry (solvers.per_geometry): the loaded cache and the runs."""
+"""What is kept per geometry (solvers.ratings.per_geometry): the loaded cache and the runs."""
 
 from __future__ import annotations
 
-from solvers.per_geometry import geometry_runs, keep_loaded
+from solvers.ratings.per_geometry import geometry_runs, keep_loaded
 
 
 def test_runs_split_where_the_geometry_changes_and_at_the_bound():

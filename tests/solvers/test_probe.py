@@ -17,7 +17,7 @@ from pysat.solvers import Minisat22
 from encoder.check import is_solution
 from encoder.decode import grid_from_model
 from encoder.geometry import standard
-from solvers.engine import Engine
+from solvers.core.engine import Engine
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 GOLDEN_NUGGET = ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7....."

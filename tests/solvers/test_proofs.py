@@ -1,5 +1,5 @@
 """Proofs: every proof the engine, the PySAT solvers and the `cadical` binary write is
-verified by the checker (`solvers.proof_check`, PySAT's propagation, not the engine),
+verified by the checker (`solvers.proofs.check`, PySAT's propagation, not the engine),
 and the checker refuses corrupted proofs: a lemma dropped, a literal flipped, the
 empty clause or the last units removed, malformed lines.
 
@@ -26,13 +26,13 @@ from encoder.errors import DimacsError
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
 from encoder.status import Status
-from solvers import proof
-from solvers.depth_rating import Rater
-from solvers.engine import Engine
-from solvers.explain import Explainer
-from solvers.grid_engine import GridEngine
-from solvers.proof_check import ProofRefused, check_proof, parse_proof
-from solvers.proof_log import FIRST, HEAD, new_log
+from solvers.core.engine import Engine
+from solvers.core.proof_log import FIRST, HEAD, new_log
+from solvers.core.rules import GridRules
+from solvers.explain.steps import Explainer
+from solvers.proofs import write as proof
+from solvers.proofs.check import ProofRefused, check_proof, parse_proof
+from solvers.ratings.depth import Rater
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 SCHOOL = "1.3.5..89..6.89......12...........91.6...1.3489.234....4..78.12..89..3....23...7."
@@ -275,7 +275,7 @@ def test_a_small_log_grows_and_gives_the_same_proof(monkeypatch):
     monkeypatch.setattr(proof, "START_CAPACITY", 4)
     _, small = rating_text(grid)
     assert small == text
-    engine = GridEngine(NINE).engine
+    engine = GridRules(NINE).engine
     ok, _, lemmas = proof.closure_lemmas(engine, given_literals(grid, NINE), 2)
     assert ok and lemmas.size > 4
     assert verify(grid_cnf(grid), proof.lemma_lines(lemmas)).claim == "one model"
@@ -352,10 +352,10 @@ def test_an_explanation_of_a_grid_without_solution_proves_it():
 
 
 def test_uniqueness_proof_forbids_the_solution_and_refutes_the_rest():
-    from solvers.grid_engine import GridEngine
+    from solvers.core.rules import GridRules
 
     grid = grid_of(EASTER_MONSTER)
-    cnf_text, text = proof.uniqueness_proof(GridEngine(NINE), grid)
+    cnf_text, text = proof.uniqueness_proof(GridRules(NINE), grid)
     cnf = parse_cnf(cnf_text)
     assert verify(cnf, text).claim == "unsatisfiable"
     without_block = Cnf.from_clauses(list(cnf)[:-1], cnf.num_vars)

@@ -12,7 +12,7 @@ import pytest
 
 from encoder.puzzle_files import grid_array, open_source
 from solvers.__main__ import main
-from solvers.rate_chunks import RateOptions, SettledLines, rate_array, rate_lines
+from solvers.ratings.chunks import RateOptions, SettledLines, rate_array, rate_lines
 
 SETS = Path(__file__).resolve().parents[2] / "data" / "sets"
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"

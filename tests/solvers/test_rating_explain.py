@@ -23,10 +23,10 @@ from encoder.encodings import given_literals
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
 from encoder.status import Status
-from solvers.depth_rating import Rater, Rating
-from solvers.explain import Explainer
-from solvers.grid_engine import GridEngine
-from solvers.length_rating import RefutationRater, RefutationRating
+from solvers.core.rules import GridRules
+from solvers.explain.steps import Explainer
+from solvers.ratings.depth import Rater, Rating
+from solvers.ratings.length import RefutationRater, RefutationRating
 from solvers.results import depth_bucket
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -308,7 +308,7 @@ def test_the_ladder_gives_the_depth_of_the_closures_run_one_by_one(
     as the closures of each depth computed from scratch do (same depth, same grid)."""
     lines = public.puzzles(name, count)
     ratings = rater.rate_many([grid(line) for line in lines], max_depth)
-    engine = GridEngine(GEOMETRY).engine  # the clause engine, beside the board's ladder
+    engine = GridRules(GEOMETRY).engine  # the clause engine, beside the board's ladder
     for line, rating in zip(lines, ratings, strict=True):
         expected = _rating_depth_by_depth(engine, grid(line), max_depth)
         assert (rating.depth_label(), rating.solution) == expected, line

@@ -3,7 +3,7 @@
 The exam's own facts (worked example III.1.4, clause counts, |F_grille| <= 729, block
 numbering), then agreement with independent oracles: the encoder's formulas, PySAT's
 minisat22 (`propagate`, and a failed-literal closure driven by it), the home-grown
-`solvers.engine.Engine` (`propagate`, `probe(depth=1)`), and an independent solution
+`solvers.core.engine.Engine` (`propagate`, `probe(depth=1)`), and an independent solution
 checker for `propagation2`.  Oracles get the rule formula only and the givens as
 assumptions, since root-level facts are not listed by `propagate`.
 
@@ -28,7 +28,7 @@ import pytest
 from pysat.solvers import Minisat22
 
 from encoder import grid_groups, rule_formula, standard
-from solvers.engine import Engine
+from solvers.core.engine import Engine
 from solvers.reference import (
     CONTRADICTION,
     Contradiction,

@@ -1,8 +1,8 @@
-"""Reading the search statistics a solver binary prints (solvers.solver_stats)."""
+"""Reading the search statistics a solver binary prints (solvers.backends.stats)."""
 
 from __future__ import annotations
 
-from solvers.solver_stats import read_statistics
+from solvers.backends.stats import read_statistics
 
 MINISAT = """\
 ============================[ Search Statistics ]==============================

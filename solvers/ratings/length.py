@@ -60,8 +60,8 @@ from solvers.core.length import (
     REASON_PROBE,
     SOLVED,
 )
+from solvers.core.literals import to_code, to_codes, to_dimacs
 from solvers.limits import TimeLimitReached, clock, deadline_after
-from solvers.literals import to_code, to_codes, to_dimacs
 from solvers.results import rating_label
 
 STEPS_PER_CALL = 1  # simplest-first steps per kernel call: Python counts the budget between
@@ -97,7 +97,7 @@ class RefutationRating:
 class Elimination:
     """One step of the resolution: the candidates (DIMACS literals) eliminated, each by a
     refutation of `length` and nesting `depth`, and for each its cone (indices of the
-    constraints, in `RefutationRater.constraint_clause` order).  (`solvers.explain.Step`
+    constraints, in `RefutationRater.constraint_clause` order).  (`solvers.explain.steps.Step`
     is a step of an explanation, which says one of these in words.)"""
 
     depth: int

@@ -1,5 +1,5 @@
 """The rule formula of one geometry loaded once in an engine: the one place that builds
-"rules + engine".  A grid's givens are passed as assumptions, so one `GridEngine`
+"rules + engine".  A grid's givens are passed as assumptions, so one `GridRules`
 serves every grid of its geometry (rating, explaining, counting, generating).
 
 What it answers about a grid is what unit propagation and the engine's search give:
@@ -14,11 +14,11 @@ import numpy as np
 from encoder.encodings import Formula, given_literals, rule_formula
 from encoder.geometry import Geometry
 from encoder.numbering import Grid, cell_var, num_cell_vars
-from solvers.engine import Engine
+from solvers.core.engine import Engine
 from solvers.results import SolutionCount
 
 
-class GridEngine:
+class GridRules:
     """The rules of `geometry` in `encoding`, loaded in one engine."""
 
     def __init__(self, geometry: Geometry, encoding: str = "centrale"):

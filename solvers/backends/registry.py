@@ -31,7 +31,7 @@ What the fields of a result mean, for every backend:
 | `--solver-cmd` | raw if printed in a known layout, else n/a | the subprocess |
 
 For the closures `conflicts` counts failed hypotheses.  The binaries' figures are read
-off their output (`solvers.solver_stats`); the MiniSat binary, like PySAT's MiniSat,
+off their output (`solvers.backends.stats`); the MiniSat binary, like PySAT's MiniSat,
 counts its final "no variable left" pick as a decision.  PicoSAT probes failed literals
 before searching, so it can answer with 0 decisions a grid that unit propagation leaves
 open (the first grid of Norvig's top95: 14 failed literals, 0 decisions).
@@ -96,6 +96,8 @@ import numpy as np
 from encoder.dimacs import Cnf, clause_lines, parse_model, write_dimacs
 from encoder.errors import DimacsError
 from encoder.numbering import Lit
+from solvers.backends.names import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES
+from solvers.backends.stats import read_statistics
 from solvers.budgets import DEFAULT_BUDGET, Budget, BudgetExhausted, budget_reason
 from solvers.limits import (
     TimeLimitReached,
@@ -106,8 +108,6 @@ from solvers.limits import (
     time_limit_reason,
 )
 from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
-from solvers.solver_names import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES
-from solvers.solver_stats import read_statistics
 
 
 def _split_units(formula: Cnf) -> tuple[Cnf, list[Lit], np.ndarray]:
@@ -171,7 +171,7 @@ def _complete_array(literals: Sequence[Lit] | np.ndarray, num_vars: int) -> np.n
 
 
 class _ClauseCheck:
-    """Which clause a full assignment falsifies, compiled (`solvers.clause_check`: a few
+    """Which clause a full assignment falsifies, compiled (`solvers.backends.model_check`: a few
     us for the 9x9 rule formula, where a Python loop over its 11,988 clauses takes 10 ms
     and numpy 50 us)."""
 
@@ -188,7 +188,7 @@ class _ClauseCheck:
             return int(self.empty[0])
         if not self.starts.size:
             return -1
-        from solvers.clause_check import first_falsified  # compiled: numba when needed
+        from solvers.backends.model_check import first_falsified  # compiled: numba when needed
 
         lits = np.asarray(model, dtype=np.int64)
         return int(first_falsified(self.lits, self.offsets, lits, self.num_vars))
@@ -200,7 +200,7 @@ class _ClauseCheck:
             return np.full(true.shape[0], self.empty[0], np.int64)
         if not self.starts.size:
             return np.full(true.shape[0], -1, np.int64)
-        from solvers.clause_check import falsified_rows
+        from solvers.backends.model_check import falsified_rows
 
         return falsified_rows(self.lits, self.offsets, np.ascontiguousarray(true))
 
@@ -340,7 +340,7 @@ class HomeBackend(Backend):
         """The engine of the formula (units come as assumptions): DPLL, and the
         closures of a formula of no variable, which the core's clause engine refuses."""
         if self._engine is None:
-            from solvers.engine import Engine
+            from solvers.core.engine import Engine
 
             self._engine = Engine(self.clauses, self.num_vars)
             if self._marked:
@@ -665,7 +665,7 @@ class PysatBackend(Backend):
 
 # How each known binary is called: {cnf} is the input, {out} a result file if it needs
 # one.  A command without {cnf} gets the input file as its last argument.
-# The verbosity is the one that prints the search statistics (`solvers.solver_stats`).
+# The verbosity is the one that prints the search statistics (`solvers.backends.stats`).
 BINARY_COMMANDS = {
     "minisat": "minisat {cnf} {out}",
     "picosat": "picosat -v {cnf}",
@@ -707,7 +707,7 @@ class BinaryBackend(Backend):
         return ""
 
     def _load(self) -> None:
-        from solvers.engine import Engine  # "solved without search" asks a propagator
+        from solvers.core.engine import Engine  # "solved without search" asks a propagator
 
         self.rule_text = clause_lines(self.clauses)  # formatted once, written per call
         self.engine = Engine(self.clauses, self.num_vars)

@@ -1,6 +1,6 @@
 """Proofs of the engine's answers, as DRUP text anyone can check.
 
-The engine's kernels write every fact they learn as a lemma (`solvers.proof_log`: a
+The engine's kernels write every fact they learn as a lemma (`solvers.core.proof_log`: a
 failed literal under the hypotheses it was found under, a DPLL conflict under its
 decisions); this module runs the queries with a log, turns the logs into DRUP text,
 and finishes each proof with its claim:
@@ -31,10 +31,10 @@ from encoder.grids import format_line
 from encoder.numbering import Grid, Lit, cell_value, cell_var, num_cell_vars
 from solvers import core
 from solvers.core import LADDER_SAT, LADDER_UNSAT
-from solvers.engine import Engine, SolveResult
-from solvers.grid_engine import GridEngine
+from solvers.core.engine import Engine, SolveResult
+from solvers.core.proof_log import FIRST, HEAD, new_log
+from solvers.core.rules import GridRules
 from solvers.limits import pysat_solve_in_one_call
-from solvers.proof_log import FIRST, HEAD, new_log
 from solvers.results import Status
 
 FORMAT = "DRUP"
@@ -212,7 +212,7 @@ def unsat_proof(lemmas: np.ndarray, claim: str, how: str) -> str:
 
 
 def explanation_lemmas(explainer, grid: Grid, steps: Sequence) -> np.ndarray:
-    """Return the lemmas of an explanation (`solvers.explain.Step`s), in its order: a
+    """Return the lemmas of an explanation (`solvers.explain.steps.Step`s), in its order: a
     placement or a refutation is one unit lemma (unit propagation proves it from the
     lemmas before); a nested hypothesis is preceded by the lemmas of its own inner
     closure, each with the hypothesis negated in front; a contradiction is the empty
@@ -375,7 +375,7 @@ def explanation_proof(explainer, grid: Grid, steps: Sequence) -> str:
     return "\n".join(lines) + "\n" + lemma_lines(lemmas)
 
 
-def uniqueness_proof(rules: GridEngine, grid: Grid) -> tuple[str, str] | None:
+def uniqueness_proof(rules: GridRules, grid: Grid) -> tuple[str, str] | None:
     """Return (formula, proof) showing that `grid` has one solution: the grid's CNF (the
     exam's rules, F1 and F2) with the clause that forbids its solution, and the DRUP
     proof, by the engine's search, that this formula is unsatisfiable.  None when the

@@ -1,4 +1,4 @@
-"""The names of the solver registry (`solvers.backends.REGISTRY` builds a backend for
+"""The names of the solver registry (`solvers.backends.registry.REGISTRY` builds a backend for
 each), apart from the backends themselves, so that a command line can list them
 without importing the adapters (subprocess, PySAT) that a depth rating never uses."""
 

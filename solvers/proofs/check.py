@@ -1,7 +1,7 @@
 """Checking a proof without trusting the engine: `python -m solvers check CNF PROOF`.
 
 A proof is a DRUP text file (what SAT solvers have written since 2013, and what
-`solvers.proof` writes): one lemma a line, DIMACS literals closed by 0; `d` lines
+`solvers.proofs.write` writes): one lemma a line, DIMACS literals closed by 0; `d` lines
 delete a clause, `c` lines are comments.  Each lemma must follow from the formula and
 the lemmas before it by reverse unit propagation: with every literal of the lemma
 assumed false, unit propagation reaches a conflict.  That test is run here by PySAT's

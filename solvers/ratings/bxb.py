@@ -44,10 +44,10 @@ from encoder.status import Status
 from solvers.budgets import DEFAULT_BUDGET
 from solvers.core import length as K
 from solvers.core.length import CONTRADICTION, OUT_OF_BUDGET, OUT_OF_TIME, SOLVED
-from solvers.grid_engine import GridEngine
-from solvers.length_rating import RefutationRater
+from solvers.core.literals import to_dimacs
+from solvers.core.rules import GridRules
 from solvers.limits import clock, deadline_after
-from solvers.literals import to_dimacs
+from solvers.ratings.length import RefutationRater
 from solvers.results import rating_label
 
 # The kernels (solvers/core/bxb.c, through solvers.core.length) return SOLVED,
@@ -132,7 +132,7 @@ class BxbRater:
         self.time_limit = time_limit
         self.searches = searches
         self._workspace = K.new_state(self.lengths.formula, False)  # the hypotheses'
-        self.engine = GridEngine(geometry, encoding)
+        self.engine = GridRules(geometry, encoding)
         # Each hypothesis's last state, resumed at its next trial (see
         # `_hypothesis_fails`), when one value a literal for each candidate fits.
         r = self.lengths
@@ -264,13 +264,13 @@ class LengthLabel:
     over_budget: bool = False
 
 
-LENGTH = "length"  # the refutation length (solvers.length_rating)
+LENGTH = "length"  # the refutation length (solvers.ratings.length)
 BXB = "BxB"  # braids of braids, for grids one level of refutations leaves open
 
 
 class LengthColumn:
     """The length column of `solvers rate`, the harness and `benchmarks agreement`:
-    the refutation-length rating (`solvers.length_rating`) of a grid that one level of
+    the refutation-length rating (`solvers.ratings.length`) of a grid that one level of
     refutations solves, BxB of a grid that needs two.  `searches` (the work budget)
     and `time_limit` bound both together for each grid."""
 

@@ -5,7 +5,7 @@ The page is self-contained (no network, no external script or font): every pictu
 an inline SVG drawn by `encoder.picture`, the steps sit in the page as a JSON array, and
 a few lines of inline JavaScript show one step at a time (buttons, a slider, the arrow
 keys, a click in the list of steps, or `page.html#12` for step 12).  The pictures come
-from the `Step` records of `solvers.explain`, so the page says what the text says, in
+from the `Step` records of `solvers.explain.steps`, so the page says what the text says, in
 the same order and words.  A "note" step (a remark such as "unit propagation stalls")
 changes nothing on the board: it is shown above the next step instead of taking a
 click of its own.  A nested refutation's "before" picture strikes the values ruled out
@@ -22,7 +22,7 @@ from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.numbering import Grid
 from encoder.picture import svg_parts
-from solvers.explain import Board, Step
+from solvers.explain.steps import Board, Step
 
 KIND_WORDS = {
     "grid": "the givens",

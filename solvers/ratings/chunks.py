@@ -26,7 +26,7 @@ from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import GridArray, Puzzle
 from encoder.status import Status
 from solvers.budgets import DEFAULT_BUDGET, OVER_BUDGET, Budget
-from solvers.per_geometry import geometry_runs, keep_loaded
+from solvers.ratings.per_geometry import geometry_runs, keep_loaded
 
 YES_NO = {True: "yes", False: "no"}
 
@@ -45,7 +45,7 @@ class RateOptions:
     budget: Budget = DEFAULT_BUDGET  # work per grid: the default bound
     # refutation-length rating: deepest nesting tried (slow beyond 1); None: not rated
     length_depth: int | None = 1
-    proof: bool = False  # depth rating: write each settled grid's proof (solvers.proof)
+    proof: bool = False  # depth rating: write each settled grid's proof (solvers.proofs.write)
 
 
 @dataclass(frozen=True)
@@ -107,13 +107,13 @@ def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:
 def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
     """Rate runs of consecutive grids of one geometry together, BATCH at most at a time,
     in one compiled call each (`Rater.ladder`): no Python work per grid but its line and,
-    unless it is turned off, its length column (`solvers.bxb_rating.LengthColumn`: the
+    unless it is turned off, its length column (`solvers.ratings.bxb.LengthColumn`: the
     refutation-length rating, BxB for depth-2 grids), which costs far more than the
     depth (milliseconds a grid against tens of µs)."""
-    from solvers.depth_rating import Rater, ladder_labels  # the core only when needed
+    from solvers.ratings.depth import Rater, ladder_labels  # the core only when needed
 
     if options.length_depth is not None:  # --no-length neither imports nor builds its engines
-        from solvers.bxb_rating import LengthColumn
+        from solvers.ratings.bxb import LengthColumn
 
     raters: dict = {}
     index = first
@@ -195,7 +195,7 @@ def rate_array(grids: GridArray, options: RateOptions) -> Iterator[SettledLines 
     for the depth rating with --no-length and no proof, as `rate_lines` words it: the
     lines of settled grids joined, ARRAY_BATCH grids per compiled call, and a `RatedLine`
     for each grid with a note (no solution, its budget reached)."""
-    from solvers.depth_rating import Rater, ladder_labels
+    from solvers.ratings.depth import Rater, ladder_labels
 
     geometry, max_depth = grids.geometry, options.max_depth
     rater = Rater(geometry, options.encoding, options.polarity, options.timeout, options.budget)
@@ -232,7 +232,7 @@ NO_LENGTH = "-"  # the length column with --no-length
 
 
 def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
-    from solvers.backends import make_backend
+    from solvers.backends.registry import make_backend
 
     name = options.solver if options.solver_cmd is None else "command"
     loaded: dict = {}

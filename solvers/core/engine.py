@@ -28,13 +28,13 @@ import numpy as np
 from encoder.numbering import Lit
 from solvers import core
 from solvers.budgets import BudgetExhausted
+from solvers.core.proof_log import NO_LOG
 from solvers.core.search import EXHAUSTED as NATIVE_EXHAUSTED
 from solvers.core.search import FOUND as NATIVE_FOUND
 from solvers.core.search import TIME as NATIVE_TIME
 from solvers.core.search import WORK as NATIVE_WORK
 from solvers.core.search import Search as NativeSearch
 from solvers.limits import TimeLimitReached, clock, deadline_after
-from solvers.proof_log import NO_LOG
 from solvers.results import Status
 
 POLARITIES = core.POLARITIES
@@ -219,7 +219,7 @@ class Engine:
         propagated, until a full round adds nothing (polarity "positive" only tries
         positive literals).  depth 0 is propagate.  (False, []) on a contradiction.
         `as_array`: the literals as an int64 array (no list made).  `log`: where the
-        failed literals are written as lemmas (`solvers.proof_log`; default none)."""
+        failed literals are written as lemmas (`solvers.core.proof_log`; default none)."""
         if polarity not in POLARITIES:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if depth < 0:
@@ -326,7 +326,7 @@ class Engine:
 
         probe_depth > 0 runs the failed-literal closure of that depth at every node.
         `budget`: decisions (None: none).  `log`: where an UNSAT search writes its
-        lemmas (`solvers.proof_log`).  The search runs in the native core
+        lemmas (`solvers.core.proof_log`).  The search runs in the native core
         (`solvers.core.search`)."""
         if probe_depth < 0:
             raise ValueError(f"probe_depth must be >= 0, not {probe_depth}")

@@ -4,11 +4,11 @@ Unit propagation on the exam's formula places values for two reasons, named by t
 clause that became unit: a K1 clause ("cell (i,j) holds some value") gives a naked
 single, an L1/C1/B1 clause ("row/column/box holds k somewhere") a hidden single.
 When propagation stalls, the explainer follows the simplest-first resolution of
-`solvers.length_rating`: it eliminates the candidates whose refutation is
+`solvers.ratings.length`: it eliminates the candidates whose refutation is
 shortest, each printed with its length and its chain ("r4c7≠5 (length 3): if r4c7=5,
 then r4c8=3 (the only value left in the cell), ..., then box 5 has no place left for
 3"), then the singles that follow, and so on.  When unit propagation refutes no
-candidate, it prints the shortest nested refutation (`solvers.bxb_rating`): the
+candidate, it prints the shortest nested refutation (`solvers.ratings.bxb`): the
 hypothesis that braids of the smallest length bound p refute, as T&E(B_p) does, with the
 values those braids rule out under it, each with its chain, and the contradiction they
 reach; deeper still (depth-3 grids, `--max-depth 3`), the first hypothesis that the
@@ -22,7 +22,7 @@ columns and regions from 0 instead, for programmers.
 
 Each of those lines comes from a `Step` record: what it says, the cell and value it is
 about, and the board (values and open candidates) before and after it.  The text
-output is the steps' lines in order; the HTML page (`solvers.explain_page`) draws the
+output is the steps' lines in order; the HTML page (`solvers.explain.page`) draws the
 boards, so a change of wording or order here reaches both.  On the exam's formula
 every negative literal unit propagation derives is a value seen by a peer (K2, L2,
 C2, B2 and the variants' regions), so a board is the placed values, their peers'
@@ -40,10 +40,10 @@ from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import Grid, cell_value
 from solvers.budgets import DEFAULT_BUDGET, Budget
-from solvers.bxb_rating import BxbRater
 from solvers.core import length as K
-from solvers.grid_engine import GridEngine
-from solvers.length_rating import RefutationRater
+from solvers.core.rules import GridRules
+from solvers.ratings.bxb import BxbRater
+from solvers.ratings.length import RefutationRater
 
 STEP_KINDS = (
     "grid",  # the givens, as the explanation starts
@@ -149,7 +149,7 @@ class Explainer:
         self.geometry = geometry
         self.budget = budget  # its searches bound a whole explanation (BudgetExhausted)
         self.base = 0 if zero_based else 1  # number of the first row, column, region
-        rules = GridEngine(geometry, "centrale")
+        rules = GridRules(geometry, "centrale")
         self.formula: Formula = rules.formula
         self.engine = rules.engine
         self._clauses = self.formula.clauses

@@ -148,9 +148,9 @@ class Rater:
         )
 
     def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
-        """Return `ladder` and each grid's proof (`solvers.proof.rating_proofs`: "" for a
+        """Return `ladder` and each grid's proof (`solvers.proofs.write.rating_proofs`: "" for a
         grid the rating did not settle)."""
-        from solvers.proof import ladder_lemmas, rating_proofs
+        from solvers.proofs.write import ladder_lemmas, rating_proofs
 
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)

@@ -87,7 +87,7 @@ def solve(
     >>> solve(answer.givens, solver="fl").status  # the failed-literal rule stops short
     <Status.UNKNOWN: 0>
     """
-    from solvers.backends import make_backend  # PySAT and the core only when solving
+    from solvers.backends.registry import make_backend  # PySAT and the core only when solving
 
     values, geometry = _givens(grid, geometry)
     formula = rule_formula(geometry, encoding)
