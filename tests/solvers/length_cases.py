@@ -19,7 +19,6 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import make_geometry, standard
 from encoder.puzzle_files import read_puzzles
 from solvers.core import length as C
-from solvers.core.literals import to_codes
 
 # name -> (geometry, file of data/sets, grids from its start)
 PAIRS = {
@@ -35,6 +34,12 @@ def formula_arrays(geometry):
     formula = rule_formula(geometry, "centrale")
     cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
     return cnf.literals, cnf.offsets, formula.num_vars
+
+
+def to_codes(lits: np.ndarray) -> np.ndarray:
+    """The kernels' literal codes of DIMACS literals: 2v for x_{v+1}, 2v + 1 for its
+    negation (written out here so that make_goldens.py runs on the commit it needs)."""
+    return (2 * (np.abs(lits) - 1) + (lits < 0)).astype(np.int32)
 
 
 def grid_codes(name: str) -> list[np.ndarray]:

@@ -1,6 +1,6 @@
 """Write the golden files of tests/solvers/data (board.tsv.gz, clauses.tsv.gz,
 search.tsv.gz, length.tsv.gz) with the numba kernels the native core was ported from:
-the numba board (solvers.board_engine), the numba clause engine (solvers.core.engine.Engine
+the numba board (solvers.board_engine), the numba clause engine (solvers.engine.Engine
 before it moved onto the core), the numba DPLL (solvers.search) and the refutation-length
 and BxB kernels (solvers.length_kernels, tests/solvers/bxb_numba_oracle.py).  Run by
 hand, never by a test: the tests compare the core with these files, so they keep
@@ -13,7 +13,8 @@ checking once numba is gone.
 (PART: board, clauses, search, length; all four by default.  SRC/tests/solvers holds
 bxb_numba_oracle.py, BxB's numba kernels, which left the project with numba.)
 
-It was run on commit f4c1bad (numba 0.68.1), whose numba kernels it needs; the
+It was run on commit f4c1bad (numba 0.68.1), whose numba kernels it needs (it imports
+modules by their names at that commit, before solvers/ was cut into sub-packages); the
 public sets (royle17, forum-hardest-1106, mith-te3-1000) came from /work/shared/data.
 Each file's header repeats this.  Every value written is first checked against the core
 (the same question asked of solvers.core), so a file holds answers both agreed on.
@@ -180,7 +181,7 @@ def board() -> None:
 
 
 def clauses() -> None:
-    from solvers.core.engine import Engine
+    from solvers.engine import Engine
 
     items: dict[str, str] = {}
     for encoding in ENCODINGS:
@@ -250,7 +251,7 @@ def clauses() -> None:
     write(
         "clauses.tsv.gz",
         header(
-            "The clause engine's answers (solvers.core.engine.Engine on numba): closures of the\n"
+            "The clause engine's answers (solvers.engine.Engine on numba): closures of the\n"
             "rules of every encoding and geometry (probe|encoding|geometry:grid|depth|both),\n"
             "ladders (ladder|encoding|geometry|grids|max_depth), batches of closures\n"
             "(closures|encoding|sets|depth -> statuses|assigned|true), a batch of\n"
@@ -266,6 +267,7 @@ def clauses() -> None:
 def numba_solve(clauses, num_vars, lits, probe_depth, limit=None):
     """The numba kernels' answer (solvers/search.py), in native_solve's terms."""
     from solvers.probe import NUM_COLUMNS, mark_rows
+    from solvers.proof_log import NO_LOG
     from solvers.propagate import (
         BACKTRACKS,
         CONFLICTS,
@@ -277,8 +279,6 @@ def numba_solve(clauses, num_vars, lits, probe_depth, limit=None):
         setup_root,
     )
     from solvers.search import count_kernel, solve_kernel
-
-    from solvers.core.proof_log import NO_LOG
 
     cnf = Cnf.from_clauses(clauses, num_vars)
     F, S, units, unit_idx, first_empty = load_formula(cnf.literals, cnf.offsets, num_vars, False)
@@ -302,10 +302,9 @@ def numba_solve(clauses, num_vars, lits, probe_depth, limit=None):
 
 def search() -> None:
     from search_cases import lemma_grids, native_solve, random_case, root_cases, sudoku_cases
+    from solvers.engine import Engine
+    from solvers.proof_log import FIRST, HEAD, new_log
     from solvers.propagate import NO_CONFLICT, load_formula, setup_root, trail_dimacs
-
-    from solvers.core.engine import Engine
-    from solvers.core.proof_log import FIRST, HEAD, new_log
 
     items: dict[str, str] = {}
     for seed in range(30):
