@@ -310,16 +310,16 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
     That is what `Rater.rate_many` finds, without running those closures again; a
     closure's budget counts its own engine's work, so on the centrale encoding (rated
     on the board otherwise) a grid near its budget is labelled by the closure's count."""
-    ladder = []
+    answers_by_depth = []
     by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
     for depth in range(task.max_depth + 1):
         if by_depth.get(depth) not in answers:
             break
-        ladder.append(answers[by_depth[depth]])
+        answers_by_depth.append(answers[by_depth[depth]])
     settled: list[str | None] = []
     for i in range(len(task.puzzles)):
         label = None
-        for depth, answers in enumerate(ladder):
+        for depth, answers in enumerate(answers_by_depth):
             answer = answers[i]
             if answer.status is not Status.UNKNOWN or answer.timed_out or answer.over_budget:
                 label = depth_bucket(

@@ -126,7 +126,7 @@ def summarize(samples: Iterable[Sample], seed: int) -> list[Point]:
     order = list(METHODS)
     for method, k in sorted(groups, key=lambda key: (order.index(key[0]), key[1])):
         group = sorted(groups[(method, k)], key=lambda s: s.index)
-        counts = [s.count.solutions for s in group]
+        counts = [s.count.count for s in group]
         rng = np.random.default_rng([seed, order.index(method), k])
         low, high = bootstrap_ci(counts, rng)
         dead = sum(s.dead_ends for s in group)
@@ -135,13 +135,13 @@ def summarize(samples: Iterable[Sample], seed: int) -> list[Point]:
                 method=method,
                 givens=k,
                 samples=len(group),
-                capped=sum(s.count.capped for s in group),
+                capped=sum(not s.count.complete for s in group),
                 mean=statistics.fmean(counts),
                 ci_low=low,
                 ci_high=high,
                 median=float(statistics.median(counts)),
                 unique_share=sum(1 for s in group if s.count.unique) / len(group),
-                none_share=sum(1 for s in group if s.count.solutions == 0) / len(group),
+                none_share=sum(1 for s in group if s.count.count == 0) / len(group),
                 dead_end_share=dead / (dead + len(group)) if method == "random" else 0.0,
             )
         )

@@ -48,7 +48,7 @@ class PysatCounter:
             block = [-lit for lit in model if 0 < lit <= self._cell_vars]
             self.solver.add_clause([-selector, *block])
         self.solver.add_clause([-selector])  # retire this call's blocking clauses
-        return SolutionCount(found, found >= cap)
+        return SolutionCount(found, found < cap)
 
     def close(self) -> None:
         self.solver.delete()
@@ -64,11 +64,11 @@ def describe(count: SolutionCount) -> str:
     """Return 'unique', 'no solution', '3 solutions' or '>= 2 solutions (cap)'."""
     if count.unique:
         return "unique"
-    if count.solutions == 0:
+    if count.count == 0:
         return "no solution"
-    if count.capped:
-        return f">= {count.solutions} solutions (cap)"
-    return f"{count.solutions} solutions"
+    if not count.complete:
+        return f">= {count.count} solutions (cap)"
+    return f"{count.count} solutions"
 
 
 class SolutionCounter(Protocol):
@@ -85,7 +85,7 @@ def necessary_givens(counter: SolutionCounter, grid: Grid) -> list[bool]:
     out = []
     for c, k in enumerate(grid):
         if k:
-            out.append(counter.count((*grid[:c], 0, *grid[c + 1 :]), 2).solutions >= 2)
+            out.append(counter.count((*grid[:c], 0, *grid[c + 1 :]), 2).count >= 2)
     return out
 
 

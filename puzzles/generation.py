@@ -254,7 +254,7 @@ class Generator:
             return True
         if req.method in ("random", "remove"):
             count = solver.two_or_fewer(puzzle.grid)
-            kind = "unique" if count.unique else "none" if count.solutions == 0 else "several"
+            kind = "unique" if count.unique else "none" if count.count == 0 else "several"
             tally[kind] += 1
             return count.unique or not req.unique
         if req.givens is not None and puzzle.givens > req.givens:

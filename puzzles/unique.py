@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     provers[puzzle.geometry] = rules
                     write_proof(rules, puzzle.grid, args.proof, index)
             else:
-                tally["no solution" if count.solutions == 0 else "several solutions"] += 1
+                tally["no solution" if count.count == 0 else "several solutions"] += 1
             checked += 1
             print(f"{puzzle.source}  {verdict}")
     except KeyboardInterrupt:  # the puzzles checked so far are reported

@@ -4,7 +4,7 @@ units, so that a result is a function of its input and never of the machine's lo
 A budget counts work the engine does anyway, and stops a grid at a point that depends
 on the grid alone:
 
-- `propagations`: the home-grown engine's closures, depth ladders and search.  The
+- `propagations`: the home-grown engine's closures, depth loops and search.  The
   clause engines count literals propagated (the C core's, hypotheses tested too); the
   boards count cells placed and hypotheses tested.  A grid is given up at the first
   hypothesis boundary where the work spent on it exceeds the budget: the C core checks

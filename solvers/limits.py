@@ -9,7 +9,7 @@ limit and a pending Ctrl-C:
 
 - The C core (`solvers.core`) runs without the GIL and polls for signals itself, so
   Ctrl-C and `alarm_after`'s timer raise within a few tens of milliseconds; its search
-  and its clause engine's probes, ladders and closures also read the opt-in time limit
+  and its clause engine's probes, depth loops and closures also read the opt-in time limit
   themselves (a deadline, a limit per grid) at the start of each node and at each
   hypothesis boundary.
 - PySAT's solvers (MiniSat, Glucose, CaDiCaL) solve in one call bounded by their

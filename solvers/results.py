@@ -6,7 +6,7 @@ zero decisions and "we do not know" must stay distinguishable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 from encoder.status import Status
 from solvers.budgets import OVER_BUDGET
@@ -128,12 +128,35 @@ def depth_bucket(label: str) -> str:
 
 
 @dataclass(frozen=True)
-class SolutionCount:
-    """Number of solutions of a grid, counted up to a cap."""
+class Work:
+    """What one engine call cost: decisions, backtracks, conflicts, propagations
+    (literals propagated) and hypotheses (failed-literal hypotheses tested)."""
 
-    solutions: int  # exact when not capped, else equal to the cap (a lower bound)
-    capped: bool  # True when the count stopped at the cap: there may be more
+    decisions: int = 0
+    backtracks: int = 0
+    conflicts: int = 0
+    propagations: int = 0
+    hypotheses: int = 0
+
+    def __post_init__(self) -> None:
+        if any(getattr(self, f.name) < 0 for f in fields(self)):
+            raise ValueError("counters must be >= 0")
+
+
+@dataclass(frozen=True)
+class SolutionCount:
+    """The number of solutions (models) of a grid or a formula, counted up to a cap:
+    `complete` is False when the count stopped early (at the cap, or a budget), and
+    `count` is then a lower bound; `work`: what the count cost, when the engine counted."""
+
+    count: int
+    complete: bool
+    work: Work = field(default=Work(), compare=False)  # two counts are equal by their answer
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise ValueError("count must be >= 0")
 
     @property
     def unique(self) -> bool:
-        return self.solutions == 1 and not self.capped
+        return self.count == 1 and self.complete

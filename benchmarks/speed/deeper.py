@@ -3,7 +3,7 @@
 The depth-2 median on the forum's hardest list (and against `Minisat22.solve`'s median
 on the same grids) and the depth-3 median on mith's sample of T&E(3) grids, for the
 closure of that depth alone (`Engine.probe`) and for the depth rating that reaches it
-(the closures of depth 0, 1, ... each on top of the one below, `Rater.ladder`).
+(the closures of depth 0, 1, ... each on top of the one below, `Rater.depths`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from benchmarks.speed.common import (
 )
 from benchmarks.speed.record import Record
 from benchmarks.timing import median
-from solvers.ratings.depth import Rater, ladder_labels
+from solvers.ratings.depth import Rater, depth_labels
 
 # The targets of each depth: (the closure's, the closure's against Minisat22.solve,
 # the depth rating's); None where the question has none.
@@ -43,9 +43,9 @@ def deeper(engine, grids, depth: int, source: str, number: str, quiet: bool, rec
     done = sum(ok and solved(lits) for ok, lits in answers)
     rater = Rater(GEOMETRY)
     values = board_values(grids)
-    rater.ladder(values[:1], depth)  # a first call before anything is timed
-    ratings = rater.ladder(values, depth)
-    rated = Counter(ladder_labels(ratings, depth))
+    rater.depths(values[:1], depth)  # a first call before anything is timed
+    ratings = rater.depths(values, depth)
+    rated = Counter(depth_labels(ratings, depth))
     rating_ms = float(np.median(ratings.seconds)) * 1e3
     key = f"3.depth_{depth}"
     record.figure(f"{key}.engine.median", median(times) * 1e3, "ms")
@@ -56,7 +56,7 @@ def deeper(engine, grids, depth: int, source: str, number: str, quiet: bool, rec
     print(f"\n{number} depth-{depth} closure, {len(grids)} grids of {source}")
     print(f"   engine.probe(depth={depth})  median {ms(median(times))}, worst {ms(max(times))}; "
           f"solved by depth {depth}: {done}/{len(grids)}")  # fmt: skip
-    print(f"   depth rating up to {depth} (Rater.ladder)  median "
+    print(f"   depth rating up to {depth} (Rater.depths)  median "
           f"{ms(float(np.median(ratings.seconds)))}, worst {ms(float(ratings.seconds.max()))}; "
           f"depths {dict(sorted(rated.items()))}")  # fmt: skip
     print(record.target(closure_target, median(times) * 1e3))

@@ -9,12 +9,12 @@ a. one placement test ("cell = value" on a copy of the board, propagated to its
 b. unit propagation of the 17-clue givens: one `Board.propagate` call from Python
    against `Minisat22.propagate` (medians), and `Board.propagate_batch`, 1,000 grids a
    call, per grid (Minisat22's mean per call beside);
-c. the depth-1 closure in batch: `Board.ladder` to depth 1 over the 17-clue list in one
+c. the depth-1 closure in batch: `Board.depths` to depth 1 over the 17-clue list in one
    call, each grid's kernel time (unit propagation, then the closure where it leaves the
    grid open); `Board.probe(depth=1)` per call beside it;
 d. the depth-2 closure of the forum's hardest, `Board.probe` per call, alone and against
    `Minisat22.solve`'s median (every literal of a closure true in Minisat22's model);
-e. the depth ladder to 3 over mith's T&E(3) grids, each grid's kernel time;
+e. the depth loop to 3 over mith's T&E(3) grids, each grid's kernel time;
 f. the clause engine (`solvers.core.Clauses`) on other CNFs than the board's: unit
    propagation per call against `Minisat22.propagate` on the exam's formula and tdoku's
    augmented one (the 17-clue givens as assumptions) and on a random CNF (seeded random
@@ -54,7 +54,7 @@ from benchmarks.speed.record import Record
 from benchmarks.timing import median
 from encoder.encodings import rule_formula
 from encoder.numbering import cell_value
-from solvers.ratings.depth import ladder_labels
+from solvers.ratings.depth import depth_labels
 
 PLACEMENT_TESTS = 4000  # placement tests per timed call, about a millisecond
 WHOLE_RUNS = 5  # runs of a whole process (medians)
@@ -154,16 +154,16 @@ def native_core(seventeen, hardest, deepest, names: tuple[str, str, str], quiet:
         skip(record, "d", "core-d2-closure", "depth-2 closure", hardest_name)
     if deepest:
         values = board_values(deepest)
-        board.ladder(values[:1], 3)  # a first call before anything is timed
-        ours = board.ladder(values, 3)
+        board.depths(values[:1], 3)  # a first call before anything is timed
+        ours = board.depths(values, 3)
         core_ms = float(np.median(ours.seconds)) * 1e3
         record.figure("9.ladder_3.core.median", core_ms, "ms")
-        print(f"   e. depth ladder to 3, {len(deepest)} grids of {deeper_name}, one call: "
+        print(f"   e. depth loop to 3, {len(deepest)} grids of {deeper_name}, one call: "
               f"kernel-time median {core_ms:.3f} ms; depths "
-              f"{dict(sorted(Counter(ladder_labels(ours, 3)).items()))}")  # fmt: skip
+              f"{dict(sorted(Counter(depth_labels(ours, 3)).items()))}")  # fmt: skip
         print(record.target("core-d3-ladder", core_ms, indent=6))
     else:
-        skip(record, "e", "core-d3-ladder", "depth ladder to 3", deeper_name)
+        skip(record, "e", "core-d3-ladder", "depth loop to 3", deeper_name)
     clause_engine(seventeen, seventeen_name, quiet, record)
     if commands is None:
         record.skipped("rate-royle17, rate-one-grid: --skip-commands")
@@ -201,7 +201,7 @@ def placements(board, hardest, name: str, record: Record) -> None:
 
 def propagation(board, seventeen, name: str, quiet: bool, record: Record) -> None:
     """Parts b and c: unit propagation per call and in batch; the depth-1 closure in
-    batch (the ladder to depth 1) and per call."""
+    batch (the depth loop to depth 1) and per call."""
     with Minisat22(bootstrap_with=rule_formula(GEOMETRY).clauses) as minisat:
         calls = {"core": board.propagate, "minisat": lambda g: minisat.propagate(assumptions=g)}
         up = alternating("UP core", seventeen, calls, quiet)
@@ -231,17 +231,17 @@ def propagation(board, seventeen, name: str, quiet: bool, record: Record) -> Non
           f"per grid")  # fmt: skip
     print(record.target("core-up-batch", core_us, indent=6))
     print(record.target("core-up-call", medians["core"] / medians["minisat"], indent=6))
-    board.ladder(values[:1], 1)  # a first call before anything is timed
-    ours = board.ladder(values, 1)
+    board.depths(values[:1], 1)  # a first call before anything is timed
+    ours = board.depths(values, 1)
     one, _ = per_grid("depth 1 core", seventeen, lambda g: board.probe(g, 1), quiet)
     core_batch = float(np.median(ours.seconds)) * 1e6
     core_call = median(one) * 1e6
     record.figure("9.depth_1.core.batch.median", core_batch, "us")
     record.figure("9.depth_1.core.call.median", core_call, "us")
-    print(f"   c. depth-1 closure, {len(seventeen)} grids of {name}: the ladder to depth 1 in "
+    print(f"   c. depth-1 closure, {len(seventeen)} grids of {name}: the depth loop to depth 1 in "
           f"one call, kernel-time median {core_batch:.2f} us; Board.probe(depth=1) per call, "
           f"median {core_call:.2f} us; depths "
-          f"{dict(sorted(Counter(ladder_labels(ours, 1)).items()))}")  # fmt: skip
+          f"{dict(sorted(Counter(depth_labels(ours, 1)).items()))}")  # fmt: skip
     print(record.target("core-fl-batch", core_batch, indent=6))
 
 

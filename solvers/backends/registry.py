@@ -400,7 +400,7 @@ class HomeBackend(Backend):
     def _closures(
         self, assumption_sets: Sequence[Sequence[Lit]], with_units: bool = False
     ) -> list[SolverResult]:
-        from solvers.core import LADDER_BUDGET, LADDER_OPEN, LADDER_SAT, LADDER_TIMEOUT
+        from solvers.core import DEPTH_BUDGET, DEPTH_OPEN, DEPTH_SAT, DEPTH_TIMEOUT
 
         if with_units:
             sets = [list(assumptions) for assumptions in assumption_sets]
@@ -415,12 +415,12 @@ class HomeBackend(Backend):
         )
         propagations = out.work
         status = out.status.tolist()
-        filled = np.flatnonzero(out.status == LADDER_SAT)
+        filled = np.flatnonzero(out.status == DEPTH_SAT)
         wrong = self.check.falsified_rows(out.true[filled]).tolist()
         falsified = dict(zip(filled.tolist(), wrong, strict=True))
         # Whether propagation alone fills the grid: the closure says so where it can
         # (see _without); the others are propagated again, together.
-        ok = [code in (LADDER_OPEN, LADDER_SAT) for code in status]
+        ok = [code in (DEPTH_OPEN, DEPTH_SAT) for code in status]
         assigned, conflicts = out.assigned.tolist(), out.conflicts.tolist()
         without = [
             okay and count == self.cell_vars if not failed or self.depth == 0 else None
@@ -439,8 +439,8 @@ class HomeBackend(Backend):
         results = []
         for i, code in enumerate(status):
             seconds = float(out.seconds[i])
-            if code in (LADDER_TIMEOUT, LADDER_BUDGET):
-                over = code == LADDER_BUDGET
+            if code in (DEPTH_TIMEOUT, DEPTH_BUDGET):
+                over = code == DEPTH_BUDGET
                 reason = (
                     budget_reason("propagations", self.budget.propagations)
                     if over
@@ -453,12 +453,12 @@ class HomeBackend(Backend):
                 )
                 continue
             state, model, reason = Status.UNSAT, (), ""
-            if code == LADDER_OPEN:
+            if code == DEPTH_OPEN:
                 state, reason = Status.UNKNOWN, self._open_reason(assigned[i])
-            elif code == LADDER_SAT and falsified[i] < 0:
+            elif code == DEPTH_SAT and falsified[i] < 0:
                 state = Status.SAT
                 model = np.where(out.true[i], variables, -variables).tolist()
-            elif code == LADDER_SAT:
+            elif code == DEPTH_SAT:
                 state, reason = Status.UNKNOWN, UNSATISFIED_REASON
             work = (0, conflicts[i], int(propagations[i]))
             results.append(self._result(state, model, seconds, without[i], *work, reason))

@@ -3,7 +3,7 @@
 
 `Board(geometry)` answers what the clause engine `Clauses` answers on the exam's rule
 formula (unit propagation, the failed-literal closures nested to depth k, the depth
-ladder; board_impl.h says why they are equal), on fsss2's layout: one bit board per
+loop; board_impl.h says why they are equal), on fsss2's layout: one bit board per
 value over all cells plus a bit per full house still open for the value.  Arrays go in
 and come out as numpy arrays, one call for many grids; the kernels run without the GIL,
 and Ctrl-C raises KeyboardInterrupt within a few tens of milliseconds.
@@ -14,7 +14,7 @@ one (the tests run each).  SUDOKU_SAT_CORE, when set, is a folder of other build
 the extensions to load instead (the sanitizer test builds them there).
 
 Work budgets.  Each kernel counts its work (cells placed and hypotheses tested); a
-ladder given `budget` gives a grid up (LADDER_BUDGET, at the depth it was working on)
+depth loop given `budget` gives a grid up (DEPTH_BUDGET, at the depth it was working on)
 at the first hypothesis boundary where the work spent on that grid exceeds the budget,
 so the same grids and budget give the same answers on every machine.
 """
@@ -65,13 +65,13 @@ use_variant = _core.use_variant  # use_variant(name): use that one
 POLARITIES = ("both", "positive")
 MAX_SIDE = 64  # one bit per value in a 64-bit word
 
-# A grid's outcome in a ladder: the extension's own constants (core.h), one definition.
-LADDER_OPEN = _core.LADDER_OPEN  # no depth up to max_depth fills it
-LADDER_SAT = _core.LADDER_SAT  # the closure of its depth fills the grid
-LADDER_UNSAT = _core.LADDER_UNSAT  # the closure of its depth is contradictory
-LADDER_BAD = _core.LADDER_BAD  # a value outside 0..N
-LADDER_TIMEOUT = _core.LADDER_TIMEOUT  # its opt-in time limit passed (the clause engine's)
-LADDER_BUDGET = _core.LADDER_BUDGET  # its work budget ran out at its depth
+# A grid's outcome in a depth loop: the extension's own constants (core.h), one definition.
+DEPTH_OPEN = _core.DEPTH_OPEN  # no depth up to max_depth fills it
+DEPTH_SAT = _core.DEPTH_SAT  # the closure of its depth fills the grid
+DEPTH_UNSAT = _core.DEPTH_UNSAT  # the closure of its depth is contradictory
+DEPTH_BAD = _core.DEPTH_BAD  # a value outside 0..N
+DEPTH_TIMEOUT = _core.DEPTH_TIMEOUT  # its opt-in time limit passed (the clause engine's)
+DEPTH_BUDGET = _core.DEPTH_BUDGET  # its work budget ran out at its depth
 # Clauses.bounded_probe's outcomes: the extension's own constants, one definition.
 PROBE_OK = 0  # else the number of literals
 PROBE_CONFLICT = _core.PROBE_CONFLICT
@@ -89,8 +89,8 @@ def applies(geometry: Geometry, encoding: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Ladder:
-    """The depth rating of many grids, one entry per grid: `status` (LADDER_*), `depth`
+class Depths:
+    """The depth rating of many grids, one entry per grid: `status` (DEPTH_*), `depth`
     (the depth that settled it, the last one tried when open, the one the budget
     stopped), `solutions` (the cells placed: the filled grid when SAT), `seconds` (the
     kernel's time on the grid) and `work` (the work units it spent)."""
@@ -100,6 +100,27 @@ class Ladder:
     solutions: np.ndarray
     seconds: np.ndarray
     work: np.ndarray
+
+
+def engine_for(
+    geometry: Geometry,
+    encoding: str = BOARD_ENCODING,
+    proofs: bool = False,
+    time_limit: bool = False,
+) -> Board | Clauses:
+    """Return the core's engine for the rules of `geometry` in `encoding`: the board
+    where it computes the clause engine's answers (`applies`) and neither proofs (the
+    closures' lemmas) nor the opt-in time limit are asked, else the clause engine over
+    the rule formula.  Both answer `probe`, `propagate`, `depths`, `work` and
+    `hypotheses` alike; the caller never asks which it got."""
+    if applies(geometry, encoding) and not proofs and not time_limit:
+        return Board(geometry)
+    from encoder.dimacs import Cnf  # the board never needs the clauses
+    from encoder.encodings import rule_formula
+
+    formula = rule_formula(geometry, encoding)
+    cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
+    return Clauses((cnf.literals, cnf.offsets), formula.num_vars)
 
 
 def grid_rows(grids, cells: int) -> np.ndarray:
@@ -183,41 +204,31 @@ class Board:
         out = self._out[:count].copy()
         return True, out if as_array else out.tolist()
 
-    def bounded_probe(
-        self,
-        assumptions: np.ndarray,
-        depth: int,
-        polarity: str = "both",
-        log: np.ndarray | None = None,
-        budget: int | None = None,
-        time_limit: float | None = None,
-    ) -> tuple[int, np.ndarray]:
-        """`probe` as arrays, bounded: return (PROBE_OK, literals), (PROBE_CONFLICT, []),
-        or (PROBE_BUDGET or PROBE_TIME, []) when the query's work passed `budget` (work
-        units, None: none) or its time passed `time_limit` (seconds, None: none), both
-        seen at a hypothesis boundary."""
-        if budget is not None and budget < 0:
-            raise ValueError(f"budget must be >= 0 or None, not {budget}")
-        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
-        limit = -1 if budget is None else int(budget)
-        count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out, log, limit,
-                                _limit_ns(time_limit))  # fmt: skip
-        if count < 0:
-            return count, np.empty(0, np.int64)
-        return PROBE_OK, self._out[:count].copy()
-
     def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
         """Return probe's answer at depth 0: unit propagation alone."""
         if not as_array:  # probe's path without its checks of depth and polarity
             return self._board.probe_list(assumptions, 0, False)
         return self.probe(assumptions, 0, as_array=True)
 
-    def ladder(
-        self, grids, max_depth: int, polarity: str = "both", budget: int | None = None
-    ) -> Ladder:
+    def depths(
+        self,
+        grids,
+        max_depth: int,
+        polarity: str = "both",
+        budget: int | None = None,
+        log: np.ndarray | None = None,
+        log_at: np.ndarray | None = None,
+        time_limit: float | None = None,
+    ) -> Depths:
         """Rate each grid at the first depth whose closure fills it (SAT) or contradicts
         (UNSAT), else OPEN at max_depth; `budget` (work units, None: none) bounds each
-        grid's work."""
+        grid's work.  The board keeps no proof log and no clock: `log` and `time_limit`
+        are Clauses.depths' (`engine_for` gives the clause engine when they are asked)."""
+        if log is not None or log_at is not None or time_limit is not None:
+            raise ValueError(
+                "the board keeps no proof log and no clock: rate on the clause engine "
+                "(solvers.core.engine_for with proofs or a time limit)"
+            )
         grids = grid_rows(grids, self.cells)
         if budget is not None and budget < 0:
             raise ValueError(f"budget must be >= 0 or None, not {budget}")
@@ -227,11 +238,11 @@ class Board:
         solutions = np.zeros((count, self.cells), np.int8)
         work = np.zeros(count, np.int64)
         ns = np.zeros(count, np.int64)
-        self._board.ladder(
+        self._board.depths(
             grids, int(max_depth), _polarity(polarity), -1 if budget is None else int(budget),
             status, depth, solutions, work, ns,
         )  # fmt: skip
-        return Ladder(status, depth, solutions, ns / 1e9, work)
+        return Depths(status, depth, solutions, ns / 1e9, work)
 
     def placements(self, grid, repeats: int = 1) -> int:
         """Test every hypothesis "cell = value" of the grid's propagated givens, each on a
@@ -343,24 +354,31 @@ class Clauses:
         self._cnf.batch(flat, offsets, ok, values)
         return ok, values
 
-    def ladder(
+    def depths(
         self,
         grids,
-        size: int,
         max_depth: int,
         polarity: str = "both",
         budget: int | None = None,
         log: np.ndarray | None = None,
         log_at: np.ndarray | None = None,
         time_limit: float | None = None,
-    ) -> Ladder:
-        """Rate grids of side `size` (cell c holding k is variable size * c + k) as
-        Board.ladder does, on the clauses.  `log` and `log_at` (one entry per grid and
-        one more): where the closures' lemmas are written, grid g's from log_at[g] to
-        log_at[g + 1] (`solvers.core.proof_log`; None: nowhere).  `time_limit` (seconds,
-        None: none; opt-in, the answers then depend on the machine): a grid still
-        working past it is LADDER_TIMEOUT, at the depth it was working on."""
-        grids = grid_rows(grids, size * size)
+    ) -> Depths:
+        """Rate grids as Board.depths does, on the clauses: rows of N*N values, N read
+        from their length (cell c holding k is variable N * c + k).  `log` and `log_at`
+        (one entry per grid and one more): where the closures' lemmas are written, grid
+        g's from log_at[g] to log_at[g + 1] (`solvers.core.proof_log`; None: nowhere).
+        `time_limit` (seconds, None: none; opt-in, the answers then depend on the
+        machine): a grid still working past it is DEPTH_TIMEOUT, at the depth it was
+        working on."""
+        cells = np.shape(grids)[-1] if np.ndim(grids) == 2 else 0
+        size = math.isqrt(cells)
+        if size * size != cells or size**3 > self.num_vars:
+            raise ValueError(
+                f"grids must be rows of N*N values with N**3 <= {self.num_vars} (the "
+                f"formula's variables), not rows of {cells}"
+            )
+        grids = grid_rows(grids, cells)
         if budget is not None and budget < 0:
             raise ValueError(f"budget must be >= 0 or None, not {budget}")
         count = grids.shape[0]
@@ -369,12 +387,12 @@ class Clauses:
         solutions = np.zeros((count, size * size), np.int8)
         work = np.zeros(count, np.int64)
         ns = np.zeros(count, np.int64)
-        self._cnf.ladder(
+        self._cnf.depths(
             grids, int(size), int(max_depth), _polarity(polarity),
             -1 if budget is None else int(budget), status, depth, solutions, work, ns, log,
             log_at, _limit_ns(time_limit),
         )  # fmt: skip
-        return Ladder(status, depth, solutions, ns / 1e9, work)
+        return Depths(status, depth, solutions, ns / 1e9, work)
 
     def closures(
         self,
@@ -388,7 +406,7 @@ class Clauses:
         """The closure of depth `depth` of each set of assumptions (lists of DIMACS ints,
         or a pair (flat, offsets)) in one call, as Engine.closures: the harness's closure
         solvers over a chunk of grids; `budget` (work units, None: none) bounds each, and
-        so does `time_limit` (seconds, None: none; LADDER_TIMEOUT)."""
+        so does `time_limit` (seconds, None: none; DEPTH_TIMEOUT)."""
         if isinstance(assumption_sets, tuple) and len(assumption_sets) == 2:
             flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in assumption_sets)
         else:
@@ -404,7 +422,7 @@ class Clauses:
             -1 if budget is None else int(budget), status, assigned, conflicts, work, ns,
             true.view(np.int8), _limit_ns(time_limit),
         )  # fmt: skip
-        bad = np.flatnonzero(status == LADDER_BAD)
+        bad = np.flatnonzero(status == DEPTH_BAD)
         if bad.size:
             g = int(bad[0])
             lits = flat[offsets[g] : offsets[g + 1]].tolist()
@@ -417,7 +435,7 @@ class Clauses:
 @dataclass(frozen=True)
 class Closures:
     """The closures of one depth of many assumption sets (`Clauses.closures`), one entry
-    per set, as solvers.core.engine.Closures: `status` (LADDER_*: SAT when the closure
+    per set, as solvers.core.engine.Closures: `status` (DEPTH_*: SAT when the closure
     assigns every one of the first `cell_vars` variables, OPEN, UNSAT, BAD for a literal
     beyond the formula, BUDGET), `assigned` (of those variables, root level included),
     `conflicts` (failed hypotheses and contradictory frames), `work`, `seconds`, and

@@ -1,6 +1,6 @@
 /* The board's kernels: unit propagation of the centrale encoding on one bit board per
  * value (core.h says the layout), the failed-literal closures nested to depth k, the
- * depth ladder and the batch of givens.  This file is compiled once per instruction
+ * depth loop and the batch of givens.  This file is compiled once per instruction
  * set (board_base.c, board_sse41.c, board_avx2.c include it with VARIANT defined);
  * module.c picks one table of entry points at load time.
  *
@@ -930,7 +930,7 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
     return CORE_OK;
 }
 
-static int ladder(Geo *G, const int8_t *grids, int64_t count, int max_depth, int positive_only,
+static int depths(Geo *G, const int8_t *grids, int64_t count, int max_depth, int positive_only,
                   int64_t budget, int8_t *status, int16_t *depth, int8_t *solutions,
                   int64_t *work, int64_t *ns, Poll *poll) {
     word *b = G->boards;
@@ -943,25 +943,25 @@ static int ladder(Geo *G, const int8_t *grids, int64_t count, int max_depth, int
         int started = start_board(G, kind, b, grids + (size_t)g * G->cells);
         int d = 0;
         if (started < 0) {
-            status[g] = LADDER_BAD;
+            status[g] = DEPTH_BAD;
         } else {
             int r = started ? CORE_OK : CORE_CONFLICT;
             for (;;) {
                 if (r == CORE_INTERRUPT) return r;
                 if (r == CORE_BUDGET) {
-                    status[g] = LADDER_BUDGET;
+                    status[g] = DEPTH_BUDGET;
                     break;
                 }
                 if (r != CORE_OK) {
-                    status[g] = LADDER_UNSAT;
+                    status[g] = DEPTH_UNSAT;
                     break;
                 }
                 if (filled(G, kind, b, sol)) {
-                    status[g] = LADDER_SAT;
+                    status[g] = DEPTH_SAT;
                     break;
                 }
                 if (d >= max_depth) {
-                    status[g] = LADDER_OPEN;
+                    status[g] = DEPTH_OPEN;
                     break;
                 }
                 d++;
@@ -1001,6 +1001,6 @@ const BoardOps CAT(board_ops, VARIANT) = {
     .name = VARIANT_NAME,
     .batch = batch,
     .probe = probe,
-    .ladder = ladder,
+    .depths = depths,
     .placements = placements,
 };

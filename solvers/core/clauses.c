@@ -1,7 +1,7 @@
 /* The clause engine's kernels (clauses.h says the conventions): building the formula,
  * unit propagation with two watched literals (long clauses) and implication lists
  * (binary clauses), backtracking, the failed-literal closure nested to depth k on the
- * trail, the ladder and batches.  No kernel allocates while it propagates: each watch
+ * trail, the depth loop and batches.  No kernel allocates while it propagates: each watch
  * list has room for every long clause holding its literal.
  *
  * The closure (the exam's `propagation2`, nested).  For an unassigned literal l, if
@@ -438,7 +438,7 @@ static int filled(const Cnf *F, int n, int8_t *out) {
     return 1;
 }
 
-int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
+int cnf_depths(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
                int positive_only, int64_t budget, int8_t *status, int16_t *depth,
                int8_t *solutions, int64_t *work, int64_t *ns, Poll *poll) {
     int64_t cells = (int64_t)n * n;
@@ -469,26 +469,26 @@ int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
         }
         int d = 0;
         if (bad) {
-            status[g] = LADDER_BAD;
+            status[g] = DEPTH_BAD;
         } else {
             int r = assume(F, lits, m);
             if (F->log) F->log[LOG_BASE] = F->dlevel;
             for (;;) {
                 if (r == CORE_INTERRUPT) break;
                 if (r == CORE_BUDGET || r == CNF_TIME) {
-                    status[g] = r == CORE_BUDGET ? LADDER_BUDGET : LADDER_TIMEOUT;
+                    status[g] = r == CORE_BUDGET ? DEPTH_BUDGET : DEPTH_TIMEOUT;
                     break;
                 }
                 if (r != CORE_OK) {
-                    status[g] = LADDER_UNSAT;
+                    status[g] = DEPTH_UNSAT;
                     break;
                 }
                 if (filled(F, n, sol)) {
-                    status[g] = LADDER_SAT;
+                    status[g] = DEPTH_SAT;
                     break;
                 }
                 if (d >= max_depth) {
-                    status[g] = LADDER_OPEN;
+                    status[g] = DEPTH_OPEN;
                     break;
                 }
                 d++;
@@ -543,7 +543,7 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
         for (int64_t i = 0; i < nlits; i++)
             if (lits[i] == 0 || lits[i] > F->nvars || lits[i] < -(int64_t)F->nvars) bad = 1;
         if (bad) {
-            status[g] = LADDER_BAD;
+            status[g] = DEPTH_BAD;
         } else {
             int r = assume(F, lits, nlits);
             if (r == CORE_OK) r = closure(F, depth, positive_only, poll, w0, budget);
@@ -552,14 +552,14 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
                 return r;
             }
             if (r == CORE_BUDGET || r == CNF_TIME) {
-                status[g] = r == CORE_BUDGET ? LADDER_BUDGET : LADDER_TIMEOUT;
+                status[g] = r == CORE_BUDGET ? DEPTH_BUDGET : DEPTH_TIMEOUT;
             } else if (r != CORE_OK) {
-                status[g] = LADDER_UNSAT;
+                status[g] = DEPTH_UNSAT;
             } else {
                 int64_t n = 0;
                 for (int64_t v = 0; v < cell_vars; v++) n += F->value[2 * v] != 0;
                 assigned[g] = n;
-                status[g] = n == cell_vars ? LADDER_SAT : LADDER_OPEN;
+                status[g] = n == cell_vars ? DEPTH_SAT : DEPTH_OPEN;
                 if (n == cell_vars)
                     for (int32_t v = 0; v < F->nvars; v++) row[v] = F->value[2 * v] == 1;
             }

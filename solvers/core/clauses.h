@@ -1,5 +1,5 @@
 /* The clause engine: unit propagation with two watched literals on any CNF, the
- * failed-literal closures nested to depth k, the depth ladder of grids and batches of
+ * failed-literal closures nested to depth k, the depth loop of grids and batches of
  * assumption sets (clauses.c).
  *
  * Literals are codes 2 * v + sign for the 0-based variable v (DIMACS v + 1), so
@@ -49,15 +49,15 @@ typedef struct Cnf {
     /* the proof log the closures write their lemmas to (proof_log.h; NULL: none) */
     int64_t *log;
     int64_t log_len;
-    int64_t *log_at; /* a ladder's grid g's lemmas: log[log_at[g] .. log_at[g+1]) (or NULL) */
-    /* the opt-in wall-clock limit of each grid of a ladder or closures (0: none), read
+    int64_t *log_at; /* a depth loop's grid g's lemmas: log[log_at[g] .. log_at[g+1]) (or NULL) */
+    /* the opt-in wall-clock limit of each grid of a depth loop or closures (0: none), read
      * at the closures' hypothesis boundaries, and when the grid began (core_now_ns) */
     int64_t limit_ns, grid_t0;
 } Cnf;
 
 /* Beyond core.h's: a closure stopped by its grid's time limit, and such a grid's status
- * (solvers.core.LADDER_TIMEOUT). */
-enum { CNF_TIME = 4, LADDER_TIMEOUT = 4 };
+ * (solvers.core.DEPTH_TIMEOUT). */
+enum { CNF_TIME = 4, DEPTH_TIMEOUT = 4 };
 
 enum { C_LEVEL = 0, C_POS = 1, C_QUIET = 2, C_STAMP = 3, C_HYP = 4, C_COLUMNS = 5 };
 
@@ -75,7 +75,7 @@ int cnf_room(Cnf *F, int depth);
 int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
               int64_t *out, int64_t *nout, Poll *poll, int64_t budget);
 /* Rate grids (cells values each; cell c holding k is variable n * c + k). */
-int cnf_ladder(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
+int cnf_depths(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
                int positive_only, int64_t budget, int8_t *status, int16_t *depth,
                int8_t *solutions, int64_t *work, int64_t *ns, Poll *poll);
 /* Propagate each assumption set (DIMACS, checked) flat[offsets[g] .. offsets[g+1]):
@@ -85,9 +85,9 @@ int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count
               int8_t *values, Poll *poll);
 
 /* The closure of depth `depth` of each assumption set (DIMACS) flat[offsets[g] ..
- * offsets[g+1]), as solvers.core.engine's closures_kernel: status (LADDER_SAT when the
- * closure assigns each of the first cell_vars variables, LADDER_OPEN, LADDER_UNSAT,
- * LADDER_BAD for a literal beyond the formula, LADDER_BUDGET), assigned (of those
+ * offsets[g+1]), as solvers.core.engine's closures_kernel: status (DEPTH_SAT when the
+ * closure assigns each of the first cell_vars variables, DEPTH_OPEN, DEPTH_UNSAT,
+ * DEPTH_BAD for a literal beyond the formula, DEPTH_BUDGET), assigned (of those
  * variables, root level included), conflicts, work and ns per set, and true[g]
  * (nvars each) the variables true in the closure when SAT. */
 int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int depth,

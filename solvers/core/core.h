@@ -25,13 +25,13 @@ enum {
     CORE_INTERRUPT = 3, /* a signal handler raised (Ctrl-C): the exception is set */
 };
 
-/* A grid's outcome in a ladder (solvers.core.LADDER_*). */
+/* A grid's outcome in a depth loop (solvers.core.DEPTH_*). */
 enum {
-    LADDER_OPEN = 0,
-    LADDER_SAT = 1,
-    LADDER_UNSAT = 2,
-    LADDER_BAD = 3,
-    LADDER_BUDGET = 5,
+    DEPTH_OPEN = 0,
+    DEPTH_SAT = 1,
+    DEPTH_UNSAT = 2,
+    DEPTH_BAD = 3,
+    DEPTH_BUDGET = 5,
 };
 
 /* Signal polling: kernels run with the GIL released and call core_poll at hypothesis
@@ -100,7 +100,7 @@ typedef struct BoardOps {
                  int64_t *out, int64_t *nout, Poll *);
     /* rate grids: status, depth, solutions (cells int8 a grid), work per grid, ns per
      * grid; budget < 0: none.  CORE_OK or CORE_INTERRUPT */
-    int (*ladder)(Geo *, const int8_t *grids, int64_t count, int max_depth,
+    int (*depths)(Geo *, const int8_t *grids, int64_t count, int max_depth,
                   int positive_only, int64_t budget, int8_t *status, int16_t *depth,
                   int8_t *solutions, int64_t *work, int64_t *ns, Poll *);
     /* test each positive hypothesis of the propagated grid `repeats` times (copy +

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,54 +35,25 @@ from solvers.core.search import TIME as NATIVE_TIME
 from solvers.core.search import WORK as NATIVE_WORK
 from solvers.core.search import Search as NativeSearch
 from solvers.limits import TimeLimitReached, clock, deadline_after
-from solvers.results import Status
+from solvers.results import SolutionCount, Status, Work
 
 POLARITIES = core.POLARITIES
-_STAT_NAMES = ("decisions", "backtracks", "conflicts", "propagations", "probes")
+_STAT_NAMES = ("decisions", "backtracks", "conflicts", "propagations", "hypotheses")
 
 
 @dataclass(frozen=True)
-class Work:
-    """What one engine call cost: decisions, backtracks, conflicts, propagations
-    (literals propagated) and probes (failed-literal hypotheses tested)."""
-
-    decisions: int = 0
-    backtracks: int = 0
-    conflicts: int = 0
-    propagations: int = 0
-    probes: int = 0
-
-    def __post_init__(self) -> None:
-        if any(getattr(self, f.name) < 0 for f in fields(self)):
-            raise ValueError("counters must be >= 0")
-
-
-@dataclass(frozen=True)
-class SolveResult:
+class EngineAnswer:
     """Answer of Engine.solve and the work it took (this call only)."""
 
     status: Status
     model: tuple[Lit, ...]  # one signed literal per variable when SAT, else empty
-    work: Work = Work()
+    work: Work = field(default_factory=Work)
 
     def __post_init__(self) -> None:
         if not isinstance(self.status, Status):
             raise TypeError(f"status must be a Status, not {self.status!r}")
         if self.model and self.status is not Status.SAT:
             raise ValueError(f"a {self.status.name} result carries no model")
-
-
-@dataclass(frozen=True)
-class CountResult:
-    """Number of models of Engine.count; complete is False if a limit or budget stopped it."""
-
-    count: int
-    complete: bool
-    work: Work = Work()
-
-    def __post_init__(self) -> None:
-        if self.count < 0:
-            raise ValueError("count must be >= 0")
 
 
 def _literal_array(assumptions: Iterable[Lit]) -> np.ndarray:
@@ -289,7 +260,7 @@ class Engine:
         return self._tracer.trace(lits.tolist())
 
     def _core_stats(self) -> np.ndarray:
-        """decisions, backtracks, conflicts, propagations, probes of the cores in use."""
+        """decisions, backtracks, conflicts, propagations, hypotheses of the cores in use."""
         stats = _native_stats(self._search)
         if self._clauses is not None:
             c = self._clauses
@@ -321,7 +292,7 @@ class Engine:
         budget: int | None = None,
         probe_depth: int = 0,
         log: np.ndarray = NO_LOG,
-    ) -> SolveResult:
+    ) -> EngineAnswer:
         """Return SAT and a model, UNSAT (under the assumptions) or UNKNOWN (budget spent).
 
         probe_depth > 0 runs the failed-literal closure of that depth at every node.
@@ -333,9 +304,9 @@ class Engine:
         lits = _literal_array(assumptions)
         self._check_range(lits)
         if not self.ok:
-            return SolveResult(Status.UNSAT, ())
+            return EngineAnswer(Status.UNSAT, ())
         if self.num_vars == 0:  # nothing to decide: the empty assignment is the model
-            return SolveResult(Status.SAT, ())
+            return EngineAnswer(Status.SAT, ())
         search = self._native()
         before = self._work()
         outcome, _, model = self._run(search, assumptions=lits, budget=budget,
@@ -344,7 +315,7 @@ class Engine:
             outcome, Status.UNKNOWN
         )
         work = Work(*(self._work() - before).tolist())
-        return SolveResult(status, () if model is None else tuple(model.tolist()), work)
+        return EngineAnswer(status, () if model is None else tuple(model.tolist()), work)
 
     def propagate_before_search(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, np.ndarray]:
         """Return `propagate(assumptions, as_array=True)`, computed on the native search's
@@ -360,20 +331,20 @@ class Engine:
 
     def count(
         self, limit: int | None = None, assumptions: Sequence[Lit] = (), budget: int | None = None
-    ) -> CountResult:
+    ) -> SolutionCount:
         """Return the number of models (over all num_vars variables), up to `limit`;
         `budget`: decisions (None: none)."""
         lits = _literal_array(assumptions)
         self._check_range(lits)
         if not self.ok or limit == 0:
-            return CountResult(0, not self.ok)
+            return SolutionCount(0, not self.ok)
         if self.num_vars == 0:
-            return CountResult(1, True)
+            return SolutionCount(1, True)
         search = self._native()
         before = self._work()
         outcome, models, _ = self._run(search, assumptions=lits, max_models=limit, budget=budget)
         work = Work(*(self._work() - before).tolist())
-        return CountResult(int(models), outcome == NATIVE_EXHAUSTED, work)
+        return SolutionCount(int(models), outcome == NATIVE_EXHAUSTED, work)
 
     def enumerate(
         self, assumptions: Sequence[Lit] = (), limit: int | None = None
@@ -407,13 +378,13 @@ class Engine:
 
     def accum_stats(self) -> dict[str, int]:
         """Return cumulative counters since construction: decisions, backtracks, conflicts,
-        propagations (literals propagated) and probes (failed-literal hypotheses tested)."""
+        propagations (literals propagated) and hypotheses (failed-literal hypotheses tested)."""
         return dict(zip(_STAT_NAMES, self._work().tolist(), strict=True))
 
 
 def _native_stats(search: NativeSearch | None) -> np.ndarray:
     """The native search's decisions, backtracks, conflicts, propagations (its work less
-    the hypotheses it tested) and probes (the hypotheses)."""
+    the hypotheses it tested) and the hypotheses."""
     if search is None:
         return np.zeros(5, np.int64)
     c = search.counters()

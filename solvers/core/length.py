@@ -44,7 +44,7 @@ the plain search, so the rating uses it only where a step would raise the rating
 
 The engine's vocabulary.  The formula's arrays are made by `build` (length_formula.c:
 the clause engine's layout, built without exactly-one groups, so every long clause
-stays a constraint of its own) and copied into the core once as a `Formula(F,
+stays a constraint of its own) and copied into the core once as a `LengthFormula(F,
 num_vars)` (its indices checked then): links are its implication lists (`bstart`,
 `bimp`), constraints its long clauses (`cstart`, `lits`); the core adds `occ`, each
 literal's constraints, laid out like the watch lists.  The state of the facts
@@ -92,10 +92,10 @@ ClauseArrays = namedtuple(
 # What `build` returns: the arrays, the units (literal codes) and their clauses'
 # indices, the first empty clause (-1: none).
 Built = namedtuple("Built", "F units unit_idx first_empty")
-# The formula, copied into the core and checked once: Formula(F, num_vars), F being
+# The formula, copied into the core and checked once: LengthFormula(F, num_vars), F being
 # `build`'s ClauseArrays.  Its num_vars, num_constraints, num_words (of a cone), width
 # (the longest constraint) and num_links are attributes.
-Formula = _length.Formula
+LengthFormula = _length.Formula
 
 # The facts and their cones: the assignment (value, level, reason, trail, trail_lim,
 # st) and, per literal, the pool row of a true literal's cone (`cone`); per constraint,
@@ -218,7 +218,7 @@ def build(flat: np.ndarray, offsets: np.ndarray, num_vars: int) -> Built:
     return Built(ClauseArrays(*ints[:10]), ints[10], ints[11], first_empty)
 
 
-def new_state(f: Formula, track: bool) -> State:
+def new_state(f: LengthFormula, track: bool) -> State:
     """Return an empty State of formula f: no facts, cones tracked if `track`."""
     nv, m = f.num_vars, f.num_constraints
     st = np.zeros(NUM_SLOTS, np.int64)
@@ -244,7 +244,7 @@ def copy_state(S: State) -> State:
     return State(*(a.copy() for a in S))
 
 
-def new_scratch(f: Formula) -> Scratch:
+def new_scratch(f: LengthFormula) -> Scratch:
     """Return the work arrays of `shortest_refutation` (allocated once per rater)."""
     m, nlits, words = f.num_constraints, 2 * f.num_vars, f.num_words
     entries = f.num_links + m + 2
@@ -266,7 +266,7 @@ def new_scratch(f: Formula) -> Scratch:
     )
 
 
-def new_alternatives(f: Formula) -> Alternatives:
+def new_alternatives(f: LengthFormula) -> Alternatives:
     """Return the work arrays of `refutation_with_alternatives` (once per rater)."""
     m, words, width = f.num_constraints, f.num_words, f.width
     rows = max(2, min(16 * (m + 2), ALTERNATIVE_WORDS // max(words, 1)))

@@ -19,6 +19,7 @@
 #include "arrays.h"
 #include "clauses.h"
 #include "core.h"
+#include "proof_log.h"
 #include "trace.h"
 
 #define MAX_DEPTH 100
@@ -512,8 +513,8 @@ static PyObject *board_probe_list(BoardObject *self, PyObject *const *args, Py_s
     return probe_answer(&self->face, r, nout);
 }
 
-/* ladder(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns) */
-static PyObject *board_ladder(BoardObject *self, PyObject *args) {
+/* depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns) */
+static PyObject *board_depths(BoardObject *self, PyObject *args) {
     PyObject *go, *so, *dO, *solo, *wo, *no;
     int max_depth, positive_only;
     long long budget;
@@ -540,7 +541,7 @@ static PyObject *board_ladder(BoardObject *self, PyObject *args) {
     }
     Poll poll;
     core_release(&poll);
-    int r = ops->ladder(G, gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
+    int r = ops->depths(G, gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
                         solv.buf, wv.buf, nv.buf, &poll);
     core_reacquire(&poll);
     self->busy = 0;
@@ -576,8 +577,8 @@ static PyMethodDef board_methods[] = {
     {"probe", (PyCFunction)board_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
     {"probe_list", (PyCFunction)(void (*)(void))board_probe_list, METH_FASTCALL,
      "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
-    {"ladder", (PyCFunction)board_ladder, METH_VARARGS,
-     "ladder(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
+    {"depths", (PyCFunction)board_depths, METH_VARARGS,
+     "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
     {"placements", (PyCFunction)board_placements, METH_VARARGS, "placements(grid, repeats)"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
     {NULL},
@@ -724,7 +725,7 @@ static PyObject *clauses_probe_list(ClausesObject *self, PyObject *const *args,
     return probe_answer(&self->face, r, nout);
 }
 
-static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
+static PyObject *clauses_depths(ClausesObject *self, PyObject *args) {
     PyObject *go, *so, *dO, *solo, *wo, *no, *logo = NULL, *ato = NULL;
     int n, max_depth, positive_only;
     long long budget, limit_ns = 0;
@@ -768,7 +769,7 @@ static PyObject *clauses_ladder(ClausesObject *self, PyObject *args) {
     }
     Poll poll;
     core_release(&poll);
-    int r = cnf_ladder(F, gv.buf, count, n, max_depth, positive_only, budget, sv.buf, dv.buf,
+    int r = cnf_depths(F, gv.buf, count, n, max_depth, positive_only, budget, sv.buf, dv.buf,
                        solv.buf, wv.buf, nv.buf, &poll);
     core_reacquire(&poll);
     if (r < 0)
@@ -883,8 +884,8 @@ static PyMethodDef clauses_methods[] = {
     {"probe", (PyCFunction)clauses_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
     {"probe_list", (PyCFunction)(void (*)(void))clauses_probe_list, METH_FASTCALL,
      "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
-    {"ladder", (PyCFunction)clauses_ladder, METH_VARARGS,
-     "ladder(grids, n, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
+    {"depths", (PyCFunction)clauses_depths, METH_VARARGS,
+     "depths(grids, n, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
     {"batch", (PyCFunction)clauses_batch, METH_VARARGS, "batch(flat, offsets, ok, values)"},
     {"closures", (PyCFunction)clauses_closures, METH_VARARGS,
      "closures(flat, offsets, depth, positive_only, cell_vars, budget, status, assigned, "
@@ -935,12 +936,17 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "LADDER_OPEN", LADDER_OPEN) < 0 ||
-        PyModule_AddIntConstant(m, "LADDER_SAT", LADDER_SAT) < 0 ||
-        PyModule_AddIntConstant(m, "LADDER_UNSAT", LADDER_UNSAT) < 0 ||
-        PyModule_AddIntConstant(m, "LADDER_BAD", LADDER_BAD) < 0 ||
-        PyModule_AddIntConstant(m, "LADDER_TIMEOUT", LADDER_TIMEOUT) < 0 ||
-        PyModule_AddIntConstant(m, "LADDER_BUDGET", LADDER_BUDGET) < 0 ||
+    if (PyModule_AddIntConstant(m, "DEPTH_OPEN", DEPTH_OPEN) < 0 ||
+        PyModule_AddIntConstant(m, "DEPTH_SAT", DEPTH_SAT) < 0 ||
+        PyModule_AddIntConstant(m, "DEPTH_UNSAT", DEPTH_UNSAT) < 0 ||
+        PyModule_AddIntConstant(m, "DEPTH_BAD", DEPTH_BAD) < 0 ||
+        PyModule_AddIntConstant(m, "DEPTH_TIMEOUT", DEPTH_TIMEOUT) < 0 ||
+        PyModule_AddIntConstant(m, "DEPTH_BUDGET", DEPTH_BUDGET) < 0 ||
+        PyModule_AddIntConstant(m, "LOG_HEAD", LOG_HEAD) < 0 ||
+        PyModule_AddIntConstant(m, "LOG_BASE", LOG_BASE) < 0 ||
+        PyModule_AddIntConstant(m, "LOG_MARK", LOG_MARK) < 0 ||
+        PyModule_AddIntConstant(m, "LOG_MARKED_FRAMES", LOG_MARKED_FRAMES) < 0 ||
+        PyModule_AddIntConstant(m, "LOG_FIRST", LOG_FIRST) < 0 ||
         PyModule_AddIntConstant(m, "PROBE_CONFLICT", PROBE_CONFLICT) < 0 ||
         PyModule_AddIntConstant(m, "PROBE_BUDGET", PROBE_BUDGET) < 0 ||
         PyModule_AddIntConstant(m, "PROBE_TIME", PROBE_TIME) < 0 || trace_add_type(m) < 0) {

@@ -38,11 +38,14 @@ from __future__ import annotations
 
 import numpy as np
 
-HEAD = 0  # next free slot of the log
-BASE = 1  # lemmas hold the hypotheses of levels BASE+1 .. (the levels above the assumptions)
-MARK = 2  # MARK + d: the head when frame d made its hypothesis
-MARKED_FRAMES = 16  # frames deeper than this keep their passed hypotheses' lemmas (still true)
-FIRST = MARK + MARKED_FRAMES  # the first lemma's slot
+from solvers.core import _core
+
+# The layout's slots: proof_log.h's, read from the extension (one definition).
+HEAD = _core.LOG_HEAD  # next free slot of the log
+BASE = _core.LOG_BASE  # lemmas hold the hypotheses of levels BASE+1 .. (above the assumptions)
+MARK = _core.LOG_MARK  # MARK + d: the head when frame d made its hypothesis
+MARKED_FRAMES = _core.LOG_MARKED_FRAMES  # frames deeper keep their passed hypotheses' lemmas
+FIRST = _core.LOG_FIRST  # the first lemma's slot
 
 NO_LOG = np.zeros(0, np.int64)  # the kernels' "record nothing"
 

@@ -61,5 +61,4 @@ class GridRules:
         engine's search (chronological backtracking, no blocking clauses)."""
         if cap < 1:
             raise ValueError(f"cap must be >= 1, not {cap}")
-        result = self.engine.count(limit=cap, assumptions=self.givens(grid))
-        return SolutionCount(result.count, not result.complete)
+        return self.engine.count(limit=cap, assumptions=self.givens(grid))

@@ -30,8 +30,8 @@ from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.numbering import Grid, Lit, cell_value, cell_var, num_cell_vars
 from solvers import core
-from solvers.core import LADDER_SAT, LADDER_UNSAT
-from solvers.core.engine import Engine, SolveResult
+from solvers.core import DEPTH_SAT, DEPTH_UNSAT
+from solvers.core.engine import Engine, EngineAnswer
 from solvers.core.proof_log import FIRST, HEAD, new_log
 from solvers.core.rules import GridRules
 from solvers.limits import pysat_solve_in_one_call
@@ -39,7 +39,7 @@ from solvers.results import Status
 
 FORMAT = "DRUP"
 EMPTY = np.zeros(1, np.int64)  # the empty clause as a flat lemma: "0"
-START_CAPACITY = 1 << 9  # literals per query (or per grid of a ladder) at first
+START_CAPACITY = 1 << 9  # literals per query (or per grid of a depth loop) at first
 
 
 def lemma_lines(flat: np.ndarray) -> str:
@@ -81,7 +81,7 @@ def closure_lemmas(
 
 def search_lemmas(
     engine: Engine, assumptions: Sequence[Lit] = ()
-) -> tuple[SolveResult, np.ndarray]:
+) -> tuple[EngineAnswer, np.ndarray]:
     """Run `engine.solve` with a log; return (result, lemmas), the lemmas of an UNSAT
     answer ending with the empty clause (none for the others)."""
     if not engine.ok:
@@ -101,35 +101,34 @@ def search_lemmas(
     return result, lemmas
 
 
-def ladder_lemmas(
+def depth_lemmas(
     engine: core.Clauses,
     grids: np.ndarray,
-    size: int,
     max_depth: int,
     polarity: str = "both",
     time_limit: float | None = None,
     capacity: int = 0,
     budget: int | None = None,
-) -> tuple[core.Ladder, list[np.ndarray], int]:
-    """Run `engine.ladder` with a log of `capacity` literals (0: a guess); return (the
-    ladder, each grid's lemmas, the capacity it took, a good guess for the next call).
+) -> tuple[core.Depths, list[np.ndarray], int]:
+    """Run `engine.depths` with a log of `capacity` literals (0: a guess); return (the
+    depths, each grid's lemmas, the capacity it took, a good guess for the next call).
     When the log overflows, the grids whose lemmas fit are kept and the others are
     rated again with a bigger log: a bad guess costs at most one more pass over a batch."""
 
-    def ladder(grids: np.ndarray, log: np.ndarray | None, log_at: np.ndarray | None):
-        return engine.ladder(grids, size, max_depth, polarity, budget, log, log_at, time_limit)
+    def depths(grids: np.ndarray, log: np.ndarray | None, log_at: np.ndarray | None):
+        return engine.depths(grids, max_depth, polarity, budget, log, log_at, time_limit)
 
     count = len(grids)
     capacity = capacity or START_CAPACITY * max(1, count)
     if count == 0:
-        return ladder(grids, None, None), [], capacity
-    parts: list[core.Ladder] = []
+        return depths(grids, None, None), [], capacity
+    parts: list[core.Depths] = []
     lemmas: list[np.ndarray] = []
     first = 0
     while first < count:
         log = new_log(capacity)
         log_at = np.zeros(count - first + 1, np.int64)
-        out = ladder(grids[first:], log, log_at)
+        out = depths(grids[first:], log, log_at)
         # the grids before the first whose lemmas ran past the log's end are whole
         over = log_at[1:] > log.size
         kept = int(np.argmax(over)) if log[HEAD] > log.size and over.any() else count - first
@@ -143,7 +142,7 @@ def ladder_lemmas(
     return joined, lemmas, capacity
 
 
-def _fields(out: core.Ladder) -> tuple[np.ndarray, ...]:
+def _fields(out: core.Depths) -> tuple[np.ndarray, ...]:
     return tuple(getattr(out, field.name) for field in fields(out))
 
 
@@ -174,7 +173,7 @@ SEPARATOR = -(1 << 62)  # a token no literal takes: where one grid's proof ends 
 
 
 def rating_proofs(
-    out: core.Ladder, lemmas: list[np.ndarray], grids: np.ndarray, geometry: Geometry
+    out: core.Depths, lemmas: list[np.ndarray], grids: np.ndarray, geometry: Geometry
 ):
     """Return each grid's proof of its depth rating ("" when the rating settled nothing:
     open, or stopped by the time limit): a short header, the closures' lemmas, then the
@@ -184,9 +183,9 @@ def rating_proofs(
     heads, flat = [], []
     for g, code in enumerate(out.status.tolist()):
         depth = int(out.depth[g])
-        if code == LADDER_UNSAT:
+        if code == DEPTH_UNSAT:
             claim, tail = f"no solution (a contradiction at depth {depth})", EMPTY
-        elif code == LADDER_SAT:
+        elif code == DEPTH_SAT:
             claim = f"exactly one solution, filled by the depth-{depth} closure without search"
             tail = solution_units(out.solutions[g], grids[g], geometry)
         else:

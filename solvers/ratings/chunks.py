@@ -106,11 +106,11 @@ def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:
 
 def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLine]:
     """Rate runs of consecutive grids of one geometry together, BATCH at most at a time,
-    in one compiled call each (`Rater.ladder`): no Python work per grid but its line and,
+    in one compiled call each (`Rater.depths`): no Python work per grid but its line and,
     unless it is turned off, its length column (`solvers.ratings.bxb.LengthColumn`: the
     refutation-length rating, BxB for depth-2 grids), which costs far more than the
     depth (milliseconds a grid against tens of µs)."""
-    from solvers.ratings.depth import Rater, ladder_labels  # the core only when needed
+    from solvers.ratings.depth import Rater, depth_labels  # the core only when needed
 
     if options.length_depth is not None:  # --no-length neither imports nor builds its engines
         from solvers.ratings.bxb import LengthColumn
@@ -131,10 +131,10 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
         )
         values = np.array([p.grid for p in batch], dtype=np.int8)
         if options.proof:
-            out, proofs = depth_rater.ladder_proofs(values, options.max_depth)
+            out, proofs = depth_rater.depth_proofs(values, options.max_depth)
         else:
-            out, proofs = depth_rater.ladder(values, options.max_depth), [""] * len(batch)
-        labels = ladder_labels(out, options.max_depth)
+            out, proofs = depth_rater.depths(values, options.max_depth), [""] * len(batch)
+        labels = depth_labels(out, options.max_depth)
         texts = format_lines(values, geometry)  # the batch's grids in one translation
         for puzzle, text, label, depth, seconds, proof in zip(
             batch, texts, labels, out.depth.tolist(), out.seconds.tolist(), proofs, strict=True
@@ -195,14 +195,14 @@ def rate_array(grids: GridArray, options: RateOptions) -> Iterator[SettledLines 
     for the depth rating with --no-length and no proof, as `rate_lines` words it: the
     lines of settled grids joined, ARRAY_BATCH grids per compiled call, and a `RatedLine`
     for each grid with a note (no solution, its budget reached)."""
-    from solvers.ratings.depth import Rater, ladder_labels
+    from solvers.ratings.depth import Rater, depth_labels
 
     geometry, max_depth = grids.geometry, options.max_depth
     rater = Rater(geometry, options.encoding, options.polarity, options.timeout, options.budget)
     for start in range(0, len(grids.values), ARRAY_BATCH):
         values = grids.values[start : start + ARRAY_BATCH]
-        out = rater.ladder(values, max_depth)
-        labels = ladder_labels(out, max_depth)
+        out = rater.depths(values, max_depth)
+        labels = depth_labels(out, max_depth)
         texts = format_lines(values, geometry)
         seconds = out.seconds.tolist()
         rows = [

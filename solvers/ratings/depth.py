@@ -8,7 +8,7 @@ rules are loaded once per geometry and the givens are passed as assumptions, so 
 a file of grids builds one engine.  The native core rates (`solvers.core`): on the
 exam's complete encoding (`centrale`) its bit-parallel board, whose closures are the
 clause engine's (solvers/core/board_impl.h says why) at a fraction of the cost, and
-every other encoding on its clause engine.  The proofs (`ladder_proofs`, which log each
+every other encoding on its clause engine.  The proofs (`depth_proofs`, which log each
 closure's lemmas) and a rating under the opt-in time limit (the board keeps no clock)
 run on the core's clause engine.
 """
@@ -22,21 +22,19 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from encoder.encodings import rule_formula
 from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
 from solvers import core
 from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.core import (
-    LADDER_BAD,
-    LADDER_BUDGET,
-    LADDER_OPEN,
-    LADDER_SAT,
-    LADDER_TIMEOUT,
-    LADDER_UNSAT,
-    Ladder,
-    applies,
+    DEPTH_BAD,
+    DEPTH_BUDGET,
+    DEPTH_OPEN,
+    DEPTH_SAT,
+    DEPTH_TIMEOUT,
+    DEPTH_UNSAT,
+    Depths,
 )
 from solvers.results import depth_bucket, rating_label
 
@@ -68,14 +66,14 @@ class Rating:
         return depth_bucket(self.depth_label())
 
 
-def ladder_labels(out: Ladder, max_depth: int) -> list[str]:
-    """Return the depth label of each grid of a ladder, as `Rating.depth_label` does."""
+def depth_labels(out: Depths, max_depth: int) -> list[str]:
+    """Return the depth label of each grid of a depth loop, as `Rating.depth_label` does."""
     labels, known = [], {}  # a label depends on (status, depth) alone: made once each
     for key in zip(out.status.tolist(), out.depth.tolist(), strict=True):
         label = known.get(key)
         if label is None:
             code, depth = key
-            timed_out, over = code == LADDER_TIMEOUT, code == LADDER_BUDGET
+            timed_out, over = code == DEPTH_TIMEOUT, code == DEPTH_BUDGET
             label = rating_label(_LADDER_STATUS[code], depth, max_depth, timed_out, depth, over)
             known[key] = label
         labels.append(label)
@@ -83,11 +81,11 @@ def ladder_labels(out: Ladder, max_depth: int) -> list[str]:
 
 
 _LADDER_STATUS = {
-    LADDER_OPEN: Status.UNKNOWN,
-    LADDER_SAT: Status.SAT,
-    LADDER_UNSAT: Status.UNSAT,
-    LADDER_TIMEOUT: Status.UNKNOWN,
-    LADDER_BUDGET: Status.UNKNOWN,
+    DEPTH_OPEN: Status.UNKNOWN,
+    DEPTH_SAT: Status.SAT,
+    DEPTH_UNSAT: Status.UNSAT,
+    DEPTH_TIMEOUT: Status.UNKNOWN,
+    DEPTH_BUDGET: Status.UNKNOWN,
 }
 
 
@@ -109,25 +107,17 @@ class Rater:
         self.time_limit = time_limit
         self.budget = budget
         self.encoding = encoding
-        # The native core rates (solvers.core): on the board, or under the opt-in time
-        # limit on its clause engine, which reads the clock (the board keeps none; both
-        # give the same answers).
-        self.board = None
-        if applies(geometry, encoding) and time_limit is None:
-            self.board = core.Board(geometry)
-        else:
-            self.clauses  # built now, so that unknown encodings fail here  # noqa: B018
-        self._log_capacity = 0  # what the proofs of the last ladder needed (ladder_proofs)
+        # The core's engine for these rules (the board where it applies, else the clause
+        # engine: solvers.core.engine_for), built now so that unknown encodings fail here.
+        self.engine = core.engine_for(geometry, encoding, time_limit=time_limit is not None)
+        self._log_capacity = 0  # what the proofs of the last depth loop needed (depth_proofs)
 
     @functools.cached_property
-    def clauses(self) -> core.Clauses:
-        """The rules in the native core's clause engine, for an encoding the board does
-        not compute."""
-        from encoder.dimacs import Cnf  # a rating on the board never needs it
-
-        formula = rule_formula(self.geometry, self.encoding)
-        cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
-        return core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
+    def prover(self) -> core.Clauses:
+        """The rules in the core's clause engine, which writes the closures' lemmas."""
+        if isinstance(self.engine, core.Clauses):
+            return self.engine
+        return core.engine_for(self.geometry, self.encoding, proofs=True)
 
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
         """Return the rating of one grid; `seconds` is the wall time of this call."""
@@ -135,43 +125,40 @@ class Rater:
         [rating] = self.rate_many([grid], max_depth)
         return replace(rating, seconds=time.perf_counter() - start)
 
-    def ladder(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> Ladder:
-        """Return the ratings of many grids as arrays (`solvers.core.Ladder`), rated in
+    def depths(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> Depths:
+        """Return the ratings of many grids as arrays (`solvers.core.Depths`), rated in
         one call of the core."""
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
-        budget = self.budget.propagations
-        if self.board is not None:
-            return self.board.ladder(values, max_depth, self.polarity, budget)
-        return self.clauses.ladder(
-            values, n, max_depth, self.polarity, budget, time_limit=self.time_limit
+        return self.engine.depths(
+            values, max_depth, self.polarity, self.budget.propagations, time_limit=self.time_limit
         )
 
-    def ladder_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Ladder, list[str]]:
-        """Return `ladder` and each grid's proof (`solvers.proofs.write.rating_proofs`: "" for a
+    def depth_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Depths, list[str]]:
+        """Return `depths` and each grid's proof (`solvers.proofs.write.rating_proofs`: "" for a
         grid the rating did not settle)."""
-        from solvers.proofs.write import ladder_lemmas, rating_proofs
+        from solvers.proofs.write import depth_lemmas, rating_proofs
 
         n = self.geometry.size
         values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
-        out, lemmas, self._log_capacity = ladder_lemmas(
-            self.clauses, values, n, max_depth, self.polarity, self.time_limit,
+        out, lemmas, self._log_capacity = depth_lemmas(
+            self.prover, values, max_depth, self.polarity, self.time_limit,
             self._log_capacity, self.budget.propagations,
         )  # fmt: skip
         return out, rating_proofs(out, lemmas, values, self.geometry)
 
     def rate_many(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> list[Rating]:
         """Return the rating of each grid; `seconds` is the kernel's time on the grid."""
-        out = self.ladder(grids, max_depth)
+        out = self.depths(grids, max_depth)
         ratings = []
         for i, (code, depth, seconds) in enumerate(
             zip(out.status.tolist(), out.depth.tolist(), out.seconds.tolist(), strict=True)
         ):
-            if code == LADDER_BAD:
+            if code == DEPTH_BAD:
                 raise ValueError(f"grid {i}: values must be in 0..{self.geometry.size}")
             status = _LADDER_STATUS[code]
             solution = tuple(out.solutions[i].tolist()) if status is Status.SAT else ()
-            timed_out, over = code == LADDER_TIMEOUT, code == LADDER_BUDGET
+            timed_out, over = code == DEPTH_TIMEOUT, code == DEPTH_BUDGET
             settled = status is not Status.UNKNOWN or timed_out or over
             depth = depth if settled else None
             ratings.append(Rating(depth, status, max_depth, seconds, solution, timed_out, over))

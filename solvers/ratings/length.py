@@ -129,7 +129,7 @@ class RefutationRater:
         # The engine's formula (links: its implication lists, constraints: its long
         # clauses), each literal's constraints, and the work arrays of one hypothesis.
         self.F, self._units, _, _ = K.build(cnf.literals, cnf.offsets, self.num_vars)
-        self.formula = K.Formula(self.F, self.num_vars)  # the core's copy, checked once
+        self.formula = K.LengthFormula(self.F, self.num_vars)  # the core's copy, checked once
         self.X = K.new_scratch(self.formula)
         self.A = K.new_alternatives(self.formula)
         self.num_constraints = self.formula.num_constraints

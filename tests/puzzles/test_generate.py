@@ -132,7 +132,7 @@ def _assert_minimal(puzzle, geometry):
         for c, v in enumerate(puzzle):
             if v:
                 fewer = (*puzzle[:c], 0, *puzzle[c + 1 :])
-                assert oracle.count(fewer, 2).solutions == 2, f"given at cell {c} is spare"
+                assert oracle.count(fewer, 2).count == 2, f"given at cell {c} is spare"
 
 
 @pytest.mark.parametrize("name", SMALL)
@@ -298,7 +298,7 @@ def test_large_grids_count_with_pysat_and_agree_with_the_engine():
     swapped[0], swapped[1] = swapped[1], swapped[0]  # a row keeps its values: 0 solutions
     grids = (full, few_blanks, tuple(swapped), tuple(swapped[:2]) + (0,) * 254)
     counts = [solver.count(grid, 2) for grid in grids]
-    assert [c.solutions for c in counts] == [1, counts[1].solutions, 0, 2]
+    assert [c.count for c in counts] == [1, counts[1].count, 0, 2]
     assert [solver.two_or_fewer(grid) for grid in grids] == counts
     assert solver._pysat is not None  # 16x16: PySAT answered
 
@@ -321,9 +321,9 @@ def test_grid_solver_count_caps():
     geometry = standard(4)
     solver = GridSampler(geometry)
     empty = (0,) * 16
-    assert solver.count(empty, 1000).solutions == 288  # the 288 4x4 Sudoku grids
+    assert solver.count(empty, 1000).count == 288  # the 288 4x4 Sudoku grids
     capped = solver.count(empty, 10)
-    assert capped.solutions == 10 and capped.capped and not capped.unique
+    assert capped.count == 10 and not capped.complete and not capped.unique
 
 
 def _run(*args, cwd=PROJECT):

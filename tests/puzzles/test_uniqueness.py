@@ -53,17 +53,17 @@ def test_engine_and_pysat_counts_agree(name):
             for cap in (2, 40):
                 ours, theirs = engine.count(grid, cap), pysat.count(grid, cap)
                 assert ours == theirs, format_line(grid, geometry)
-                kinds.add(min(ours.solutions, 2) if not ours.capped else "capped")
+                kinds.add(min(ours.count, 2) if ours.complete else "capped")
     assert {0, 1, "capped"} <= kinds  # the sample covers every case
 
 
 def test_empty_4x4_has_288_solutions_by_both_counters():
     geometry = standard(4)
     empty = (0,) * 16
-    assert GridSampler(geometry).count(empty, 1000) == SolutionCount(288, False)
+    assert GridSampler(geometry).count(empty, 1000) == SolutionCount(288, True)
     with PysatCounter(geometry) as pysat:
-        assert pysat.count(empty, 1000) == SolutionCount(288, False)
-        assert pysat.count(empty, 288) == SolutionCount(288, True)  # stopped at the cap
+        assert pysat.count(empty, 1000) == SolutionCount(288, True)
+        assert pysat.count(empty, 288) == SolutionCount(288, False)  # stopped at the cap
 
 
 def test_pysat_counter_forgets_the_previous_grid():
@@ -79,7 +79,7 @@ def test_school_paper_example_has_several_solutions():
     grid = parse_cells(PAPER_EXAMPLE.read_text().splitlines()[-1], geometry)
     for counter in ("engine", "pysat"):
         count = make_counter(geometry, counter).count(grid, 2)
-        assert count.solutions == 2 and count.capped
+        assert count.count == 2 and not count.complete
         assert describe(count) == ">= 2 solutions (cap)"
 
 
@@ -99,10 +99,10 @@ def test_minimality_check():
 
 
 def test_describe():
-    assert describe(SolutionCount(1, False)) == "unique"
-    assert describe(SolutionCount(0, False)) == "no solution"
-    assert describe(SolutionCount(3, False)) == "3 solutions"
-    assert describe(SolutionCount(1, True)) == ">= 1 solutions (cap)"
+    assert describe(SolutionCount(1, True)) == "unique"
+    assert describe(SolutionCount(0, True)) == "no solution"
+    assert describe(SolutionCount(3, True)) == "3 solutions"
+    assert describe(SolutionCount(1, False)) == ">= 1 solutions (cap)"
 
 
 def _unique(*args):

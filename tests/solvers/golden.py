@@ -78,7 +78,7 @@ def closure_value(ok: bool, lits: Iterable[int]) -> str:
 
 
 def ladder_value(status, depth, solutions) -> str:
-    """A ladder's answer on a batch: statuses, depths, and the solutions as a digest."""
+    """A depth loop's answer on a batch: statuses, depths, and the solutions as a digest."""
     status = ",".join(str(int(s)) for s in status)
     depth = ",".join(str(int(d)) for d in depth)
     return f"{status}|{depth}|{digest(np.asarray(solutions))}"

@@ -52,7 +52,7 @@ class Core:
     """The core's kernels (solvers.core.length) over formula arrays F and units."""
 
     def __init__(self, F, units, num_vars: int):
-        self.f = C.Formula(F, num_vars)
+        self.f = C.LengthFormula(F, num_vars)
         self.units = units
         self.num_vars = num_vars
         self.num_constraints = self.f.num_constraints

@@ -1,6 +1,6 @@
 """The questions search.tsv.gz answers (tests/solvers/make_goldens.py wrote it with the
 DPLL kernels the core was ported from), made the same way by the generator and by
-tests/solvers/test_core_search.py: random CNFs by seed, Sudoku grids, the ladders whose
+tests/solvers/test_core_search.py: random CNFs by seed, Sudoku grids, the depth loops whose
 lemmas were logged, and the root levels of small random formulas."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def root_cases():
 
 def native_solve(clauses, num_vars: int, lits, probe_depth: int, limit=None):
     """The core's answer in the golden file's terms: (result code, the model or the count,
-    [decisions, backtracks, conflicts, propagations, probes]); None when the formula is
+    [decisions, backtracks, conflicts, propagations, hypotheses]); None when the formula is
     refuted at the root."""
     cnf = Cnf.from_clauses(clauses, num_vars)
     search = Search(cnf.literals, cnf.offsets, num_vars)

@@ -24,7 +24,7 @@ from solvers.budgets import (
     BudgetExhausted,
     budget_from,
 )
-from solvers.core import LADDER_BUDGET, LADDER_SAT, Board, Clauses
+from solvers.core import DEPTH_BUDGET, DEPTH_SAT, Board, Clauses
 from solvers.core.engine import Engine
 from solvers.ratings.bxb import BXB, LengthColumn
 from solvers.ratings.depth import Rater
@@ -44,42 +44,42 @@ def _grids() -> np.ndarray:
 def test_the_board_gives_a_grid_up_at_the_same_point_every_time():
     grids = _grids()
     board = Board(GEOMETRY)
-    work = int(board.ladder(grids[:1], 2).work[0])
+    work = int(board.depths(grids[:1], 2).work[0])
     assert work > 1_000  # Easter Monster needs depth 2: thousands of units
     for budget in (1, work // 3, work - 1, work, None):
         answers = set()
         for fresh in (False, True, False):
             rater = Board(GEOMETRY) if fresh else board
-            out = rater.ladder(grids, 2, budget=budget)
-            alone = rater.ladder(grids[:1], 2, budget=budget)
+            out = rater.depths(grids, 2, budget=budget)
+            alone = rater.depths(grids[:1], 2, budget=budget)
             assert alone.work[0] == out.work[0]
             answers.add((tuple(out.status.tolist()), tuple(out.depth.tolist()),
                          tuple(out.work.tolist())))  # fmt: skip
         assert len(answers) == 1, (budget, answers)
         ((status, depth, _),) = answers
         if budget is None or budget >= work:
-            assert status[0] == LADDER_SAT and depth[0] == 2
+            assert status[0] == DEPTH_SAT and depth[0] == 2
         else:
-            assert status[0] == LADDER_BUDGET
-        assert status[2] == LADDER_SAT  # propagation alone: no hypothesis, nothing to stop
+            assert status[0] == DEPTH_BUDGET
+        assert status[2] == DEPTH_SAT  # propagation alone: no hypothesis, nothing to stop
 
 
 def test_the_clause_engine_gives_a_grid_up_at_the_same_point_every_time():
     formula = rule_formula(GEOMETRY, "centrale")
     cnf = Clauses(formula.clauses, formula.num_vars)
     grids = _grids()
-    work = int(cnf.ladder(grids[:1], 9, 2).work[0])
+    work = int(cnf.depths(grids[:1], 2).work[0])
     seen = {}
     for budget in (10, work // 4, work - 1, None):
         answers = set()
         for fresh in (False, True, False):
             engine = Clauses(formula.clauses, formula.num_vars) if fresh else cnf
-            out = engine.ladder(grids, 9, 2, budget=budget)
+            out = engine.depths(grids, 2, budget=budget)
             answers.add((tuple(out.status.tolist()), tuple(out.depth.tolist()),
                          tuple(out.work.tolist())))  # fmt: skip
         assert len(answers) == 1, (budget, answers)
         seen[budget] = answers.pop()
-    assert seen[10][0][0] == LADDER_BUDGET and seen[None][0][0] == LADDER_SAT
+    assert seen[10][0][0] == DEPTH_BUDGET and seen[None][0][0] == DEPTH_SAT
     # The closures of the harness: the same sets given up, with the same counters from
     # the same start (propagation moves the watches, and so a used engine's counts).
     sets = [given_literals(tuple(row), GEOMETRY) for row in grids.tolist()]
@@ -90,7 +90,7 @@ def test_the_clause_engine_gives_a_grid_up_at_the_same_point_every_time():
         outs.add((tuple(out.status.tolist()), tuple(out.work.tolist())))
     assert len(outs) == 1
     ((status, _),) = outs
-    assert status[0] == LADDER_BUDGET
+    assert status[0] == DEPTH_BUDGET
     used = cnf.closures(sets, 2, num_cell_vars(9), budget=work // 4)
     assert tuple(used.status.tolist()) == status
 

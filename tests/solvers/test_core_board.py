@@ -9,7 +9,7 @@ Oracles:
 - the failed-literal closure the slow obvious way (closure_oracle.py) over PySAT's
   propagation of the centrale rules, and the clause engine (solvers.core.Clauses) on
   those rules, for random partial grids of every geometry (hypothesis);
-- encoder.check.is_solution for every solution a ladder gives.
+- encoder.check.is_solution for every solution a depth loop gives.
 Each test runs on every compiled variant (`variants()`: the baseline and the SIMD
 builds the processor has).
 """
@@ -88,12 +88,12 @@ def assert_same_closures(geometry, grids, depths=(0, 1, 2, 3), polarity="both"):
 def assert_same_ladder(geometry, grids, max_depth, polarity="both", work=False):
     n = geometry.size
     values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
-    got = board(geometry).ladder(values, max_depth, polarity)
+    got = board(geometry).depths(values, max_depth, polarity)
     key = f"{geometry_key(geometry)}|{digest(values)}|{max_depth}|{polarity}"
     assert ladder_value(got.status, got.depth, got.solutions) == expected(GOLDEN, "ladder|" + key)
     if work:
         assert ",".join(map(str, got.work.tolist())) == expected(GOLDEN, "work|" + key)
-    for g in np.flatnonzero(got.status == core.LADDER_SAT):
+    for g in np.flatnonzero(got.status == core.DEPTH_SAT):
         assert is_solution(got.solutions[g].tolist(), values[g].tolist(), geometry)
     return got
 
@@ -107,9 +107,9 @@ def assert_same_batch(geometry, grids):
 
 def test_ladder_codes():
     """The statuses the golden file holds, by number."""
-    codes = ("LADDER_OPEN", "LADDER_SAT", "LADDER_UNSAT", "LADDER_BAD", "LADDER_TIMEOUT")
+    codes = ("DEPTH_OPEN", "DEPTH_SAT", "DEPTH_UNSAT", "DEPTH_BAD", "DEPTH_TIMEOUT")
     assert [getattr(core, name) for name in codes] == [0, 1, 2, 3, 4]
-    assert core.LADDER_BUDGET == 5
+    assert core.DEPTH_BUDGET == 5
 
 
 def test_variants_list_the_baseline_and_the_one_in_use():
@@ -133,7 +133,7 @@ def test_project_sets_first_grids(variant, path):
 @pytest.mark.slow
 @pytest.mark.parametrize("path", SETS, ids=[p.stem for p in SETS])
 def test_project_sets_whole(path):
-    """Every grid of data/sets: the ladder to depth 3, closures to depth 2."""
+    """Every grid of data/sets: the depth loop to depth 3, closures to depth 2."""
     for geometry, grids in project_set(path):
         assert_same_ladder(geometry, grids, 3)
         assert_same_closures(geometry, grids, (0, 1, 2))
@@ -160,7 +160,7 @@ def test_public_samples(variant, public, name, every, depths, limit):
     [("royle17", 17, 1), ("forum-hardest-1106", 1, 2), ("mith-te3-1000", 1, 3)],
 )
 def test_public_sets_rated_alike(public, name, every, max_depth):
-    """The ladder over the public sets the targets use."""
+    """The depth loop over the public sets the targets use."""
     geometry = standard(9)
     grids = [p.grid for p in read_puzzles(str(public.set(name)), geometry)][::every]
     assert_same_ladder(geometry, grids, max_depth)
@@ -210,17 +210,17 @@ def partial_grids(draw, names=None):
 
 
 def assert_ladder_is_its_closures(geometry, grid, max_depth, polarity):
-    """The ladder settles a grid at the first depth whose closure fills it (SAT, the
+    """The depth loop settles a grid at the first depth whose closure fills it (SAT, the
     solution the closure's literals) or contradicts (UNSAT), else OPEN at max_depth."""
     n = geometry.size
-    out = board(geometry).ladder([grid], max_depth, polarity)
+    out = board(geometry).depths([grid], max_depth, polarity)
     givens = given_literals(grid, geometry)
     for depth in range(max_depth + 1):
         ok, lits = board(geometry).probe(givens, depth, polarity)
         filled = ok and sum(lit > 0 for lit in lits) == n * n
         if not ok or filled:
             assert out.depth[0] == depth
-            assert out.status[0] == (core.LADDER_SAT if filled else core.LADDER_UNSAT)
+            assert out.status[0] == (core.DEPTH_SAT if filled else core.DEPTH_UNSAT)
             if filled:
                 values = [0] * (n * n)
                 for lit in lits:
@@ -229,7 +229,7 @@ def assert_ladder_is_its_closures(geometry, grid, max_depth, polarity):
                 assert out.solutions[0].tolist() == values
                 assert is_solution(values, list(grid), geometry)
             return
-    assert out.status[0] == core.LADDER_OPEN and out.depth[0] == max_depth
+    assert out.status[0] == core.DEPTH_OPEN and out.depth[0] == max_depth
 
 
 def assert_board_is_clause_engine(case, polarity, name):
@@ -256,7 +256,7 @@ POLARITY = st.sampled_from(["both", "positive"])
 @given(partial_grids(), POLARITY, st.sampled_from(core.variants()))
 def test_random_grids_against_the_clause_engine(case, polarity, name):
     """Random grids of every geometry: closures against the clause engine's on the
-    centrale rules (depths 0-2, 0-1 beyond 9x9), and the ladder against the closures."""
+    centrale rules (depths 0-2, 0-1 beyond 9x9), and the depth loop against the closures."""
     assert_board_is_clause_engine(case, polarity, name)
 
 
@@ -345,14 +345,14 @@ def test_hand_known_closures():
     b = board(geometry)
     assert b.probe(given_literals((1, 1) + (0,) * 79, geometry), 0) == (False, [])
     monster = grid_of(EASTER_MONSTER)
-    ladder = b.ladder([monster], 3)
-    assert ladder.status.tolist() == [core.LADDER_SAT] and ladder.depth.tolist() == [2]
-    solution = ladder.solutions[0].tolist()
+    out = b.depths([monster], 3)
+    assert out.status.tolist() == [core.DEPTH_SAT] and out.depth.tolist() == [2]
+    solution = out.solutions[0].tolist()
     assert is_solution(solution, list(monster), geometry)
     ok, lits = b.propagate(given_literals(tuple(solution), geometry))
     assert ok and len(lits) == 729 and sum(lit > 0 for lit in lits) == 81
     one_blank = (0, *solution[1:])
-    assert b.ladder([one_blank], 3).depth.tolist() == [0]
+    assert b.depths([one_blank], 3).depth.tolist() == [0]
     open_at_1 = b.probe(given_literals(monster, geometry), 1)
     assert open_at_1[0] and sum(lit > 0 for lit in open_at_1[1]) < 81
 
@@ -361,9 +361,9 @@ def test_bad_values_and_bad_literals():
     b = board(standard(4))
     grid = np.zeros((2, 16), np.int8)
     grid[0, 3] = 5  # a value beyond N
-    out = b.ladder(grid, 2)
-    assert out.status.tolist()[0] == core.LADDER_BAD
-    assert out.status.tolist() == clause_engine(standard(4)).ladder(grid, 4, 2).status.tolist()
+    out = b.depths(grid, 2)
+    assert out.status.tolist()[0] == core.DEPTH_BAD
+    assert out.status.tolist() == clause_engine(standard(4)).depths(grid, 2).status.tolist()
     for bad in ([65], [0], [-65]):
         with pytest.raises(ValueError):
             b.probe(bad)
@@ -382,7 +382,7 @@ def test_rater_uses_the_board_for_centrale_only():
     path = next(p for p in SETS if p.name == "sudoku9_depth1.txt")
     grids = [g for _, run in project_set(path, 30) for g in run]
     board_ratings = Rater(nine).rate_many(grids, 2)
-    engine_ratings = clause_engine(nine).ladder(np.array(grids, np.int8), 9, 2)
+    engine_ratings = clause_engine(nine).depths(np.array(grids, np.int8), 2)
     assert [r.depth for r in board_ratings] == engine_ratings.depth.tolist()
 
 
@@ -390,20 +390,20 @@ def test_budget_is_deterministic_and_monotone(variant):
     geometry = standard(9)
     b = core.Board(geometry)
     grids = [grid_of(EASTER_MONSTER)] * 3
-    free = b.ladder(grids, 2)
-    assert free.status.tolist() == [core.LADDER_SAT] * 3 and free.depth.tolist() == [2] * 3
+    free = b.depths(grids, 2)
+    assert free.status.tolist() == [core.DEPTH_SAT] * 3 and free.depth.tolist() == [2] * 3
     assert free.work[0] == free.work[1] == free.work[2]
     spent = int(free.work[0])
-    unbounded = b.ladder(grids, 2, budget=spent)
+    unbounded = b.depths(grids, 2, budget=spent)
     assert unbounded.status.tolist() == free.status.tolist()
     for budget in (0, 10, spent // 2):
-        cut = b.ladder(grids, 2, budget=budget)
-        again = core.Board(geometry).ladder(grids, 2, budget=budget)
-        assert cut.status.tolist() == [core.LADDER_BUDGET] * 3
+        cut = b.depths(grids, 2, budget=budget)
+        again = core.Board(geometry).depths(grids, 2, budget=budget)
+        assert cut.status.tolist() == [core.DEPTH_BUDGET] * 3
         assert cut.depth.tolist() == again.depth.tolist()
         assert cut.work.tolist() == again.work.tolist()
         assert (cut.work > budget).all()
-    assert b.ladder(grids, 2, budget=0).depth.tolist() == [1] * 3
+    assert b.depths(grids, 2, budget=0).depth.tolist() == [1] * 3
 
 
 def test_placements_count_the_positive_hypotheses():

@@ -1,5 +1,5 @@
 """The native clause engine (solvers.core.Clauses): unit propagation, the failed-literal
-closures of depth 0 to 3 (both polarities), batches and the depth ladder.
+closures of depth 0 to 3 (both polarities), batches and the depth loop.
 
 Oracles, none of them the core:
 - closure_oracle.py: a naive unit propagation in plain Python and the closure the slow
@@ -9,7 +9,7 @@ Oracles, none of them the core:
   encoding and geometry, batches of closures (statuses, assigned, true variables), a
   batch of propagations and the order of the search's propagation;
 - the native board (solvers.core.Board, itself checked in test_core_board.py) on the
-  centrale rules, and encoder.check.is_solution for every solution a ladder gives.
+  centrale rules, and encoder.check.is_solution for every solution a depth loop gives.
 """
 
 from __future__ import annotations
@@ -141,13 +141,13 @@ def test_rules_of_every_encoding_and_geometry(encoding, name):
             key = f"probe|{encoding}|{grid_key(geometry, grid)}|{depth}|both"
             assert closure_value(ok, lits) == expected(GOLDEN, key), (grid, depth)
     values = np.asarray(grids, np.int8)
-    got = native.ladder(values, n, max(depths))
+    got = native.depths(values, max(depths))
     key = f"ladder|{encoding}|{geometry_key(geometry)}|{digest(values)}|{max(depths)}"
     assert ladder_value(got.status, got.depth, got.solutions) == expected(GOLDEN, key)
-    for g in np.flatnonzero(got.status == core.LADDER_SAT):
+    for g in np.flatnonzero(got.status == core.DEPTH_SAT):
         assert is_solution(got.solutions[g].tolist(), values[g].tolist(), geometry)
     if encoding == "centrale":
-        board = core.Board(geometry).ladder(values, max(depths))
+        board = core.Board(geometry).depths(values, max(depths))
         assert board.status.tolist() == got.status.tolist()
         assert board.depth.tolist() == got.depth.tolist()
         assert np.array_equal(board.solutions, got.solutions)
@@ -191,10 +191,10 @@ def test_the_search_propagates_in_the_ported_order():
 def test_budget_is_deterministic():
     native = native_rules(standard(9), "centrale")
     grids = [grid_of(EASTER_MONSTER)] * 2
-    free = native.ladder(grids, 9, 2)
-    assert free.status.tolist() == [core.LADDER_SAT] * 2 and free.work[0] == free.work[1]
-    cut = native.ladder(grids, 9, 2, budget=int(free.work[0]) // 3)
-    assert cut.status.tolist() == [core.LADDER_BUDGET] * 2
+    free = native.depths(grids, 2)
+    assert free.status.tolist() == [core.DEPTH_SAT] * 2 and free.work[0] == free.work[1]
+    cut = native.depths(grids, 2, budget=int(free.work[0]) // 3)
+    assert cut.status.tolist() == [core.DEPTH_BUDGET] * 2
     assert cut.work[0] == cut.work[1]
 
 
@@ -226,10 +226,13 @@ def test_bad_arrays_and_queries():
         native.probe([3])
     with pytest.raises(ValueError, match="literal 0"):
         native.propagate_batch([[1], [0]])
-    with pytest.raises(ValueError, match="rows of 81"):
-        native.ladder(np.zeros((1, 80), np.int8), 9, 1)
-    assert native.ladder(np.zeros((1, 4), np.int8), 2, 1).status.tolist() == [core.LADDER_OPEN]
-    assert native.ladder(np.full((1, 4), 1, np.int8), 2, 1).status.tolist() == [core.LADDER_BAD]
+    with pytest.raises(ValueError, match=r"rows of N\*N values .*not rows of 80"):
+        native.depths(np.zeros((1, 80), np.int8), 1)
+    with pytest.raises(ValueError, match=r"N\*\*3 <= 2 .*not rows of 4"):  # 2x2: 8 variables
+        native.depths(np.zeros((1, 4), np.int8), 1)
+    wide = core.Clauses([[1, 2], [-1, -2], [8]], 8)  # room for a 2x2 grid's 8 variables
+    assert wide.depths(np.zeros((1, 4), np.int8), 1).status.tolist() == [core.DEPTH_OPEN]
+    assert wide.depths(np.full((1, 4), 3, np.int8), 1).status.tolist() == [core.DEPTH_BAD]
 
 
 @pytest.mark.parametrize("encoding", ["centrale", "minimal", "augmented"])
@@ -250,4 +253,4 @@ def test_batches_of_closures(encoding):
     with pytest.raises(ValueError, match="set 1: literals"):
         native.closures([[1], [0]], 1, 729)
     cut = native.closures([sets[0]] * 2, 2, 729, budget=100)
-    assert cut.status.tolist() == [core.LADDER_BUDGET] * 2
+    assert cut.status.tolist() == [core.DEPTH_BUDGET] * 2

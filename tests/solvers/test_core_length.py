@@ -258,16 +258,16 @@ def test_bxb_arguments_are_checked(rater):
 def test_a_formula_is_checked_once(rater):
     F = rater.F
     with pytest.raises(ValueError):
-        K.Formula(F, 0)
+        K.LengthFormula(F, 0)
     with pytest.raises(ValueError):
-        K.Formula(F._replace(bimp=F.bimp + 10**6), rater.num_vars)
+        K.LengthFormula(F._replace(bimp=F.bimp + 10**6), rater.num_vars)
     with pytest.raises(ValueError):
-        K.Formula(F._replace(lits=-F.lits), rater.num_vars)
+        K.LengthFormula(F._replace(lits=-F.lits), rater.num_vars)
     # Watch lists without room for every constraint (as a build with exactly-one groups
     # made them, the groups left unwatched).
     with pytest.raises(ValueError, match="groups"):
-        K.Formula(F._replace(wstart=np.zeros_like(F.wstart)), rater.num_vars)
-    f = K.Formula(F, rater.num_vars)
+        K.LengthFormula(F._replace(wstart=np.zeros_like(F.wstart)), rater.num_vars)
+    f = K.LengthFormula(F, rater.num_vars)
     F.lits[:] = 0  # the core keeps its own copy
     assert f.num_constraints == rater.formula.num_constraints
 

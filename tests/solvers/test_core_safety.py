@@ -63,9 +63,9 @@ def test_tables_out_of_range():
 
 def test_grids_of_the_wrong_type_or_shape(board):
     with pytest.raises(TypeError, match="integers"):
-        board.ladder(np.zeros((2, 81)), 1)
+        board.depths(np.zeros((2, 81)), 1)
     with pytest.raises(ValueError, match="rows of 81 values"):
-        board.ladder(np.zeros((2, 80), np.int8), 1)
+        board.depths(np.zeros((2, 80), np.int8), 1)
     with pytest.raises(ValueError, match="rows of 81 values"):
         board.propagate_batch(np.zeros(81, np.int8))
     with pytest.raises(ValueError, match=r"0\.\.N"):
@@ -78,7 +78,7 @@ def test_values_out_of_range_are_bad_grids(board):
     grids[2, 7] = -1
     ok, _ = board.propagate_batch(grids)
     assert ok.tolist() == [1, -1, -1]
-    assert board.ladder(grids, 1).status.tolist() == [0, core.LADDER_BAD, core.LADDER_BAD]
+    assert board.depths(grids, 1).status.tolist() == [0, core.DEPTH_BAD, core.DEPTH_BAD]
 
 
 def test_the_extension_checks_every_array(board):
@@ -146,16 +146,16 @@ def test_depths_and_polarities_out_of_range(board, depth, polarity):
     with pytest.raises(ValueError, match=r"(depth|polarity) must be"):
         board.probe([], depth, polarity)
     with pytest.raises(ValueError, match=r"(depth|polarity) must be"):
-        board.ladder(np.zeros((1, 81), np.int8), depth, polarity)
+        board.depths(np.zeros((1, 81), np.int8), depth, polarity)
 
 
 def test_negative_budget(board):
     with pytest.raises(ValueError, match="budget"):
-        board.ladder(np.zeros((1, 81), np.int8), 1, budget=-1)
+        board.depths(np.zeros((1, 81), np.int8), 1, budget=-1)
 
 
 def test_empty_input(board):
-    out = board.ladder(np.zeros((0, 81), np.int8), 2)
+    out = board.depths(np.zeros((0, 81), np.int8), 2)
     assert out.status.shape == (0,)
     ok, values = board.propagate_batch([])
     assert ok.shape == (0,) and values.shape == (0, 81)
@@ -175,10 +175,10 @@ grid = [0 if ch == "." else int(ch) for ch in sys.argv[2]]
 grids = np.array([grid] * int(sys.argv[3]), np.int8)
 print("ready", flush=True)
 try:
-    if sys.argv[1] == "ladder":
-        board.ladder(grids, 2)
+    if sys.argv[1] == "depths":
+        board.depths(grids, 2)
     elif sys.argv[1] == "clauses":
-        clauses.ladder(grids, 9, 2)
+        clauses.depths(grids, 2)
     else:
         board.propagate_batch(grids)
 except KeyboardInterrupt:
@@ -188,7 +188,7 @@ except KeyboardInterrupt:
 
 
 @pytest.mark.parametrize(
-    ("kernel", "count"), [("ladder", 100_000), ("batch", 4_000_000), ("clauses", 10_000)]
+    ("kernel", "count"), [("depths", 100_000), ("batch", 4_000_000), ("clauses", 10_000)]
 )
 def test_ctrl_c_ends_a_kernel_within_half_a_second(kernel, count):
     assert seconds_to_stop(INTERRUPTED, kernel, EASTER_MONSTER, str(count)) < 0.5

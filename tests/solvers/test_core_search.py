@@ -142,7 +142,7 @@ def test_sudoku_models_and_counts(pysat_models):
 @pytest.mark.parametrize("seed", range(30))
 def test_the_same_decisions_models_and_counters_as_the_golden_search(seed):
     """The branching order is the ported kernels': the same outcome, model or count, and
-    decisions, backtracks, conflicts, propagations and probes (data/search.tsv.gz);
+    decisions, backtracks, conflicts, propagations and hypotheses (data/search.tsv.gz);
     every model satisfies the formula and the assumptions."""
     clauses, num_vars, lits = random_case(seed)
     for probe_depth in (0, 1):
@@ -232,7 +232,7 @@ def test_ladder_lemmas_are_the_golden_ladders(name, depth):
     cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
     log, starts = new_log(1 << 16), np.zeros(len(grids) + 1, np.int64)
     clauses = core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
-    out = clauses.ladder(grids, geometry.size, depth, log=log, log_at=starts)
+    out = clauses.depths(grids, depth, log=log, log_at=starts)
     assert log[HEAD] < log.size
     got = "|".join(
         (
@@ -247,8 +247,8 @@ def test_ladder_lemmas_are_the_golden_ladders(name, depth):
 
 
 def test_the_clause_engine_gives_a_grid_up_at_its_time_limit():
-    """The opt-in time limit of a ladder's or a batch of closures' grids, read at the
-    closures' hypothesis boundaries: a grid past it is LADDER_TIMEOUT and the next
+    """The opt-in time limit of a depth loop's or a batch of closures' grids, read at the
+    closures' hypothesis boundaries: a grid past it is DEPTH_TIMEOUT and the next
     grid starts afresh (the empty grid's depth-3 closure runs for many seconds)."""
     from solvers import core
 
@@ -259,16 +259,16 @@ def test_the_clause_engine_gives_a_grid_up_at_its_time_limit():
     easy = np.array(parse_cells(EASTER_MONSTER, geometry), np.int8)
     grids = np.stack([np.zeros(81, np.int8), easy])
     start = time.monotonic()
-    out = clauses.ladder(grids, 9, 3, time_limit=0.1)
+    out = clauses.depths(grids, 3, time_limit=0.1)
     assert time.monotonic() - start < 5
-    assert out.status[0] == core.LADDER_TIMEOUT and out.depth[0] >= 2
+    assert out.status[0] == core.DEPTH_TIMEOUT and out.depth[0] >= 2
     assert 0.1 <= out.seconds[0] < 2
-    assert out.status[1] == clauses.ladder(easy[None], 9, 3).status[0]  # unchanged
+    assert out.status[1] == clauses.depths(easy[None], 3).status[0]  # unchanged
     sets = ([[], [1]], 3, formula.num_vars)
     closures = clauses.closures(sets[0], sets[1], sets[2], time_limit=0.1)
-    assert closures.status.tolist() == [core.LADDER_TIMEOUT, core.LADDER_TIMEOUT]
+    assert closures.status.tolist() == [core.DEPTH_TIMEOUT, core.DEPTH_TIMEOUT]
     with pytest.raises(ValueError, match="time limit"):
-        clauses.ladder(grids, 9, 1, time_limit=0)
+        clauses.depths(grids, 1, time_limit=0)
 
 
 def test_propagation_before_a_search_is_the_engines():

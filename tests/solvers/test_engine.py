@@ -26,8 +26,8 @@ from encoder.encodings import rule_formula
 from encoder.errors import DimacsError
 from encoder.geometry import standard
 from solvers.core import Clauses
-from solvers.core.engine import CountResult, Engine, SolveResult, Work
-from solvers.results import Status
+from solvers.core.engine import Engine, EngineAnswer
+from solvers.results import SolutionCount, Status, Work
 
 
 def pysat_propagate(solver: Minisat22, assumptions: list[int]) -> tuple[bool, set[int]]:
@@ -52,7 +52,7 @@ def test_empty_clause_is_unsat_everywhere():
     assert engine.propagate() == (False, [])
     assert engine.probe([1], depth=2) == (False, [])
     assert engine.solve().status is Status.UNSAT
-    assert engine.count() == CountResult(0, True, Work())
+    assert engine.count() == SolutionCount(0, True, Work())
     assert list(engine.enumerate()) == []
     assert engine.trace() == (False, [], 1)
 
@@ -159,9 +159,9 @@ def test_results_are_frozen_and_checked():
     with pytest.raises(AttributeError):
         result.status = Status.UNSAT  # type: ignore[misc]
     with pytest.raises(ValueError):
-        SolveResult(Status.UNSAT, (1,))
+        EngineAnswer(Status.UNSAT, (1,))
     with pytest.raises(ValueError):
-        CountResult(-1, True)
+        SolutionCount(-1, True)
     with pytest.raises(ValueError):
         Work(decisions=-1)
     assert Status.SAT.value == 10 and Status.UNSAT.value == 20 and Status.UNKNOWN.value == 0
@@ -170,7 +170,7 @@ def test_results_are_frozen_and_checked():
 def test_accum_stats_accumulate():
     engine = Engine([[1, 2], [-1, 2], [1, -2], [-1, -2, 3]])
     assert engine.accum_stats() == dict.fromkeys(
-        ("decisions", "backtracks", "conflicts", "propagations", "probes"), 0
+        ("decisions", "backtracks", "conflicts", "propagations", "hypotheses"), 0
     )
     engine.solve()
     engine.probe()

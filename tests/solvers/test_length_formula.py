@@ -88,7 +88,7 @@ def test_the_arrays_are_the_plain_construction(case):
         array = getattr(B.F, name)
         assert array.dtype == np.int32, name
         assert array.tolist() == values, name
-    K.Formula(B.F, num_vars)  # the core accepts them as they are
+    K.LengthFormula(B.F, num_vars)  # the core accepts them as they are
 
 
 def digest(B: K.Built) -> str:

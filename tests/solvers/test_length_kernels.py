@@ -38,7 +38,7 @@ def shortest(
     cnf = Cnf.from_clauses(clauses)
     built = K.build(cnf.literals, cnf.offsets, cnf.num_vars)
     assert built.units.size == 0
-    f = K.Formula(built.F, cnf.num_vars)
+    f = K.LengthFormula(built.F, cnf.num_vars)
     S = K.new_state(f, False)
     codes = to_codes(np.asarray(facts, np.int64))
     cones = np.zeros(codes.size, np.int32)

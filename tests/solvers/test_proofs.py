@@ -193,7 +193,7 @@ def test_lemma_lines_turn_a_log_into_drup_lines():
 
 def rating_text(grid, max_depth: int = 2, geometry=NINE):
     rater = Rater(geometry)
-    out, proofs = rater.ladder_proofs([grid], max_depth)
+    out, proofs = rater.depth_proofs([grid], max_depth)
     return out, proofs[0]
 
 
@@ -234,15 +234,15 @@ def test_a_rating_proof_with_a_flipped_literal_is_refused():
 
 def test_a_grid_the_rating_does_not_settle_gets_no_proof():
     grid = grid_of(SCHOOL)  # several solutions: no closure fills it
-    out, proofs = Rater(NINE).ladder_proofs([grid], 2)
-    assert int(out.status[0]) == 0 and proofs == [""]  # LADDER_OPEN: nothing to prove
+    out, proofs = Rater(NINE).depth_proofs([grid], 2)
+    assert int(out.status[0]) == 0 and proofs == [""]  # DEPTH_OPEN: nothing to prove
 
 
 def test_depth_1_rating_proofs_of_a_data_set_are_verified():
     lines = (DATA / "sudoku9_minimal.txt").read_text().splitlines()
     grids = [grid_of(line) for line in lines if line and not line.startswith("#")][:40]
     rater = Rater(NINE)
-    out, proofs = rater.ladder_proofs(grids, 2)
+    out, proofs = rater.depth_proofs(grids, 2)
     for grid, text, depth in zip(grids, proofs, out.depth.tolist(), strict=True):
         verdict = verify(grid_cnf(grid), text)
         assert verdict.claim == "one model"
@@ -254,7 +254,7 @@ def test_an_unsatisfiable_grid_proof_ends_in_the_empty_clause():
     solution = Rater(NINE).rate(grid).solution
     planted = wrong_given(grid, solution)
     out, text = rating_text(planted)
-    assert int(out.status[0]) == 2  # LADDER_UNSAT
+    assert int(out.status[0]) == 2  # DEPTH_UNSAT
     assert lemma_list(text)[-1] == "0"
     cnf = grid_cnf(planted)
     assert verify(cnf, text).claim == "unsatisfiable"
@@ -285,7 +285,7 @@ def test_x_sudoku_depth_2_proofs_are_verified():
     x = make_geometry(9, diagonals=True)
     lines = (DATA / "sudoku9_x_depth2.txt").read_text().splitlines()
     grids = [grid_of(line, x) for line in lines if line and not line.startswith("#")][:5]
-    out, proofs = Rater(x).ladder_proofs(grids, 2)
+    out, proofs = Rater(x).depth_proofs(grids, 2)
     assert out.depth.tolist() == [2] * 5
     for grid, text in zip(grids, proofs, strict=True):
         assert verify(grid_cnf(grid, x), text).claim == "one model"

@@ -308,7 +308,7 @@ def test_the_ladder_gives_the_depth_of_the_closures_run_one_by_one(
     as the closures of each depth computed from scratch do (same depth, same grid)."""
     lines = public.puzzles(name, count)
     ratings = rater.rate_many([grid(line) for line in lines], max_depth)
-    engine = GridRules(GEOMETRY).engine  # the clause engine, beside the board's ladder
+    engine = GridRules(GEOMETRY).engine  # the clause engine, beside the board's depth loop
     for line, rating in zip(lines, ratings, strict=True):
         expected = _rating_depth_by_depth(engine, grid(line), max_depth)
         assert (rating.depth_label(), rating.solution) == expected, line
