@@ -16,7 +16,7 @@ question is a module of this package, whose docstring says what it measures:
 9. the native core (`solvers.core`, C) against Minisat22 and absolute bounds, and the
    commands' whole-process targets (native);
 10. DPLL search counting to 2 against Minisat22.solve (counting);
-11. the project as installed: its dependencies' size, numba's share of it, and with
+11. the project as installed: its dependencies' size, and with
     `--install` the first run after `pip install .` into a fresh environment (install).
 
 (Question 8, issue 23's bit-parallel board, left with its engine; the others keep their

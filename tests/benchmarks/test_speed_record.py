@@ -29,7 +29,7 @@ ISSUE_34 = {"core-placement", "core-up-batch", "core-up-call", "core-fl-batch",
 QUESTIONS = {"1", "2", "3a", "3b", "4", "5", "6", "7", "9", "10", "11"}
 # Issue 35's, each with the question that measures it.
 ISSUE_35 = {"rate-length-royle17": "4", "bxb-median-cpu": "7", "bxb-easter-cpu": "7",
-            "count-vs-solve": "10", "install-first-rate": "11", "deps-numba": "11"}  # fmt: skip
+            "count-vs-solve": "10", "install-first-rate": "11", "deps-size": "11"}  # fmt: skip
 
 
 def test_the_targets_table_is_well_formed():
@@ -105,7 +105,7 @@ def test_a_tiny_run_writes_a_record_that_compare_reads_back(tmp_path, capsys):
     assert ISSUE_34 - {"rate-royle17", "rate-one-grid"} <= checked  # the commands skipped
     assert any("rate-royle17" in why for why in document["not_measured"])
     # Counting (question 10) and the dependencies (11) are measured; the install is not.
-    assert {"count-vs-solve", "deps-numba"} <= checked
+    assert {"count-vs-solve", "deps-size"} <= checked
     assert any("install-first-rate" in why for why in document["not_measured"])
     # Every target line printed is an entry of the record, and the other way round.
     lines = re.findall(r"\(target [<>]= .*, issue \d+: (met|not met)\)$", done.stdout, re.M)
