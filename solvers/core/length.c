@@ -1,4 +1,4 @@
-/* Shortest refutations: the kernels of the refutation-length rating (solvers.length_rating).
+/* Shortest refutations: the kernels of the refutation-length rating (solvers.ratings.length).
  *
  * A hypothesis refuted by unit propagation is one of Berthier's braids; its length is the
  * number of constraints (long clauses) the refutation uses, links (binary clauses) being
@@ -201,56 +201,65 @@ int64_t length_eliminate(LCall *k, LState *S, int32_t lit) {
 
 /* ---- one hypothesis: the shortest refutation ---------------------------------------- */
 
-static inline void push(LCall *k, LScratch *X, int32_t lit, int32_t row, int64_t size,
-                        int64_t limit) {
-    if (size > limit) return;
-    int64_t e = X->st[X_ENTRIES];
-    if (e >= X->entries) {
-        k->bad = 1;
-        return;
-    }
-    X->st[X_ENTRIES] = e + 1;
-    X->entry_lit[e] = lit;
-    X->entry_cone[e] = row;
-    X->entry_next[e] = X->bucket[size];
-    X->bucket[size] = (int32_t)e;
-}
-
-POPCNT_CLONES
-int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit) {
+/* The search of length_shortest for cones of W words: inlined into each W the dispatch
+ * below names, so that the cone loops (OR, copy, popcount: much of a search's work) have
+ * a constant count the compiler unrolls, and once more for any other W.  The arrays and
+ * the counters of the records are read into locals once (the build has
+ * -fno-strict-aliasing: read through the records, every store would reload them), the
+ * counters written back at the end. */
+static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *S, LScratch *X,
+                                                              int32_t z, int64_t limit,
+                                                              const int W) {
     const LFormula *f = k->f;
-    const int W = f->words;
-    const int8_t *value = S->value;
-    const int32_t *nfalse = S->nfalse, *ntrue = S->ntrue;
-    int8_t *hvalue = X->value;
-    int32_t *hcone = X->cone, *htrail = X->trail, *hfalse = X->nfalse;
-    int64_t *stamp = X->stamp, *xst = X->st;
-    uint64_t *false_cones = X->false_cones, *hpool = X->pool;
-    int32_t *bucket = X->bucket, *entry_next = X->entry_next;
-    uint64_t *best_cone = X->best_cone, *work = X->work;
+    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
+    const int32_t *const wstart = f->wstart, *const occ = f->occ;
+    const int32_t *const cstart = f->cstart, *const lits = f->lits;
+    const int8_t *const value = S->value;
+    const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
+    int8_t *const hvalue = X->value;
+    int32_t *const hcone = X->cone, *const htrail = X->trail, *const hfalse = X->nfalse;
+    int64_t *const stamp = X->stamp, *const xst = X->st;
+    uint64_t *const false_cones = X->false_cones, *const hpool = X->pool;
+    int32_t *const bucket = X->bucket, *const entry_next = X->entry_next;
+    int32_t *const entry_lit = X->entry_lit, *const entry_cone = X->entry_cone;
+    uint64_t *const best_cone = X->best_cone, *const work = X->work;
+    const int64_t rows = X->rows, entries = X->entries;
     const int track = S->st[ST_TRACK] == 1;
-    const uint64_t *spool = S->pool;
-    const int32_t *scone = S->cone;
+    const uint64_t *const spool = S->pool;
+    const int32_t *const scone = S->cone;
     if (limit > f->m) limit = f->m; /* no cone is larger than all constraints */
-    xst[X_STAMP] += 1;
-    int64_t current = xst[X_STAMP];
-    xst[X_POOL_SIZE] = 1; /* row 0 is the empty cone */
-    xst[X_ENTRIES] = 0;
-    xst[X_TRAIL_SIZE] = 0;
+    const int64_t current = xst[X_STAMP] + 1;
+    xst[X_STAMP] = current;
+    int64_t pool_size = 1; /* row 0 is the empty cone */
+    int64_t nentries = 0, trail_size = 0;
+    int bad = k->bad;
     memset(hpool, 0, sizeof(uint64_t) * (size_t)W);
     for (int64_t s = 0; s < limit + 2; s++) bucket[s] = -1;
     int64_t best = limit + 1;
-    push(k, X, z, 0, 0, limit);
+/* Queue literal lit with cone `row` of `size` constraints (none past the limit). */
+#define PUSH(lit, row, size)                                                                   \
+    do {                                                                                       \
+        if ((size) > limit) break;                                                             \
+        if (nentries >= entries) {                                                             \
+            bad = 1;                                                                           \
+            break;                                                                             \
+        }                                                                                      \
+        entry_lit[nentries] = (lit);                                                           \
+        entry_cone[nentries] = (row);                                                          \
+        entry_next[nentries] = bucket[size];                                                   \
+        bucket[size] = (int32_t)nentries++;                                                    \
+    } while (0)
+    PUSH(z, 0, 0);
     int64_t size_now = 0; /* the cone size whose bucket is being emptied */
-    while (size_now < best && size_now <= limit && !k->bad) {
+    while (size_now < best && size_now <= limit && !bad) {
         int32_t e = bucket[size_now];
         if (e < 0) {
             size_now++;
             continue;
         }
         bucket[size_now] = entry_next[e];
-        int32_t r = X->entry_lit[e];
-        int32_t row = X->entry_cone[e];
+        int32_t r = entry_lit[e];
+        int32_t row = entry_cone[e];
         const uint64_t *rcone = hpool + (int64_t)row * W;
         if (hvalue[r] == 1 || value[r] == 1) continue;
         if (hvalue[r] == -1 || value[r] == -1) { /* two derivations disagree */
@@ -270,38 +279,39 @@ int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t lim
         hvalue[r] = 1;
         hvalue[r ^ 1] = -1;
         hcone[r] = row;
-        htrail[xst[X_TRAIL_SIZE]++] = r;
-        for (int32_t i = f->bstart[r]; i < f->bstart[r + 1]; i++) {
-            int32_t q = f->bimp[i];
+        htrail[trail_size++] = r;
+        for (int32_t i = bstart[r]; i < bstart[r + 1]; i++) {
+            int32_t q = bimp[i];
             if (hvalue[q] == 1 || value[q] == 1) continue;
-            push(k, X, q, row, size_now, limit);
+            PUSH(q, row, size_now);
         }
         int32_t neg = r ^ 1;
-        for (int32_t i = f->wstart[neg]; i < f->wstart[neg + 1]; i++) {
-            int32_t c = f->occ[i];
+        for (int32_t i = wstart[neg]; i < wstart[neg + 1]; i++) {
+            int32_t c = occ[i];
             if (ntrue[c] > 0) continue;
             uint64_t *fc = false_cones + (int64_t)c * W;
             if (stamp[c] != current) {
                 stamp[c] = current;
                 hfalse[c] = nfalse[c];
-                memset(fc, 0, sizeof(uint64_t) * (size_t)W);
+                memcpy(fc, rcone, sizeof(uint64_t) * (size_t)W); /* (no memset, then OR) */
                 if (track)
-                    for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
-                        int32_t lit = f->lits[p];
+                    for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
+                        int32_t lit = lits[p];
                         if (value[lit] == -1) {
                             const uint64_t *in = spool + (int64_t)scone[lit ^ 1] * W;
                             for (int w = 0; w < W; w++) fc[w] |= in[w];
                         }
                     }
+            } else {
+                for (int w = 0; w < W; w++) fc[w] |= rcone[w];
             }
-            hfalse[c] += 1;
-            for (int w = 0; w < W; w++) fc[w] |= rcone[w];
-            int32_t size = f->cstart[c + 1] - f->cstart[c];
-            if (hfalse[c] < size - 1) continue;
+            int32_t false_now = ++hfalse[c];
+            int32_t size = cstart[c + 1] - cstart[c];
+            if (false_now < size - 1) continue;
             memcpy(work, fc, sizeof(uint64_t) * (size_t)W);
             set_bit(work, c);
             int64_t cone_size = popcount(work, W);
-            if (hfalse[c] == size) {
+            if (false_now == size) {
                 if (cone_size < best) {
                     best = cone_size;
                     memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
@@ -309,31 +319,49 @@ int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t lim
                 continue;
             }
             if (cone_size > limit || cone_size >= best) continue;
-            for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
-                int32_t lit = f->lits[p]; /* the one literal of c not false */
+            for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
+                int32_t lit = lits[p]; /* the one literal of c not false */
                 if (hvalue[lit] != -1 && value[lit] != -1) {
                     if (hvalue[lit] == 0) { /* (1: c is satisfied under the hypothesis) */
-                        int64_t fresh = xst[X_POOL_SIZE];
-                        if (fresh >= X->rows) {
-                            k->bad = 1;
+                        if (pool_size >= rows) {
+                            bad = 1;
                             break;
                         }
-                        xst[X_POOL_SIZE] = fresh + 1;
+                        int64_t fresh = pool_size++;
                         memcpy(hpool + fresh * W, work, sizeof(uint64_t) * (size_t)W);
-                        /* the pool row may have moved rcone: it did not (one array) */
-                        push(k, X, lit, (int32_t)fresh, cone_size, limit);
+                        PUSH(lit, (int32_t)fresh, cone_size);
                     }
                     break;
                 }
             }
         }
     }
-    for (int64_t t = 0; t < xst[X_TRAIL_SIZE]; t++) {
+#undef PUSH
+    for (int64_t t = 0; t < trail_size; t++) {
         int32_t lit = htrail[t];
         hvalue[lit] = 0;
         hvalue[lit ^ 1] = 0;
     }
+    xst[X_POOL_SIZE] = pool_size;
+    xst[X_ENTRIES] = nentries;
+    xst[X_TRAIL_SIZE] = trail_size;
+    k->bad = bad;
     return best;
+}
+
+POPCNT_CLONES
+int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit) {
+    switch (k->f->words) { /* 1: 4x4, 3: 6x6, 6: 9x9 and its variants */
+    case 1: return shortest(k, S, X, z, limit, 1);
+    case 2: return shortest(k, S, X, z, limit, 2);
+    case 3: return shortest(k, S, X, z, limit, 3);
+    case 4: return shortest(k, S, X, z, limit, 4);
+    case 5: return shortest(k, S, X, z, limit, 5);
+    case 6: return shortest(k, S, X, z, limit, 6);
+    case 7: return shortest(k, S, X, z, limit, 7);
+    case 8: return shortest(k, S, X, z, limit, 8);
+    default: return shortest(k, S, X, z, limit, k->f->words);
+    }
 }
 
 /* ---- alternative cones -------------------------------------------------------------- */
