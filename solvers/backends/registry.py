@@ -188,7 +188,7 @@ class _ClauseCheck:
             return int(self.empty[0])
         if not self.starts.size:
             return -1
-        from solvers.backends.model_check import first_falsified  # compiled: numba when needed
+        from solvers.backends.model_check import first_falsified  # the core only when needed
 
         lits = np.asarray(model, dtype=np.int64)
         return int(first_falsified(self.lits, self.offsets, lits, self.num_vars))

@@ -1,5 +1,6 @@
 """Golden files of the native core's answers (tests/solvers/data/*.tsv.gz), written by
-the kernels the core was ported from (see make_goldens.py), and the grids they ask about.
+the kernels the core was ported from (the generator: `git show
+7f5dca6:tests/solvers/make_goldens.py`), and the grids they ask about.
 
 A golden file is gzipped text: '#' lines say how it was made (the command, the commit,
 the kernels), every other line is `key<TAB>value`.  Keys name what was asked (the
@@ -95,7 +96,7 @@ def read(name: str) -> dict[str, str]:
 
 def expected(name: str, key: str) -> str:
     """The value of `key` in golden file `name`; a key the file lacks fails the test (the
-    question changed: regenerate the file with make_goldens.py and say why)."""
+    question changed: regenerate the file with that generator and say why)."""
     answers = read(name)
     assert key in answers, f"{name} has no {key!r}: see tests/solvers/make_goldens.py"
     return answers[key]

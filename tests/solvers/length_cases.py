@@ -1,9 +1,9 @@
 """The questions length.tsv.gz answers: the refutation-length and BxB kernels, kernel by
 kernel, on seeded random states of 9x9 and X grids (random facts, with random cones when
-tracked), and what each kernel returns and leaves in the arrays.  make_goldens.py ran
-`run_case` with the kernels the core was ported from (its own adapter of them) and with
-the core (`Core`), checked both agreed, and wrote the answers; test_core_length_golden.py
-runs it with the core and compares.
+tracked), and what each kernel returns and leaves in the arrays.  The generator of
+length.tsv.gz (its header says which) ran `run_case` with the kernels the core was
+ported from (its own adapter of them) and with the core (`Core`), checked both agreed,
+and wrote the answers; test_core_length_golden.py runs it with the core and compares.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def formula_arrays(geometry):
 
 def to_codes(lits: np.ndarray) -> np.ndarray:
     """The kernels' literal codes of DIMACS literals: 2v for x_{v+1}, 2v + 1 for its
-    negation (written out here so that make_goldens.py runs on the commit it needs)."""
+    negation (written out here so that the generator ran on the commit it needed)."""
     return (2 * (np.abs(lits) - 1) + (lits < 0)).astype(np.int32)
 
 

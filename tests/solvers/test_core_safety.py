@@ -216,10 +216,17 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     env = dict(os.environ, SUDOKU_SAT_CORE=str(library), LD_PRELOAD=asan.stdout.strip(),
                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")  # fmt: skip
-    names = ("test_core_board.py", "test_core_clauses.py", "test_core_safety.py",
-             "test_core_search.py", "test_core_length.py", "test_core_length_golden.py",
-             "test_length_formula.py", "test_clause_check.py",
-             "test_engine.py")  # fmt: skip  (test_engine: the Trace of trace.c)
+    names = (
+        "test_core_board.py",
+        "test_core_clauses.py",
+        "test_core_safety.py",
+        "test_core_search.py",
+        "test_core_length.py",
+        "test_core_length_golden.py",
+        "test_length_formula.py",
+        "test_clause_check.py",
+        "test_engine.py",
+    )  # fmt: skip  (test_engine: the Trace of trace.c)
     tests = [str(PROJECT / "tests" / "solvers" / name) for name in names]
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",

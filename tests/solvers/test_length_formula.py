@@ -112,7 +112,7 @@ def digest(B: K.Built) -> str:
 # Made by the first, JIT-compiled build (solvers.propagate.build(cnf.literals,
 # cnf.offsets, num_vars, False) at commit f4c1bad, with this file's `digest` on its
 # arrays), whose formulas made the ratings recorded before the port.
-NUMBA_DIGESTS = {
+PORTED_DIGESTS = {
     (4, "minimal"): "8364575efdc01ad5",
     (9, "centrale"): "cf1b624082293b4d",
     (9, "augmented"): "9194ccaf55b18f43",
@@ -120,12 +120,12 @@ NUMBA_DIGESTS = {
 }
 
 
-@pytest.mark.parametrize(("size", "encoding"), list(NUMBA_DIGESTS))
+@pytest.mark.parametrize(("size", "encoding"), list(PORTED_DIGESTS))
 def test_the_rule_formulas_are_the_recorded_ones(size, encoding):
     formula = rule_formula(standard(size), encoding)
     B = built(formula.clauses, formula.num_vars)
     assert not (B.F.wlist[B.F.wstart[-1] :].size)  # every slot is inside a list
-    assert digest(B) == NUMBA_DIGESTS[size, encoding]
+    assert digest(B) == PORTED_DIGESTS[size, encoding]
 
 
 def test_a_tautology_a_duplicate_and_an_empty_clause():
