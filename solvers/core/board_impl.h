@@ -353,6 +353,29 @@ INLINE void std9_four(const word *b, int v0, word *one, word *none) {
     }
 }
 
+/* After cell c left value board bv: its std9_houses `one` and `none` (for the board
+ * before) brought up to date, in c's row, column and box, the only houses that changed. */
+static const uint8_t STD9_CELL_HOUSES[81][3] = { /* each cell's row, column and box */
+    {0, 9, 18}, {0, 10, 18}, {0, 11, 18}, {0, 12, 19}, {0, 13, 19}, {0, 14, 19}, {0, 15, 20}, {0, 16, 20}, {0, 17, 20},
+    {1, 9, 18}, {1, 10, 18}, {1, 11, 18}, {1, 12, 19}, {1, 13, 19}, {1, 14, 19}, {1, 15, 20}, {1, 16, 20}, {1, 17, 20},
+    {2, 9, 18}, {2, 10, 18}, {2, 11, 18}, {2, 12, 19}, {2, 13, 19}, {2, 14, 19}, {2, 15, 20}, {2, 16, 20}, {2, 17, 20},
+    {3, 9, 21}, {3, 10, 21}, {3, 11, 21}, {3, 12, 22}, {3, 13, 22}, {3, 14, 22}, {3, 15, 23}, {3, 16, 23}, {3, 17, 23},
+    {4, 9, 21}, {4, 10, 21}, {4, 11, 21}, {4, 12, 22}, {4, 13, 22}, {4, 14, 22}, {4, 15, 23}, {4, 16, 23}, {4, 17, 23},
+    {5, 9, 21}, {5, 10, 21}, {5, 11, 21}, {5, 12, 22}, {5, 13, 22}, {5, 14, 22}, {5, 15, 23}, {5, 16, 23}, {5, 17, 23},
+    {6, 9, 24}, {6, 10, 24}, {6, 11, 24}, {6, 12, 25}, {6, 13, 25}, {6, 14, 25}, {6, 15, 26}, {6, 16, 26}, {6, 17, 26},
+    {7, 9, 24}, {7, 10, 24}, {7, 11, 24}, {7, 12, 25}, {7, 13, 25}, {7, 14, 25}, {7, 15, 26}, {7, 16, 26}, {7, 17, 26},
+    {8, 9, 24}, {8, 10, 24}, {8, 11, 24}, {8, 12, 25}, {8, 13, 25}, {8, 14, 25}, {8, 15, 26}, {8, 16, 26}, {8, 17, 26},
+};
+INLINE void std9_update(const word *bv, int c, word *one, word *none) {
+    const uint8_t *hs = STD9_CELL_HOUSES[c];
+    for (int j = 0; j < 3; j++) {
+        const word *hm = STD9_HOUSES[hs[j]], bit = (word)1 << hs[j];
+        const int count = popc(bv[0] & hm[0]) + popc(bv[1] & hm[1]);
+        *one = (*one & ~bit) | (bit & -(word)(count == 1));
+        *none = (*none & ~bit) | (bit & -(word)(count == 0));
+    }
+}
+
 /* prop_w on the standard 9x9 board: the same steps in the same order (so the same
  * fixpoint, and the same cells placed before a contradiction), but each dirty value's
  * hidden singles found in all its open houses at once (std9_houses), which needs no
@@ -429,8 +452,10 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
             placed += popc(s0) + popc(s1);
         }
         word reduced = 0, kept[2] = {0, 0}; /* the cells a hidden single reduced */
-        /* std9_houses four values at a time when most of them are to be scanned; a
-         * value is recomputed when a hidden single of a value before it reduced it */
+        /* std9_houses four values at a time when most of them are to be scanned; when
+         * a hidden single of a value before it reduces a value still to scan, its
+         * counts are brought up to date in the reduced cell's three houses alone
+         * (std9_update), which gives what recomputing them would */
         word pre_one[8], pre_none[8], fresh = 0;
         const word wide = dirty & ~few;
         if (popc(wide & 0x0F) >= 2) std9_four(b, 0, pre_one, pre_none), fresh |= 0x0F;
@@ -453,7 +478,7 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
                 }
             } else {
                 word none;
-                if ((fresh & ~reduced) >> v & 1)
+                if (fresh >> v & 1)
                     single = pre_one[v], none = pre_none[v];
                 else
                     single = std9_houses(x0, x1, &none);
@@ -470,12 +495,18 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
                 word one = at ? t1 : t0;
                 if (kept[at] & one) continue; /* reduced to v already */
                 kept[at] |= one;
-                for (int u = 0; u < 9; u++) { /* without branches */
+                word hit = 0;
+                for (int u = 0; u < 9; u++) { /* without branches; v's bit put back after */
                     word *bu = b + 2 * u + at;
-                    word had = *bu & one & -(word)(u != v);
-                    *bu ^= had;
-                    reduced |= (word)(had != 0) << u;
+                    hit |= (word)((*bu & one) != 0) << u;
+                    *bu &= ~one;
                 }
+                b[2 * v + at] |= one; /* the single's own value stays */
+                hit &= ~((word)1 << v);
+                reduced |= hit;
+                for (word m = hit & fresh & dirty; m; m &= m - 1) /* still to scan */
+                    std9_update(b + 2 * ctz(m), at * 64 + ctz(one), pre_one + ctz(m),
+                                pre_none + ctz(m));
             }
         }
         if (!reduced) break;

@@ -14,19 +14,38 @@
 
 #include "core.h"
 
+/* A watch: where a long clause's literals start in Cnf.lits (so propagation reads the
+ * clause without an index table) and a blocker, one of its literals: while the blocker
+ * is true the clause is satisfied and left unread.  Both in one word, the blocker in the
+ * high half: one load a visit, and a plain integer (a struct of two ints was kept in
+ * vector registers by gcc, at a cost). */
+typedef uint64_t Watch;
+static inline Watch watch_of(int32_t cref, int32_t blocker) {
+    return (uint64_t)(uint32_t)blocker << 32 | (uint32_t)cref;
+}
+static inline int32_t watch_cref(Watch w) { return (int32_t)(uint32_t)w; }
+static inline int32_t watch_blocker(Watch w) { return (int32_t)(w >> 32); }
+
+/* What propagation visits when literal p becomes true, side by side (one cache line a
+ * literal, not three): p's implications bimp[imp_start .. imp_end) and the watches of
+ * the long clauses in which not-p is watched, watches[start .. start + count). */
+typedef struct WatchList {
+    int32_t imp_start, imp_end;
+    int32_t start, count;
+} WatchList;
+
 typedef struct Cnf {
     int32_t nvars;
     int root_conflict; /* the formula's units (or an empty clause) are contradictory */
-    /* long clauses (3 literals or more), flat; positions 0 and 1 are watched */
+    /* long clauses (3 literals or more), flat, each after its size: clause c is
+     * lits[cstart[c] .. cstart[c] + lits[cstart[c] - 1]); positions 0 and 1 are watched */
     int32_t *lits;
-    int64_t *cstart; /* nlong + 1 */
+    int64_t *cstart; /* nlong */
     int64_t nlong;
-    /* watches[l]: the long clauses in which l is watched, visited when l becomes false:
-     * wlist[wstart[l] .. wstart[l] + wcount[l]), with a blocker literal each */
-    int64_t *wstart;
-    int64_t *wcount;
-    int32_t *wlist;
-    int32_t *wblock;
+    /* what propagation visits when l becomes true: wl[l] (WatchList), the long clauses
+     * in which l ^ 1 is watched among them */
+    WatchList *wl;
+    Watch *watches;
     /* binary clauses as implications: when l becomes true, bimp[bstart[l] .. bstart[l+1])
      * become true */
     int64_t *bstart;
@@ -74,6 +93,13 @@ int cnf_room(Cnf *F, int depth);
  * or CNF_TIME (F->limit_ns past F->grid_t0, when set). */
 int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
               int64_t *out, int64_t *nout, Poll *poll, int64_t budget);
+/* cnf_probe in two steps, for a caller that reads the answer off the trail itself:
+ * the closure (CORE_OK with the literals above the root level on the trail, from
+ * trail[trail_lim[0]] to trail[trail_size - 1], or cnf_probe's other outcomes), then
+ * back to the root level (always, whatever the closure returned). */
+int cnf_probe_trail(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+                    Poll *poll, int64_t budget);
+void cnf_probe_done(Cnf *F);
 /* Rate grids (cells values each; cell c holding k is variable n * c + k). */
 int cnf_depths(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
                int positive_only, int64_t budget, int8_t *status, int16_t *depth,

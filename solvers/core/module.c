@@ -98,6 +98,8 @@ static int check_depth(int depth) {
 
 typedef struct {
     PyObject **ints; /* ints[nvars + lit]: lit as a Python int, made on first use */
+    PyObject **by_code; /* by_code[code]: the same int (borrowed from ints) by the clause
+                         * engine's literal code (clauses.h), kept on first use */
     int64_t *out;    /* nvars: the kernel's answer */
     int64_t nvars;
 } ListFace;
@@ -107,8 +109,10 @@ static void list_face_free(ListFace *L) {
         for (int64_t i = 0; i <= 2 * L->nvars; i++) Py_XDECREF(L->ints[i]);
         free(L->ints);
     }
+    free(L->by_code);
     free(L->out);
     L->ints = NULL;
+    L->by_code = NULL;
     L->out = NULL;
 }
 
@@ -117,8 +121,11 @@ static int list_face_room(ListFace *L, int64_t nvars) {
     if (L->out) return 0;
     L->nvars = nvars;
     L->out = malloc(sizeof(int64_t) * (size_t)(nvars + 1));
-    if (nvars <= INT_TABLE_VARS) L->ints = calloc(2 * (size_t)nvars + 1, sizeof(PyObject *));
-    if (!L->out || (nvars <= INT_TABLE_VARS && !L->ints)) {
+    if (nvars <= INT_TABLE_VARS) {
+        L->ints = calloc(2 * (size_t)nvars + 1, sizeof(PyObject *));
+        L->by_code = calloc(2 * (size_t)nvars, sizeof(PyObject *));
+    }
+    if (!L->out || (nvars <= INT_TABLE_VARS && (!L->ints || !L->by_code))) {
         list_face_free(L);
         PyErr_NoMemory();
         return -1;
@@ -126,20 +133,29 @@ static int list_face_room(ListFace *L, int64_t nvars) {
     return 0;
 }
 
-/* Return a new list of the literals out[0 .. count) as Python ints, or NULL. */
-static PyObject *literal_list(ListFace *L, const int64_t *out, int64_t count) {
+/* Return a new list of count literals as Python ints, or NULL: the DIMACS literals
+ * out[0 .. count), or, when `codes` is not NULL, the clause engine's literal codes
+ * codes[0 .. count) (clauses.h), read straight off its trail. */
+static PyObject *literal_list(ListFace *L, const int64_t *out, const int32_t *codes,
+                              int64_t count) {
     PyObject *list = PyList_New((Py_ssize_t)count);
     if (!list) return NULL;
     for (int64_t i = 0; i < count; i++) {
         PyObject *item;
+        if (codes && L->by_code && (item = L->by_code[codes[i]])) { /* the common case */
+            PyList_SET_ITEM(list, (Py_ssize_t)i, Py_NewRef(item));
+            continue;
+        }
+        int64_t lit = codes ? (codes[i] & 1 ? -(codes[i] >> 1) - 1 : (codes[i] >> 1) + 1) : out[i];
         if (L->ints) {
-            PyObject **slot = L->ints + L->nvars + out[i]; /* |out[i]| <= nvars: the kernel's */
-            if (!*slot && !(*slot = PyLong_FromLongLong(out[i]))) {
+            PyObject **slot = L->ints + L->nvars + lit; /* |lit| <= nvars: the kernel's */
+            if (!*slot && !(*slot = PyLong_FromLongLong(lit))) {
                 Py_DECREF(list);
                 return NULL;
             }
             item = Py_NewRef(*slot);
-        } else if (!(item = PyLong_FromLongLong(out[i]))) {
+            if (codes && L->by_code) L->by_code[codes[i]] = *slot;
+        } else if (!(item = PyLong_FromLongLong(lit))) {
             Py_DECREF(list);
             return NULL;
         }
@@ -218,9 +234,10 @@ static void probe_reacquire(Poll *poll, int depth) {
 }
 
 /* The answer of a probe: (True, [literals]) or (False, []). */
-static PyObject *probe_answer(ListFace *L, int r, int64_t nout) {
+static PyObject *probe_answer(ListFace *L, int r, const int64_t *out, const int32_t *codes,
+                              int64_t nout) {
     if (r == CORE_INTERRUPT) return NULL;
-    PyObject *list = literal_list(L, L->out, r == CORE_OK ? nout : 0);
+    PyObject *list = literal_list(L, out, codes, r == CORE_OK ? nout : 0);
     if (!list) return NULL;
     PyObject *answer = PyTuple_Pack(2, r == CORE_OK ? Py_True : Py_False, list);
     Py_DECREF(list);
@@ -510,7 +527,7 @@ static PyObject *board_probe_list(BoardObject *self, PyObject *const *args, Py_s
     probe_reacquire(&poll, depth);
     free(heap);
     self->busy = 0;
-    return probe_answer(&self->face, r, nout);
+    return probe_answer(&self->face, r, self->face.out, NULL, nout);
 }
 
 /* depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns) */
@@ -715,14 +732,17 @@ static PyObject *clauses_probe_list(ClausesObject *self, PyObject *const *args,
         return NULL;
     }
     Poll poll;
-    int64_t nout = 0;
     probe_release(&poll, depth);
-    int r = cnf_probe(F, heap ? heap : stack, count, depth, positive_only, self->face.out, &nout,
-                      &poll, -1);
+    int r = cnf_probe_trail(F, heap ? heap : stack, count, depth, positive_only, &poll, -1);
     probe_reacquire(&poll, depth);
     free(heap);
+    /* the answer read off the trail (no copy through the face's array), then undone */
+    const int64_t start = r == CORE_OK ? F->trail_lim[0] : 0; /* assume opened level 1 */
+    PyObject *answer = probe_answer(&self->face, r, NULL, F->trail + start,
+                                    r == CORE_OK ? F->trail_size - start : 0);
+    cnf_probe_done(F);
     self->busy = 0;
-    return probe_answer(&self->face, r, nout);
+    return answer;
 }
 
 static PyObject *clauses_depths(ClausesObject *self, PyObject *args) {

@@ -64,7 +64,7 @@ int32_t search_branch(const Cnf *F) {
         int64_t size = 0;
         int32_t first = -1;
         int satisfied = 0;
-        for (int64_t k = F->cstart[c]; k < F->cstart[c + 1]; k++) {
+        for (int64_t k = F->cstart[c], end = k + F->lits[k - 1]; k < end; k++) {
             int32_t lit = F->lits[k];
             if (value[lit] == 1) {
                 satisfied = 1;
