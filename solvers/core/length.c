@@ -69,10 +69,12 @@ static int implied(LCall *k, LState *S, int32_t lit, int32_t why) {
 
 /* Record the cone of lit, just made true, and count it in its constraints. */
 static void count(const LFormula *f, LState *S, int32_t lit, int32_t cone) {
+    const int32_t *wstart = f->wstart, *occ = f->occ; /* (read once: see shortest) */
+    int32_t *ntrue = S->ntrue, *nfalse = S->nfalse;
     S->cone[lit] = cone;
-    for (int32_t i = f->wstart[lit]; i < f->wstart[lit + 1]; i++) S->ntrue[f->occ[i]]++;
+    for (int32_t i = wstart[lit], end = wstart[lit + 1]; i < end; i++) ntrue[occ[i]]++;
     int32_t neg = lit ^ 1;
-    for (int32_t i = f->wstart[neg]; i < f->wstart[neg + 1]; i++) S->nfalse[f->occ[i]]++;
+    for (int32_t i = wstart[neg], end = wstart[neg + 1]; i < end; i++) nfalse[occ[i]]++;
 }
 
 static int32_t new_cone(LCall *k, LState *S) {
@@ -118,26 +120,28 @@ static int32_t clause_cone(LCall *k, LState *S, int32_t c) {
  * lose a literal; return NO_CONFLICT or the contradiction's pool row. */
 static int64_t propagate_facts(LCall *k, LState *S) {
     const LFormula *f = k->f;
+    const int32_t *bstart = f->bstart, *bimp = f->bimp, *wstart = f->wstart, *occ = f->occ;
+    const int32_t *cstart = f->cstart, *lits = f->lits; /* (read once: see shortest) */
     int8_t *value = S->value;
     int32_t *nfalse = S->nfalse, *ntrue = S->ntrue;
     while (S->st[ST_QHEAD] < S->st[ST_TRAIL_SIZE]) {
         int32_t lit = S->trail[S->st[ST_QHEAD]++];
-        for (int32_t i = f->bstart[lit]; i < f->bstart[lit + 1]; i++) {
-            int32_t q = f->bimp[i];
+        for (int32_t i = bstart[lit], end = bstart[lit + 1]; i < end; i++) {
+            int32_t q = bimp[i];
             if (value[q] == 1) continue;
             if (value[q] == -1) return conflict_pair(k, S, S->cone[lit], S->cone[q ^ 1]);
             if (!implied(k, S, q, BINARY_REASON - i)) return NO_CONFLICT;
             count(f, S, q, S->cone[lit]);
         }
         int32_t neg = lit ^ 1;
-        for (int32_t i = f->wstart[neg]; i < f->wstart[neg + 1]; i++) {
-            int32_t c = f->occ[i];
+        for (int32_t i = wstart[neg], end = wstart[neg + 1]; i < end; i++) {
+            int32_t c = occ[i];
             if (ntrue[c] > 0) continue;
-            int32_t width = f->cstart[c + 1] - f->cstart[c];
+            int32_t width = cstart[c + 1] - cstart[c];
             if (nfalse[c] == width) return clause_cone(k, S, c);
             if (nfalse[c] == width - 1) {
-                for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
-                    int32_t r = f->lits[p];
+                for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
+                    int32_t r = lits[p];
                     if (value[r] == 0) {
                         int32_t cone = clause_cone(k, S, c);
                         if (!implied(k, S, r, c)) return NO_CONFLICT;
@@ -280,13 +284,13 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
         hvalue[r ^ 1] = -1;
         hcone[r] = row;
         htrail[trail_size++] = r;
-        for (int32_t i = bstart[r]; i < bstart[r + 1]; i++) {
+        for (int32_t i = bstart[r], end = bstart[r + 1]; i < end; i++) {
             int32_t q = bimp[i];
             if (hvalue[q] == 1 || value[q] == 1) continue;
             PUSH(q, row, size_now);
         }
         int32_t neg = r ^ 1;
-        for (int32_t i = wstart[neg]; i < wstart[neg + 1]; i++) {
+        for (int32_t i = wstart[neg], end = wstart[neg + 1]; i < end; i++) {
             int32_t c = occ[i];
             if (ntrue[c] > 0) continue;
             uint64_t *fc = false_cones + (int64_t)c * W;
@@ -306,7 +310,8 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
                 for (int w = 0; w < W; w++) fc[w] |= rcone[w];
             }
             int32_t false_now = ++hfalse[c];
-            int32_t size = cstart[c + 1] - cstart[c];
+            const int32_t first = cstart[c], last = cstart[c + 1];
+            int32_t size = last - first;
             if (false_now < size - 1) continue;
             memcpy(work, fc, sizeof(uint64_t) * (size_t)W);
             set_bit(work, c);
@@ -319,7 +324,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
                 continue;
             }
             if (cone_size > limit || cone_size >= best) continue;
-            for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
+            for (int32_t p = first; p < last; p++) {
                 int32_t lit = lits[p]; /* the one literal of c not false */
                 if (hvalue[lit] != -1 && value[lit] != -1) {
                     if (hvalue[lit] == 0) { /* (1: c is satisfied under the hypothesis) */
@@ -367,7 +372,7 @@ int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t lim
 /* ---- alternative cones -------------------------------------------------------------- */
 
 /* True when literal lit keeps a cone that is a subset of pool row `row`. */
-static int dominated(const LAlternatives *A, int W, int32_t lit, int64_t row) {
+static inline int dominated(const LAlternatives *A, int W, int32_t lit, int64_t row) {
     const uint64_t *b = A->pool + row * W;
     for (int32_t i = 0; i < A->ncones[lit]; i++) {
         const uint64_t *a = A->pool + (int64_t)A->cones[lit * CONES_PER_LITERAL + i] * W;
@@ -396,7 +401,7 @@ static void push_alternative(LAlternatives *A, int32_t lit, int64_t row, int64_t
 }
 
 /* Make work the best contradiction if it is smaller; return the best size. */
-static int64_t better(uint64_t *best_cone, const uint64_t *work, int W, int64_t best) {
+static inline int64_t better(uint64_t *best_cone, const uint64_t *work, int W, int64_t best) {
     int64_t size = popcount(work, W);
     if (size < best) {
         memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
@@ -405,11 +410,13 @@ static int64_t better(uint64_t *best_cone, const uint64_t *work, int W, int64_t 
     return best;
 }
 
-POPCNT_CLONES
-static int64_t search_alternatives(LCall *k, LState *S, LScratch *X, LAlternatives *A,
-                                   int32_t z, int64_t limit) {
+/* The search of length_with_alternatives for cones of W words, inlined for each W as
+ * shortest is (see there). */
+static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LState *S,
+                                                                  LScratch *X, LAlternatives *A,
+                                                                  int32_t z, int64_t limit,
+                                                                  const int W) {
     const LFormula *f = k->f;
-    const int W = f->words;
     const int8_t *value = S->value;
     const int32_t *ntrue = S->ntrue;
     int8_t *hvalue = X->value;
@@ -562,6 +569,22 @@ static int64_t search_alternatives(LCall *k, LState *S, LScratch *X, LAlternativ
         ncones[lit] = 0;
     }
     return best;
+}
+
+POPCNT_CLONES
+static int64_t search_alternatives(LCall *k, LState *S, LScratch *X, LAlternatives *A,
+                                   int32_t z, int64_t limit) {
+    switch (k->f->words) { /* as length_shortest's */
+    case 1: return alternatives(k, S, X, A, z, limit, 1);
+    case 2: return alternatives(k, S, X, A, z, limit, 2);
+    case 3: return alternatives(k, S, X, A, z, limit, 3);
+    case 4: return alternatives(k, S, X, A, z, limit, 4);
+    case 5: return alternatives(k, S, X, A, z, limit, 5);
+    case 6: return alternatives(k, S, X, A, z, limit, 6);
+    case 7: return alternatives(k, S, X, A, z, limit, 7);
+    case 8: return alternatives(k, S, X, A, z, limit, 8);
+    default: return alternatives(k, S, X, A, z, limit, k->f->words);
+    }
 }
 
 int64_t length_with_alternatives(LCall *k, LState *S, LScratch *X, LAlternatives *A, int32_t z,

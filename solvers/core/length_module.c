@@ -63,8 +63,11 @@ static int offsets_ok(const int32_t *start, int64_t n, int64_t end) {
 }
 
 static int ints_in(const int32_t *a, int64_t n, int64_t lo, int64_t hi) {
+    if (hi <= lo) return n <= 0; /* (every element would fail) */
+    /* One unsigned comparison an element: lo <= a[i] < hi. */
+    const uint64_t span = (uint64_t)(hi - lo);
     for (int64_t i = 0; i < n; i++)
-        if (a[i] < lo || a[i] >= hi) return 0;
+        if ((uint64_t)((int64_t)a[i] - lo) >= span) return 0;
     return 1;
 }
 
@@ -333,9 +336,16 @@ static int bind_state(const LFormula *f, PyObject *S, LState *s, Py_buffer *v, i
     return 0;
 }
 
+/* Every call checks the scratch arrays (thousands of bytes): eight bytes a load. */
 static int all_zero(const void *a, size_t bytes) {
     const unsigned char *p = a;
-    for (size_t i = 0; i < bytes; i++)
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        uint64_t word;
+        memcpy(&word, p + i, 8);
+        if (word) return 0;
+    }
+    for (; i < bytes; i++)
         if (p[i]) return 0;
     return 1;
 }
