@@ -19,7 +19,7 @@ HEADERS = (
     "views.h",
     "clause_check.h",
 )
-FLAGS = ("-std=c11", "-O2", "-fno-strict-aliasing")
+FLAGS = ("-std=c11", "-O3", "-fno-strict-aliasing")  # -O3: the 9x9 batch 2% faster than -O2
 
 EXTENSIONS = {
     "_core": (
