@@ -230,18 +230,11 @@ class Board:
                 "(solvers.core.engine_for with proofs or a time limit)"
             )
         grids = grid_rows(grids, self.cells)
-        if budget is not None and budget < 0:
-            raise ValueError(f"budget must be >= 0 or None, not {budget}")
-        count = grids.shape[0]
-        status = np.zeros(count, np.int8)
-        depth = np.zeros(count, np.int16)
-        solutions = np.zeros((count, self.cells), np.int8)
-        work = np.zeros(count, np.int64)
-        ns = np.zeros(count, np.int64)
+        limit = _budget(budget)
+        status, depth, solutions, work, ns = _depth_arrays(grids)
         self._board.depths(
-            grids, int(max_depth), _polarity(polarity), -1 if budget is None else int(budget),
-            status, depth, solutions, work, ns,
-        )  # fmt: skip
+            grids, int(max_depth), _polarity(polarity), limit, status, depth, solutions, work, ns
+        )
         return Depths(status, depth, solutions, ns / 1e9, work)
 
     def placements(self, grid, repeats: int = 1) -> int:
@@ -324,12 +317,9 @@ class Clauses:
         or (PROBE_BUDGET or PROBE_TIME, []) when the query's work passed `budget` (work
         units, None: none) or its time passed `time_limit` (seconds, None: none), both
         seen at a hypothesis boundary."""
-        if budget is not None and budget < 0:
-            raise ValueError(f"budget must be >= 0 or None, not {budget}")
         lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
-        limit = -1 if budget is None else int(budget)
-        count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out, log, limit,
-                                _limit_ns(time_limit))  # fmt: skip
+        count = self._cnf.probe(lits, int(depth), _polarity(polarity), self._out, log,
+                                _budget(budget), _limit_ns(time_limit))  # fmt: skip
         if count < 0:
             return count, np.empty(0, np.int64)
         return PROBE_OK, self._out[:count].copy()
@@ -379,18 +369,11 @@ class Clauses:
                 f"formula's variables), not rows of {cells}"
             )
         grids = grid_rows(grids, cells)
-        if budget is not None and budget < 0:
-            raise ValueError(f"budget must be >= 0 or None, not {budget}")
-        count = grids.shape[0]
-        status = np.zeros(count, np.int8)
-        depth = np.zeros(count, np.int16)
-        solutions = np.zeros((count, size * size), np.int8)
-        work = np.zeros(count, np.int64)
-        ns = np.zeros(count, np.int64)
+        limit = _budget(budget)
+        status, depth, solutions, work, ns = _depth_arrays(grids)
         self._cnf.depths(
-            grids, int(size), int(max_depth), _polarity(polarity),
-            -1 if budget is None else int(budget), status, depth, solutions, work, ns, log,
-            log_at, _limit_ns(time_limit),
+            grids, int(size), int(max_depth), _polarity(polarity), limit, status, depth,
+            solutions, work, ns, log, log_at, _limit_ns(time_limit),
         )  # fmt: skip
         return Depths(status, depth, solutions, ns / 1e9, work)
 
@@ -411,16 +394,14 @@ class Clauses:
             flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in assumption_sets)
         else:
             flat, offsets = literal_sets(assumption_sets)
-        if budget is not None and budget < 0:
-            raise ValueError(f"budget must be >= 0 or None, not {budget}")
+        limit = _budget(budget)
         count = max(offsets.shape[0] - 1, 0)
         status = np.zeros(count, np.int8)
         assigned, conflicts, work, ns = (np.zeros(count, np.int64) for _ in range(4))
         true = np.zeros((count, self.num_vars), np.bool_)
         self._cnf.closures(
-            flat, offsets, int(depth), _polarity(polarity), int(cell_vars),
-            -1 if budget is None else int(budget), status, assigned, conflicts, work, ns,
-            true.view(np.int8), _limit_ns(time_limit),
+            flat, offsets, int(depth), _polarity(polarity), int(cell_vars), limit, status,
+            assigned, conflicts, work, ns, true.view(np.int8), _limit_ns(time_limit),
         )  # fmt: skip
         bad = np.flatnonzero(status == DEPTH_BAD)
         if bad.size:
@@ -447,6 +428,21 @@ class Closures:
     work: np.ndarray
     seconds: np.ndarray
     true: np.ndarray
+
+
+def _budget(budget: int | None) -> int:
+    """A work budget for the core: -1 for none."""
+    if budget is not None and budget < 0:
+        raise ValueError(f"budget must be >= 0 or None, not {budget}")
+    return -1 if budget is None else int(budget)
+
+
+def _depth_arrays(grids: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The arrays a depth loop over `grids` fills: status, depth, solutions, work, ns."""
+    count, cells = grids.shape
+    return (np.zeros(count, np.int8), np.zeros(count, np.int16),
+            np.zeros((count, cells), np.int8), np.zeros(count, np.int64),
+            np.zeros(count, np.int64))  # fmt: skip
 
 
 def _limit_ns(seconds: float | None) -> int:

@@ -956,20 +956,25 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "DEPTH_OPEN", DEPTH_OPEN) < 0 ||
-        PyModule_AddIntConstant(m, "DEPTH_SAT", DEPTH_SAT) < 0 ||
-        PyModule_AddIntConstant(m, "DEPTH_UNSAT", DEPTH_UNSAT) < 0 ||
-        PyModule_AddIntConstant(m, "DEPTH_BAD", DEPTH_BAD) < 0 ||
-        PyModule_AddIntConstant(m, "DEPTH_TIMEOUT", DEPTH_TIMEOUT) < 0 ||
-        PyModule_AddIntConstant(m, "DEPTH_BUDGET", DEPTH_BUDGET) < 0 ||
-        PyModule_AddIntConstant(m, "LOG_HEAD", LOG_HEAD) < 0 ||
-        PyModule_AddIntConstant(m, "LOG_BASE", LOG_BASE) < 0 ||
-        PyModule_AddIntConstant(m, "LOG_MARK", LOG_MARK) < 0 ||
-        PyModule_AddIntConstant(m, "LOG_MARKED_FRAMES", LOG_MARKED_FRAMES) < 0 ||
-        PyModule_AddIntConstant(m, "LOG_FIRST", LOG_FIRST) < 0 ||
-        PyModule_AddIntConstant(m, "PROBE_CONFLICT", PROBE_CONFLICT) < 0 ||
-        PyModule_AddIntConstant(m, "PROBE_BUDGET", PROBE_BUDGET) < 0 ||
-        PyModule_AddIntConstant(m, "PROBE_TIME", PROBE_TIME) < 0 || trace_add_type(m) < 0) {
+    /* The codes and slots Python reads from here (one definition: core.h, proof_log.h). */
+    static const struct {
+        const char *name;
+        long value;
+    } constants[] = {
+        {"DEPTH_OPEN", DEPTH_OPEN},       {"DEPTH_SAT", DEPTH_SAT},
+        {"DEPTH_UNSAT", DEPTH_UNSAT},     {"DEPTH_BAD", DEPTH_BAD},
+        {"DEPTH_TIMEOUT", DEPTH_TIMEOUT}, {"DEPTH_BUDGET", DEPTH_BUDGET},
+        {"LOG_HEAD", LOG_HEAD},           {"LOG_BASE", LOG_BASE},
+        {"LOG_MARK", LOG_MARK},           {"LOG_MARKED_FRAMES", LOG_MARKED_FRAMES},
+        {"LOG_FIRST", LOG_FIRST},         {"PROBE_CONFLICT", PROBE_CONFLICT},
+        {"PROBE_BUDGET", PROBE_BUDGET},   {"PROBE_TIME", PROBE_TIME},
+    };
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+        if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    if (trace_add_type(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }
