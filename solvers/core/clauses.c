@@ -24,15 +24,12 @@
  * the hypothesis alone.  Stamps only grow, so the marks are never cleared.
  */
 #include "clauses.h"
+#include "codes.h"
 #include "proof_log.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int32_t to_code(int64_t lit) {
-    return lit > 0 ? (int32_t)(2 * (lit - 1)) : (int32_t)(2 * (-lit - 1) + 1);
-}
-static int64_t to_dimacs(int32_t code) { return code & 1 ? -(code / 2 + 1) : code / 2 + 1; }
 
 static int cmp_i32(const void *a, const void *b) {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -183,21 +180,9 @@ int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclau
         int64_t at = 0;
         for (int64_t i = 0; i < nclauses; i++) {
             int64_t a = offsets[i], b = offsets[i + 1], start = at;
-            for (int64_t p = a; p < b; p++) codes[at++] = to_code(flat[p]);
-            qsort(codes + start, at - start, sizeof(int32_t), cmp_i32);
-            int64_t k = start;
-            int tautology = 0;
-            for (int64_t p = start; p < at; p++) {
-                if (k > start && codes[p] == codes[k - 1]) continue;
-                if (k > start && codes[p] == (codes[k - 1] ^ 1)) {
-                    tautology = 1;
-                    break;
-                }
-                codes[k++] = codes[p];
-            }
-            at = k;
-            size[i] = tautology ? -1 : k - start;
-            if (tautology) at = start;
+            for (int64_t p = a; p < b; p++) codes[at++] = lit_code(flat[p]);
+            size[i] = normal_clause(codes + start, at - start);
+            at = size[i] < 0 ? start : start + size[i];
             if (size[i] == 0) F->root_conflict = 1;
             if (size[i] == 1) units[nunits++] = codes[start];
             if (size[i] == 2) {
@@ -396,7 +381,7 @@ static int assume(Cnf *F, const int64_t *lits, int64_t nlits) {
     if (F->root_conflict) return CORE_CONFLICT;
     new_level(F);
     for (int64_t i = 0; i < nlits; i++) {
-        int32_t code = to_code(lits[i]);
+        int32_t code = lit_code(lits[i]);
         if (F->value[code] == -1) return CORE_CONFLICT;
         if (F->value[code] == 0) enqueue(F, code);
     }
@@ -420,7 +405,7 @@ int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positiv
     int r = cnf_probe_trail(F, lits, nlits, depth, positive_only, poll, budget);
     if (r == CORE_OK) { /* the answer: the trail above the root (assume opened a level) */
         int64_t start = F->trail_lim[0], end = F->trail_size;
-        for (int64_t i = start; i < end; i++) out[i - start] = to_dimacs(F->trail[i]);
+        for (int64_t i = start; i < end; i++) out[i - start] = code_lit(F->trail[i]);
         *nout = end - start;
     }
     cnf_probe_done(F);
@@ -433,7 +418,7 @@ static int filled(const Cnf *F, int n, int8_t *out) {
     int64_t cells = (int64_t)n * n, cell_vars = cells * n;
     memset(out, 0, (size_t)cells);
     for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) {
-        int64_t lit = to_dimacs(F->trail[i]);
+        int64_t lit = code_lit(F->trail[i]);
         if (lit > 0 && lit <= cell_vars) out[(lit - 1) / n] = (int8_t)((lit - 1) % n + 1);
     }
     for (int64_t c = 0; c < cells; c++)

@@ -25,30 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codes.h"
 #include "length.h"
-
-static int32_t to_code(int32_t dimacs) {
-    return dimacs > 0 ? 2 * (dimacs - 1) : 2 * (-dimacs - 1) + 1;
-}
-
-static int compare_ints(const void *a, const void *b) {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sort a clause's codes: insertion sort for the short clauses of the encodings. */
-static void sort_codes(int32_t *a, int64_t n) {
-    if (n > 32) {
-        qsort(a, (size_t)n, sizeof *a, compare_ints);
-        return;
-    }
-    for (int64_t i = 1; i < n; i++) {
-        int32_t x = a[i];
-        int64_t j = i;
-        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
-        a[j] = x;
-    }
-}
 
 static void *new_ints(int64_t n, size_t size) {
     return malloc(size * (size_t)(n > 0 ? n : 1));
@@ -78,23 +56,14 @@ int length_build(LBuilt *out, const int32_t *flat, const int64_t *offsets, int64
     int64_t n_long = 0, n_long_lits = 0, n_unit = 0;
     for (int64_t i = 0; i < m; i++) {
         int64_t a = offsets[i], b = offsets[i + 1];
-        for (int64_t p = a; p < b; p++) codes[p] = to_code(flat[p]);
-        sort_codes(codes + a, b - a);
-        int64_t k = a;
-        int tautology = 0;
-        for (int64_t p = a; p < b; p++) {
-            if (p > a && codes[p] == codes[k - 1]) continue;
-            if (p > a && codes[p] == (codes[k - 1] ^ 1)) {
-                tautology = 1;
-                break;
-            }
-            codes[k++] = codes[p];
-        }
-        if (tautology) {
+        for (int64_t p = a; p < b; p++) codes[p] = lit_code(flat[p]);
+        int64_t merged = normal_clause(codes + a, b - a);
+        if (merged < 0) {
             size[i] = -1;
             continue;
         }
-        size[i] = (int32_t)(k - a);
+        int64_t k = a + merged;
+        size[i] = (int32_t)merged;
         if (k == a) {
             if (out->first_empty < 0) out->first_empty = i;
         } else if (k - a == 1) {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "arrays.h"
+#include "codes.h"
 #include "trace.h"
 
 typedef struct {
@@ -38,13 +39,6 @@ typedef struct {
     int64_t root_conflict; /* the clause refuting the formula at the root, or -1 */
 } TraceObject;
 
-static int32_t code_of(int64_t lit) { return lit > 0 ? (int32_t)(2 * (lit - 1)) : (int32_t)(2 * (-lit - 1) + 1); }
-static int64_t dimacs_of(int32_t code) { return code & 1 ? -(int64_t)(code / 2 + 1) : code / 2 + 1; }
-
-static int cmp_i32(const void *a, const void *b) {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
 
 static void trace_free(TraceObject *T) {
     free(T->lits);
@@ -125,17 +119,11 @@ static int trace_build(TraceObject *T, const int64_t *flat, const int64_t *offse
     T->cstart[0] = 0;
     for (int64_t i = 0; i < count; i++) {
         int64_t a = offsets[i], b = offsets[i + 1], start = q;
-        for (int64_t p = a; p < b; p++) T->lits[q++] = code_of(flat[p]);
-        qsort(T->lits + start, (size_t)(q - start), sizeof(int32_t), cmp_i32);
-        int64_t k = start, tautology = 0;
-        for (int64_t p = start; p < q; p++) {
-            if (p > start && T->lits[p] == T->lits[k - 1]) continue;
-            if (p > start && T->lits[p] == (T->lits[k - 1] ^ 1)) tautology = 1;
-            T->lits[k++] = T->lits[p];
-        }
-        q = tautology ? start : k;
-        if (tautology) continue;
-        if (k == start && T->root_conflict < 0) T->root_conflict = i; /* an empty clause */
+        for (int64_t p = a; p < b; p++) T->lits[q++] = lit_code(flat[p]);
+        int64_t size = normal_clause(T->lits + start, q - start);
+        q = size < 0 ? start : start + size;
+        if (size < 0) continue;                                        /* a tautology */
+        if (size == 0 && T->root_conflict < 0) T->root_conflict = i; /* an empty clause */
         T->orig[kept++] = i;
         T->cstart[kept] = q;
     }
@@ -226,7 +214,7 @@ static PyObject *trace_trace(TraceObject *self, PyObject *assumptions) {
             Py_DECREF(seq);
             return NULL;
         }
-        codes[i] = code_of(lit);
+        codes[i] = lit_code(lit);
     }
     Py_DECREF(seq);
     int64_t size = self->root, conflict = -1;
@@ -247,7 +235,7 @@ static PyObject *trace_trace(TraceObject *self, PyObject *assumptions) {
     PyObject *steps = PyList_New(size - self->root);
     for (int64_t i = self->root; steps && i < size; i++) {
         int32_t lit = self->trail[i];
-        PyObject *step = Py_BuildValue("(LL)", (long long)dimacs_of(lit),
+        PyObject *step = Py_BuildValue("(LL)", (long long)code_lit(lit),
                                        (long long)self->reason[lit >> 1]);
         if (!step) Py_CLEAR(steps);
         else PyList_SET_ITEM(steps, i - self->root, step);
