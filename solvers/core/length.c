@@ -213,7 +213,7 @@ int64_t length_eliminate(LCall *k, LState *S, int32_t lit) {
  * counters written back at the end. */
 static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *S, LScratch *X,
                                                               int32_t z, int64_t limit,
-                                                              const int W) {
+                                                              int64_t *beyond, const int W) {
     const LFormula *f = k->f;
     const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
     const int32_t *const wstart = f->wstart, *const occ = f->occ;
@@ -240,6 +240,9 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
     memset(hpool, 0, sizeof(uint64_t) * (size_t)W);
     for (int64_t s = 0; s < limit + 2; s++) bucket[s] = -1;
     int64_t best = limit + 1;
+    /* The smallest size past the limit that a queued value or a contradiction had: no
+     * refutation is shorter when none is found within the limit (see length_candidates). */
+    int64_t above = NEVER;
 /* Queue literal lit with cone `row` of `size` constraints (none past the limit). */
 #define PUSH(lit, row, size)                                                                   \
     do {                                                                                       \
@@ -277,6 +280,8 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
             if (size < best) {
                 best = size;
                 memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
+            } else if (size < above) {
+                above = size;
             }
             continue;
         }
@@ -320,10 +325,15 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
                 if (cone_size < best) {
                     best = cone_size;
                     memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
+                } else if (cone_size < above) {
+                    above = cone_size;
                 }
                 continue;
             }
-            if (cone_size > limit || cone_size >= best) continue;
+            if (cone_size >= best) {
+                if (cone_size < above) above = cone_size; /* (a bound: c may be satisfied) */
+                continue;
+            }
             for (int32_t p = first; p < last; p++) {
                 int32_t lit = lits[p]; /* the one literal of c not false */
                 if (hvalue[lit] != -1 && value[lit] != -1) {
@@ -351,22 +361,29 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
     xst[X_ENTRIES] = nentries;
     xst[X_TRAIL_SIZE] = trail_size;
     k->bad = bad;
+    *beyond = above;
     return best;
 }
 
 POPCNT_CLONES
-int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit) {
+static int64_t shortest_beyond(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit,
+                               int64_t *beyond) {
     switch (k->f->words) { /* 1: 4x4, 3: 6x6, 6: 9x9 and its variants */
-    case 1: return shortest(k, S, X, z, limit, 1);
-    case 2: return shortest(k, S, X, z, limit, 2);
-    case 3: return shortest(k, S, X, z, limit, 3);
-    case 4: return shortest(k, S, X, z, limit, 4);
-    case 5: return shortest(k, S, X, z, limit, 5);
-    case 6: return shortest(k, S, X, z, limit, 6);
-    case 7: return shortest(k, S, X, z, limit, 7);
-    case 8: return shortest(k, S, X, z, limit, 8);
-    default: return shortest(k, S, X, z, limit, k->f->words);
+    case 1: return shortest(k, S, X, z, limit, beyond, 1);
+    case 2: return shortest(k, S, X, z, limit, beyond, 2);
+    case 3: return shortest(k, S, X, z, limit, beyond, 3);
+    case 4: return shortest(k, S, X, z, limit, beyond, 4);
+    case 5: return shortest(k, S, X, z, limit, beyond, 5);
+    case 6: return shortest(k, S, X, z, limit, beyond, 6);
+    case 7: return shortest(k, S, X, z, limit, beyond, 7);
+    case 8: return shortest(k, S, X, z, limit, beyond, 8);
+    default: return shortest(k, S, X, z, limit, beyond, k->f->words);
     }
+}
+
+int64_t length_shortest(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit) {
+    int64_t beyond;
+    return shortest_beyond(k, S, X, z, limit, &beyond);
 }
 
 /* ---- alternative cones -------------------------------------------------------------- */
@@ -597,29 +614,125 @@ int64_t length_with_alternatives(LCall *k, LState *S, LScratch *X, LAlternatives
 
 /* ---- candidates and the resolution ------------------------------------------------- */
 
-int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_t limit,
-                          int64_t *lengths) {
-    if (limit > k->f->m) limit = k->f->m;
-    int64_t best = limit, found = limit + 1;
+/* Bound 1 for every open candidate of an untracked state (every fact's cone empty) of a
+ * formula with shallow links, without cones.  A search bounded by 1 then answers from
+ * its first hop alone: the hypothesis z and the literals its links imply (its closure)
+ * come out first, with empty cones, and a contradiction among them or with a false fact
+ * has length 0; a constraint they and the facts falsify has length 1; a value that a
+ * constraint forces comes out with that constraint as its cone, and whatever it meets
+ * adds a second constraint.  So the search's answer within 1 is read off the closure:
+ * 0 when it holds a literal and its negation or a false fact, 1 when it empties a
+ * constraint no fact satisfies, counted as shortest counts (stamp, nfalse), and past 1
+ * otherwise.  Return the least length found (0 or 1), 2 when none; lengths[v] is set
+ * for the open candidates: the length where found, 2 (a lower bound) elsewhere. */
+static int64_t first_hop(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_t *lengths) {
+    const LFormula *f = k->f;
+    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
+    const int32_t *const wstart = f->wstart, *const occ = f->occ, *const cstart = f->cstart;
+    const int8_t *const value = S->value;
+    const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
+    int8_t *const hvalue = X->value;
+    int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
+    int64_t *const stamp = X->stamp;
+    int64_t found = 2;
     for (int64_t v = 0; v < ncand; v++) {
-        lengths[v] = limit + 1;
-        if (S->value[2 * v] != 0) continue;
-        if (stopped(k)) return found;
-        int64_t length = length_shortest(k, S, X, (int32_t)(2 * v), best);
-        if (k->bad) return found;
+        if (value[2 * v] != 0) continue;
+        int32_t z = (int32_t)(2 * v);
+        const int64_t current = ++X->st[X_STAMP];
+        int64_t length = 2;
+        int32_t n = 0;
+        for (int32_t i = bstart[z] - 1; i < bstart[z + 1] && length > 0; i++) {
+            int32_t r = i < bstart[z] ? z : bimp[i];
+            if (value[r] == 1 || hvalue[r] == 1) continue;
+            if (value[r] == -1 || hvalue[r] == -1) {
+                length = 0;
+                break;
+            }
+            hvalue[r] = 1;
+            hvalue[r ^ 1] = -1;
+            htrail[n++] = r;
+            if (length == 1) continue; /* (only a contradiction of length 0 is left to see) */
+            for (int32_t j = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; j < end; j++) {
+                int32_t c = occ[j];
+                if (ntrue[c] > 0) continue;
+                if (stamp[c] != current) {
+                    stamp[c] = current;
+                    hfalse[c] = nfalse[c];
+                }
+                if (++hfalse[c] == cstart[c + 1] - cstart[c]) length = 1;
+            }
+        }
+        for (int32_t t = 0; t < n; t++) {
+            hvalue[htrail[t]] = 0;
+            hvalue[htrail[t] ^ 1] = 0;
+        }
         lengths[v] = length;
-        if (length <= best) best = found = length;
+        if (length < found) found = length;
     }
     return found;
 }
 
-int64_t length_shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
-                       int64_t limit, int64_t *lengths) {
+/* The step's candidates, searched by deepening: every open candidate with the bound 1
+ * first (first_hop where it applies), then again with higher bounds.  A search that
+ * finds nothing within its bound gives the least size past the bound that it met
+ * (shortest's `beyond`): the candidate's length is at least that, so the next bound is
+ * the least of those, and only the candidates it reaches are searched again.  At the
+ * first bound where a search succeeds, every candidate of the least length has been
+ * searched with a bound at least that length, and a bounded search is the unbounded one
+ * cut off at its bound (shortest takes values in order of cone size), so the step's
+ * best and the candidates of that length are those of searching each candidate with no
+ * bound, for much less work: most candidates are never refuted, and a search that can
+ * go as far as all constraints explores every derivation.  lengths[v] ends as the
+ * length of v where it is the step's best, a larger number elsewhere. */
+int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_t limit,
+                          int64_t *lengths) {
+    if (limit > k->f->m) limit = k->f->m;
+    int64_t level = limit < 1 ? limit : 1;
+    for (int64_t v = 0; v < ncand; v++) lengths[v] = S->value[2 * v] == 0 ? level : limit + 1;
+    if (level == 1 && k->f->shallow && S->st[ST_TRACK] == 0) {
+        if (stopped(k)) return limit + 1;
+        int64_t found = first_hop(k, S, X, ncand, lengths);
+        if (found <= 1) return found;
+        level = 2;
+    }
+    while (level <= limit && level >= 0) {
+        int64_t found = limit + 1, next = NEVER;
+        for (int64_t v = 0; v < ncand; v++) {
+            if (S->value[2 * v] != 0 || lengths[v] > level) continue;
+            if (stopped(k)) return limit + 1;
+            int64_t beyond;
+            int64_t length = shortest_beyond(k, S, X, (int32_t)(2 * v), level, &beyond);
+            if (k->bad) return limit + 1;
+            lengths[v] = length <= level ? length : beyond;
+            if (length < found) found = length;
+        }
+        if (found <= level) return found;
+        for (int64_t v = 0; v < ncand; v++)
+            if (S->value[2 * v] == 0 && lengths[v] < next) next = lengths[v];
+        level = next;
+    }
+    return limit + 1;
+}
+
+/* Each open candidate's shortest refutation with alternative cones, within `limit`, the
+ * least of them lowering `limit` as it goes; lengths[v] is set where it is within.  When
+ * no plain refutation is within `limit` (length_simplest_first's case: `limit` is one
+ * less than length_candidates' least), the plain search that length_with_alternatives
+ * adds cannot find one, and `alternatives_only` skips it: a candidate whose alternative
+ * search overflowed then keeps its plain length, as there. */
+static int64_t shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
+                       int64_t limit, int64_t *lengths, int alternatives_only) {
     int64_t best = limit, found = limit + 1;
     for (int64_t v = 0; v < ncand; v++) {
         if (S->value[2 * v] != 0) continue;
         if (stopped(k)) return found;
-        int64_t length = length_with_alternatives(k, S, X, A, (int32_t)(2 * v), best);
+        int64_t length;
+        if (alternatives_only) {
+            length = search_alternatives(k, S, X, A, (int32_t)(2 * v), best);
+            if (A->st[A_OVERFLOW]) continue;
+        } else {
+            length = length_with_alternatives(k, S, X, A, (int32_t)(2 * v), best);
+        }
         if (k->bad) return found;
         if (length <= best) {
             lengths[v] = length;
@@ -627,6 +740,11 @@ int64_t length_shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64
         }
     }
     return found;
+}
+
+int64_t length_shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
+                       int64_t limit, int64_t *lengths) {
+    return shorter(k, S, X, A, ncand, limit, lengths, 0);
 }
 
 int length_solved(const LState *S, int64_t ncand) {
@@ -650,9 +768,9 @@ int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A
             /* This step would raise the rating: look for shorter refutations the first
              * derivations missed (solvers.core.length.simplest_first says why only these
              * steps can change the rating). */
-            int64_t shorter = length_shorter(k, S, X, A, ncand, best - 1, lengths);
+            int64_t shorter_length = shorter(k, S, X, A, ncand, best - 1, lengths, 1);
             if (k->bad || k->stop) return STUCK;
-            if (shorter < best) best = shorter;
+            if (shorter_length < best) best = shorter_length;
         }
         if (*steps < nlog) log[*steps] = best;
         *steps += 1;

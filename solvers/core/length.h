@@ -42,11 +42,15 @@ enum {
 
 /* The formula: links (bimp[bstart[l]:bstart[l + 1]], implied when l is true) and
  * constraints (lits[cstart[c]:cstart[c + 1]]); occ[wstart[l]:wstart[l + 1]] are l's
- * constraints.  Every index in it was checked when it was made. */
+ * constraints, rimp[rstart[l]:rstart[l + 1]] the literals with a link to l.  `shallow`:
+ * no literal a link implies has links of its own (the exam's formula: its links all
+ * imply negations), so a hypothesis's links reach in one hop.  Every index in it was
+ * checked when it was made. */
 typedef struct {
     int32_t nv, nlits, m, words, width; /* width: the longest constraint */
-    int32_t *lits, *cstart, *bstart, *bimp, *wstart, *occ;
+    int32_t *lits, *cstart, *bstart, *bimp, *wstart, *occ, *rstart, *rimp;
     int64_t nbimp;
+    int shallow;
 } LFormula;
 
 typedef struct {

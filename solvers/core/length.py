@@ -60,6 +60,15 @@ state may carry cones too (`State.cone` of an assigned literal): the nested rati
 (depth 2 and more) runs these kernels on a state whose facts were derived under an
 outer hypothesis, so that its refutation counts everything it rests on.
 
+A step's candidates (`candidate_lengths`) are searched by deepening: every candidate
+within a bound of 1, then, while none is refuted, again within the least length its
+search showed it needs at least, only the candidates that bound reaches.  A search
+within a bound is the unbounded one cut off there (values come out in order of cone
+size), so the step's least length and its candidates are those of searching every
+candidate with no bound; the other entries of `lengths` are only larger.  Within the
+bound 1, on an untracked state of a formula whose links reach in one hop (the exam's),
+the search reads its answer off the hypothesis's links alone, without cones.
+
 The chain of a refutation (what `solvers.explain.steps` prints) is read from the cone the
 kernel counted: `refutation_chain` applies the links, then the lowest-numbered
 constraint of the cone that forces a value or has none left, and again, so the chain

@@ -44,6 +44,8 @@ static void formula_dealloc(FormulaObject *self) {
     free(f->bimp);
     free(f->wstart);
     free(f->occ);
+    free(f->rstart);
+    free(f->rimp);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -69,6 +71,31 @@ static int ints_in(const int32_t *a, int64_t n, int64_t lo, int64_t hi) {
     for (int64_t i = 0; i < n; i++)
         if ((uint64_t)((int64_t)a[i] - lo) >= span) return 0;
     return 1;
+}
+
+/* rstart, rimp: each literal's links read backwards (the literals that imply it), by
+ * counting; and whether the links are shallow.  0, or -1 when out of memory. */
+static int reverse_links(LFormula *f) {
+    int64_t nlits = f->nlits;
+    f->rstart = calloc((size_t)nlits + 1, sizeof(int32_t));
+    f->rimp = malloc(sizeof(int32_t) * (size_t)(f->nbimp > 0 ? f->nbimp : 1));
+    int32_t *fill = malloc(sizeof(int32_t) * (size_t)nlits);
+    if (!f->rstart || !f->rimp || !fill) {
+        free(fill);
+        return -1;
+    }
+    f->shallow = 1;
+    for (int64_t i = 0; i < f->nbimp; i++) {
+        int32_t b = f->bimp[i];
+        f->rstart[b + 1]++;
+        if (f->bstart[b + 1] > f->bstart[b]) f->shallow = 0;
+    }
+    for (int64_t l = 0; l < nlits; l++) f->rstart[l + 1] += f->rstart[l];
+    memcpy(fill, f->rstart, sizeof(int32_t) * (size_t)nlits);
+    for (int32_t a = 0; a < nlits; a++)
+        for (int32_t i = f->bstart[a]; i < f->bstart[a + 1]; i++) f->rimp[fill[f->bimp[i]]++] = a;
+    free(fill);
+    return 0;
 }
 
 /* Formula(F, num_vars): F is build's ClauseArrays (lits cstart corig wstart
@@ -153,6 +180,10 @@ static int formula_init(FormulaObject *self, PyObject *args, PyObject *kwds) {
     free(fill);
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "F.wstart does not count each literal's constraints");
+        goto fail;
+    }
+    if (reverse_links(f) < 0) {
+        PyErr_NoMemory();
         goto fail;
     }
     release(v, 5);

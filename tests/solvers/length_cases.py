@@ -113,6 +113,14 @@ def core_kernels(name: str) -> Core:
     return Core(built.F, built.units, num_vars)
 
 
+def chosen(lengths: np.ndarray, best: int, limit: int) -> str:
+    """The candidates a step would eliminate, as a digest: those of length `best` when it
+    is within `limit`, '-' when none is.  The other entries of `lengths` are only said
+    to be larger (the kernels search by deepening, and a candidate that never reaches
+    the step's bound keeps a lower bound of its length)."""
+    return digest(lengths == best) if best <= limit else "-"
+
+
 def state_digest(S) -> str:
     return digest(*(np.asarray(a) for a in S))
 
@@ -160,17 +168,22 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
     limit = rng.randint(0, m)
     lengths = np.zeros(n, np.int64)
     a = k.candidate_lengths(S, X, n, limit, lengths)
-    out[key + "candidate_lengths"] = f"{limit}|{a}|{digest(lengths)}"
+    out[key + "candidate_lengths"] = f"{limit}|{a}|{chosen(lengths, a, min(limit, m))}"
     a = k.shorter_lengths(S, X, A, n, limit, lengths)
-    out[key + "shorter_lengths"] = f"{a}|{digest(lengths)}"
+    out[key + "shorter_lengths"] = f"{a}|{chosen(lengths, a, min(limit, m))}"
     limit, budget = rng.randint(0, m), rng.randint(0, 40)
     U = C.copy_state(S)
     log = np.zeros(8, np.int64)
     lengths = np.zeros(n, np.int64)
     a = k.simplest_first(U, X, A, n, limit, lengths, log, budget)
+    if a[0] == C.STUCK:  # the last step found nothing to eliminate
+        last = "-"
+    elif a[2] == 0:  # no step: lengths untouched
+        last = digest(lengths)
+    else:  # the last step's eliminations hold its least length, the others more
+        last = chosen(lengths, int(lengths.min()), int(lengths.min()))
     out[key + "simplest_first"] = (
-        f"{limit}|{budget}|{a!r}|{state_digest(U)}|{digest(lengths)}|{digest(log)}|"
-        f"{int(k.solved(U, n))}"
+        f"{limit}|{budget}|{a!r}|{state_digest(U)}|{last}|{digest(log)}|{int(k.solved(U, n))}"
     )
     V = C.copy_state(S)
     out[key + "failed_closure"] = f"{k.failed_closure(V, X, n)}|{state_digest(V)}"
