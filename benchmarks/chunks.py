@@ -369,7 +369,8 @@ def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[tuple[str, ...], t
     on its own scale: (refutation lengths, BxB ratings), '' where the other rating
     applies.  A grid gets its refutation length (nesting 1), or its BxB when it needs
     two levels ('>2' deeper); a grid of depth 2 goes to BxB at once, as `solvers rate`
-    sends it (its depth bucket says the closure of depth 1 does not settle it)."""
+    sends it (its depth bucket says the closure of depth 1 does not settle it), and one
+    of depth 0 rates 0 at once (unit propagation fills it)."""
     from solvers.ratings.bxb import BXB, LengthColumn
 
     raters: dict[Geometry, LengthColumn] = {}
@@ -381,7 +382,7 @@ def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[tuple[str, ...], t
             geometry,
             lambda g: LengthColumn(g, task.encoding, task.timeout, task.budget.searches),
         )
-        rated = rater.rate(puzzle.grid, depth=2 if depth == "2" else None)
+        rated = rater.rate(puzzle.grid, depth=int(depth) if depth in ("0", "2") else None)
         bxb = rated.rating == BXB
         lengths.append("" if bxb else rated.label)
         bxbs.append(rated.label if bxb else "")

@@ -672,6 +672,78 @@ static int64_t first_hop(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_
     return found;
 }
 
+/* The least depth, up to `limit`, at which unit propagation from hypothesis z reaches a
+ * contradiction, counted in rounds: z and what its links imply are round 0, a value a
+ * constraint forces comes one round after the last of the values that left it one
+ * literal, links keep the round.  limit + 1 when there is none within `limit`.  No cone
+ * is counted, so it costs a fraction of a search, and it bounds every search: a cone
+ * holds the constraints of one derivation, each forcing one value, so a literal's cone
+ * is never smaller than its round, and a contradiction of length L shows here by round
+ * L.  A candidate that has none within the bound L has no refutation of length L or
+ * less, plain or with alternative cones, and need not be searched within L. */
+static int64_t conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit) {
+    const LFormula *f = k->f;
+    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
+    const int32_t *const wstart = f->wstart, *const occ = f->occ;
+    const int32_t *const cstart = f->cstart, *const lits = f->lits;
+    const int8_t *const value = S->value;
+    const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
+    int8_t *const hvalue = X->value;
+    int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
+    int32_t *const now = X->entry_next, *const next = X->entry_cone; /* this round, the next */
+    int64_t *const stamp = X->stamp;
+    const int64_t current = ++X->st[X_STAMP];
+    int64_t round = 0, found = limit + 1, nnow = 0, nnext = 0, ntrail = 0;
+    now[nnow++] = z;
+    while (nnow > 0 && found > limit) {
+        while (nnow > 0 && found > limit) {
+            int32_t r = now[--nnow];
+            if (value[r] == 1 || hvalue[r] == 1) continue;
+            if (value[r] == -1 || hvalue[r] == -1) {
+                found = round;
+                break;
+            }
+            hvalue[r] = 1;
+            hvalue[r ^ 1] = -1;
+            htrail[ntrail++] = r;
+            for (int32_t i = bstart[r], end = bstart[r + 1]; i < end; i++) {
+                int32_t q = bimp[i];
+                if (value[q] != 1 && hvalue[q] != 1) now[nnow++] = q;
+            }
+            for (int32_t i = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; i < end; i++) {
+                int32_t c = occ[i];
+                if (ntrue[c] > 0) continue;
+                if (stamp[c] != current) {
+                    stamp[c] = current;
+                    hfalse[c] = nfalse[c];
+                }
+                int32_t false_now = ++hfalse[c], width = cstart[c + 1] - cstart[c];
+                if (false_now == width) {
+                    found = round;
+                    break;
+                }
+                if (false_now < width - 1 || round + 1 > limit) continue;
+                for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
+                    int32_t lit = lits[p];
+                    if (hvalue[lit] != -1 && value[lit] != -1) {
+                        if (hvalue[lit] == 0) next[nnext++] = lit;
+                        break;
+                    }
+                }
+            }
+        }
+        round++;
+        for (int64_t i = 0; i < nnext; i++) now[i] = next[i];
+        nnow = nnext;
+        nnext = 0;
+    }
+    for (int64_t t = 0; t < ntrail; t++) {
+        hvalue[htrail[t]] = 0;
+        hvalue[htrail[t] ^ 1] = 0;
+    }
+    return found;
+}
+
 /* The step's candidates, searched by deepening: every open candidate with the bound 1
  * first (first_hop where it applies), then again with higher bounds.  A search that
  * finds nothing within its bound gives the least size past the bound that it met
@@ -728,6 +800,7 @@ static int64_t shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64
         if (stopped(k)) return found;
         int64_t length;
         if (alternatives_only) {
+            if (conflict_round(k, S, X, (int32_t)(2 * v), best) > best) continue;
             length = search_alternatives(k, S, X, A, (int32_t)(2 * v), best);
             if (A->st[A_OVERFLOW]) continue;
         } else {

@@ -290,7 +290,12 @@ class LengthColumn:
         """Return the grid's length label.  With `length_depth` 1 (the default), a grid
         the refutation-length rating leaves at '>1' gets its BxB; a larger
         `length_depth` asks for the nested refutation length instead.  `depth`, when
-        the depth rating already gave it, saves the depth-1 attempt on depth-2 grids."""
+        the depth rating already gave it over the same rules, saves the depth-1 attempt
+        on depth-2 grids, and rates a grid of depth 0 at once: unit propagation fills
+        it, and that propagation over the same clauses is the length rating's first
+        step, so its rating is 0 (test_rating_explain checks the two agree)."""
+        if depth == 0:
+            return LengthLabel("0", LENGTH, 0.0)
         begin = clock()
         deadline = deadline_after(self.time_limit)
         spent = 0

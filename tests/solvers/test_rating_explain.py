@@ -9,6 +9,7 @@ independent checker) and every value placed along the way must be in that soluti
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from encoder.decode import filled_grid
 from encoder.encodings import given_literals
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
+from encoder.puzzle_files import read_puzzles
 from encoder.status import Status
 from solvers.core.rules import GridRules
 from solvers.explain.steps import Explainer
@@ -122,6 +124,28 @@ def test_other_encodings_agree_at_depth_0(grid, public):
     centrale, minimal = Rater(GEOMETRY), Rater(GEOMETRY, "minimal")
     for line in public.puzzles("royle17", 100):
         assert minimal.rate(grid(line)).depth >= centrale.rate(grid(line)).depth
+
+
+@pytest.mark.parametrize(
+    "encoding",
+    ["centrale", "minimal", "natural", pytest.param("centrale+ladder", marks=pytest.mark.slow)],
+)
+def test_depth_0_is_length_0_and_back(encoding):
+    # The length column rates a grid of depth 0 at once (LengthColumn.rate): unit
+    # propagation over the same rules fills it, which is the length rating's first step.
+    # (The 16x16 set aside: its length ratings take seconds a grid.)
+    seen = 0
+    for path in sorted(set(SETS.glob("*.txt")) - {SETS / "sudoku16_minimal.txt"}):
+        raters = {}
+        for puzzle in itertools.islice(read_puzzles(str(path)), 6):
+            g = puzzle.geometry
+            if g not in raters:
+                raters[g] = (Rater(g, encoding), RefutationRater(g, encoding))
+            depth, length = raters[g][0].rate(puzzle.grid, 1), raters[g][1].rate(puzzle.grid, 1)
+            zero_depth = depth.depth == 0 and depth.status is Status.SAT
+            assert zero_depth == (length.length == 0 and length.status is Status.SAT), path.name
+            seen += zero_depth
+    assert seen > 10
 
 
 def test_rate_cli_output(tmp_path, public):
