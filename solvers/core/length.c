@@ -614,13 +614,34 @@ int64_t length_with_alternatives(LCall *k, LState *S, LScratch *X, LAlternatives
 
 /* ---- candidates and the resolution ------------------------------------------------- */
 
-/* Bound 1 for every open candidate of an untracked state (every fact's cone empty) of a
- * formula with shallow links, without cones.  A search bounded by 1 then answers from
- * its first hop alone: the hypothesis z and the literals its links imply (its closure)
- * come out first, with empty cones, and a contradiction among them or with a false fact
- * has length 0; a constraint they and the facts falsify has length 1; a value that a
- * constraint forces comes out with that constraint as its cone, and whatever it meets
- * adds a second constraint.  So the search's answer within 1 is read off the closure:
+/* Whether unit propagation has nothing left to do in S (first_hop's premise, with the
+ * links' shallowness: a fact's contrapositives have removed every candidate a link
+ * would take to a false fact).  Every fact before the last one on the trail has been
+ * propagated in full; a contradiction can stop the last one midway, so its links and
+ * constraints are looked at. */
+static int closed(const LFormula *f, const LState *S) {
+    int64_t size = S->st[ST_TRAIL_SIZE];
+    if (S->st[ST_QHEAD] != size) return 0;
+    if (size == 0) return 1;
+    int32_t lit = S->trail[size - 1];
+    for (int32_t i = f->bstart[lit]; i < f->bstart[lit + 1]; i++)
+        if (S->value[f->bimp[i]] != 1) return 0;
+    for (int32_t i = f->wstart[lit ^ 1]; i < f->wstart[(lit ^ 1) + 1]; i++) {
+        int32_t c = f->occ[i];
+        if (S->ntrue[c] == 0 && f->cstart[c + 1] - f->cstart[c] - S->nfalse[c] < 2) return 0;
+    }
+    return 1;
+}
+
+/* Bound 1 for every open candidate of an untracked state (every fact's cone empty) closed
+ * under unit propagation, of a formula with shallow links (length_module.c's
+ * reverse_links says what that takes), without cones.  A search bounded by 1 then
+ * answers from its first hop alone: the hypothesis z and the literals its links imply
+ * (its closure) come out first, with empty cones, and a contradiction among them or
+ * with a false fact has length 0; a constraint they and the facts falsify has length 1;
+ * a value that a constraint forces comes out with that constraint as its cone, and
+ * whatever it meets adds a second constraint (shallow links cannot take it back to the
+ * closure or to a false fact in one hop).  So the search's answer within 1 is read off the closure:
  * 0 when it holds a literal and its negation or a false fact, 1 when it empties a
  * constraint no fact satisfies, counted as shortest counts (stamp, nfalse), and past 1
  * otherwise.  Return the least length found (0 or 1), 2 when none; lengths[v] is set
@@ -761,7 +782,7 @@ int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64
     if (limit > k->f->m) limit = k->f->m;
     int64_t level = limit < 1 ? limit : 1;
     for (int64_t v = 0; v < ncand; v++) lengths[v] = S->value[2 * v] == 0 ? level : limit + 1;
-    if (level == 1 && k->f->shallow && S->st[ST_TRACK] == 0) {
+    if (level == 1 && k->f->shallow && S->st[ST_TRACK] == 0 && closed(k->f, S)) {
         if (stopped(k)) return limit + 1;
         int64_t found = first_hop(k, S, X, ncand, lengths);
         if (found <= 1) return found;

@@ -74,7 +74,10 @@ static int ints_in(const int32_t *a, int64_t n, int64_t lo, int64_t hi) {
 }
 
 /* rstart, rimp: each literal's links read backwards (the literals that imply it), by
- * counting; and whether the links are shallow.  0, or -1 when out of memory. */
+ * counting; and whether the links are shallow: no literal a link implies has links of
+ * its own, every link a -> b has its contrapositive not b -> not a (links made of binary
+ * clauses have both), and no link joins a literal to itself or its negation.  0, or -1
+ * when out of memory. */
 static int reverse_links(LFormula *f) {
     int64_t nlits = f->nlits;
     f->rstart = calloc((size_t)nlits + 1, sizeof(int32_t));
@@ -84,16 +87,29 @@ static int reverse_links(LFormula *f) {
         free(fill);
         return -1;
     }
-    f->shallow = 1;
+    int shallow = 1;
     for (int64_t i = 0; i < f->nbimp; i++) {
         int32_t b = f->bimp[i];
         f->rstart[b + 1]++;
-        if (f->bstart[b + 1] > f->bstart[b]) f->shallow = 0;
+        if (f->bstart[b + 1] > f->bstart[b]) shallow = 0;
     }
     for (int64_t l = 0; l < nlits; l++) f->rstart[l + 1] += f->rstart[l];
     memcpy(fill, f->rstart, sizeof(int32_t) * (size_t)nlits);
     for (int32_t a = 0; a < nlits; a++)
-        for (int32_t i = f->bstart[a]; i < f->bstart[a + 1]; i++) f->rimp[fill[f->bimp[i]]++] = a;
+        for (int32_t i = f->bstart[a]; i < f->bstart[a + 1]; i++) {
+            if ((f->bimp[i] ^ a) <= 1) shallow = 0; /* a -> a or a -> not a */
+            f->rimp[fill[f->bimp[i]]++] = a;
+        }
+    /* Contrapositives: with the targets of not b marked, every a with a -> b must be
+     * among them as not a.  (fill is reused as the marks: b + 1 where marked.) */
+    memset(fill, 0, sizeof(int32_t) * (size_t)nlits);
+    for (int32_t b = 0; b < nlits && shallow; b++) {
+        int32_t nb = b ^ 1;
+        for (int32_t i = f->bstart[nb]; i < f->bstart[nb + 1]; i++) fill[f->bimp[i]] = b + 1;
+        for (int32_t i = f->rstart[b]; i < f->rstart[b + 1] && shallow; i++)
+            if (fill[f->rimp[i] ^ 1] != b + 1) shallow = 0;
+    }
+    f->shallow = shallow;
     free(fill);
     return 0;
 }

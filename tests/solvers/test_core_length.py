@@ -324,3 +324,37 @@ if __name__ == "__main__":
     print(HEADER, end="")
     for line in golden_lines():
         print(line)
+
+
+@pytest.mark.parametrize("encoding", ["centrale", "natural", "minimal", "centrale+ladder"])
+def test_a_step_chooses_what_unbounded_searches_choose(encoding):
+    # candidate_lengths searches by deepening (and, on the exam's formula, reads the
+    # bound 1 off the links); its least length and the candidates of that length must
+    # be those of searching every open candidate with no bound, one by one.  On grids'
+    # states with random candidates removed (untracked and tracked, closed or not).
+    rng = np.random.default_rng(5)
+    geometry = make_geometry(9)
+    rater = RefutationRater(geometry, encoding)
+    f, n, m = rater.formula, rater.num_candidates, rater.num_constraints
+    puzzles = itertools.islice(
+        read_puzzles(str(PROJECT / "data" / "sets" / "sudoku9_depth1.txt")), 8
+    )
+    checked = 0
+    for puzzle in puzzles:
+        for track in (0, 1):
+            S = rater.start(puzzle.grid)
+            S.st[K.TRACK] = track
+            for lit in rng.choice(np.flatnonzero(S.value[0 : 2 * n : 2] == 0), 3, replace=False):
+                if K.eliminate(f, S, int(2 * lit + 1)) != K.NO_CONFLICT:
+                    break
+            else:
+                lengths = np.zeros(n, np.int64)
+                best = K.candidate_lengths(f, S, rater.X, n, m, lengths)
+                each = np.full(n, m + 1, np.int64)
+                for v in np.flatnonzero(S.value[0 : 2 * n : 2] == 0):
+                    each[v] = K.shortest_refutation(f, S, rater.X, int(2 * v), m)
+                assert best == each.min()
+                if best <= m:
+                    assert np.array_equal(lengths == best, each == best)
+                checked += 1
+    assert checked >= 8
