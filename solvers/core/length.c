@@ -657,7 +657,7 @@ static int64_t first_hop(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_
     int64_t *const stamp = X->stamp;
     int64_t found = 2;
     for (int64_t v = 0; v < ncand; v++) {
-        if (value[2 * v] != 0) continue;
+        if (value[2 * v] != 0 || lengths[v] == NEVER) continue; /* (NEVER: known true) */
         int32_t z = (int32_t)(2 * v);
         const int64_t current = ++X->st[X_STAMP];
         int64_t length = 2;
@@ -781,7 +781,11 @@ int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64
                           int64_t *lengths) {
     if (limit > k->f->m) limit = k->f->m;
     int64_t level = limit < 1 ? limit : 1;
-    for (int64_t v = 0; v < ncand; v++) lengths[v] = S->value[2 * v] == 0 ? level : limit + 1;
+    const int8_t *known_true = k->known_true;
+    for (int64_t v = 0; v < ncand; v++)
+        lengths[v] = S->value[2 * v] != 0            ? limit + 1
+                     : known_true && known_true[v] ? NEVER /* (no refutation) */
+                                                   : level;
     if (level == 1 && k->f->shallow && S->st[ST_TRACK] == 0 && closed(k->f, S)) {
         if (stopped(k)) return limit + 1;
         int64_t found = first_hop(k, S, X, ncand, lengths);
@@ -817,7 +821,7 @@ static int64_t shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64
                        int64_t limit, int64_t *lengths, int alternatives_only) {
     int64_t best = limit, found = limit + 1;
     for (int64_t v = 0; v < ncand; v++) {
-        if (S->value[2 * v] != 0) continue;
+        if (S->value[2 * v] != 0 || (k->known_true && k->known_true[v])) continue;
         if (stopped(k)) return found;
         int64_t length;
         if (alternatives_only) {

@@ -89,6 +89,10 @@ typedef struct {
     const LFormula *f;
     Poll *poll; /* NULL: the GIL is held, nothing polls */
     int bad, stop;
+    /* Candidates true in a solution of the state's facts (NULL: none known): unit
+     * propagation is sound, so none of them has a refutation, and a step's searches
+     * pass them by (length_simplest_first's `known_true`). */
+    const int8_t *known_true;
 } LCall;
 
 int64_t length_assert_facts(LCall *k, LState *S, const int32_t *lits, const int32_t *cones,

@@ -531,7 +531,7 @@ static int check_candidates(const LFormula *f, long long n) {
 #define BEGIN_STATE(nviews)                                \
     const LFormula *f = get_formula(fo);                   \
     if (!f) return NULL;                                   \
-    LCall k = {f, NULL, 0, 0};                             \
+    LCall k = {f, NULL, 0, 0, NULL};                       \
     LState S;                                              \
     Py_buffer v[nviews];                                   \
     memset(v, 0, sizeof v);                                \
@@ -676,25 +676,30 @@ static PyObject *py_shorter_lengths(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_simplest_first(PyObject *self, PyObject *args) {
-    PyObject *fo, *So, *Xo, *Ao, *lo, *go;
+    PyObject *fo, *So, *Xo, *Ao, *lo, *go, *to = Py_None;
     long long n, limit, budget;
-    if (!PyArg_ParseTuple(args, "OOOOLLOOL", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &budget))
+    if (!PyArg_ParseTuple(args, "OOOOLLOOL|O", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &budget,
+                          &to))
         return NULL;
-    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 2 };
+    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 3 };
     BEGIN_STATE(NV)
     LScratch X;
     LAlternatives A;
     if (bind_scratch(f, Xo, &X, v + 9) < 0 ||
         bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0 || check_candidates(f, n) < 0 ||
-        get_view(lo, &v[NV - 2], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0 ||
-        get_view(go, &v[NV - 1], "log", SIGNED, 8, 1, -1, 0, 0, 1) < 0)
+        get_view(lo, &v[NV - 3], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0 ||
+        get_view(go, &v[NV - 2], "log", SIGNED, 8, 1, -1, 0, 0, 1) < 0)
         goto done;
+    if (to != Py_None) { /* (a candidate true in a solution: no search) */
+        if (get_view(to, &v[NV - 1], "known_true", BOOL, 1, 1, -2, n, 0, 0) < 0) goto done;
+        k.known_true = v[NV - 1].buf;
+    }
     Poll poll;
     k.poll = &poll;
     core_release(&poll);
     int64_t longest, steps;
-    int64_t status = length_simplest_first(&k, &S, &X, &A, n, limit, v[NV - 2].buf,
-                                           v[NV - 1].buf, v[NV - 1].shape[0], budget, &longest,
+    int64_t status = length_simplest_first(&k, &S, &X, &A, n, limit, v[NV - 3].buf,
+                                           v[NV - 2].buf, v[NV - 2].shape[0], budget, &longest,
                                            &steps);
     if (finish(&k, &poll) == 0) result = Py_BuildValue("LLL", status, longest, steps);
 done:
@@ -909,7 +914,7 @@ static PyMethodDef module_methods[] = {
     {"shorter_lengths", py_shorter_lengths, METH_VARARGS,
      "shorter_lengths(f, S, X, A, num_candidates, limit, lengths)"},
     {"simplest_first", py_simplest_first, METH_VARARGS,
-     "simplest_first(f, S, X, A, num_candidates, limit, lengths, log, budget)"},
+     "simplest_first(f, S, X, A, num_candidates, limit, lengths, log, budget, known_true=None)"},
     {"failed_closure", py_failed_closure, METH_VARARGS, "failed_closure(f, S, X, num_candidates)"},
     {"refutation_chain", py_refutation_chain, METH_VARARGS,
      "refutation_chain(f, S, cone, hypothesis, out_lits, out_constraints)"},

@@ -286,21 +286,29 @@ class LengthColumn:
         self.time_limit = time_limit
         self.searches = searches
 
-    def rate(self, grid: Grid, length_depth: int = 1, depth: int | None = None) -> LengthLabel:
+    def rate(
+        self,
+        grid: Grid,
+        length_depth: int = 1,
+        depth: int | None = None,
+        solution: Grid | None = None,
+    ) -> LengthLabel:
         """Return the grid's length label.  With `length_depth` 1 (the default), a grid
         the refutation-length rating leaves at '>1' gets its BxB; a larger
         `length_depth` asks for the nested refutation length instead.  `depth`, when
         the depth rating already gave it over the same rules, saves the depth-1 attempt
         on depth-2 grids, and rates a grid of depth 0 at once: unit propagation fills
         it, and that propagation over the same clauses is the length rating's first
-        step, so its rating is 0 (test_rating_explain checks the two agree)."""
+        step, so its rating is 0 (test_rating_explain checks the two agree).  `solution`,
+        a solution of the grid when one is known, spares the refutation-length rating the
+        searches of its candidates (RefutationRater.rate)."""
         if depth == 0:
             return LengthLabel("0", LENGTH, 0.0)
         begin = clock()
         deadline = deadline_after(self.time_limit)
         spent = 0
         if not (length_depth == 1 and depth == 2):
-            rated = self.lengths.rate(grid, length_depth)
+            rated = self.lengths.rate(grid, length_depth, solution)
             stopped = rated.timed_out or rated.over_budget
             unsettled = rated.status is Status.UNKNOWN and not stopped
             if not (unsettled and length_depth == 1):

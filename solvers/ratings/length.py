@@ -140,6 +140,7 @@ class RefutationRater:
         self._state = K.new_state(self.formula, False)  # rate()'s
         self._deadline: float | None = None
         self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
+        self._regions: np.ndarray | None = None  # cells of each region, for _solution_mask
 
     # --- states --------------------------------------------------------------------
 
@@ -211,9 +212,14 @@ class RefutationRater:
 
     # --- the rating -----------------------------------------------------------------
 
-    def rate(self, grid: Grid, max_depth: int = 2) -> RefutationRating:
-        """Return the grid's rating (see the module docstring)."""
+    def rate(
+        self, grid: Grid, max_depth: int = 2, solution: Grid | None = None
+    ) -> RefutationRating:
+        """Return the grid's rating (see the module docstring).  `solution`, a solution of
+        the grid when one is known (the depth rating's), spares the searches of its
+        candidates, which cannot be refuted; it changes no rating."""
         begin = clock()  # compiling a kernel does not count (see solvers.limits)
+        known_true = None if solution is None else self._solution_mask(grid, solution)
         self._deadline = deadline_after(self.time_limit)
         self._previous = {}
         self.spent = 0
@@ -237,7 +243,7 @@ class RefutationRater:
                     self.charge(self.open_count(S))  # the step's searches, before it runs
                 status, step_longest, count = K.simplest_first(
                     self.formula, S, self.X, self.A, self.num_candidates,
-                    self.num_constraints, self._lengths, self._log, STEPS_PER_CALL,
+                    self.num_constraints, self._lengths, self._log, STEPS_PER_CALL, known_true,
                 )  # fmt: skip
                 if count:
                     longest, depth, steps = max(longest, step_longest), max(depth, 1), steps + count
@@ -259,6 +265,25 @@ class RefutationRater:
             return done(Status.UNKNOWN, timed_out=True)
         except BudgetExhausted:
             return done(Status.UNKNOWN, over=True)
+
+    def _solution_mask(self, grid: Grid, solution: Grid) -> np.ndarray:
+        """Return the candidates of `solution` as a boolean array; raise ValueError when
+        it is not a solution of `grid` (every region a permutation, the givens kept)."""
+        n = self.geometry.size
+        values = np.asarray(solution, np.int64)
+        givens = np.asarray(grid, np.int64)
+        if values.shape != (n * n,) or values.min() < 1 or values.max() > n:
+            raise ValueError(f"the solution is not a filled {n}x{n} grid")
+        if self._regions is None:
+            self._regions = np.array([list(r.cells) for r in self.geometry.regions], np.int64)
+        if not (
+            np.all(np.sort(values[self._regions], axis=1) == np.arange(1, n + 1))
+            and np.all((givens == 0) | (givens == values))
+        ):
+            raise ValueError("the solution breaks a region or a given of the grid")
+        mask = np.zeros(self.num_candidates, np.bool_)
+        mask[n * np.arange(n * n) + values - 1] = True
+        return mask
 
     # --- one step, for explanations and nesting --------------------------------------
 

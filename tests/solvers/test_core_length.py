@@ -358,3 +358,27 @@ def test_a_step_chooses_what_unbounded_searches_choose(encoding):
                     assert np.array_equal(lengths == best, each == best)
                 checked += 1
     assert checked >= 8
+
+
+def test_a_known_solution_changes_no_rating():
+    # rate(grid, solution=...) spares the searches of the solution's candidates (none of
+    # them can be refuted); every field but the time must be the same as without it.
+    from encoder.geometry import standard
+    from solvers.core import engine_for
+
+    geometry = standard(9)
+    rater, board = RefutationRater(geometry), engine_for(geometry)
+    path = PROJECT / "data" / "sets" / "sudoku9_depth1.txt"
+    grids = np.array([p.grid for p in itertools.islice(read_puzzles(str(path)), 40)], np.int8)
+    out = board.depths(grids, 2)
+    for grid, solution in zip(grids.tolist(), out.solutions.tolist(), strict=True):
+        plain, helped = rater.rate(grid, 1), rater.rate(grid, 1, solution)
+        assert (plain.length, plain.status, plain.steps, plain.searches) == (
+            helped.length, helped.status, helped.steps, helped.searches
+        )  # fmt: skip
+    wrong = list(out.solutions[0])
+    wrong[0], wrong[1] = wrong[1], wrong[0]
+    with pytest.raises(ValueError, match="breaks a region or a given"):
+        rater.rate(grids[0].tolist(), 1, wrong)
+    with pytest.raises(ValueError, match="not a filled"):
+        rater.rate(grids[0].tolist(), 1, [0] * 81)
