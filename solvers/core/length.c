@@ -811,6 +811,177 @@ int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64
     return limit + 1;
 }
 
+/* pair_refutable's scratch: a mark per literal (the single's closure), a count and a
+ * stamp per constraint (what the single adds), the singles of the hypothesis. */
+typedef struct {
+    int32_t *mark, *extra, *single_lit;
+    int64_t *stamp;
+    int32_t tag;
+    int64_t current;
+} PairScratch;
+
+static int pair_scratch(PairScratch *P, const LFormula *f) {
+    P->mark = calloc((size_t)f->nlits, sizeof(int32_t));
+    P->extra = calloc((size_t)f->m + 1, sizeof(int32_t));
+    P->single_lit = calloc((size_t)f->m + 1, sizeof(int32_t));
+    P->stamp = calloc((size_t)f->m + 1, sizeof(int64_t));
+    P->tag = 0;
+    P->current = 0;
+    if (P->mark && P->extra && P->single_lit && P->stamp) return 0;
+    free(P->mark), free(P->extra), free(P->single_lit), free(P->stamp);
+    return -1;
+}
+
+static void pair_scratch_free(PairScratch *P) {
+    free(P->mark), free(P->extra), free(P->single_lit), free(P->stamp);
+}
+
+/* Whether a link of r (forced by a second constraint) implies a literal that is false:
+ * in the state, in the hypothesis's closure (hvalue) or in the single's (mark = tag). */
+static inline int links_meet(const LFormula *f, const LState *S, const LScratch *X,
+                             const PairScratch *P, int32_t r, int32_t tag) {
+    for (int32_t i = f->bstart[r]; i < f->bstart[r + 1]; i++) {
+        int32_t t = f->bimp[i];
+        if (S->value[t] == -1 || X->value[t] == -1 || P->mark[t ^ 1] == tag) return 1;
+    }
+    return 0;
+}
+
+/* Whether hypothesis z may have a refutation that uses two constraints or fewer, with
+ * or without alternative cones: where first_hop applies (see there), such a refutation
+ * is unit propagation from z over the links and those constraints, so one of them fires
+ * on z's closure alone (it empties, or forces a single r), the other, if any, fires on
+ * z's closure and r's (it empties, or forces r3: with r's help, or another single of
+ * z), and what r3's links imply meets a false literal.  Looked at for every single r
+ * of z; 0 when none does, so that no search within 2 can succeed.  (Also 1 on whatever
+ * shows a shorter refutation.) */
+static int pair_refutable(LCall *k, LState *S, LScratch *X, PairScratch *P, int32_t z) {
+    const LFormula *f = k->f;
+    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
+    const int32_t *const wstart = f->wstart, *const occ = f->occ;
+    const int32_t *const cstart = f->cstart, *const lits = f->lits;
+    const int8_t *const value = S->value;
+    const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
+    int8_t *const hvalue = X->value;
+    int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
+    int64_t *const stamp = X->stamp;
+    const int64_t current = ++X->st[X_STAMP];
+    int found = 0;
+    int32_t n = 0, nsingles = 0;
+    /* z's closure: hvalue, and its false literals counted in hfalse (first_hop's way) */
+    for (int32_t i = bstart[z] - 1; i < bstart[z + 1] && !found; i++) {
+        int32_t r = i < bstart[z] ? z : bimp[i];
+        if (value[r] == 1 || hvalue[r] == 1) continue;
+        if (value[r] == -1 || hvalue[r] == -1) {
+            found = 1;
+            break;
+        }
+        hvalue[r] = 1;
+        hvalue[r ^ 1] = -1;
+        htrail[n++] = r;
+        for (int32_t j = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; j < end; j++) {
+            int32_t c = occ[j];
+            if (ntrue[c] > 0) continue;
+            if (stamp[c] != current) {
+                stamp[c] = current;
+                hfalse[c] = nfalse[c];
+            }
+            if (++hfalse[c] == cstart[c + 1] - cstart[c]) found = 1;
+        }
+    }
+    /* the singles: constraints one literal short whose last literal is open */
+    for (int32_t t = 0; t < n && !found; t++) {
+        int32_t r = htrail[t];
+        for (int32_t j = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; j < end; j++) {
+            int32_t c = occ[j];
+            if (ntrue[c] > 0 || hfalse[c] != cstart[c + 1] - cstart[c] - 1) continue;
+            for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
+                int32_t lit = lits[p];
+                if (value[lit] != -1 && hvalue[lit] != -1) {
+                    if (hvalue[lit] == 0) P->single_lit[nsingles++] = lit;
+                    break;
+                }
+            }
+            hfalse[c] = -1; /* (each constraint's single once) */
+        }
+    }
+    /* each single r: its closure beside z's, then the constraints that fire on both */
+    for (int32_t s = 0; s < nsingles && !found; s++) {
+        int32_t r = P->single_lit[s];
+        if (hvalue[r] != 0) continue; /* (a repeat) */
+        int32_t tag = ++P->tag;
+        int64_t now = ++P->current;
+        for (int32_t i = bstart[r] - 1; i < bstart[r + 1] && !found; i++) {
+            int32_t q = i < bstart[r] ? r : bimp[i];
+            if (value[q] == 1 || hvalue[q] == 1 || P->mark[q] == tag) continue;
+            if (value[q] == -1 || hvalue[q] == -1 || P->mark[q ^ 1] == tag) {
+                found = 1;
+                break;
+            }
+            P->mark[q] = tag;
+        }
+        for (int32_t i = bstart[r] - 1; i < bstart[r + 1] && !found; i++) {
+            int32_t q = i < bstart[r] ? r : bimp[i];
+            if (P->mark[q] != tag) continue;
+            for (int32_t j = wstart[q ^ 1], end = wstart[(q ^ 1) + 1]; j < end && !found; j++) {
+                int32_t c = occ[j];
+                if (ntrue[c] > 0) continue;
+                if (P->stamp[c] != now) {
+                    P->stamp[c] = now;
+                    P->extra[c] = 0;
+                }
+                int32_t base = stamp[c] == current ? hfalse[c] : nfalse[c];
+                if (base < 0) base = cstart[c + 1] - cstart[c] - 1; /* (marked above) */
+                int32_t false_now = base + ++P->extra[c], width = cstart[c + 1] - cstart[c];
+                if (false_now < width - 1) continue;
+                if (false_now >= width) {
+                    found = 1;
+                    break;
+                }
+                /* c forces its last literal r3 (unless it holds already): r3's links */
+                int32_t r3 = -1;
+                for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
+                    int32_t lit = lits[p];
+                    if (value[lit] != -1 && hvalue[lit] != -1 && P->mark[lit ^ 1] != tag) {
+                        r3 = lit;
+                        break;
+                    }
+                }
+                if (r3 < 0 || value[r3] == 1 || hvalue[r3] == 1 || P->mark[r3] == tag) continue;
+                found = links_meet(f, S, X, P, r3, tag);
+            }
+        }
+        /* the second constraint may be another single of z, forced without r's help:
+         * its links against both closures (made false by r's, it empties: above) */
+        for (int32_t s2 = 0; s2 < nsingles && !found; s2++) {
+            int32_t r2 = P->single_lit[s2];
+            if (r2 != r && P->mark[r2] != tag && P->mark[r2 ^ 1] != tag)
+                found = links_meet(f, S, X, P, r2, tag);
+        }
+    }
+    for (int32_t t = 0; t < n; t++) {
+        hvalue[htrail[t]] = 0;
+        hvalue[htrail[t] ^ 1] = 0;
+    }
+    return found;
+}
+
+int64_t length_conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit) {
+    return conflict_round(k, S, X, z, limit);
+}
+
+int length_within_two(LCall *k, LState *S, LScratch *X, int32_t z) {
+    if (!k->f->shallow || S->st[ST_TRACK] != 0 || !closed(k->f, S)) return -1;
+    PairScratch P = {0};
+    if (pair_scratch(&P, k->f) < 0) {
+        k->bad = 2;
+        return -1;
+    }
+    int r = pair_refutable(k, S, X, &P, z);
+    pair_scratch_free(&P);
+    return r;
+}
+
 /* Each open candidate's shortest refutation with alternative cones, within `limit`, the
  * least of them lowering `limit` as it goes; lengths[v] is set where it is within.  When
  * no plain refutation is within `limit` (length_simplest_first's case: `limit` is one
@@ -820,23 +991,29 @@ int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64
 static int64_t shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
                        int64_t limit, int64_t *lengths, int alternatives_only) {
     int64_t best = limit, found = limit + 1;
+    PairScratch P = {0};
+    int pairs = alternatives_only && k->f->shallow && S->st[ST_TRACK] == 0 && closed(k->f, S) &&
+                pair_scratch(&P, k->f) == 0;
     for (int64_t v = 0; v < ncand; v++) {
         if (S->value[2 * v] != 0 || (k->known_true && k->known_true[v])) continue;
-        if (stopped(k)) return found;
+        if (stopped(k)) break;
         int64_t length;
         if (alternatives_only) {
-            if (conflict_round(k, S, X, (int32_t)(2 * v), best) > best) continue;
+            if (pairs && best <= 2 ? !pair_refutable(k, S, X, &P, (int32_t)(2 * v))
+                                   : conflict_round(k, S, X, (int32_t)(2 * v), best) > best)
+                continue;
             length = search_alternatives(k, S, X, A, (int32_t)(2 * v), best);
             if (A->st[A_OVERFLOW]) continue;
         } else {
             length = length_with_alternatives(k, S, X, A, (int32_t)(2 * v), best);
         }
-        if (k->bad) return found;
+        if (k->bad) break;
         if (length <= best) {
             lengths[v] = length;
             best = found = length;
         }
     }
+    if (pairs) pair_scratch_free(&P);
     return found;
 }
 

@@ -108,6 +108,12 @@ int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64
 int64_t length_shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
                        int64_t limit, int64_t *lengths);
 int length_solved(const LState *S, int64_t ncand);
+/* The searches' necessary conditions (length.c says why each holds): the round of the
+ * first contradiction of unit propagation from z (limit + 1: none within limit; NEVER:
+ * none at all), and whether z may have a refutation of two constraints or fewer (-1
+ * where that test does not apply). */
+int64_t length_conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit);
+int length_within_two(LCall *k, LState *S, LScratch *X, int32_t z);
 int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
                               int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
                               int64_t budget, int64_t *longest, int64_t *steps);

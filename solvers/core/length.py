@@ -196,6 +196,9 @@ assert_facts = _length.assert_facts  # (f, S, lits, cones, why): facts with thei
 eliminate = _length.eliminate  # (f, S, lit): lit a fact with an empty cone
 solved = _length.solved  # (f, S, num_candidates): every candidate assigned
 shortest_refutation = _length.shortest_refutation  # (f, S, X, z, limit)
+# Necessary conditions the step's sweeps test before searching (length.c says why):
+conflict_round = _length.conflict_round  # (f, S, X, z, limit)
+may_refute_within_two = _length.may_refute_within_two  # (f, S, X, z): bool or None
 refutation_with_alternatives = _length.refutation_with_alternatives  # (f, S, X, A, z, limit)
 candidate_lengths = _length.candidate_lengths  # (f, S, X, n, limit, lengths)
 shorter_lengths = _length.shorter_lengths  # (f, S, X, A, n, limit, lengths)

@@ -624,6 +624,38 @@ done:
     return result;
 }
 
+static PyObject *py_conflict_round(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *Xo;
+    long long z, limit;
+    if (!PyArg_ParseTuple(args, "OOOLL", &fo, &So, &Xo, &z, &limit)) return NULL;
+    BEGIN_STATE(9 + SCRATCH_FIELDS)
+    LScratch X;
+    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_literal(f, z, "z") < 0) goto done;
+    if (limit < 0 || limit > f->m) {
+        PyErr_Format(PyExc_ValueError, "limit %lld is not in 0..%d", limit, f->m);
+        goto done;
+    }
+    int64_t r = length_conflict_round(&k, &S, &X, (int32_t)z, limit);
+    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+done:
+    release(v, 9 + SCRATCH_FIELDS);
+    return result;
+}
+
+static PyObject *py_may_refute_within_two(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *Xo;
+    long long z;
+    if (!PyArg_ParseTuple(args, "OOOL", &fo, &So, &Xo, &z)) return NULL;
+    BEGIN_STATE(9 + SCRATCH_FIELDS)
+    LScratch X;
+    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_literal(f, z, "z") < 0) goto done;
+    int r = length_within_two(&k, &S, &X, (int32_t)z);
+    if (finish(&k, NULL) == 0) result = r < 0 ? Py_NewRef(Py_None) : PyBool_FromLong(r);
+done:
+    release(v, 9 + SCRATCH_FIELDS);
+    return result;
+}
+
 static PyObject *py_refutation_with_alternatives(PyObject *self, PyObject *args) {
     PyObject *fo, *So, *Xo, *Ao;
     long long z, limit;
@@ -907,6 +939,9 @@ static PyMethodDef module_methods[] = {
     {"solved", py_solved, METH_VARARGS, "solved(f, S, num_candidates)"},
     {"shortest_refutation", py_shortest_refutation, METH_VARARGS,
      "shortest_refutation(f, S, X, z, limit)"},
+    {"conflict_round", py_conflict_round, METH_VARARGS, "conflict_round(f, S, X, z, limit)"},
+    {"may_refute_within_two", py_may_refute_within_two, METH_VARARGS,
+     "may_refute_within_two(f, S, X, z): None where the test does not apply"},
     {"refutation_with_alternatives", py_refutation_with_alternatives, METH_VARARGS,
      "refutation_with_alternatives(f, S, X, A, z, limit)"},
     {"candidate_lengths", py_candidate_lengths, METH_VARARGS,

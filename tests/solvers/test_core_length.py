@@ -382,3 +382,42 @@ def test_a_known_solution_changes_no_rating():
         rater.rate(grids[0].tolist(), 1, wrong)
     with pytest.raises(ValueError, match="not a filled"):
         rater.rate(grids[0].tolist(), 1, [0] * 81)
+
+
+@pytest.mark.parametrize(
+    "name", ["sudoku9_depth1.txt", "sudoku9_x_minimal.txt", "sudoku9_jigsaw_minimal.txt"]
+)
+def test_the_sweeps_filters_never_pass_over_a_refutation(name):
+    # A step's sweeps skip a candidate whose unit propagation reaches no contradiction
+    # by round L (conflict_round), and, within 2, one with no refutation of two
+    # constraints (may_refute_within_two).  Both must hold of every refutation the plain
+    # search or the search with alternative cones finds, on grids' states with random
+    # candidates removed; and both must pass over candidates, or they test nothing.
+    rng = np.random.default_rng(11)
+    passed_over = {"round": 0, "two": 0}
+    raters = {}
+    for puzzle in itertools.islice(read_puzzles(str(PROJECT / "data" / "sets" / name)), 12):
+        g = puzzle.geometry
+        rater = raters.setdefault(g, RefutationRater(g))
+        f, n, X, A = rater.formula, rater.num_candidates, rater.X, rater.A
+        for removed in (0, 2, 5):
+            S = rater.start(puzzle.grid)
+            open_now = np.flatnonzero(S.value[0 : 2 * n : 2] == 0)
+            if any(
+                K.eliminate(f, S, int(2 * v + 1)) != K.NO_CONFLICT
+                for v in rng.choice(open_now, removed, replace=False)
+            ):
+                continue
+            for v in np.flatnonzero(S.value[0 : 2 * n : 2] == 0):
+                z = int(2 * v)
+                two = K.may_refute_within_two(f, S, X, z)
+                assert two is not None  # (untracked, closed, the exam's formula)
+                for limit in (1, 2, 3):
+                    found = K.refutation_with_alternatives(f, S, X, A, z, limit)
+                    rounds = K.conflict_round(f, S, X, z, limit)
+                    if found <= limit:
+                        assert rounds <= limit, (puzzle.grid, z, limit, found)
+                        assert limit > 2 or two, (puzzle.grid, z, limit, found)
+                    passed_over["round"] += rounds > limit
+                passed_over["two"] += not two
+    assert min(passed_over.values()) > 100, passed_over
