@@ -1030,12 +1030,17 @@ int length_solved(const LState *S, int64_t ncand) {
 
 int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
                               int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
-                              int64_t budget, int64_t *longest, int64_t *steps) {
+                              int64_t budget, int64_t *searches, int64_t *longest,
+                              int64_t *steps) {
     if (limit > k->f->m) limit = k->f->m;
     *longest = 0;
     *steps = 0;
     while (!length_solved(S, ncand)) {
         if (*steps == budget) return PAUSED;
+        if (searches) { /* the step's searches, counted before it runs */
+            for (int64_t v = 0; v < ncand; v++) searches[0] += S->value[2 * v] == 0;
+            if (searches[0] > searches[1]) return OUT_OF_BUDGET;
+        }
         int64_t best = length_candidates(k, S, X, ncand, limit, lengths);
         if (k->bad || k->stop) return STUCK;
         if (best > limit) return STUCK;

@@ -114,9 +114,12 @@ int length_solved(const LState *S, int64_t ncand);
  * where that test does not apply). */
 int64_t length_conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit);
 int length_within_two(LCall *k, LState *S, LScratch *X, int32_t z);
+/* searches: [spent, allowed] (NULL: no budget): each step first adds its open
+ * candidates to spent, and OUT_OF_BUDGET stops the call once spent passes allowed. */
 int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
                               int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
-                              int64_t budget, int64_t *longest, int64_t *steps);
+                              int64_t budget, int64_t *searches, int64_t *longest,
+                              int64_t *steps);
 int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand);
 /* ---- BxB (bxb.c): T&E(B_p) over these kernels ---- */
 

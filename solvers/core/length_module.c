@@ -708,12 +708,12 @@ static PyObject *py_shorter_lengths(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_simplest_first(PyObject *self, PyObject *args) {
-    PyObject *fo, *So, *Xo, *Ao, *lo, *go, *to = Py_None;
+    PyObject *fo, *So, *Xo, *Ao, *lo, *go, *to = Py_None, *bo = Py_None;
     long long n, limit, budget;
-    if (!PyArg_ParseTuple(args, "OOOOLLOOL|O", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &budget,
-                          &to))
+    if (!PyArg_ParseTuple(args, "OOOOLLOOL|OO", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &budget,
+                          &to, &bo))
         return NULL;
-    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 3 };
+    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 4 };
     BEGIN_STATE(NV)
     LScratch X;
     LAlternatives A;
@@ -726,13 +726,18 @@ static PyObject *py_simplest_first(PyObject *self, PyObject *args) {
         if (get_view(to, &v[NV - 1], "known_true", BOOL, 1, 1, -2, n, 0, 0) < 0) goto done;
         k.known_true = v[NV - 1].buf;
     }
+    int64_t *searches = NULL; /* [spent, allowed] */
+    if (bo != Py_None) {
+        if (get_view(bo, &v[NV - 4], "searches", SIGNED, 8, 1, 2, 0, 0, 1) < 0) goto done;
+        searches = v[NV - 4].buf;
+    }
     Poll poll;
     k.poll = &poll;
     core_release(&poll);
     int64_t longest, steps;
     int64_t status = length_simplest_first(&k, &S, &X, &A, n, limit, v[NV - 3].buf,
-                                           v[NV - 2].buf, v[NV - 2].shape[0], budget, &longest,
-                                           &steps);
+                                           v[NV - 2].buf, v[NV - 2].shape[0], budget, searches,
+                                           &longest, &steps);
     if (finish(&k, &poll) == 0) result = Py_BuildValue("LLL", status, longest, steps);
 done:
     release(v, NV);
@@ -949,7 +954,8 @@ static PyMethodDef module_methods[] = {
     {"shorter_lengths", py_shorter_lengths, METH_VARARGS,
      "shorter_lengths(f, S, X, A, num_candidates, limit, lengths)"},
     {"simplest_first", py_simplest_first, METH_VARARGS,
-     "simplest_first(f, S, X, A, num_candidates, limit, lengths, log, budget, known_true=None)"},
+     "simplest_first(f, S, X, A, num_candidates, limit, lengths, log, budget, known_true=None, "
+     "searches=None)"},
     {"failed_closure", py_failed_closure, METH_VARARGS, "failed_closure(f, S, X, num_candidates)"},
     {"refutation_chain", py_refutation_chain, METH_VARARGS,
      "refutation_chain(f, S, cone, hypothesis, out_lits, out_constraints)"},

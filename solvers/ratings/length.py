@@ -55,6 +55,7 @@ from solvers.core import length as K
 from solvers.core.length import (
     CONTRADICTION,
     NO_CONFLICT,
+    OUT_OF_BUDGET,
     PAUSED,
     REASON_DECISION,
     REASON_PROBE,
@@ -64,7 +65,11 @@ from solvers.core.literals import to_code, to_codes, to_dimacs
 from solvers.limits import TimeLimitReached, clock, deadline_after
 from solvers.results import rating_label
 
-STEPS_PER_CALL = 1  # simplest-first steps per kernel call: Python counts the budget between
+# Simplest-first steps per kernel call: one, so that each step whose least length is
+# above 2 is searched again with alternative cones (within one call the kernel does
+# that only for a step that raises the call's longest), and Python reads the clock
+# between steps under a time limit.  The kernel counts the work budget itself.
+STEPS_PER_CALL = 1
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,7 @@ class RefutationRater:
         self._deadline: float | None = None
         self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
         self._regions: np.ndarray | None = None  # cells of each region, for _solution_mask
+        self._searches = np.zeros(2, np.int64)  # [spent, allowed]: simplest_first counts
 
     # --- states --------------------------------------------------------------------
 
@@ -237,20 +243,26 @@ class RefutationRater:
         S = self._state  # one state for every grid (nothing keeps it between calls)
         if not self._restart(S, grid):
             return done(Status.UNSAT)
+        searches = self._searches
         try:
             while True:
-                if not self.is_solved(S):
-                    self.charge(self.open_count(S))  # the step's searches, before it runs
+                # The kernel adds each step's searches (its open candidates) before it
+                # runs, and stops with OUT_OF_BUDGET past the budget.
+                searches[0], searches[1] = self.spent, self.searches
                 status, step_longest, count = K.simplest_first(
                     self.formula, S, self.X, self.A, self.num_candidates,
                     self.num_constraints, self._lengths, self._log, STEPS_PER_CALL, known_true,
+                    searches,
                 )  # fmt: skip
+                self.spent = int(searches[0])
                 if count:
                     longest, depth, steps = max(longest, step_longest), max(depth, 1), steps + count
                 if status == SOLVED:
                     return done(Status.SAT)
                 if status == CONTRADICTION:
                     return done(Status.UNSAT)
+                if status == OUT_OF_BUDGET:
+                    raise BudgetExhausted("searches", self.searches)
                 self.charge(0)  # the clock
                 if status == PAUSED:
                     continue
