@@ -1022,6 +1022,34 @@ int64_t length_shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64
     return shorter(k, S, X, A, ncand, limit, lengths, 0);
 }
 
+int length_model_mask(const LFormula *f, const LState *S, const int32_t *codes, int64_t ncodes,
+                      int8_t *mask) {
+    if (f->nv * 2 != f->nlits) return 0; /* (never) */
+    memset(mask, 0, (size_t)f->nv);
+    for (int64_t i = 0; i < ncodes; i++) {
+        if (codes[i] < 0 || codes[i] >= f->nlits || (codes[i] & 1)) return 0;
+        mask[codes[i] >> 1] = 1;
+    }
+    /* the facts: each one's literal must hold in the assignment */
+    for (int32_t v = 0; v < f->nv; v++)
+        if ((S->value[2 * v] == 1 && !mask[v]) || (S->value[2 * v] == -1 && mask[v])) return 0;
+    /* the links: a true literal's implied ones true; the constraints: one literal true */
+    for (int32_t lit = 0; lit < f->nlits; lit++) {
+        if (mask[lit >> 1] != !(lit & 1)) continue; /* (lit false) */
+        for (int32_t i = f->bstart[lit]; i < f->bstart[lit + 1]; i++) {
+            int32_t q = f->bimp[i];
+            if (mask[q >> 1] != !(q & 1)) return 0;
+        }
+    }
+    for (int32_t c = 0; c < f->m; c++) {
+        int holds = 0;
+        for (int32_t p = f->cstart[c]; p < f->cstart[c + 1] && !holds; p++)
+            holds = mask[f->lits[p] >> 1] == !(f->lits[p] & 1);
+        if (!holds) return 0;
+    }
+    return 1;
+}
+
 int length_solved(const LState *S, int64_t ncand) {
     for (int64_t v = 0; v < ncand; v++)
         if (S->value[2 * v] == 0) return 0;

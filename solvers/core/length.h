@@ -108,6 +108,12 @@ int64_t length_candidates(LCall *k, LState *S, LScratch *X, int64_t ncand, int64
 int64_t length_shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
                        int64_t limit, int64_t *lengths);
 int length_solved(const LState *S, int64_t ncand);
+/* mask[v] = whether x_{v+1} is among `codes` (positive literal codes), for every
+ * variable; 1 when that assignment (those true, every other variable false) satisfies
+ * every link and constraint of the formula and agrees with every fact of S, 0 when not:
+ * then no candidate of the mask has a refutation in S (known_true may hold it). */
+int length_model_mask(const LFormula *f, const LState *S, const int32_t *codes, int64_t ncodes,
+                      int8_t *mask);
 /* The searches' necessary conditions (length.c says why each holds): the round of the
  * first contradiction of unit propagation from z (limit + 1: none within limit; NEVER:
  * none at all), and whether z may have a refutation of two constraints or fewer (-1

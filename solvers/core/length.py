@@ -196,6 +196,7 @@ assert_facts = _length.assert_facts  # (f, S, lits, cones, why): facts with thei
 eliminate = _length.eliminate  # (f, S, lit): lit a fact with an empty cone
 solved = _length.solved  # (f, S, num_candidates): every candidate assigned
 shortest_refutation = _length.shortest_refutation  # (f, S, X, z, limit)
+model_mask = _length.model_mask  # (f, S, codes, mask): the candidates of a model of S
 # Necessary conditions the step's sweeps test before searching (length.c says why):
 conflict_round = _length.conflict_round  # (f, S, X, z, limit)
 may_refute_within_two = _length.may_refute_within_two  # (f, S, X, z): bool or None

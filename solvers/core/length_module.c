@@ -610,6 +610,20 @@ static PyObject *py_solved(PyObject *self, PyObject *args) {
     return PyBool_FromLong(solved);
 }
 
+static PyObject *py_model_mask(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *co, *mo;
+    if (!PyArg_ParseTuple(args, "OOOO", &fo, &So, &co, &mo)) return NULL;
+    BEGIN_STATE(11)
+    (void)k;
+    if (get_view(co, &v[9], "codes", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(mo, &v[10], "mask", BOOL, 1, 1, f->nv, 0, 0, 1) < 0)
+        goto done;
+    result = PyBool_FromLong(length_model_mask(f, &S, v[9].buf, v[9].shape[0], v[10].buf));
+done:
+    release(v, 11);
+    return result;
+}
+
 static PyObject *py_shortest_refutation(PyObject *self, PyObject *args) {
     PyObject *fo, *So, *Xo;
     long long z, limit;
@@ -942,6 +956,8 @@ static PyMethodDef module_methods[] = {
     {"assert_facts", py_assert_facts, METH_VARARGS, "assert_facts(f, S, lits, cones, why)"},
     {"eliminate", py_eliminate, METH_VARARGS, "eliminate(f, S, lit)"},
     {"solved", py_solved, METH_VARARGS, "solved(f, S, num_candidates)"},
+    {"model_mask", py_model_mask, METH_VARARGS,
+     "model_mask(f, S, codes, mask): whether codes (true, the rest false) is a model"},
     {"shortest_refutation", py_shortest_refutation, METH_VARARGS,
      "shortest_refutation(f, S, X, z, limit)"},
     {"conflict_round", py_conflict_round, METH_VARARGS, "conflict_round(f, S, X, z, limit)"},

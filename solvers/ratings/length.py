@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from encoder.dimacs import Cnf
-from encoder.encodings import given_literals, rule_formula
+from encoder.encodings import rule_formula
 from encoder.geometry import Geometry
 from encoder.numbering import Grid
 from encoder.status import Status
@@ -61,7 +61,7 @@ from solvers.core.length import (
     REASON_PROBE,
     SOLVED,
 )
-from solvers.core.literals import to_code, to_codes, to_dimacs
+from solvers.core.literals import to_code, to_dimacs
 from solvers.limits import TimeLimitReached, clock, deadline_after
 from solvers.results import rating_label
 
@@ -145,7 +145,9 @@ class RefutationRater:
         self._state = K.new_state(self.formula, False)  # rate()'s
         self._deadline: float | None = None
         self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
-        self._regions: np.ndarray | None = None  # cells of each region, for _solution_mask
+        n = geometry.size  # _known_true's: each cell's first literal code, less 2
+        self._cell_codes = 2 * n * np.arange(n * n, dtype=np.int64) - 2
+        self._mask = np.zeros(self.num_vars, np.bool_)
         self._searches = np.zeros(2, np.int64)  # [spent, allowed]: simplest_first counts
 
     # --- states --------------------------------------------------------------------
@@ -159,7 +161,10 @@ class RefutationRater:
     def _restart(self, S: K.State, grid: Grid) -> bool:
         """Make the untracked S the state of the grid's givens, propagated; False on a
         contradiction."""
-        codes = to_codes(np.asarray(given_literals(grid, self.geometry), np.int64))
+        # The givens' literal codes, 2 * (cell_var(c, k) - 1), straight from the values.
+        values = np.asarray(grid, np.int64).reshape(-1)
+        cells = np.flatnonzero(values)
+        codes = (2 * (self.geometry.size * cells + values[cells]) - 2).astype(np.int32)
         return K.restart(self.formula, S, self._units, codes) == NO_CONFLICT
 
     def _assert(
@@ -225,7 +230,6 @@ class RefutationRater:
         the grid when one is known (the depth rating's), spares the searches of its
         candidates, which cannot be refuted; it changes no rating."""
         begin = clock()  # compiling a kernel does not count (see solvers.limits)
-        known_true = None if solution is None else self._solution_mask(grid, solution)
         self._deadline = deadline_after(self.time_limit)
         self._previous = {}
         self.spent = 0
@@ -243,6 +247,7 @@ class RefutationRater:
         S = self._state  # one state for every grid (nothing keeps it between calls)
         if not self._restart(S, grid):
             return done(Status.UNSAT)
+        known_true = None if solution is None else self._known_true(S, solution)
         searches = self._searches
         try:
             while True:
@@ -278,24 +283,22 @@ class RefutationRater:
         except BudgetExhausted:
             return done(Status.UNKNOWN, over=True)
 
-    def _solution_mask(self, grid: Grid, solution: Grid) -> np.ndarray:
-        """Return the candidates of `solution` as a boolean array; raise ValueError when
-        it is not a solution of `grid` (every region a permutation, the givens kept)."""
+    def _known_true(self, S: K.State, solution: Grid) -> np.ndarray | None:
+        """Return the candidates of `solution` (a filled grid) as simplest_first's
+        known_true, after the kernel checked that, as an assignment of the candidates, it
+        is a model of the rules and agrees with every fact of S (the grid's state);
+        raise ValueError when not.  None where the rules have variables besides the
+        candidates (nothing would check the solution's values of those)."""
+        if self.num_vars != self.num_candidates:
+            return None
         n = self.geometry.size
-        values = np.asarray(solution, np.int64)
-        givens = np.asarray(grid, np.int64)
+        values = np.asarray(solution, np.int64).reshape(-1)
         if values.shape != (n * n,) or values.min() < 1 or values.max() > n:
             raise ValueError(f"the solution is not a filled {n}x{n} grid")
-        if self._regions is None:
-            self._regions = np.array([list(r.cells) for r in self.geometry.regions], np.int64)
-        if not (
-            np.all(np.sort(values[self._regions], axis=1) == np.arange(1, n + 1))
-            and np.all((givens == 0) | (givens == values))
-        ):
-            raise ValueError("the solution breaks a region or a given of the grid")
-        mask = np.zeros(self.num_candidates, np.bool_)
-        mask[n * np.arange(n * n) + values - 1] = True
-        return mask
+        codes = (self._cell_codes + 2 * values).astype(np.int32)
+        if not K.model_mask(self.formula, S, codes, self._mask):
+            raise ValueError("the solution breaks a rule or a given of the grid")
+        return self._mask
 
     # --- one step, for explanations and nesting --------------------------------------
 

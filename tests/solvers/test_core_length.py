@@ -376,12 +376,22 @@ def test_a_known_solution_changes_no_rating():
         assert (plain.length, plain.status, plain.steps, plain.searches) == (
             helped.length, helped.status, helped.steps, helped.searches
         )  # fmt: skip
-    wrong = list(out.solutions[0])
-    wrong[0], wrong[1] = wrong[1], wrong[0]
-    with pytest.raises(ValueError, match="breaks a region or a given"):
-        rater.rate(grids[0].tolist(), 1, wrong)
+    # Not a solution: two cells swapped (a row keeps its values, a column or box not),
+    # a given changed, a grid with holes.
+    swapped = list(out.solutions[0])
+    swapped[0], swapped[9] = swapped[9], swapped[0]
+    given = int(np.flatnonzero(grids[0])[0])
+    moved = list(out.solutions[0])
+    moved[given] = moved[given] % 9 + 1
+    for wrong in (swapped, moved):
+        with pytest.raises(ValueError, match="breaks a rule or a given"):
+            rater.rate(grids[0].tolist(), 1, wrong)
     with pytest.raises(ValueError, match="not a filled"):
         rater.rate(grids[0].tolist(), 1, [0] * 81)
+    # Rules with variables of their own: the solution is not used (nothing checks it).
+    ladder = RefutationRater(geometry, "centrale+ladder")
+    plain = ladder.rate(grids[1].tolist(), 1)
+    assert ladder.rate(grids[1].tolist(), 1, swapped).length == plain.length
 
 
 @pytest.mark.parametrize(
