@@ -53,7 +53,10 @@ from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
-from solvers.backends.registry import HOME_DEPTHS, PYSAT_NAMES, Backend, PysatBackend, make_backend
+from solvers.backends.base import Backend
+from solvers.backends.names import HOME_DEPTHS, PYSAT_NAMES
+from solvers.backends.pysat_solvers import PysatBackend
+from solvers.backends.registry import make_backend
 from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.ratings.per_geometry import geometry_runs, keep_loaded, kept_by_worker
 from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label

@@ -26,7 +26,8 @@ from encoder.encodings import ENCODING_NAMES
 from encoder.errors import InputError
 from encoder.variant import Variant
 from executors import EXECUTORS, completed, make_executor
-from solvers.backends.registry import PYSAT_NAMES, REGISTRY
+from solvers.backends.names import PYSAT_NAMES
+from solvers.backends.registry import REGISTRY
 from solvers.budgets import DEFAULT_BUDGET, Budget
 
 DEFAULT_SOLVERS = ("up", "fl", "fl2", "minisat22", "glucose3", "glucose4", "cadical195")

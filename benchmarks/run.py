@@ -77,7 +77,8 @@ from encoder.output_files import check_folder
 from executors import available_cores
 from executors.sources import source_digest
 from puzzles.outputs import print_out
-from solvers.backends.registry import PYSAT_NAMES, REGISTRY, missing_reason
+from solvers.backends.names import PYSAT_NAMES
+from solvers.backends.registry import REGISTRY, missing_reason
 from solvers.budgets import DEFAULT_BUDGET, budget_from
 
 PROG = "benchmarks"

@@ -22,7 +22,7 @@ limit and a pending Ctrl-C:
   (`sigint_kept_by_python` says why): Python's handler notes it, and the
   KeyboardInterrupt comes between two slices, or as a propagation returns.
 - External binaries run in a process of their own, killed at the time limit
-  (`solvers.backends.registry`).
+  (`solvers.backends.binaries`).
 
 A time limit is a deadline on `clock()`, so one limit can cover the several calls a
 grid needs (a depth rating tries depth 0, 1, 2, ...).  A command whose work is a long

@@ -55,7 +55,7 @@ class SolverResult:
     `solved_without_search`: root-level unit propagation of the assumptions (the givens)
     assigns every cell variable, whatever the solver (for `fl`, `fl2`, ... their closure
     solving the grid shows in `status`).  `decisions` has each backend's baseline removed
-    (see `solvers.backends.registry`).
+    (see `solvers.backends.base`).
     """
 
     solver: str

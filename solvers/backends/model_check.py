@@ -1,5 +1,5 @@
 """Which clause a full assignment falsifies, in C: the backends' check of every model
-they return (`solvers.backends.registry._ClauseCheck`).
+they return (`solvers.backends.base._ClauseCheck`).
 
 It reads the flat clause arrays of `encoder.dimacs.Cnf` literal by literal and shares
 no code with the engine's propagation (solvers/core/clause_check.c), so it stays an

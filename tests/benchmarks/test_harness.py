@@ -31,7 +31,7 @@ from benchmarks.journal import FILE as JOURNAL
 from benchmarks.paths import PROJECT
 from benchmarks.sets import choose, read_dataset
 from encoder.variant import Variant
-from solvers.backends.registry import Backend
+from solvers.backends.base import Backend
 from solvers.results import NOT_AVAILABLE, SolverResult, Status
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
