@@ -24,8 +24,9 @@ a braid, and a refutation here, may link back to any earlier value, so it can be
 shorter (W and B differ on about 0.3% of puzzles, and this rating follows B there).
 The kernel's first derivation of a value can overcount where the value has two
 derivations and the shorter union of constraints goes through the other one; a step
-that would raise the rating is therefore searched again with alternative cones
-(length.c's refutation_with_alternatives), which finds those shorter unions.
+whose shortest refutations are longer than 2 is therefore searched again with
+alternative cones (length.c's refutation_with_alternatives), which finds those shorter
+unions.
 
 Nested refutations (grids of depth 2 and 3).  When no candidate is refuted by unit
 propagation, a hypothesis z is followed by the same simplest-first resolution, one
