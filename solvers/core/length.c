@@ -644,8 +644,11 @@ static int closed(const LFormula *f, const LState *S) {
  * closure or to a false fact in one hop).  So the search's answer within 1 is read off the closure:
  * 0 when it holds a literal and its negation or a false fact, 1 when it empties a
  * constraint no fact satisfies, counted as shortest counts (stamp, nfalse), and past 1
- * otherwise.  Return the least length found (0 or 1), 2 when none; lengths[v] is set
- * for the open candidates: the length where found, 2 (a lower bound) elsewhere. */
+ * otherwise, or nowhere when z forces no value (NEVER).  Return the least length found
+ * (0 or 1), 2 when none; lengths[v] is set for the open candidates: the length where
+ * found, else 2 (a lower bound) or NEVER. */
+enum { NEAR_ROOM = 64 };
+
 static int64_t first_hop(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_t *lengths) {
     const LFormula *f = k->f;
     const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
@@ -661,7 +664,7 @@ static int64_t first_hop(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_
         int32_t z = (int32_t)(2 * v);
         const int64_t current = ++X->st[X_STAMP];
         int64_t length = 2;
-        int32_t n = 0;
+        int32_t n = 0, nnear = 0, near[NEAR_ROOM]; /* constraints left one literal */
         for (int32_t i = bstart[z] - 1; i < bstart[z + 1] && length > 0; i++) {
             int32_t r = i < bstart[z] ? z : bimp[i];
             if (value[r] == 1 || hvalue[r] == 1) continue;
@@ -680,8 +683,31 @@ static int64_t first_hop(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_
                     stamp[c] = current;
                     hfalse[c] = nfalse[c];
                 }
-                if (++hfalse[c] == cstart[c + 1] - cstart[c]) length = 1;
+                int32_t false_now = ++hfalse[c], width = cstart[c + 1] - cstart[c];
+                if (false_now == width) length = 1;
+                if (false_now == width - 1) {
+                    if (nnear < NEAR_ROOM) near[nnear] = c;
+                    nnear++;
+                }
             }
+        }
+        /* No single under z (every constraint left one literal is satisfied by the
+         * closure): unit propagation from z stops at its closure, so z has no
+         * refutation at all.  (More constraints than NEAR_ROOM: not looked at.) */
+        if (length == 2 && nnear <= NEAR_ROOM) {
+            int single = 0;
+            for (int32_t i = 0; i < nnear && !single; i++) {
+                int32_t c = near[i];
+                if (hfalse[c] != cstart[c + 1] - cstart[c] - 1) continue;
+                for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
+                    int32_t lit = f->lits[p];
+                    if (value[lit] != -1 && hvalue[lit] != -1) {
+                        single = hvalue[lit] == 0;
+                        break;
+                    }
+                }
+            }
+            if (!single) length = NEVER;
         }
         for (int32_t t = 0; t < n; t++) {
             hvalue[htrail[t]] = 0;
@@ -999,6 +1025,7 @@ static int64_t shorter(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64
         if (stopped(k)) break;
         int64_t length;
         if (alternatives_only) {
+            if (lengths[v] == NEVER) continue; /* (the step's searches: no refutation) */
             if (pairs && best <= 2 ? !pair_refutable(k, S, X, &P, (int32_t)(2 * v))
                                    : conflict_round(k, S, X, (int32_t)(2 * v), best) > best)
                 continue;
