@@ -1120,6 +1120,60 @@ int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A
     return SOLVED;
 }
 
+int64_t length_rate_many(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
+                         int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
+                         const int32_t *units, int64_t nunits, const int8_t *values,
+                         const int8_t *solutions, int64_t ngrids, int32_t n, int64_t allowed,
+                         int8_t *mask, int32_t *codes, int64_t *out) {
+    const int64_t cells = (int64_t)n * n;
+    int64_t g = 0;
+    for (; g < ngrids; g++) {
+        if (stopped(k)) break;
+        const int64_t begin = core_now_ns();
+        int64_t *o = out + 5 * g;
+        o[1] = o[2] = o[3] = 0;
+        k->known_true = NULL;
+        const int8_t *row = values + g * cells;
+        int64_t ngivens = 0;
+        for (int64_t c = 0; c < cells; c++)
+            if (row[c]) codes[ngivens++] = (int32_t)(2 * (n * c + row[c] - 1));
+        int64_t status = length_restart(k, S, units, nunits, codes, ngivens);
+        if (k->bad) break;
+        if (status != NO_CONFLICT) {
+            o[0] = CONTRADICTION;
+        } else {
+            const int8_t *solution = solutions ? solutions + g * cells : NULL;
+            int known = 0, fits = 1;
+            for (int64_t c = 0; solution && c < cells; c++) {
+                known |= solution[c] != 0;
+                if (solution[c] < 1 || solution[c] > n)
+                    fits = 0;
+                else
+                    codes[c] = (int32_t)(2 * (n * c + solution[c] - 1));
+            }
+            if (known && !(fits && length_model_mask(k->f, S, codes, cells, mask))) {
+                status = BAD_SOLUTION;
+            } else {
+                k->known_true = known ? mask : NULL;
+                int64_t searches[2] = {0, allowed};
+                do { /* one step a call: see the header */
+                    int64_t longest, steps;
+                    status = length_simplest_first(k, S, X, A, ncand, limit, lengths, log, nlog,
+                                                   1, searches, &longest, &steps);
+                    if (steps && longest > o[1]) o[1] = longest;
+                    o[2] += steps;
+                } while (status == PAUSED);
+                o[3] = searches[0];
+            }
+            o[0] = status;
+        }
+        o[4] = core_now_ns() - begin;
+        if (k->bad || k->stop) break;
+    }
+    k->known_true = NULL;
+    return g;
+}
+
 int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand) {
     int64_t m = k->f->m;
     int changed = 1;

@@ -127,12 +127,27 @@ int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A
                               int64_t budget, int64_t *searches, int64_t *longest,
                               int64_t *steps);
 int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand);
+/* The refutation-length rating of many grids of side n, one after the other in S, as
+ * solvers.ratings.length rates one: the givens (values: ngrids rows of n * n cells, 0
+ * where open; cell c holding k is the variable n * c + k) and the formula's units
+ * propagated, then simplest_first one step a call (every step above 2 gets its
+ * alternative cones) until it stops, the searches budget `allowed` counted per grid.
+ * A row of `solutions` (NULL: none) that is not all zeros is the grid's solution: its
+ * candidates need no search once model_mask accepts it (BAD_SOLUTION when not).  out,
+ * 5 per grid: status (SOLVED, CONTRADICTION, OUT_OF_BUDGET, STUCK, BAD_SOLUTION),
+ * longest, steps, searches spent, nanoseconds.  mask: nv bytes, codes: n * n ints of
+ * scratch.  Return the grids done (fewer when a signal or a bad state stopped it). */
+int64_t length_rate_many(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
+                         int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
+                         const int32_t *units, int64_t nunits, const int8_t *values,
+                         const int8_t *solutions, int64_t ngrids, int32_t n, int64_t allowed,
+                         int8_t *mask, int32_t *codes, int64_t *out);
 /* ---- BxB (bxb.c): T&E(B_p) over these kernels ---- */
 
 /* Slots of BxB's work counters (solvers.ratings.bxb) and its statuses. */
 enum { W_SEARCHES = 0, W_HYPOTHESES = 1, W_SKIPPED = 2, W_ELIMINATED = 3, W_BUDGET = 4,
        W_NUM_COUNTERS = 5 };
-enum { OUT_OF_TIME = -13, OUT_OF_BUDGET = -14, CLOCK_EVERY = 8 };
+enum { OUT_OF_TIME = -13, OUT_OF_BUDGET = -14, BAD_SOLUTION = -15, CLOCK_EVERY = 8 };
 #define NO_DEADLINE INT64_MAX
 
 /* Each hypothesis's last state (rows 0: none kept): its values, the limit at which it

@@ -204,6 +204,8 @@ refutation_with_alternatives = _length.refutation_with_alternatives  # (f, S, X,
 candidate_lengths = _length.candidate_lengths  # (f, S, X, n, limit, lengths)
 shorter_lengths = _length.shorter_lengths  # (f, S, X, A, n, limit, lengths)
 simplest_first = _length.simplest_first  # (f, S, X, A, n, limit, lengths, log, budget)
+# (f, S, X, A, n, limit, lengths, log, units, values, solutions, side, searches, out)
+rate_many = _length.rate_many
 failed_closure = _length.failed_closure  # (f, S, X, n)
 refutation_chain = _length.refutation_chain  # (f, S, cone, hypothesis, out_lits, out_cons)
 
@@ -217,6 +219,7 @@ OUT_OF_TIME, OUT_OF_BUDGET, CLOCK_EVERY = (
     _length.OUT_OF_BUDGET,
     _length.CLOCK_EVERY,
 )
+BAD_SOLUTION = _length.BAD_SOLUTION  # rate_many: a grid's solution is not one
 SEARCHES, HYPOTHESES, SKIPPED = _length.SEARCHES, _length.HYPOTHESES, _length.SKIPPED
 ELIMINATED, BUDGET, NUM_COUNTERS = _length.ELIMINATED, _length.BUDGET, _length.NUM_COUNTERS
 

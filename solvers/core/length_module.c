@@ -758,6 +758,68 @@ done:
     return result;
 }
 
+static PyObject *py_rate_many(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *Xo, *Ao, *lo, *go, *uo, *vo, *so, *oo;
+    long long n, limit, side, allowed;
+    if (!PyArg_ParseTuple(args, "OOOOLLOOOOOLLO", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &uo,
+                          &vo, &so, &side, &allowed, &oo))
+        return NULL;
+    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 6 };
+    int8_t *mask = NULL;
+    int32_t *codes = NULL;
+    BEGIN_STATE(NV)
+    LScratch X;
+    LAlternatives A;
+    Py_buffer *w = v + 9 + SCRATCH_FIELDS + ALT_FIELDS;
+    if (bind_scratch(f, Xo, &X, v + 9) < 0 ||
+        bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0 || check_candidates(f, n) < 0)
+        goto done;
+    if (side < 1 || side > 64 || side * side * side > f->nv) {
+        PyErr_Format(PyExc_ValueError, "a side of %lld does not fit the formula's variables", side);
+        goto done;
+    }
+    if (get_view(lo, &w[0], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0 ||
+        get_view(go, &w[1], "log", SIGNED, 8, 1, -1, 0, 0, 1) < 0 ||
+        get_view(uo, &w[2], "units", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(vo, &w[3], "values", SIGNED, 1, 2, -1, 0, side * side, 0) < 0)
+        goto done;
+    int64_t ngrids = w[3].shape[0];
+    if (so != Py_None &&
+        get_view(so, &w[4], "solutions", SIGNED, 1, 2, ngrids, 0, side * side, 0) < 0)
+        goto done;
+    if (get_view(oo, &w[5], "out", SIGNED, 8, 2, ngrids, 0, 5, 1) < 0) goto done;
+    if (!ints_in(w[2].buf, w[2].shape[0], 0, f->nlits)) {
+        PyErr_SetString(PyExc_ValueError, "units hold no literal code");
+        goto done;
+    }
+    const int8_t *values = w[3].buf;
+    for (int64_t i = 0; i < ngrids * side * side; i++)
+        if (values[i] < 0 || values[i] > side) {
+            PyErr_Format(PyExc_ValueError, "grid %lld: a value is not in 0..%lld",
+                         (long long)(i / (side * side)), side);
+            goto done;
+        }
+    mask = malloc((size_t)f->nv);
+    codes = malloc(sizeof(int32_t) * (size_t)(side * side));
+    if (!mask || !codes) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Poll poll;
+    k.poll = &poll;
+    core_release(&poll);
+    int64_t grids_done = length_rate_many(
+        &k, &S, &X, &A, n, limit, w[0].buf, w[1].buf, w[1].shape[0], w[2].buf, w[2].shape[0],
+        values, so == Py_None ? NULL : w[4].buf, ngrids, (int32_t)side, allowed, mask, codes,
+        w[5].buf);
+    if (finish(&k, &poll) == 0) result = PyLong_FromLongLong(grids_done);
+done:
+    free(mask);
+    free(codes);
+    release(v, NV);
+    return result;
+}
+
 static PyObject *py_failed_closure(PyObject *self, PyObject *args) {
     PyObject *fo, *So, *Xo;
     long long n;
@@ -956,6 +1018,9 @@ static PyMethodDef module_methods[] = {
     {"assert_facts", py_assert_facts, METH_VARARGS, "assert_facts(f, S, lits, cones, why)"},
     {"eliminate", py_eliminate, METH_VARARGS, "eliminate(f, S, lit)"},
     {"solved", py_solved, METH_VARARGS, "solved(f, S, num_candidates)"},
+    {"rate_many", py_rate_many, METH_VARARGS,
+     "rate_many(f, S, X, A, num_candidates, limit, lengths, log, units, values, solutions, "
+     "side, searches, out): grids done"},
     {"model_mask", py_model_mask, METH_VARARGS,
      "model_mask(f, S, codes, mask): whether codes (true, the rest false) is a model"},
     {"shortest_refutation", py_shortest_refutation, METH_VARARGS,
@@ -1014,6 +1079,7 @@ PyMODINIT_FUNC PyInit__length(void) {
         {"REASON_DECISION", REASON_DECISION}, {"REASON_PROBE", REASON_PROBE},
         {"REASON_UNIT", REASON_UNIT},    {"BINARY_REASON", BINARY_REASON},
         {"OUT_OF_TIME", OUT_OF_TIME},    {"OUT_OF_BUDGET", OUT_OF_BUDGET},
+        {"BAD_SOLUTION", BAD_SOLUTION},
         {"SEARCHES", W_SEARCHES},        {"HYPOTHESES", W_HYPOTHESES},
         {"SKIPPED", W_SKIPPED},          {"ELIMINATED", W_ELIMINATED},
         {"BUDGET", W_BUDGET},            {"NUM_COUNTERS", W_NUM_COUNTERS},

@@ -34,6 +34,7 @@ reported as not settled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -319,3 +320,52 @@ class LengthColumn:
         bxb = self.bxb.rate(grid, deadline, self.searches - spent)
         seconds = clock() - begin
         return LengthLabel(bxb.label(), BXB, seconds, bxb.timed_out, bxb.over_budget)
+
+    def rate_many(
+        self,
+        grids: np.ndarray,
+        length_depth: int = 1,
+        depths: Sequence[int | None] | None = None,
+        solutions: np.ndarray | None = None,
+    ) -> list[LengthLabel]:
+        """Return each grid's length label, as `rate` gives it (`depths` and `solutions`:
+        each grid's, None or a row of zeros where unknown), the refutation-length
+        ratings of the grids that need one made in one call of the core
+        (RefutationRater.rate_many); BxB goes grid by grid."""
+        values = np.asarray(grids)
+        count = len(values)
+        depths = [None] * count if depths is None else list(depths)
+        if self.time_limit is not None:  # one deadline a grid, for both ratings: `rate`
+            return [
+                self.rate(values[i].tolist(), length_depth, depths[i], self._known(solutions, i))
+                for i in range(count)
+            ]
+        labels: list[LengthLabel | None] = [None] * count
+        batch = []  # the grids whose refutation length comes first
+        for i, depth in enumerate(depths):
+            if depth == 0:
+                labels[i] = LengthLabel("0", LENGTH, 0.0)
+            elif length_depth == 1 and depth == 2:
+                labels[i] = self.rate(values[i].tolist(), length_depth, depth)
+            else:
+                batch.append(i)
+        if batch:
+            known = None if solutions is None else np.asarray(solutions)[batch]
+            rated = self.lengths.rate_many(values[batch], length_depth, known)
+            for i, one in zip(batch, rated, strict=True):
+                stopped = one.timed_out or one.over_budget
+                if not (one.status is Status.UNKNOWN and not stopped and length_depth == 1):
+                    labels[i] = LengthLabel(
+                        one.label(), LENGTH, one.seconds, one.timed_out, one.over_budget
+                    )
+                    continue
+                begin = clock()  # (no time limit here: no deadline)
+                bxb = self.bxb.rate(values[i].tolist(), None, self.searches - one.searches)
+                seconds = one.seconds + clock() - begin
+                labels[i] = LengthLabel(bxb.label(), BXB, seconds, bxb.timed_out, bxb.over_budget)
+        return labels
+
+    @staticmethod
+    def _known(solutions: np.ndarray | None, i: int) -> np.ndarray | None:
+        """Grid i's solution, None where there is none (no rows, or a row of zeros)."""
+        return None if solutions is None or not np.any(solutions[i]) else solutions[i]

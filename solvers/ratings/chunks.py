@@ -136,31 +136,33 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
             out, proofs = depth_rater.depths(values, options.max_depth), [""] * len(batch)
         labels = depth_labels(out, options.max_depth)
         texts = format_lines(values, geometry)  # the batch's grids in one translation
-        for row, (puzzle, text, label, depth, seconds, proof) in enumerate(
-            zip(batch, texts, labels, out.depth.tolist(), out.seconds.tolist(), proofs, strict=True)
-        ):
-            if length_rater is None and label.isdigit():  # settled, no length: nothing to note
+        lengths = [None] * len(batch)
+        if length_rater is not None:  # the batch's length column in one call of the core
+            depths = out.depth.tolist()  # where settled: saves BxB a first try
+            known = [d if lab == str(d) else None for d, lab in zip(depths, labels, strict=True)]
+            settled = np.array([label.isdigit() for label in labels], np.int8)
+            solutions = out.solutions * settled[:, None]  # the depth loop's; zeros: none
+            lengths = length_rater.rate_many(values, options.length_depth, known, solutions)
+        for puzzle, text, label, depth, seconds, proof, length in zip(
+            batch, texts, labels, out.depth.tolist(), out.seconds.tolist(), proofs, lengths,
+            strict=True,
+        ):  # fmt: skip
+            if length is None and label.isdigit():  # settled, no length: nothing to note
                 line = f"{index}\t{text}\t{label}\t{NO_LENGTH}\t{seconds:.6f}"
                 yield RatedLine(index, line, "", False, False, False, NO_LENGTH, 0.0, proof)
                 index += 1
                 continue
-            solution = out.solutions[row] if label.isdigit() else None  # the depth loop's
-            yield _depth_line(
-                index, text, label, depth, seconds, puzzle, options, length_rater, proof, solution
-            )
+            yield _depth_line(index, text, label, depth, seconds, puzzle, options, length, proof)
             index += 1
 
 
 def _depth_line(
-    index, text, label, depth, seconds, puzzle, options, length_rater, proof="", solution=None
+    index, text, label, depth, seconds, puzzle, options, rated=None, proof=""
 ) -> RatedLine:
     """Return the line of a grid the depth rating left with a note, or that has a length
-    column to rate (`length_rater`; None with --no-length; `solution`: the grid's, when
-    the depth rating filled it)."""
+    column (`rated`, its `LengthLabel`; None with --no-length)."""
     length, length_seconds, length_timed_out, length_over = NO_LENGTH, 0.0, False, False
-    if length_rater is not None:
-        known = depth if label == str(depth) else None  # saves BxB a first try
-        rated = length_rater.rate(puzzle.grid, options.length_depth, known, solution)
+    if rated is not None:
         length, length_seconds = rated.label, rated.seconds
         length_timed_out, length_over = rated.timed_out, rated.over_budget
     line = f"{index}\t{text}\t{label}\t{length}\t{seconds + length_seconds:.6f}"

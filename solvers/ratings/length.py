@@ -54,6 +54,7 @@ from encoder.status import Status
 from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted
 from solvers.core import length as K
 from solvers.core.length import (
+    BAD_SOLUTION,
     CONTRADICTION,
     NO_CONFLICT,
     OUT_OF_BUDGET,
@@ -223,6 +224,58 @@ class RefutationRater:
         return int(np.count_nonzero(S.value[0 : 2 * self.num_candidates : 2] == 0))
 
     # --- the rating -----------------------------------------------------------------
+
+    def rate_many(
+        self, grids: np.ndarray, max_depth: int = 2, solutions: np.ndarray | None = None
+    ) -> list[RefutationRating]:
+        """Return the rating of each grid (rows of cell values), as `rate` gives it, the
+        grids rated one after the other in one kernel call (rate_many: no Python between
+        them); `solutions`, rows of the grids' solutions (a row of zeros: none known).
+        A grid the kernel leaves stuck, when nested refutations are asked (max_depth 2
+        or more), and every grid under a time limit (Python reads the clock between
+        steps), go through `rate`."""
+        n = self.geometry.size
+        values = np.ascontiguousarray(grids, np.int8).reshape(-1, n * n)
+        if self.time_limit is not None:
+            return [
+                self.rate(row, max_depth, None if solutions is None else solutions[i])
+                for i, row in enumerate(values.tolist())
+            ]
+        known = None
+        if solutions is not None and self.num_vars == self.num_candidates:
+            known = np.ascontiguousarray(solutions, np.int8).reshape(-1, n * n)
+        out = np.zeros((len(values), 5), np.int64)
+        done = K.rate_many(
+            self.formula, self._state, self.X, self.A, self.num_candidates,
+            self.num_constraints, self._lengths, self._log, self._units, values, known, n,
+            self.searches, out,
+        )  # fmt: skip
+        if done < len(values):  # (a signal raises first; a bad state raises ValueError)
+            raise AssertionError("rate_many stopped early without an exception")
+        ratings = []
+        for i, (status, longest, steps, spent, ns) in enumerate(out.tolist()):
+            depth = 1 if steps else 0
+            if status == BAD_SOLUTION:
+                raise ValueError(f"grid {i}: the solution breaks a rule or a given of the grid")
+            if status == SOLVED:
+                rated = RefutationRating(
+                    longest, depth, Status.SAT, steps, ns / 1e9, searches=spent
+                )
+            elif status == CONTRADICTION:
+                rated = RefutationRating(None, depth, Status.UNSAT, steps, ns / 1e9, searches=spent)
+            elif status == OUT_OF_BUDGET:
+                rated = RefutationRating(
+                    None, depth, Status.UNKNOWN, steps, ns / 1e9, over_budget=True, searches=spent
+                )
+            elif max_depth < 2:  # stuck: no nested refutation asked (rate's own answer)
+                rated = RefutationRating(
+                    None, max_depth, Status.UNKNOWN, steps, ns / 1e9, searches=spent
+                )
+            else:
+                row = values[i].tolist()
+                rated = self.rate(row, max_depth, None if known is None else known[i])
+            ratings.append(rated)
+        return ratings
 
     def rate(
         self, grid: Grid, max_depth: int = 2, solution: Grid | None = None

@@ -431,3 +431,46 @@ def test_the_sweeps_filters_never_pass_over_a_refutation(name):
                     passed_over["round"] += rounds > limit
                 passed_over["two"] += not two
     assert min(passed_over.values()) > 100, passed_over
+
+
+@pytest.mark.parametrize(
+    "name, searches",
+    [
+        ("sudoku9_depth1.txt", None),
+        pytest.param("sudoku9_x_minimal.txt", None, marks=pytest.mark.slow),
+        ("sudoku6_minimal.txt", None),
+        ("sudoku9_jigsaw_depth2.txt", None),
+        ("sudoku9_depth1.txt", 150),  # a budget that stops some grids
+    ],
+)
+def test_rate_many_rates_as_rate(name, searches):
+    # RefutationRater.rate_many rates the grids one after the other in one kernel call;
+    # every field but the time must be rate's, with and without the grids' solutions,
+    # with nesting (max_depth 2 sends the stuck grids through rate) and without.
+    from solvers.core import DEPTH_SAT, engine_for
+
+    path = PROJECT / "data" / "sets" / name
+    puzzles = list(itertools.islice(read_puzzles(str(path)), 16))
+    geometry = puzzles[0].geometry
+    puzzles = [p for p in puzzles if p.geometry == geometry]
+    grids = np.array([p.grid for p in puzzles], np.int8)
+    grids[0, :2] = [1, 1]  # a clash: unsat
+    kwargs = {} if searches is None else {"searches": searches}
+    rater = RefutationRater(geometry, **kwargs)
+    out = engine_for(geometry).depths(grids, 1)
+    solutions = out.solutions * (out.status == DEPTH_SAT)[:, None]  # where it filled them
+    for max_depth in (1, 2) if "depth2" in name else (1,):
+        for known in (None, solutions):
+            many = rater.rate_many(grids, max_depth, known)
+            one = [rater.rate(g, max_depth) for g in grids.tolist()]
+            fields = [(r.length, r.depth, r.status, r.steps, r.searches, r.over_budget)
+                      for r in (*many, *one)]  # fmt: skip
+            assert fields[: len(grids)] == fields[len(grids) :]
+    if searches is not None:
+        assert any(r.over_budget for r in many)
+    filled = np.flatnonzero(np.any(solutions, axis=1))
+    if filled.size:  # (a depth-2 set has none within depth 1)
+        wrong, row = solutions.copy(), int(filled[0])
+        wrong[row, [0, 1]] = wrong[row, [1, 0]]
+        with pytest.raises(ValueError, match=f"grid {row}: the solution breaks"):
+            rater.rate_many(grids, 1, wrong)
