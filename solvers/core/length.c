@@ -916,6 +916,7 @@ static int pair_refutable(LCall *k, LState *S, LScratch *X, PairScratch *P, int3
         }
     }
     /* the singles: constraints one literal short whose last literal is open */
+    const int32_t seen = ++P->tag;
     for (int32_t t = 0; t < n && !found; t++) {
         int32_t r = htrail[t];
         for (int32_t j = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; j < end; j++) {
@@ -924,7 +925,10 @@ static int pair_refutable(LCall *k, LState *S, LScratch *X, PairScratch *P, int3
             for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
                 int32_t lit = lits[p];
                 if (value[lit] != -1 && hvalue[lit] != -1) {
-                    if (hvalue[lit] == 0) P->single_lit[nsingles++] = lit;
+                    if (hvalue[lit] == 0 && P->mark[lit] != seen) { /* (each single once) */
+                        P->mark[lit] = seen;
+                        P->single_lit[nsingles++] = lit;
+                    }
                     break;
                 }
             }
@@ -964,7 +968,11 @@ static int pair_refutable(LCall *k, LState *S, LScratch *X, PairScratch *P, int3
                     found = 1;
                     break;
                 }
-                /* c forces its last literal r3 (unless it holds already): r3's links */
+                /* c forces its last literal r3 (unless it holds already): r3's links.
+                 * Links that imply only negations cannot meet a false literal here: a
+                 * false negation is a true literal of the closures, z or r, and a link
+                 * to not z or not r would have falsified r3 (contrapositive). */
+                if (f->negative) continue;
                 int32_t r3 = -1;
                 for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
                     int32_t lit = lits[p];
@@ -974,12 +982,12 @@ static int pair_refutable(LCall *k, LState *S, LScratch *X, PairScratch *P, int3
                     }
                 }
                 if (r3 < 0 || value[r3] == 1 || hvalue[r3] == 1 || P->mark[r3] == tag) continue;
-                found = links_meet(f, S, X, P, r3, tag);
+                found = !f->negative && links_meet(f, S, X, P, r3, tag);
             }
         }
         /* the second constraint may be another single of z, forced without r's help:
          * its links against both closures (made false by r's, it empties: above) */
-        for (int32_t s2 = 0; s2 < nsingles && !found; s2++) {
+        for (int32_t s2 = 0; s2 < nsingles && !found && !f->negative; s2++) {
             int32_t r2 = P->single_lit[s2];
             if (r2 != r && P->mark[r2] != tag && P->mark[r2 ^ 1] != tag)
                 found = links_meet(f, S, X, P, r2, tag);

@@ -51,6 +51,7 @@ typedef struct {
     int32_t *lits, *cstart, *bstart, *bimp, *wstart, *occ, *rstart, *rimp;
     int64_t nbimp;
     int shallow;
+    int negative; /* every link implies a negative literal (the at-most-one clauses') */
 } LFormula;
 
 typedef struct {

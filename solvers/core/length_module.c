@@ -110,6 +110,8 @@ static int reverse_links(LFormula *f) {
             if (fill[f->rimp[i] ^ 1] != b + 1) shallow = 0;
     }
     f->shallow = shallow;
+    f->negative = 1;
+    for (int64_t i = 0; i < f->nbimp; i++) f->negative &= f->bimp[i] & 1;
     free(fill);
     return 0;
 }
