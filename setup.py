@@ -14,7 +14,7 @@ setup(
             "solvers.core." + name,
             sources=build["sources"](name),
             depends=[build["CORE"] + header for header in build["HEADERS"]],
-            extra_compile_args=list(build["FLAGS"]),
+            extra_compile_args=build["flags"](name),
         )
         for name in build["EXTENSIONS"]
     ]

@@ -255,13 +255,14 @@ def settle_rate_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
 def run_rate(args: argparse.Namespace) -> int:
     from solvers.ratings.chunks import RateOptions, SettledLines, rate_array, rate_lines
 
-    # The plain case, a file of clean grid lines rated for the depth alone, is read whole
-    # and rated in a few compiled calls (`grid_array`); the rest is read as rated, so that
-    # memory stays flat however long the file.  Either way the grids are read before
-    # anything else happens, so that a bad file fails at once.
+    # The plain case, a file of clean grid lines rated by the depth and the length column
+    # on one worker without proofs, is read whole and rated in a few compiled calls
+    # (`grid_array`); the rest is read as rated, so that memory stays flat however long
+    # the file.  Either way the grids are read before anything else happens, so that a
+    # bad file fails at once.
     source = open_source(args.grids, variant_of(args))
     plain = not (args.solver or args.solver_cmd) and args.proof is None and args.timeout is None
-    plain = plain and args.no_length and args.executor == "local" and args.workers <= 1
+    plain = plain and args.executor == "local" and args.workers <= 1
     grids = grid_array(source) if plain else None
     if grids is None:
         puzzles = source.puzzles(allow_conflicts=True)

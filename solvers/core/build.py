@@ -38,6 +38,17 @@ EXTENSIONS = {
 }
 
 
+# Per extension: the searches of the length kernels run short loops a few times each
+# (a constraint's literals, a cone's words), and unrolled they take 5% less time over
+# royle17's depth-1 grids; the other extensions gain nothing measurable.
+EXTRA_FLAGS = {"_length": ("-funroll-loops",)}
+
+
+def flags(name: str) -> list[str]:
+    """The compiler flags of extension `name`."""
+    return [*FLAGS, *EXTRA_FLAGS.get(name, ())]
+
+
 def sources(name: str) -> list[str]:
     """The paths, from the project's root, of extension `name`'s C files."""
     return [CORE + file for file in (*EXTENSIONS[name], *SHARED)]

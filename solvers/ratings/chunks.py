@@ -136,13 +136,7 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
             out, proofs = depth_rater.depths(values, options.max_depth), [""] * len(batch)
         labels = depth_labels(out, options.max_depth)
         texts = format_lines(values, geometry)  # the batch's grids in one translation
-        lengths = [None] * len(batch)
-        if length_rater is not None:  # the batch's length column in one call of the core
-            depths = out.depth.tolist()  # where settled: saves BxB a first try
-            known = [d if lab == str(d) else None for d, lab in zip(depths, labels, strict=True)]
-            settled = np.array([label.isdigit() for label in labels], np.int8)
-            solutions = out.solutions * settled[:, None]  # the depth loop's; zeros: none
-            lengths = length_rater.rate_many(values, options.length_depth, known, solutions)
+        lengths = length_column(length_rater, values, out, labels, options.length_depth)
         for puzzle, text, label, depth, seconds, proof, length in zip(
             batch, texts, labels, out.depth.tolist(), out.seconds.tolist(), proofs, lengths,
             strict=True,
@@ -154,6 +148,20 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                 continue
             yield _depth_line(index, text, label, depth, seconds, puzzle, options, length, proof)
             index += 1
+
+
+def length_column(length_rater, values, out, labels, length_depth) -> list:
+    """Return the length column of a batch of grids (`LengthLabel`s, or None for each
+    grid when `length_rater` is None: --no-length), rated in one call of the core; the
+    depth rating's answer `out` gives each settled grid's depth (saves BxB a first try)
+    and solution (spares the searches of its candidates)."""
+    if length_rater is None:
+        return [None] * len(values)
+    depths = out.depth.tolist()
+    known = [d if label == str(d) else None for d, label in zip(depths, labels, strict=True)]
+    settled = np.array([label.isdigit() for label in labels], np.int8)
+    solutions = out.solutions * settled[:, None]  # the depth loop's; zeros: none
+    return length_rater.rate_many(values, length_depth, known, solutions)
 
 
 def _depth_line(
@@ -196,35 +204,46 @@ def _depth_line(
 
 def rate_array(grids: GridArray, options: RateOptions) -> Iterator[SettledLines | RatedLine]:
     """Yield the output of a file's grids read whole (`encoder.puzzle_files.grid_array`)
-    for the depth rating with --no-length and no proof, as `rate_lines` words it: the
-    lines of settled grids joined, ARRAY_BATCH grids per compiled call, and a `RatedLine`
-    for each grid with a note (no solution, its budget reached)."""
+    with no proof, as `rate_lines` words it: the lines of settled grids joined,
+    ARRAY_BATCH grids per compiled call of the depth rating and of the length column,
+    and a `RatedLine` for each grid with a note (no solution, its budget reached)."""
     from solvers.ratings.depth import Rater, depth_labels
 
     geometry, max_depth = grids.geometry, options.max_depth
     rater = Rater(geometry, options.encoding, options.polarity, options.timeout, options.budget)
+    length_rater = None
+    if options.length_depth is not None:
+        from solvers.ratings.bxb import LengthColumn
+
+        length_rater = LengthColumn(
+            geometry, options.encoding, options.timeout, options.budget.searches
+        )
     for start in range(0, len(grids.values), ARRAY_BATCH):
         values = grids.values[start : start + ARRAY_BATCH]
         out = rater.depths(values, max_depth)
         labels = depth_labels(out, max_depth)
+        lengths = length_column(length_rater, values, out, labels, options.length_depth)
         texts = format_lines(values, geometry)
         seconds = out.seconds.tolist()
         rows = [
             f"{index}\t{text}\t{label}\t{NO_LENGTH}\t{time:.6f}\n"
-            for index, text, label, time in zip(
-                range(start, start + len(values)), texts, labels, seconds, strict=True
+            if rated is None
+            else f"{index}\t{text}\t{label}\t{rated.label}\t{time + rated.seconds:.6f}\n"
+            for index, text, label, time, rated in zip(
+                range(start, start + len(values)), texts, labels, seconds, lengths, strict=True
             )
         ]
         settled = 0  # rows written so far
-        for row, label in enumerate(labels):
-            if label.isdigit():
+        for row, (label, rated) in enumerate(zip(labels, lengths, strict=True)):
+            noted = rated is not None and (rated.over_budget or rated.timed_out)
+            if label.isdigit() and not noted:
                 continue
             if row > settled:
                 yield SettledLines("".join(rows[settled:row]), row - settled)
             depth = int(out.depth[row])
             index = start + row
             puzzle = grids.puzzle(index)
-            yield _depth_line(index, texts[row], label, depth, seconds[row], puzzle, options, None)
+            yield _depth_line(index, texts[row], label, depth, seconds[row], puzzle, options, rated)
             settled = row + 1
         if len(rows) > settled:
             yield SettledLines("".join(rows[settled:]), len(rows) - settled)

@@ -203,7 +203,7 @@ def sanitized_build(folder: Path) -> Path:
     for name in build.EXTENSIONS:
         target = folder / (name + sysconfig.get_config_var("EXT_SUFFIX"))
         sources = [str(PROJECT / path) for path in build.sources(name)]
-        command = ["gcc", *build.FLAGS, *flags, f"-I{include}", *sources, "-o", str(target)]
+        command = ["gcc", *build.flags(name), *flags, f"-I{include}", *sources, "-o", str(target)]
         subprocess.run(command, check=True)
     return folder
 
