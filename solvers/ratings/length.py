@@ -236,14 +236,17 @@ class RefutationRater:
         steps), go through `rate`."""
         n = self.geometry.size
         values = np.ascontiguousarray(grids, np.int8).reshape(-1, n * n)
-        if self.time_limit is not None:
-            return [
-                self.rate(row, max_depth, None if solutions is None else solutions[i])
-                for i, row in enumerate(values.tolist())
-            ]
         known = None
-        if solutions is not None and self.num_vars == self.num_candidates:
+        if solutions is not None:
             known = np.ascontiguousarray(solutions, np.int8).reshape(-1, n * n)
+
+        def solution(i: int) -> np.ndarray | None:  # (a row of zeros: none known)
+            return None if known is None or not known[i].any() else known[i]
+
+        if self.time_limit is not None:
+            return [self.rate(row, max_depth, solution(i)) for i, row in enumerate(values.tolist())]
+        if self.num_vars != self.num_candidates:
+            known = None  # (as rate: nothing would check the other variables' values)
         out = np.zeros((len(values), 5), np.int64)
         done = K.rate_many(
             self.formula, self._state, self.X, self.A, self.num_candidates,
@@ -272,8 +275,7 @@ class RefutationRater:
                     None, max_depth, Status.UNKNOWN, steps, ns / 1e9, searches=spent
                 )
             else:
-                row = values[i].tolist()
-                rated = self.rate(row, max_depth, None if known is None else known[i])
+                rated = self.rate(values[i].tolist(), max_depth, solution(i))
             ratings.append(rated)
         return ratings
 

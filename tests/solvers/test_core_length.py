@@ -23,6 +23,7 @@ from interrupted_child import seconds_to_stop
 import solvers.ratings.length as L
 from encoder.geometry import make_geometry
 from encoder.puzzle_files import read_puzzles
+from encoder.status import Status
 from solvers.core import length as K
 from solvers.ratings.length import RefutationRater
 
@@ -474,3 +475,24 @@ def test_rate_many_rates_as_rate(name, searches):
         wrong[row, [0, 1]] = wrong[row, [1, 0]]
         with pytest.raises(ValueError, match=f"grid {row}: the solution breaks"):
             rater.rate_many(grids, 1, wrong)
+
+
+def test_rate_many_sends_the_stuck_grids_through_rate(monkeypatch):
+    # With nesting asked (max_depth 2), a grid the kernel leaves stuck at depth 1 is
+    # rated again by `rate` (nested refutations are Python), with its solution where a
+    # row gives one and None where the row is zeros; the others keep the kernel's answer.
+    path = PROJECT / "data" / "sets" / "sudoku9_x_depth2.txt"
+    puzzles = list(itertools.islice(read_puzzles(str(path)), 3))
+    rater = RefutationRater(puzzles[0].geometry)
+    grids = np.array([p.grid for p in puzzles], np.int8)
+    asked = []
+
+    def rate(grid, max_depth=2, solution=None):
+        asked.append((tuple(grid), max_depth, solution))
+        return "nested"
+
+    monkeypatch.setattr(rater, "rate", rate)
+    got = rater.rate_many(grids, 2, np.zeros_like(grids))
+    assert got == ["nested"] * len(grids)  # (depth-2 grids: every one stuck at depth 1)
+    assert asked == [(tuple(g), 2, None) for g in grids.tolist()]
+    assert all(r.status is Status.UNKNOWN for r in rater.rate_many(grids, 1))
