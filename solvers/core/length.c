@@ -633,6 +633,52 @@ static int closed(const LFormula *f, const LState *S) {
     return 1;
 }
 
+/* The closure of hypothesis z over its links, beside the state: hvalue marks it (its
+ * literals in htrail, *n of them), and each constraint it touches gets its false
+ * literals counted in hfalse under stamp current.  Return 0 when the closure holds a
+ * literal and its negation or a false fact, 1 when it empties a constraint no fact
+ * satisfies (counting stops there: only a contradiction of length 0 is left to see),
+ * 2 otherwise.  With near, the constraints left one literal are listed there (up to
+ * NEAR_ROOM; *nnear counts them all).  The caller clears hvalue over htrail. */
+enum { NEAR_ROOM = 64 };
+
+static inline int64_t hop_closure(const LFormula *f, const LState *S, LScratch *X,
+                                  int32_t z, int64_t current, int32_t *n, int32_t *near,
+                                  int32_t *nnear) {
+    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
+    const int32_t *const wstart = f->wstart, *const occ = f->occ, *const cstart = f->cstart;
+    const int8_t *const value = S->value;
+    const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
+    int8_t *const hvalue = X->value;
+    int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
+    int64_t *const stamp = X->stamp;
+    int64_t length = 2;
+    for (int32_t i = bstart[z] - 1; i < bstart[z + 1]; i++) {
+        int32_t r = i < bstart[z] ? z : bimp[i];
+        if (value[r] == 1 || hvalue[r] == 1) continue;
+        if (value[r] == -1 || hvalue[r] == -1) return 0;
+        hvalue[r] = 1;
+        hvalue[r ^ 1] = -1;
+        htrail[(*n)++] = r;
+        if (length == 1) continue;
+        for (int32_t j = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; j < end; j++) {
+            int32_t c = occ[j];
+            if (ntrue[c] > 0) continue;
+            if (stamp[c] != current) {
+                stamp[c] = current;
+                hfalse[c] = nfalse[c];
+            }
+            int32_t false_now = ++hfalse[c], width = cstart[c + 1] - cstart[c];
+            if (false_now == width) length = 1;
+            if (near && false_now == width - 1) {
+                if (*nnear < NEAR_ROOM) near[*nnear] = c;
+                (*nnear)++;
+            }
+        }
+    }
+    return length;
+}
+
 /* Bound 1 for every open candidate of an untracked state (every fact's cone empty) closed
  * under unit propagation, of a formula with shallow links (length_module.c's
  * reverse_links says what that takes), without cones.  A search bounded by 1 then
@@ -647,50 +693,18 @@ static int closed(const LFormula *f, const LState *S) {
  * otherwise, or nowhere when z forces no value (NEVER).  Return the least length found
  * (0 or 1), 2 when none; lengths[v] is set for the open candidates: the length where
  * found, else 2 (a lower bound) or NEVER. */
-enum { NEAR_ROOM = 64 };
-
 static int64_t first_hop(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_t *lengths) {
     const LFormula *f = k->f;
-    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
-    const int32_t *const wstart = f->wstart, *const occ = f->occ, *const cstart = f->cstart;
+    const int32_t *const cstart = f->cstart;
     const int8_t *const value = S->value;
-    const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
     int8_t *const hvalue = X->value;
-    int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
-    int64_t *const stamp = X->stamp;
+    const int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
     int64_t found = 2;
     for (int64_t v = 0; v < ncand; v++) {
         if (value[2 * v] != 0 || lengths[v] == NEVER) continue; /* (NEVER: known true) */
         int32_t z = (int32_t)(2 * v);
-        const int64_t current = ++X->st[X_STAMP];
-        int64_t length = 2;
         int32_t n = 0, nnear = 0, near[NEAR_ROOM]; /* constraints left one literal */
-        for (int32_t i = bstart[z] - 1; i < bstart[z + 1] && length > 0; i++) {
-            int32_t r = i < bstart[z] ? z : bimp[i];
-            if (value[r] == 1 || hvalue[r] == 1) continue;
-            if (value[r] == -1 || hvalue[r] == -1) {
-                length = 0;
-                break;
-            }
-            hvalue[r] = 1;
-            hvalue[r ^ 1] = -1;
-            htrail[n++] = r;
-            if (length == 1) continue; /* (only a contradiction of length 0 is left to see) */
-            for (int32_t j = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; j < end; j++) {
-                int32_t c = occ[j];
-                if (ntrue[c] > 0) continue;
-                if (stamp[c] != current) {
-                    stamp[c] = current;
-                    hfalse[c] = nfalse[c];
-                }
-                int32_t false_now = ++hfalse[c], width = cstart[c + 1] - cstart[c];
-                if (false_now == width) length = 1;
-                if (false_now == width - 1) {
-                    if (nnear < NEAR_ROOM) near[nnear] = c;
-                    nnear++;
-                }
-            }
-        }
+        int64_t length = hop_closure(f, S, X, z, ++X->st[X_STAMP], &n, near, &nnear);
         /* No single under z (every constraint left one literal is satisfied by the
          * closure): unit propagation from z stops at its closure, so z has no
          * refutation at all.  (More constraints than NEAR_ROOM: not looked at.) */
@@ -892,29 +906,9 @@ static int pair_refutable(LCall *k, LState *S, LScratch *X, PairScratch *P, int3
     int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
     int64_t *const stamp = X->stamp;
     const int64_t current = ++X->st[X_STAMP];
-    int found = 0;
     int32_t n = 0, nsingles = 0;
     /* z's closure: hvalue, and its false literals counted in hfalse (first_hop's way) */
-    for (int32_t i = bstart[z] - 1; i < bstart[z + 1] && !found; i++) {
-        int32_t r = i < bstart[z] ? z : bimp[i];
-        if (value[r] == 1 || hvalue[r] == 1) continue;
-        if (value[r] == -1 || hvalue[r] == -1) {
-            found = 1;
-            break;
-        }
-        hvalue[r] = 1;
-        hvalue[r ^ 1] = -1;
-        htrail[n++] = r;
-        for (int32_t j = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; j < end; j++) {
-            int32_t c = occ[j];
-            if (ntrue[c] > 0) continue;
-            if (stamp[c] != current) {
-                stamp[c] = current;
-                hfalse[c] = nfalse[c];
-            }
-            if (++hfalse[c] == cstart[c + 1] - cstart[c]) found = 1;
-        }
-    }
+    int found = hop_closure(f, S, X, z, current, &n, NULL, NULL) < 2;
     /* the singles: constraints one literal short whose last literal is open */
     const int32_t seen = ++P->tag;
     for (int32_t t = 0; t < n && !found; t++) {
