@@ -1,10 +1,11 @@
 """The progress of a benchmark run, on stderr and never on stdout (the tables go there).
 
-On a terminal it is a bar (tqdm).  Elsewhere (a log file, a pipe, CI) it is lines: one
-when the run starts, one when a set is done, and one at least every TICK seconds while
-nothing else was said, so that a reader of the log never waits long without news, and
-a long set (16x16 grids, the finer ratings) does not look like a hang.  `quiet` says
-nothing at all.
+On a terminal it is a bar (tqdm), redrawn every REDRAW seconds by a timer even when no
+grid finishes, so that its clock keeps moving through a long grid.  Elsewhere (a log
+file, a pipe, CI) it is lines: one when the run starts, one when a set is done, and one
+whenever TICK seconds passed since the last, so that a reader of the log never waits
+long without news, and a long set (16x16 grids, the finer ratings) does not look like a
+hang.  `quiet` says nothing at all.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 
-TICK = 10.0  # seconds: the longest silence of the line mode
+TICK = 9.0  # seconds: the longest silence of the line mode (10 s less a loaded wake-up)
+REDRAW = 1.0  # seconds: the bar's redraw period
 
 
 class Progress:
@@ -40,6 +42,7 @@ class Progress:
         if self.lines:
             sets = len(self.per_set)
             self._say(f"running {total:,} grid runs of {sets} set{'s' * (sets != 1)}")
+        if not quiet:
             self._ticker = threading.Thread(target=self._tick, name="progress", daemon=True)
             self._ticker.start()
 
@@ -52,8 +55,18 @@ class Progress:
         return f"{time.monotonic() - self.started:.0f} s"
 
     def _tick(self) -> None:
-        while not self._stop.wait(1.0):
-            if time.monotonic() - self._said >= TICK:
+        """The timer: a line when TICK seconds passed since the last one, or the bar
+        redrawn (tqdm takes its own lock).  Waits until exactly then, not in steps."""
+        while True:
+            if self.bar is not None:
+                wait = REDRAW
+            else:
+                wait = max(0.0, self._said + TICK - time.monotonic())
+            if self._stop.wait(wait):
+                return
+            if self.bar is not None:
+                self.bar.refresh()
+            elif time.monotonic() - self._said >= TICK:
                 self._say(f"{self.done:,} of {self.total:,} grid runs done, {self._elapsed()}")
 
     def skipped(self, dataset: str, count: int) -> None:
