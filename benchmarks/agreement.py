@@ -39,6 +39,7 @@ from benchmarks.rating_agreement import (
     rating_columns,
 )
 from encoder.cli_common import (
+    Parser,
     add_budget_flag,
     add_executor_flags,
     add_geometry_flags,
@@ -54,9 +55,7 @@ DEFAULT_SET = "berthier-cb-5000"
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m benchmarks agreement", description=__doc__.splitlines()[0]
-    )
+    p = Parser(prog="python -m benchmarks agreement", description=__doc__.splitlines()[0])
     p.add_argument("table", nargs="?", default=DEFAULT_SET, metavar="SET")
     p.add_argument("--columns", help="published ratings to compare, comma-separated")
     p.add_argument("--limit", type=positive(int), metavar="N", help="the first N puzzles")

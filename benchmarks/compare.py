@@ -11,10 +11,10 @@ Figures a solver does not report stay "n/a".
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 
 from benchmarks.report import NA, SCHEMA, VERSION, table
+from encoder.cli_common import Parser
 from encoder.errors import read_json
 
 PROG = "benchmarks"
@@ -265,7 +265,7 @@ def render(a: dict, b: dict, name_a: str, name_b: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks compare",
         description="Show the differences between two results.json files of `benchmarks run`.",
     )

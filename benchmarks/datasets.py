@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
+from encoder.cli_common import Parser
 from encoder.output_files import reason
 from puzzlesets import (
     PuzzleSet,
@@ -41,7 +42,7 @@ PROG = "benchmarks"  # messages start `benchmarks: `, as every command's do
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m benchmarks datasets",
         description="Public puzzle sets by name: list, fetch, locate, verify.",
     )

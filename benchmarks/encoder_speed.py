@@ -10,14 +10,13 @@ per-grid work.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 from benchmarks.paths import machine
 from benchmarks.speed.common import read_grids
 from benchmarks.timing import median, time_calls
-from encoder.cli_common import positive
+from encoder.cli_common import Parser, positive
 from encoder.emit import encode_dimacs
 from encoder.encodings import puzzle_formula, rule_formula
 from encoder.geometry import standard
@@ -26,9 +25,7 @@ DEFAULT_SET = "top95"  # a catalogued public set, or any file of 9x9 grids
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks encoder-speed", description=__doc__.splitlines()[0]
-    )
+    parser = Parser(prog="python -m benchmarks encoder-speed", description=__doc__.splitlines()[0])
     parser.add_argument("puzzles", nargs="?", default=DEFAULT_SET)
     parser.add_argument("--limit", type=positive(int), default=95, help="grids (default 95)")
     parser.add_argument(

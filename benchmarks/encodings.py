@@ -39,7 +39,7 @@ from benchmarks.report import metadata
 from benchmarks.timing import peak_mb
 from encoder.amo import AMO_ENCODINGS
 from encoder.check import is_solution
-from encoder.cli_common import positive
+from encoder.cli_common import Parser, positive
 from encoder.decode import grid_from_model
 from encoder.dimacs import parse_model
 from encoder.emit import rule_size
@@ -282,7 +282,7 @@ def _shares(text: str) -> list[float]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks encodings",
         description="Compare the at-most-one encodings: sizes, encode time and memory, "
         "no-search rates, solve times, big grids; writes OUT/encodings.md and OUT/encodings.png",

@@ -65,6 +65,7 @@ from benchmarks.report import markdown, metadata, results_json, table, write_csv
 from benchmarks.sets import Dataset
 from encoder.amo import AMO_ENCODINGS
 from encoder.cli_common import (
+    Parser,
     add_budget_flag,
     add_executor_flags,
     add_geometry_flags,
@@ -102,7 +103,7 @@ def _names(known: Sequence[str], what: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks run",
         description="Run solvers over puzzle sets: % solved without search, depth profile, "
         "speed.  Markdown tables on stdout; --out DIR adds JSON, CSV and PNG plots.",

@@ -35,6 +35,7 @@ from benchmarks.solutions_vs_givens import (
     write_csv,
 )
 from encoder.cli_common import (
+    Parser,
     add_executor_flags,
     add_geometry_flags,
     positive,
@@ -74,7 +75,7 @@ def _where(args: argparse.Namespace) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks stats",
         description="Mean number of solutions of random grids versus the number of givens, "
         "for the school paper's two methods.",

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from encoder.amo import AMO_ENCODINGS
 from encoder.check import solution_problems
 from encoder.cli_common import (
+    Parser,
     add_geometry_flags,
     all_puzzles,
     one_puzzle,
@@ -39,7 +40,7 @@ CLASSIC_SIZES = (4, 6, 9, 12, 16, 25)  # tried first when decode guesses N
 
 
 def encode_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"python -m {PROG}",
         description="Encode a Sudoku grid as CNF (DIMACS). GRID is a grid of N*N symbols, "
         "a file of grids (one per line) or '-' for stdin. See also: python -m encoder decode -h",
@@ -93,7 +94,7 @@ def encode_parser() -> argparse.ArgumentParser:
 
 
 def decode_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"python -m {PROG} decode",
         description="Turn a SAT solver's model into a grid. MODEL is SAT-competition output "
         "(s/v lines), MiniSat's result file, or a list of literals; '-' reads stdin.",

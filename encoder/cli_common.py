@@ -11,6 +11,8 @@ the library beneath them takes typed values (`encoder.variant.Variant`,
 --scheduler; `one_puzzle` and `all_puzzles` read a GRID argument through
 `encoder.puzzle_files.read_puzzles` and word the --index choices; `run_front_end` turns
 bad input into one line `prog: FILE:LINE: problem` and prints the library's warnings.
+`Parser` is every front end's argparse parser: a value an option's type refuses (a
+budget of 0, a time limit of nan) is one line, exit 2.
 """
 
 from __future__ import annotations
@@ -34,6 +36,26 @@ from executors import EXECUTORS, available_cores
 from puzzlesets import PuzzleSetError
 
 GEOMETRY_FLAGS = ("size", "box", "diagonals", "windows", "regions", "no_boxes", "symbols")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but a value that an option refused is said in one line
+    (`prog: error: argument --budget: ...`, exit 2): the message names the option and the
+    value, and a screen of usage would bury it.  A command line of the wrong shape (an
+    unknown option, a missing argument, options that exclude each other) keeps argparse's
+    usage, which is then the help wanted.  Subcommands' parsers are of this class too
+    (argparse makes them of the parent's class)."""
+
+    def error(self, message: str):
+        # argparse calls error() inside its `except ArgumentError`; a refusal by the
+        # option's type raised inside the conversion, so it is the ArgumentError's context
+        failed = sys.exc_info()[1]
+        if isinstance(failed, argparse.ArgumentError) and (
+            isinstance(failed.__context__, (argparse.ArgumentTypeError, TypeError, ValueError))
+            or failed.message.startswith("invalid choice")
+        ):
+            self.exit(2, f"{self.prog}: error: {message}\n")
+        super().error(message)
 
 
 def add_geometry_flags(parser: argparse.ArgumentParser) -> None:

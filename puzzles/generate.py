@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from tqdm import tqdm
 
-from encoder.cli_common import add_geometry_flags, variant_of
+from encoder.cli_common import Parser, add_geometry_flags, variant_of
 from encoder.output_files import check_file, write_text
 from puzzles.fullgrid import SEARCHED_UP_TO
 from puzzles.generation import METHODS, Request, generate, geometry_flags, header, summary
@@ -29,7 +29,7 @@ from puzzles.outputs import print_out
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks generate",
         description="Generate random puzzles (any geometry), reproducible from a seed.",
     )

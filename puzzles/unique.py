@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from encoder.cli_common import add_geometry_flags, variant_of
+from encoder.cli_common import Parser, add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.output_files import check_folder, write_text
@@ -54,7 +54,7 @@ def make_counter(geometry: Geometry, counter: str = "engine") -> SolutionCounter
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks unique",
         description="Check that every puzzle of a file has exactly one solution "
         "(exit 0 if all do, 1 otherwise).",

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 
 from encoder.cli_common import (
+    Parser,
     add_budget_flag,
     add_executor_flags,
     add_geometry_flags,
@@ -567,7 +568,7 @@ def model_lines(model: Sequence[int], width: int = 78) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"python -m {PROG}", description="The home-grown SAT engine on Sudoku grids."
     )
     sub = parser.add_subparsers(dest="command", required=True)

@@ -169,3 +169,8 @@ def test_case(case, tmp_path):
         last = err.rstrip("\n").rsplit("\n", 1)[-1]
         problem = f"the last stderr line is not '{argv[0]}: ...'"
         assert re.match(rf"{argv[0]}: \S", last), f"{problem}\n{shown}"
+    said = case.get("stderr", "")
+    if code == 2 and said.startswith("argument --") and "not allowed with" not in said:
+        # a value an option refused (not options that exclude each other, a command line
+        # of the wrong shape, which keeps its usage): one line, not a screen of usage
+        assert len(err.strip("\n").splitlines()) == 1, f"not one line\n{shown}"

@@ -57,7 +57,7 @@ from benchmarks.speed.common import (
     set_name,
 )
 from benchmarks.speed.targets import TARGETS
-from encoder.cli_common import positive
+from encoder.cli_common import Parser, positive
 from encoder.encodings import given_literals
 from encoder.output_files import check_file, write_text
 
@@ -75,9 +75,7 @@ def sizes(text: str) -> list[int]:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m benchmarks speed", description=__doc__.splitlines()[0]
-    )
+    p = Parser(prog="python -m benchmarks speed", description=__doc__.splitlines()[0])
     p.add_argument(
         "--seventeen",
         help=f"17-clue grids: a file or set name ({SEVENTEEN_SET}; skipped when absent)",

@@ -16,6 +16,7 @@ anywhere; a test about a public set itself asks for it with the `public` fixture
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -169,7 +170,10 @@ def assert_input_error(result: subprocess.CompletedProcess, where: str | None, *
 
 
 def assert_usage_error(result: subprocess.CompletedProcess) -> None:
-    """Check a usage error: argparse's exit status 2, a usage message, no traceback."""
+    """Check a usage error: argparse's exit status 2, no traceback, and a usage message,
+    or for a value an option refused, one line naming the option (cli_common.Parser)."""
     assert "Traceback" not in result.stderr + result.stdout, result.stderr
     assert result.returncode == 2, result.stderr
-    assert "usage:" in result.stderr
+    lines = result.stderr.strip("\n").splitlines()
+    one_line = len(lines) == 1 and re.match(r"\S.*: error: argument -", lines[0])
+    assert "usage:" in result.stderr or one_line, result.stderr
