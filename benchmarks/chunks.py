@@ -308,7 +308,7 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
 
     With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
     that solves a grid gives its depth, the first that refutes it makes it UNSAT, and
-    one stopped by its work budget (the time limit) leaves it at "budget" ("timeout"):
+    one stopped by its work budget (the time limit) leaves it at ">budget" ("timeout"):
     the depths below did not solve it, and whether this one would have, nobody knows.
     That is what `Rater.rate_many` finds, without running those closures again; a
     closure's budget counts its own engine's work, so on the centrale encoding (rated

@@ -39,6 +39,7 @@ from benchmarks.chunks import GridRun
 from benchmarks.paths import PROJECT, cpu_model
 from benchmarks.sets import Dataset
 from encoder.output_files import write_file, write_text
+from solvers.budgets import OVER_BUDGET
 from solvers.results import DEPTH_BUCKETS, NOT_AVAILABLE, NotAvailable, Status
 
 SCHEMA = "sudoku-sat/benchmark-results"
@@ -226,8 +227,14 @@ class DepthTally:
 LENGTH_COLUMNS = 7  # values 0 .. 6 get a column each, larger ones share "7+"
 
 
-def rating_headers(what: str) -> list[str]:
-    """Return the headers of a finer rating's table (`what`: 'length' or 'BxB')."""
+# A finer rating's labels that say what stopped it, each shown in its own column when
+# some grid has it (not in "not rated", which is what the rating itself left open).
+STOPPED_LABELS = {OVER_BUDGET: ">budget %", "timeout": "timeout %"}
+
+
+def rating_headers(what: str, stopped: Sequence[str] = ()) -> list[str]:
+    """Return the headers of a finer rating's table (`what`: 'length' or 'BxB'), with a
+    column for each of the STOPPED_LABELS in `stopped`."""
     return [
         "dataset",
         "encoding",
@@ -237,6 +244,16 @@ def rating_headers(what: str) -> list[str]:
         *(f"{k} %" for k in range(LENGTH_COLUMNS)),
         f"{LENGTH_COLUMNS}+ %",
         "not rated %",
+        *(STOPPED_LABELS[label] for label in stopped),
+    ]
+
+
+def stopped_labels(profiles: Sequence[DepthProfile], field_name: str) -> list[str]:
+    """Return the STOPPED_LABELS that some grid of a finer rating (`field_name`) has."""
+    return [
+        label
+        for label in STOPPED_LABELS
+        if any(getattr(p, field_name).get(label) for p in profiles)
     ]
 
 
@@ -256,10 +273,13 @@ RATING_TABLES = (
 )
 
 
-def rating_rows(profiles: Sequence[DepthProfile], field_name: str) -> list[list[str]]:
+def rating_rows(
+    profiles: Sequence[DepthProfile], field_name: str, stopped: Sequence[str] = ()
+) -> list[list[str]]:
     """Return the rows of a finer rating's table (`field_name`: 'lengths' or 'bxbs'):
     for the grids it rates, the median and mean of the settled values, the share of
-    each, and the share left unrated (deeper, contradictory, budget or time limit)."""
+    each, the share it left unrated (deeper, contradictory), and the share of each of
+    the `stopped` labels (the work budget, the time limit)."""
     rows = []
     for p in profiles:
         labels = getattr(p, field_name)
@@ -269,7 +289,9 @@ def rating_rows(profiles: Sequence[DepthProfile], field_name: str) -> list[list[
         total = sum(labels.values())
         shares = [settled[k] for k in range(LENGTH_COLUMNS)]
         shares.append(sum(n for v, n in settled.items() if v >= LENGTH_COLUMNS))
-        shares.append(total - sum(settled.values()))
+        halted = [labels.get(label, 0) for label in stopped]
+        shares.append(total - sum(settled.values()) - sum(halted))
+        shares += halted
         row = [p.dataset, p.encoding, f"{total:,}"]
         if settled:
             mean = float(sum(v * n for v, n in settled.items())) / sum(settled.values())
@@ -350,7 +372,7 @@ def depth_headers(max_depth: int) -> list[str]:
 
 
 # Buckets shown only when some grid falls in them, with their column headers.
-OPTIONAL_BUCKETS = {"unsat": "unsat %", "budget": ">budget %", "timeout": "time limit %"}
+OPTIONAL_BUCKETS = {"unsat": "unsat %", OVER_BUDGET: ">budget %", "timeout": "timeout %"}
 
 
 def depth_rows(profiles: Sequence[DepthProfile], optional: Sequence[str]) -> list[list[str]]:
@@ -390,10 +412,11 @@ def markdown(
         parts.append("### Depth profile (home-grown engine: failed-literal depth needed)")
         parts.append(table(depth_rows(profiles, optional), headers, text_columns=2))
         for field_name, what, heading in RATING_TABLES:
-            rows = rating_rows(profiles, field_name)
+            stopped = stopped_labels(profiles, field_name)
+            rows = rating_rows(profiles, field_name, stopped)
             if rows:
                 parts.append(heading)
-                parts.append(table(rows, rating_headers(what), text_columns=2))
+                parts.append(table(rows, rating_headers(what, stopped), text_columns=2))
     return "\n\n".join(parts) + "\n"
 
 

@@ -112,18 +112,16 @@ def rating_label(
 
 
 # The harness's depth buckets: depths 0-3, deeper than 3 or beyond the depth tried
-# ("more"), a contradiction found ("unsat"), the work budget ("budget") or the time limit
-# ("timeout") reached before the depth was known.
-DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat", "budget", "timeout")
+# ("more"), a contradiction found ("unsat"), the work budget (">budget", as every label
+# says it) or the time limit ("timeout") reached before the depth was known.
+DEPTH_BUCKETS = ("0", "1", "2", "3", "more", "unsat", OVER_BUDGET, "timeout")
 
 
 def depth_bucket(label: str) -> str:
-    """Return the harness's bucket of a depth label (`rating_label`): '0' to '3', 'unsat'
-    and 'timeout' as they are (whatever the depth after '@'), 'budget' for '>budget',
-    'more' for any other."""
+    """Return the harness's bucket of a depth label (`rating_label`): '0' to '3', 'unsat',
+    '>budget' and 'timeout' as they are (whatever the depth after '@'), 'more' for any
+    other."""
     word = label.partition("@")[0]
-    if word == OVER_BUDGET:
-        return "budget"
     return word if word in DEPTH_BUCKETS and word != "more" else "more"
 
 

@@ -525,9 +525,16 @@ def test_a_budget_too_small_to_rate_anything_still_reports_every_grid(tmp_path):
         rows = list(csv.DictReader(handle))
     assert len(rows) == 2 * 3 * 3  # two sets, three grids, three solvers
     nine = [r for r in rows if r["dataset"] == "sudoku9_depth1"]
-    assert {r["depth"] for r in nine} == {"budget"}
+    assert {r["depth"] for r in nine} == {">budget"}
     assert {r["length"] for r in nine} == {">budget"}
     assert {r["status"] for r in nine if r["solver"] == "fl"} == {"UNKNOWN"}
     assert all("work budget of 1 propagations" in r["reason"] for r in nine if r["solver"] == "fl")
     assert "fl: 6 of 6 grids reached their work budget" in result.stderr
     assert "| >budget % |" in result.stdout.replace("   ", " ").replace("  ", " ")
+    # the length table says the budget apart from what the rating left open
+    lengths = result.stdout.split("### Refutation length", 1)[1].split("###", 1)[0]
+    header, _, *body = (line for line in lengths.splitlines() if line.startswith("|"))
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in (header, *body)]
+    nine_row = next(row for row in cells[1:] if row[0] == "sudoku9_depth1")
+    shares = dict(zip(cells[0], nine_row, strict=True))
+    assert shares[">budget %"] == "100.00" and shares["not rated %"] == "0.00"

@@ -110,7 +110,7 @@ def test_rater_labels_a_grid_past_its_budget_the_same_on_the_board_and_in_order(
     tight = Rater(GEOMETRY, budget=Budget(propagations=10))
     [rating] = tight.rate_many([grid], 2)
     assert rating.over_budget and rating.depth_label().startswith(OVER_BUDGET + "@")
-    assert rating.bucket() == "budget"
+    assert rating.bucket() == ">budget"
     assert Rater(GEOMETRY).rate(grid).depth_label() == "2"
 
 
