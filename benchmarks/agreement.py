@@ -105,9 +105,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     columns = compare(rated, published, names)
     settled = len(rated.settled)
     print(f"machine: {machine()}")
+    print(f"work budget per puzzle: {budget_from(args.budget).describe()}")
+    if args.timeout is not None:
+        print(
+            f"wall-clock limit {args.timeout:g} s a puzzle (--timeout): the results depend "
+            "on this machine's speed and load"
+        )
+    else:
+        print("no wall-clock limit: the results depend on the input alone")
+    causes = rated.unsettled()
+    words = {
+        "budget": "past the work budget",
+        "timeout": "past the time limit",
+        "deeper": f"deeper than {args.length_depth}",
+        "unsat": "contradictory",
+    }
+    why = ", ".join(f"{causes[k]} {words[k]}" for k in words if causes[k] or k != "unsat")
     print(
         f"{len(puzzles)} puzzles of {args.table}; rated {settled} "
-        f"({len(puzzles) - settled} unsettled: time limit or depth > {args.length_depth})"
+        f"({len(puzzles) - settled} unsettled: {why})"
     )
     rows = [[c.name, len(c.pairs), f"{c.spearman:.4f}", f"{c.kendall_tau_b:.4f}"] for c in columns]
     print()

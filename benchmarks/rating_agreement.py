@@ -13,8 +13,9 @@ and GOALS holds what the BxB column should reach.  The command
 Rank correlations are computed here with numpy (scipy is not a dependency): Spearman's
 rho is the Pearson correlation of the average ranks (ties share their mean rank),
 Kendall's tau-b counts concordant and discordant pairs with the usual tie correction.
-A puzzle the rating leaves unsettled (a time limit, a depth beyond the length depth) is
-left out of the correlations and counted.
+A puzzle the rating leaves unsettled (its work budget, the opt-in time limit, a depth
+beyond the length depth) is left out of the correlations and counted by cause
+(`Rated.unsettled`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tabulate import tabulate
 
 from encoder.errors import InputError, read_text
 from encoder.puzzle_files import TABLE_SUFFIXES, Puzzle
-from solvers.budgets import Budget
+from solvers.budgets import OVER_BUDGET, Budget
 
 NOT_RATINGS = {"puzzle", "solution", "id", "clues", "nb_clues"}  # columns that are no rating
 SMALL = 10  # the confusion table's last row and column gather the values from here on
@@ -148,6 +149,23 @@ class Rated:
     def settled(self) -> list[int]:
         """Return the positions of the puzzles given a number."""
         return [i for i, label in enumerate(self.labels) if label.isdigit()]
+
+    def unsettled(self) -> dict[str, int]:
+        """Return how many puzzles were left without a number, by cause: 'budget' (the
+        work budget: the same on every machine), 'timeout' (the time limit: this
+        machine's), 'deeper' (beyond the nesting tried), 'unsat' (a contradiction)."""
+        causes = {"budget": 0, "timeout": 0, "deeper": 0, "unsat": 0}
+        for label in self.labels:
+            word = label.partition("@")[0]
+            if word == OVER_BUDGET:
+                causes["budget"] += 1
+            elif word == "timeout":
+                causes["timeout"] += 1
+            elif word == "unsat":
+                causes["unsat"] += 1
+            elif not label.isdigit():
+                causes["deeper"] += 1
+        return causes
 
 
 def rate_lengths(

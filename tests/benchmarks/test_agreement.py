@@ -52,23 +52,46 @@ def test_same_as_scipy(pairs):
     assert ours_tau == pytest.approx(stats.kendalltau(x, y).statistic, abs=1e-9)
 
 
-def test_command_on_a_small_table(tmp_path, capsys):
+ROWS = [
+    # singles alone (W = 0), then two grids of Berthier's collection (W 2 and 4)
+    ("7..1523........92....3.....1....47.8.......6............9...5.6.4.9.7...8....6.1.", 0),
+    ("....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38", 2),
+    ("..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1.", 4),
+]
+
+
+def _small_table(tmp_path):
     table = tmp_path / "rated.tsv"
-    rows = [
-        # singles alone (W = 0), then two grids of Berthier's collection (W 2 and 4)
-        ("7..1523........92....3.....1....47.8.......6............9...5.6.4.9.7...8....6.1.", 0),
-        ("....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38", 2),
-        ("..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1.", 4),
-    ]
     table.write_text(
-        "puzzle\tnb_clues\tW\n" + "".join(f"{p}\t0\t{w}\n" for p, w in rows), encoding="utf-8"
+        "puzzle\tnb_clues\tW\n" + "".join(f"{p}\t0\t{w}\n" for p, w in ROWS), encoding="utf-8"
     )
+    return table
+
+
+def test_command_on_a_small_table(tmp_path, capsys):
+    table = _small_table(tmp_path)
     assert main([str(table), "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"\| W +\| 3 +\| 1\.0000 +\| 1\.0000 +\|", out), out
     assert "rating == W: 3 of 3 (100.00%)" in out
     assert "W = 0: 1 puzzles, 1 rated 0" in out
     assert "nb_clues" not in out
+    assert "no wall-clock limit: the results depend on the input alone" in out
+    assert "rated 3 (0 unsettled: 0 past the work budget, 0 past the time limit" in out
+
+
+def test_a_budget_stop_is_told_from_a_time_limit(tmp_path, capsys):
+    """The header says what left puzzles unsettled: the work budget (the same on every
+    machine) apart from the time limit, and says when the results depend on the machine."""
+    table = _small_table(tmp_path)
+    assert main([str(table), "--workers", "1", "--budget", "searches=1"]) == 0
+    out = capsys.readouterr().out
+    found = re.search(r"rated (\d) \((\d) unsettled: (\d) past the work budget, 0 past", out)
+    assert found and int(found[2]) == int(found[3]) >= 1 and int(found[1]) + int(found[2]) == 3
+    assert "the results depend on the input alone" in out
+    assert main([str(table), "--workers", "1", "--timeout", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "wall-clock limit 30 s a puzzle (--timeout): the results depend on this machine" in out
 
 
 def test_ratings_are_read_on_the_puzzles_own_lines(tmp_path, capsys):
