@@ -50,6 +50,7 @@ from encoder.cli_common import (
 from encoder.errors import InputError
 from encoder.puzzle_files import open_source
 from solvers.budgets import DEFAULT_BUDGET, budget_from
+from solvers.limits import machine_dependence
 
 DEFAULT_SET = "berthier-cb-5000"
 
@@ -106,13 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settled = len(rated.settled)
     print(f"machine: {machine()}")
     print(f"work budget per puzzle: {budget_from(args.budget).describe()}")
-    if args.timeout is not None:
-        print(
-            f"wall-clock limit {args.timeout:g} s a puzzle (--timeout): the results depend "
-            "on this machine's speed and load"
-        )
-    else:
-        print("no wall-clock limit: the results depend on the input alone")
+    print(machine_dependence(args.timeout, "a puzzle"))
     causes = rated.unsettled()
     words = {
         "budget": "past the work budget",

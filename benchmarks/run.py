@@ -81,6 +81,7 @@ from puzzles.outputs import print_out
 from solvers.backends.names import PYSAT_NAMES
 from solvers.backends.registry import REGISTRY, missing_reason
 from solvers.budgets import DEFAULT_BUDGET, budget_from
+from solvers.limits import machine_dependence
 
 PROG = "benchmarks"
 # the options results.json records, in its order
@@ -324,12 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"worker CPU time {meta['worker_cpu_seconds']:.1f} s, load average at the end "
         f"{meta['load_average']}{', INTERRUPTED: partial results' if interrupted else ''}._"
         f"\n\n_Work budget per grid: {options.budget.describe()}"
-        + (
-            f"; wall-clock limit {options.timeout:g} s a grid (--timeout): the results "
-            "depend on this machine's speed and load._"
-            if options.timeout is not None
-            else "; no wall-clock limit: the results depend on the input alone._"
-        )
+        + f"; {machine_dependence(options.timeout)}._"
     )
     # Standard output first, then the files: a disk that fills up or a folder that goes
     # away while the plots are written loses no table, and a reader that leaves early

@@ -51,7 +51,7 @@ from encoder.output_files import OutputError, reason
 from encoder.puzzle_files import Puzzle, grid_array, open_source
 from executors import ExecutorError
 from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted, budget_from
-from solvers.limits import TimeLimitReached, alarm_after
+from solvers.limits import TimeLimitReached, alarm_after, machine_dependence
 
 PROG = "solvers"
 
@@ -282,6 +282,8 @@ def run_rate(args: argparse.Namespace) -> int:
         args.proof is not None,
     )
     proofs = ProofFiles(args.proof) if args.proof is not None else None
+    if args.timeout is not None:  # before the first line: what the lines then depend on
+        print(f"{PROG}: {machine_dependence(args.timeout)}", file=sys.stderr)
     show_bar = not args.quiet and sys.stderr.isatty()
     if show_bar:  # tqdm (and the email package it loads) only for a bar on a terminal
         from tqdm import tqdm
@@ -414,7 +416,7 @@ _YES_NO = {True: "yes", False: "no"}
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from solvers.explain.steps import Explainer
+    from solvers.explain.steps import Explainer, grid_step
 
     puzzle = one_puzzle(args.grid, args, args.index, allow_conflicts=True)
     if args.html is not None:  # learn now, not after the explanation, that it cannot be kept
@@ -425,7 +427,10 @@ def run_explain(args: argparse.Namespace) -> int:
         from encoder.output_files import check_file
 
         check_file(args.proof)
+    if args.timeout is not None:
+        print(f"{PROG}: {machine_dependence(args.timeout, 'in all')}", file=sys.stderr)
     steps = []
+    explainer = None
     try:
         with alarm_after(args.timeout):  # the whole explanation, its set-up included
             explainer = Explainer(puzzle.geometry, args.zero_based, budget_from(args.budget))
@@ -435,7 +440,10 @@ def run_explain(args: argparse.Namespace) -> int:
                     print(line)
     except (TimeLimitReached, BudgetExhausted) as stop:  # the steps so far stand
         print(f"{PROG}: {puzzle.source}: {stop} after {len(steps)} steps", file=sys.stderr)
-    if args.proof is not None and steps:  # the steps so far: a proof of what they say
+        if not steps:  # stopped in the set-up: the grid at least, as the first step says it
+            steps.append(grid_step(puzzle.grid, puzzle.geometry))
+            print("\n".join(steps[0].lines))
+    if args.proof is not None and explainer is not None and steps:  # a proof of the steps
         from solvers.proofs.write import explanation_proof
 
         write_output(explanation_proof(explainer, puzzle.grid, steps), args.proof)

@@ -101,6 +101,18 @@ class TimeLimitReached(Exception):
         super().__init__(time_limit_reason(seconds))
 
 
+def machine_dependence(seconds: float | None, per: str = "a grid") -> str:
+    """Return what a report says of its bound: with a time limit (`seconds`), that its
+    results depend on this machine; without one, that they depend on the input alone
+    (every default bound is a work budget)."""
+    if seconds is None:
+        return "no wall-clock limit: the results depend on the input alone"
+    return (
+        f"wall-clock limit {seconds:g} s {per} (--timeout): the results depend on this "
+        "machine's speed and load"
+    )
+
+
 def time_limit_reason(seconds: float | None) -> str:
     """Return the reason an UNKNOWN answer gives when the time limit stopped it."""
     if seconds is None:

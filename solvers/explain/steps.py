@@ -140,6 +140,22 @@ class _Walk:
     reported: set[int] = field(default_factory=set)
 
 
+def grid_step(grid: Grid, geometry: Geometry, board: Board | None = None) -> Step:
+    """Return an explanation's first step, the grid itself: its heading and the grid
+    printed (`board`: its candidates after the givens, made here when not given).  The
+    command prints it even when a time limit stops the explanation before its set-up is
+    done."""
+    n = geometry.size
+    heading = f"Grid ({geometry.describe()}), {sum(1 for k in grid if k)} givens"
+    lines = (f"{heading}:", *format_pretty(grid, geometry).splitlines(), "")
+    sentence = (
+        f"{heading}. Small digits: the values no peer of an open cell holds (the "
+        f"exam's F2 clauses rule out the others)."
+    )
+    printed = Board(tuple(grid), (frozenset(),) * (n * n))  # the grid as printed
+    return Step("grid", sentence, lines, printed, board or Board.start(grid, geometry))
+
+
 class Explainer:
     """Explains grids of one geometry with the exam's (centrale) formula."""
 
@@ -232,14 +248,7 @@ class Explainer:
         n = self.geometry.size
         facts = given_literals(grid, self.geometry)
         walk = _Walk(Board.start(grid, self.geometry))
-        heading = f"Grid ({self.geometry.describe()}), {len(facts)} givens"
-        lines = (f"{heading}:", *format_pretty(grid, self.geometry).splitlines(), "")
-        sentence = (
-            f"{heading}. Small digits: the values no peer of an open cell holds (the "
-            f"exam's F2 clauses rule out the others)."
-        )
-        printed = Board(tuple(grid), (frozenset(),) * (n * n))  # the grid as printed
-        yield Step("grid", sentence, lines, printed, walk.board)
+        yield grid_step(grid, self.geometry, walk.board)
         clashes = find_clashes(grid, self.geometry)
         if clashes:  # say it in the givens' own terms, not as a clause found later
             clash = describe_clash(clashes[0], self.geometry)

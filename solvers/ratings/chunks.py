@@ -277,8 +277,13 @@ def _solver_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLi
             backend = keep_loaded(loaded, geometry, load, drop=lambda old: old.close())
             result = backend.solve(given_literals(puzzle.grid, geometry))
             without = YES_NO.get(result.solved_without_search, result.solved_without_search)
+            status = result.status.name  # SAT, UNSAT, UNKNOWN; a stop says which, as ratings do
+            if result.over_budget:
+                status = OVER_BUDGET
+            elif result.timed_out:
+                status = "timeout"
             line = (
-                f"{index}\t{format_line(puzzle.grid, geometry)}\t{result.status.name}\t"
+                f"{index}\t{format_line(puzzle.grid, geometry)}\t{status}\t"
                 f"{without}\t{result.decisions}\t{result.conflicts}\t{result.seconds:.6f}"
             )
             note = ""

@@ -174,3 +174,43 @@ def test_budget_items_override_the_defaults():
     assert budget == Budget(DEFAULT_BUDGET.propagations, 7, 9)
     with pytest.raises(ValueError, match="positive integer"):
         Budget(propagations=0)
+
+
+def _solvers_cli(*args: str, capsys) -> tuple[int, str, str]:
+    from solvers.__main__ import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rate_with_a_solver_says_which_bound_stopped_it(tmp_path, capsys):
+    """`rate --solver`: a grid past its budget is '>budget' in the status column, as the
+    ratings say it, never a bare UNKNOWN; a time limit is said to make the results the
+    machine's, before the first line."""
+    grids = tmp_path / "grids.txt"
+    grids.write_text(f"{EASTER_MONSTER}\n{DEPTH_0}\n", encoding="utf-8")
+    code, out, err = _solvers_cli(
+        "rate", str(grids), "--solver", "minisat22", "--budget", "conflicts=1", capsys=capsys
+    )
+    statuses = [line.split("\t")[2] for line in out.splitlines()]
+    assert code == 0 and statuses == [OVER_BUDGET, "SAT"], out + err
+    assert "no wall-clock limit" not in err and "wall-clock limit" not in err
+    code, out, err = _solvers_cli("rate", str(grids), "--timeout", "60", capsys=capsys)
+    assert code == 0 and len(out.splitlines()) == 2
+    assert err.startswith(
+        "solvers: wall-clock limit 60 s a grid (--timeout): the results depend on this machine"
+    )
+
+
+def test_explain_stopped_before_its_first_step_still_prints_the_grid(capsys):
+    """A time limit that ends `explain` in its set-up (a 36x36 formula's tables) leaves
+    the grid on stdout, and stderr says the limit and that results are the machine's."""
+    empty = ",".join(["0"] * 36 * 36)
+    code, out, err = _solvers_cli(
+        "explain", empty, "--size", "36", "--timeout", "0.05", capsys=capsys
+    )
+    assert code == 0
+    assert out.startswith("Grid (36x36, 6x6 boxes), 0 givens:"), out[:200]
+    assert "wall-clock limit 0.05 s in all (--timeout): the results depend" in err
+    assert "time limit of 0.05 s reached after 0 steps" in err
