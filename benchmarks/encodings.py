@@ -323,7 +323,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     wall = time.perf_counter() - start
     text = DOCUMENT.format(
         command=COMMAND,
-        machine=f"{info.get('cpu', '?')}, Python {info.get('python', '?')}",
+        machine=(
+            f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, "
+            f"Python {info.get('python', '?')}"
+        ),
+        date=info["date"][:10],
         commit=info["git_commit"][:10] + (" (modified)" if info["git_dirty"] else ""),
         wall=wall,
         load=os.getloadavg()[0],
@@ -345,7 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 DOCUMENT = """# At-most-one encodings compared
 
 Made by `{command}` (this whole file and `encodings.png`; {wall:.0f} s on {machine},
-commit {commit}, load average {load:.2f} at the end: a shared machine, so times are
+{date}, commit {commit}, load average {load:.2f} at the end: a shared machine, so times are
 noisy; the ratios are measured in the same run).
 
 "At most one value per cell, per row, per column, per box" is stated pairwise by the
@@ -403,13 +407,11 @@ map and checked.  "full formula clauses" is the rule formula without simplificat
 
 Random puzzles with about half the cells given sit in the hard region of completion
 problems, as quasigroup completion does (its hardness peaks when 40 to 60 % of the
-cells are given), and the peak grows steeply with N: 25x25 puzzles with half the cells
-given take CaDiCaL a few hundredths of a second, while at 64x64 and 100x100 the
-backends run out of time with every encoding (on this machine CaDiCaL195 also failed
-within 120 s at 64x64 with the sequential and product encodings, and within 180 s
-with the augmented one).  With 70 % of the cells given, the same generator's puzzles
-are solved at once.  The simplified formula is what makes the big grids writable at
-all: a few MB instead of the full formula's gigabytes.
+cells are given), and the peak grows steeply with N: with half the cells given, the
+table's 64x64 and 100x100 puzzles run every backend out of time with every encoding.
+With 70 % of the cells given, the same generator's puzzles are solved at once.  The
+simplified formula is what makes the big grids writable at all: a few MB instead of the
+full formula's gigabytes.
 
 {big}
 """
