@@ -39,6 +39,8 @@ from benchmarks.rating_agreement import (
     rating_columns,
 )
 from encoder.cli_common import (
+    MAX_DEPTH,
+    MAX_WORKERS,
     Parser,
     add_budget_flag,
     add_executor_flags,
@@ -65,7 +67,7 @@ def parser() -> argparse.ArgumentParser:
         help="every K-th puzzle (1st, K+1-th, ...), before --limit: a sample of a sorted list",
     )  # fmt: skip
     p.add_argument(
-        "--length-depth", type=positive(int, zero=True), default=1, metavar="D",
+        "--length-depth", type=positive(int, zero=True, most=MAX_DEPTH), default=1, metavar="D",
         help="deepest nesting the rating tries (default 1)",
     )  # fmt: skip
     p.add_argument(
@@ -73,7 +75,7 @@ def parser() -> argparse.ArgumentParser:
         help="wall-clock limit per puzzle (default: none; the work budget bounds each)",
     )  # fmt: skip
     add_budget_flag(p, asdict(DEFAULT_BUDGET))
-    p.add_argument("--workers", type=positive(int), metavar="K")
+    p.add_argument("--workers", type=positive(int, most=MAX_WORKERS), metavar="K")
     p.add_argument("--chunk-size", type=positive(int), default=250, metavar="N")
     add_executor_flags(p)
     add_geometry_flags(p)

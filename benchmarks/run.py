@@ -65,6 +65,8 @@ from benchmarks.report import markdown, metadata, results_json, table, write_csv
 from benchmarks.sets import Dataset
 from encoder.amo import AMO_ENCODINGS
 from encoder.cli_common import (
+    MAX_DEPTH,
+    MAX_WORKERS,
     Parser,
     add_budget_flag,
     add_executor_flags,
@@ -142,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     group = parser.add_argument_group("execution")
     group.add_argument(
         "--workers",
-        type=positive(int),
+        type=positive(int, most=MAX_WORKERS),
         help=f"worker processes (default: all cores, here {available_cores()})",
     )
     add_executor_flags(group)
@@ -171,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--max-depth",
-        type=positive(int, zero=True),
+        type=positive(int, zero=True, most=MAX_DEPTH),
         default=3,
         help="depth profile: rate grids up to this depth (default 3); grids beyond count "
         "as 'more'.  Rated when a home-grown solver is in --solvers",

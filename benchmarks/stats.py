@@ -35,6 +35,7 @@ from benchmarks.solutions_vs_givens import (
     write_csv,
 )
 from encoder.cli_common import (
+    MAX_WORKERS,
     Parser,
     add_executor_flags,
     add_geometry_flags,
@@ -89,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, metavar="S")
     parser.add_argument(
         "--workers",
-        type=positive(int),
+        type=positive(int, most=MAX_WORKERS),
         metavar="K",
         help="processes (default 1; with --executor dask and no --scheduler: all cores)",
     )

@@ -190,8 +190,20 @@ def settle_executor_flags(
         args.workers = available_cores() if args.executor == "dask" else local_workers
 
 
-def positive(kind, zero: bool = False):
-    """Return an argparse type: a number of `kind` above 0 (or at least 0 if `zero`)."""
+# The largest values the numeric options take: beyond them a value would overflow what
+# reads it (the C core's 64-bit counters and nanosecond deadlines, the interval timer),
+# or ask for what no machine gives (a process per worker).
+MAX_COUNT = 2**62  # a count or a budget: a C int64 holds it with room to add
+MAX_SECONDS = 1e6  # a time limit (about 11.6 days): no limit at all is --timeout left out
+MAX_DEPTH = 100  # nesting of hypotheses: the C core's own bound (solvers/core/module.c)
+MAX_WORKERS = 1024  # processes, each an interpreter of its own
+
+
+def positive(kind, zero: bool = False, most: float | None = None):
+    """Return an argparse type: a number of `kind` above 0 (or at least 0 if `zero`), and
+    at most `most` (default MAX_COUNT for a whole number, MAX_SECONDS for seconds)."""
+    if most is None:
+        most = MAX_COUNT if kind is int else MAX_SECONDS
 
     def parse(text: str):
         try:
@@ -202,6 +214,8 @@ def positive(kind, zero: bool = False):
             raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
         if value < 0 or (value == 0 and not zero):
             raise argparse.ArgumentTypeError(f"must be {'>= 0' if zero else '> 0'}, not {text}")
+        if value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {int(most):,}, not {text}")
         return value
 
     return parse
@@ -225,6 +239,10 @@ def budget_item(kinds: Sequence[str]):
         if not math.isfinite(value) or value != int(value) or value < 1:
             raise argparse.ArgumentTypeError(
                 f"{kind} budget must be a whole number >= 1, not {number!r}"
+            )
+        if value > MAX_COUNT:  # the core counts in 64 bits
+            raise argparse.ArgumentTypeError(
+                f"{kind} budget must be at most {MAX_COUNT:,}, not {number!r}"
             )
         return kind, int(value)
 

@@ -34,6 +34,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 
 from encoder.cli_common import (
+    MAX_DEPTH,
+    MAX_WORKERS,
     Parser,
     add_budget_flag,
     add_executor_flags,
@@ -61,13 +63,13 @@ def rate_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("grids", metavar="GRIDS", help="a grid, a file of grids, or '-'")
     p.add_argument(
         "--max-depth",
-        type=positive(int, zero=True),
+        type=positive(int, zero=True, most=MAX_DEPTH),
         metavar="D",
         help="depth rating: deepest nesting tried (default 2); deeper grids print >D",
     )
     p.add_argument(
         "--length-depth",
-        type=positive(int, zero=True),
+        type=positive(int, zero=True, most=MAX_DEPTH),
         metavar="D",
         help="refutation-length rating: deepest nesting tried (default 1; a depth-2 step "
         "takes seconds); grids beyond it print >D in the length column",
@@ -113,7 +115,7 @@ def rate_parser(sub) -> argparse.ArgumentParser:
     group = p.add_argument_group("execution")
     group.add_argument(
         "--workers",
-        type=positive(int),
+        type=positive(int, most=MAX_WORKERS),
         metavar="K",
         help="processes rating chunks of grids (default 1: this process; with --executor "
         "dask and no --scheduler: all cores)",
@@ -172,7 +174,9 @@ def explain_parser(sub) -> None:
     p = sub.add_parser("explain", help="the reasoning step by step")
     p.add_argument("grid", metavar="GRID")
     p.add_argument("--index", type=int, metavar="N", help="puzzle N (0-based) of a file")
-    p.add_argument("--max-depth", type=positive(int, zero=True), default=2, metavar="D")
+    p.add_argument(
+        "--max-depth", type=positive(int, zero=True, most=MAX_DEPTH), default=2, metavar="D"
+    )
     p.add_argument(
         "--timeout",
         type=positive(float),
