@@ -22,7 +22,8 @@ a fact about the file (its header, its name, its catalogue entry), which is why 
 found by the reader of files, in the encoder, and not by each command that reads one.
 
 A file is read STREAM_LINES lines at a time, so memory stays flat however long it is
-(a table, stdin or a grid given as text is read whole); a problem is a
+(a table, stdin or a grid given as text is read whole: stdin by `open_source`, which
+reads its header there as a file's); a problem is a
 `GridError(message, path, line)`, raised when its block is read.  A file that can be
 read only once (a pipe, `<(cat grids.txt)`, a FIFO, a terminal) is opened once, by
 `open_source`: its header is looked for in the first lines read, which are kept and
@@ -164,7 +165,7 @@ class PuzzleSource:
 
     name: str  # catalogue name, file stem, '<argument>' or '<stdin>'
     path: str  # the file read; '-' for stdin; '<argument>' for a grid given as text
-    text: str | None  # the grid itself when given as text, else None
+    text: str | None  # the grid itself when given as text, stdin's text for '-', else None
     variant: Variant
     variant_from: str  # 'given', 'catalogue', 'header', 'file name' or 'none'
     column: str | None  # a table's puzzle column
@@ -197,12 +198,11 @@ class PuzzleSource:
 
     def _texts(self) -> Iterator[PuzzleText]:
         size = self.geometry.size if self.geometry is not None else self.variant.size
-        if self.text is not None:
+        if self.path == "-":
+            if _has_grid(self.text):
+                yield from split_puzzles(self.text, "<stdin>", size)
+        elif self.text is not None:
             yield from split_puzzles(self.text, ARGUMENT, size)
-        elif self.path == "-":
-            text = read_text("-", GridError)
-            if _has_grid(text):
-                yield from split_puzzles(text, "<stdin>", size)
         elif self.is_table:
             delimiter = TABLE_SUFFIXES[Path(self.path).suffix.lower()]
             if self.once is not None:
@@ -363,6 +363,8 @@ def open_source(
         path = source
         name = "<stdin>" if source == "-" else Path(source).stem
         once = OnePass(path) if source != "-" and _read_once(path) else None
+        if source == "-":  # read here, whole, once: its header says the variant too
+            text = read_text("-", GridError)
     if fixed is not None or given.given:
         variant, found = given, "given"
     elif entry is not None:

@@ -182,6 +182,19 @@ def test_a_pipe_is_read_once_with_its_header(tmp_path):
         list(opened.puzzles())
 
 
+def test_stdin_is_read_once_with_its_header(monkeypatch):
+    """'-' honours a `# geometry:` header as a file, a pipe and a FIFO do: the same text
+    read the same way, whatever way it comes (it was read as plain 9x9)."""
+    text = "# geometry: --diagonals\n" + "." * 81 + "\n" + "." * 81 + "\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    opened = open_source("-")
+    assert (opened.variant, opened.variant_from) == (Variant(diagonals=True), "header")
+    puzzles = list(opened.puzzles())
+    assert [p.source for p in puzzles] == ["<stdin>:2", "<stdin>:3"]
+    assert puzzles[0].geometry.describe() == "9x9, 3x3 boxes, diagonals"
+    assert opened.one_pass
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/fd"), reason="a pipe named by /dev/fd/N")
 def test_bytes_that_are_not_utf8_in_a_pipe_are_located(tmp_path):
     read_end, write_end = os.pipe()
