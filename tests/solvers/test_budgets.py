@@ -6,6 +6,9 @@ batch; under the budget nothing changes."""
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -214,3 +217,32 @@ def test_explain_stopped_before_its_first_step_still_prints_the_grid(capsys):
     assert out.startswith("Grid (36x36, 6x6 boxes), 0 givens:"), out[:200]
     assert "wall-clock limit 0.05 s in all (--timeout): the results depend" in err
     assert "time limit of 0.05 s reached after 0 steps" in err
+
+
+SETS = Path(__file__).resolve().parents[2] / "data" / "sets"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted(SETS.glob("*.txt")), ids=lambda path: path.stem)
+def test_the_default_budgets_rate_every_grid_of_the_projects_sets(path, tmp_path):
+    """The defaults are chosen so that every grid of data/sets gets its depth and its
+    length column (refutation length, BxB) with no flag: none is past its budget.  The
+    16x16 set's first 6 grids only (2 s a grid; the main job with --length rates all
+    of them, docs/results.md)."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = [line for line in lines if line.startswith("#")]
+    grids = [line for line in lines if line.strip() and not line.startswith("#")]
+    if "16" in path.stem:
+        grids = grids[:6]
+    rated = tmp_path / path.name  # the header kept: it says the geometry
+    rated.write_text("".join(header + grids), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "solvers", "rate", str(rated), "--quiet"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    assert len(rows) == len(grids)
+    unrated = [row[:4] for row in rows if not (row[2].isdigit() and row[3].isdigit())]
+    assert not unrated, unrated
+    assert "budget" not in result.stderr
