@@ -17,7 +17,9 @@ question is a module of this package, whose docstring says what it measures:
    commands' whole-process targets (native);
 10. DPLL search counting to 2 against Minisat22.solve (counting);
 11. the project as installed: its dependencies' size, and with
-    `--install` the first run after `pip install .` into a fresh environment (install).
+    `--install` the first run after `pip install .` into a fresh environment (install);
+12. the README's main job, `benchmarks run --out DIR`, one run: its wall time, and the
+    workers' processor time against its solver calls (main_job).
 
 (Question 8, issue 23's bit-parallel board, left with its engine; the others keep their
 numbers, so that records of earlier runs compare figure by figure.)
@@ -142,6 +144,11 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--skip-bxb", action="store_true", help="skip question 7 (BxB)")
     p.add_argument("--skip-core", action="store_true", help="skip question 9 (the native core)")
+    p.add_argument(
+        "--skip-main-job",
+        action="store_true",
+        help="skip question 12 (the README's main job, benchmarks run --out DIR: 15-30 s)",
+    )
     p.add_argument(
         "--install",
         action="store_true",
@@ -302,6 +309,13 @@ def measure(args: argparse.Namespace, record) -> None:
     from benchmarks.speed.install import installed
 
     installed(args.install, record)
+    if not args.skip_main_job:
+        from benchmarks.speed.main_job import main_job_speed
+
+        with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
+            main_job_speed(Path(tmp), record)
+    else:
+        record.skipped("main-job-wall, main-job-cpu: --skip-main-job")
     met = sum(check["met"] for check in record.checks)
     print(f"\ntargets met: {met} of {len(record.checks)} checked "
           f"(benchmarks/speed/targets.py lists {len(TARGETS)})")  # fmt: skip

@@ -1,5 +1,5 @@
 """The project's commands run as whole processes by `benchmarks speed` (questions 4, 5,
-6 and 9): their wall time, resource usage and peak memory, and what they print."""
+6, 9 and 12): their wall time, resource usage and peak memory, and what they print."""
 
 from __future__ import annotations
 
@@ -101,6 +101,29 @@ def harness_run(
     argv = ["benchmarks", "run", str(path), "--solvers", "up,fl,minisat22", "--quiet"]
     argv += ["--length"] if length else []
     wall, peak = run_command([*argv, *where, "--out", str(out)], subprocess.DEVNULL)
-    summaries = json.loads((out / "results.json").read_text(encoding="utf-8"))["summaries"]
-    calls = sum(s["seconds_total"] for s in summaries)
-    return wall, peak, calls, max(s["grids"] for s in summaries)
+    document = results(out)
+    grids = max(s["grids"] for s in document["summaries"])
+    return wall, peak, solver_call_seconds(document), grids
+
+
+def results(out: Path) -> dict:
+    """Return the results.json a `benchmarks run --out OUT` wrote."""
+    return json.loads((out / "results.json").read_text(encoding="utf-8"))
+
+
+def solver_call_seconds(document: dict) -> float:
+    """Return the seconds of solver calls a results.json reports: its summaries'
+    `seconds_total` summed (each solver's timed calls on one set and encoding, summed over
+    workers, checks not counted), the figures whose sums per solver the report prints
+    as its "Time per solver" table."""
+    return sum(s["seconds_total"] for s in document["summaries"])
+
+
+def main_job(folder: Path, extra: Sequence[str] = ()) -> tuple[float, os.struct_rusage, dict]:
+    """Run the README's main job, `benchmarks run --out DIR` (DIR in `folder`), once as a
+    whole process, with the options `extra` after (none but in tests): return (wall
+    seconds, its resource usage, its results.json)."""
+    out = folder / "results"
+    argv = ["benchmarks", "run", "--out", str(out), *extra]
+    wall, usage, _ = run_with_usage(argv, subprocess.DEVNULL)
+    return wall, usage, results(out)

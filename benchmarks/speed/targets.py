@@ -171,6 +171,18 @@ TARGETS: tuple[Target, ...] = (
       "the project's installed distribution requires, directly or not",
       "none: an absolute bound, 481 MB less the JIT compiler's 208 MB (issue 35)", 273, "MB",
       True, 35),
+    # 12: the README's main job, issue 32
+    T("main-job-wall", "12", "the main job's wall time (an absolute bound: it depends on the "
+      "machine and its load, set for 2 idle cores; unlike the ratios)",
+      "python -m benchmarks run --out DIR as the README gives it (every file of data/sets/, "
+      "the default solvers and workers), one whole process, start-up included",
+      "none: an absolute bound, for two idle cores (the processor times beside)", 90, "s",
+      True, 32),
+    T("main-job-cpu", "12", "the workers' processor time / solver-call time",
+      "the main job's workers' processor time, results.json's worker_cpu_seconds (each "
+      "chunk's process_time in its worker, summed)",
+      "the same run's solver calls, its summaries' seconds_total summed (the report's "
+      "time per solver)", 5, "x", True, 32),
 )  # fmt: skip
 del T
 

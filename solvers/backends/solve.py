@@ -1,7 +1,8 @@
 """One grid, one solver of the registry: its answer as a grid, for the Python API.
 
 `solve(grid)` is what a notebook calls: the grid (text or values), its geometry (by
-default classic Sudoku of the grid's size), a registry name; back comes a `GridResult`
+default classic Sudoku of the grid's size), a registry name, and the bounds of the
+commands (a work budget, a time limit); back comes a `GridResult`
 holding the solver's own `SolverResult` and the solution read from its model, checked
 by the independent checker.  A notebook shows the result as a picture (`_repr_svg_`):
 the givens dark, the values found blue.
@@ -23,6 +24,7 @@ from encoder.numbering import Grid, num_cell_vars
 from encoder.picture import grid_svg
 from encoder.puzzle_files import read_puzzles
 from encoder.status import Status
+from solvers.budgets import Budget
 from solvers.results import SolverResult
 
 
@@ -73,8 +75,16 @@ def solve(
     solver: str = "dpll",
     encoding: str = "centrale",
     timeout: float | None = None,
+    budget: Budget | None = None,
 ) -> GridResult:
     """Return what `solver` (a name of `SOLVERS`) answers on `grid`.
+
+    `budget` (a `solvers.budgets.Budget`; None: the default one) bounds the call's work
+    in the solver's own units, as the commands' `--budget KIND=N` does: propagations for
+    the home-grown solvers, conflicts for PySAT's (a solver binary has none).  Past it
+    the answer is UNKNOWN with `result.over_budget` set, the same on every machine.
+    `timeout` (seconds, None: none) adds a wall-clock limit; past it the answer is
+    UNKNOWN with `result.timed_out` set, and depends on the machine.
 
     >>> from solvers import solve
     >>> easter_monster = (
@@ -86,12 +96,16 @@ def solve(
     dpll SAT: 174385962293467158586192734451923876928674315367851249719548623635219487842736591
     >>> solve(answer.givens, solver="fl").status  # the failed-literal rule stops short
     <Status.UNKNOWN: 0>
+    >>> from solvers.budgets import Budget
+    >>> stopped = solve(easter_monster, solver="minisat22", budget=Budget(conflicts=1))
+    >>> stopped.status, stopped.result.over_budget, stopped.result.reason
+    (<Status.UNKNOWN: 0>, True, 'work budget of 1 conflicts reached')
     """
     from solvers.backends.registry import make_backend  # PySAT and the core only when solving
 
     values, geometry = _givens(grid, geometry)
     formula = rule_formula(geometry, encoding)
-    with make_backend(solver, timeout=timeout) as backend:
+    with make_backend(solver, timeout=timeout, budget=budget) as backend:
         backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
         result = backend.solve(given_literals(values, geometry))
     solution: Grid = ()

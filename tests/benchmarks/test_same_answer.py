@@ -2,8 +2,10 @@
 sets (every file of data/sets/, the first grids of each, the 16x16 and depth-2 sets
 with them, the finer ratings asked for), one worker, two workers, the Dask executor
 and a run beside a CPU hog write the same results.csv and results.json, byte for byte
-once the time columns and the run's own metadata (wall time, workers, executor, load)
-are set aside.  Every bound is a work budget, so the load cannot move a label."""
+once the times and the facts of how each run ran (its date, command line, workers,
+executor, load) are set aside: every rating, count and tally is compared, and the rest
+of the metadata too (options, budgets, grids done, machine, code).  Every bound is a
+work budget, so the load cannot move a label."""
 
 from __future__ import annotations
 
@@ -21,7 +23,19 @@ from benchmarks.paths import PROJECT
 SETS = sorted((PROJECT / "data" / "sets").glob("*.txt"))
 COMMON = ["--limit", "2", "--length", "--chunk-size", "1", "--quiet"]
 # The only fields a run may change: its times and how it ran (not what it found).
+# In the summaries, every field whose name holds one of these: seconds_median,
+# seconds_total, us_median, grids_per_second, all times of the solver calls.
 TIMES = ("seconds", "us_", "grids_per_second")
+# In the metadata, these keys alone; each must be there (a key renamed fails the test).
+HOW_IT_RAN = (
+    "date",  # when the run started
+    "command",  # the command line: each run's own --workers, --executor and --out
+    "workers",  # one or two processes: what the test varies
+    "executor",  # local or dask: what the test varies
+    "wall_seconds",  # a time: the machine's speed and load
+    "worker_cpu_seconds",  # a time: the machine's speed and load
+    "load_average",  # the machine's load: the hog's run reads higher
+)
 
 
 def _run(out: Path, *extra: str) -> None:
@@ -40,7 +54,8 @@ def _run(out: Path, *extra: str) -> None:
 
 def _json_figures(out: Path) -> str:
     document = json.loads((out / "results.json").read_text(encoding="utf-8"))
-    del document["metadata"]  # how the run went: wall time, workers, executor, load
+    for key in HOW_IT_RAN:
+        del document["metadata"][key]
     for summary in document["summaries"]:
         for key in [k for k in summary if any(t in k for t in TIMES)]:
             del summary[key]

@@ -20,16 +20,19 @@ from benchmarks.speed.targets import BY_ID, TARGETS, UNITS
 PACKAGE = PROJECT / "benchmarks" / "speed"
 TINY = PROJECT / "tests" / "corpus" / "files" / "grid-9x9-depth1.txt"
 SETS = ["--seventeen", str(TINY), "--hardest", str(TINY), "--deeper", str(TINY)]
-TINY_RUN = [*SETS, "--limit", "1", "--skip-commands", "--skip-proofs", "--skip-bxb", "--quiet"]
+TINY_RUN = [*SETS, "--limit", "1", "--skip-commands", "--skip-proofs", "--skip-bxb",
+            "--skip-main-job", "--quiet"]  # fmt: skip
 # Issue 34's targets, each measured on the native core (question 9) or by the commands.
 ISSUE_34 = {"core-placement", "core-up-batch", "core-up-call", "core-fl-batch",
             "core-d2-closure", "core-d2-vs-solve", "core-d3-ladder", "rate-royle17",
             "rate-one-grid", "core-clauses-up"}  # fmt: skip
 # The questions of benchmarks/speed/__init__.py (8, issue 23's board, has left).
-QUESTIONS = {"1", "2", "3a", "3b", "4", "5", "6", "7", "9", "10", "11"}
+QUESTIONS = {"1", "2", "3a", "3b", "4", "5", "6", "7", "9", "10", "11", "12"}
 # Issue 35's, each with the question that measures it.
 ISSUE_35 = {"rate-length-royle17": "4", "bxb-median-cpu": "7", "bxb-easter-cpu": "7",
             "count-vs-solve": "10", "install-first-rate": "11", "deps-size": "11"}  # fmt: skip
+# Issue 32's, the README's main job (question 12).
+ISSUE_32 = {"main-job-wall": "12", "main-job-cpu": "12"}
 
 
 def test_the_targets_table_is_well_formed():
@@ -44,6 +47,7 @@ def test_the_targets_table_is_well_formed():
         assert isinstance(target.at_most, bool)
     assert {t.id for t in TARGETS if t.issue == 34} == ISSUE_34
     assert {t.id: t.question for t in TARGETS if t.issue == 35} == ISSUE_35
+    assert {t.id: t.question for t in TARGETS if t.issue == 32} == ISSUE_32
 
 
 def test_every_checked_target_is_in_the_table_and_every_target_is_checked():
@@ -107,6 +111,7 @@ def test_a_tiny_run_writes_a_record_that_compare_reads_back(tmp_path, capsys):
     # Counting (question 10) and the dependencies (11) are measured; the install is not.
     assert {"count-vs-solve", "deps-size"} <= checked
     assert any("install-first-rate" in why for why in document["not_measured"])
+    assert any("main-job-wall" in why for why in document["not_measured"])
     # Every target line printed is an entry of the record, and the other way round.
     lines = re.findall(r"\(target [<>]= .*, issue \d+: (met|not met)\)$", done.stdout, re.M)
     assert len(lines) == len(document["targets"])

@@ -146,6 +146,21 @@ def test_the_home_backends_label_a_grid_past_its_budget():
             assert "work budget of 50 propagations" in result.reason
 
 
+@pytest.mark.parametrize(
+    ("solver", "budget", "kind"),
+    [("dpll", Budget(propagations=50), "50 propagations"),
+     ("minisat22", Budget(conflicts=1), "1 conflicts")],
+)  # fmt: skip
+def test_the_python_api_solve_takes_a_budget_as_the_commands_do(solver, budget, kind):
+    from solvers import solve
+
+    stopped = solve(EASTER_MONSTER, solver=solver, budget=budget)
+    assert stopped.status is Status.UNKNOWN and stopped.solution == ()
+    assert stopped.result.over_budget and not stopped.result.timed_out
+    assert f"work budget of {kind} reached" in stopped.result.reason
+    assert solve(EASTER_MONSTER, solver=solver, budget=None).status is Status.SAT  # default
+
+
 def test_length_and_bxb_stop_at_their_search_budget_the_same_every_time():
     depth_1 = parse_grid(DEPTH_1, GEOMETRY)
     monster = parse_grid(EASTER_MONSTER, GEOMETRY)
