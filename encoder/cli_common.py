@@ -162,13 +162,13 @@ def add_executor_flags(group: argparse._ActionsContainer) -> None:
     group.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        type=_scheduler_address,
+        type=scheduler_address,
         help="--executor dask: address of a running Dask scheduler (tcp://HOST:8786); "
         "default: a LocalCluster of --workers processes on this machine",
     )
 
 
-def _scheduler_address(text: str) -> str:
+def scheduler_address(text: str) -> str:
     """argparse type of --scheduler: an address Dask could reach, checked before anything
     connects (`executors.dask_cluster.scheduler_problem`)."""
     from executors.dask_cluster import scheduler_problem

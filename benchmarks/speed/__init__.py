@@ -59,7 +59,7 @@ from benchmarks.speed.common import (
     set_name,
 )
 from benchmarks.speed.targets import TARGETS
-from encoder.cli_common import Parser, positive
+from encoder.cli_common import Parser, positive, scheduler_address
 from encoder.encodings import given_literals
 from encoder.output_files import check_file, write_text
 
@@ -125,6 +125,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--scheduler",
+        type=scheduler_address,
         metavar="ADDRESS",
         help="question 5: also on the Dask cluster of this scheduler (tcp://HOST:8786)",
     )
