@@ -30,10 +30,10 @@ solver sees it (MiniSat would grow its arrays to that variable, and PySAT wraps
 literals of 2^32 and more), and so is a line longer than any lemma over those
 variables can be.  The checker then holds the formula, the lemmas added (a lemma added
 again, as a proof that adds and deletes the same clause over and over does, is checked
-but not added twice) and the proof's units: memory follows the lemmas kept, not the
-size of the file.  A formula whose header declares far more variables than its
-clauses use (`Cnf.sparse`) is checked over its used variables renumbered, as the
-solvers run it.
+but not added twice: a 64-bit key a lemma added, in one flat array) and the proof's
+units: memory follows the lemmas kept, not the size of the file.  A formula whose
+header declares far more variables than its clauses use (`Cnf.sparse`) is checked over
+its used variables renumbered, as the solvers run it.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ import io
 import re
 import sys
 import time
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -271,7 +272,7 @@ def check_proof(cnf: Cnf, lemmas: Iterable[Lemma], name: str) -> Verdict:
     checked = deletions = widest = 0
     last_line = 1
     formula, renamed = _as_solved(cnf)
-    added: set[int] = set()  # keys of the lemmas added to the solver
+    added = _Keys()  # keys of the lemmas added to the solver
     units: set[int] = set()  # the unit lemmas, as the proof writes them
     lemmas = iter(lemmas)
     # Ctrl-C between two lemmas, never by PySAT's longjmp out of one
@@ -302,8 +303,7 @@ def check_proof(cnf: Cnf, lemmas: Iterable[Lemma], name: str) -> Verdict:
             # A key shared by two different clauses (a hash collision) leaves the second
             # out of the solver: a later lemma may then fail, never pass wrongly.
             key = hash(" ".join(map(str, sorted(set(literals)))))  # keyed per process
-            if key not in added:
-                added.add(key)
+            if added.add(key):
                 solver.add_clause(literals)
             if len(literals) == 1:
                 units.add(lemma.literals[0])
@@ -313,6 +313,47 @@ def check_proof(cnf: Cnf, lemmas: Iterable[Lemma], name: str) -> Verdict:
             f"the proof ends without the empty clause, and its units {problem}", name, last_line
         )
     return Verdict("one model", checked, deletions, time.perf_counter() - start, model, widest)
+
+
+class _Keys:
+    """A set of 64-bit keys in one flat array of slots (open addressing, linear probing,
+    0 for an empty slot), kept at most 2/3 full: 12 to 24 bytes a key, 36 while it
+    doubles.  A Python set of ints took about 100 (an int object, and a slot of a table
+    kept at most 3/5 full), the most memory a proof of distinct lemmas made the checker
+    hold: MiniSat's own clauses take less."""
+
+    def __init__(self) -> None:
+        self.slots = array("q", [0]) * 1024  # the number of slots is a power of 2
+        self.count = 0
+
+    def add(self, key: int) -> bool:
+        """Add a key (any int of 64 bits, sign included); return whether it is new."""
+        key = key or 1  # 0 marks an empty slot: key 0 shares key 1's place
+        slots = self.slots
+        mask = len(slots) - 1
+        at = key & mask
+        while held := slots[at]:
+            if held == key:
+                return False
+            at = (at + 1) & mask
+        slots[at] = key
+        self.count += 1
+        if 3 * self.count > 2 * len(slots):
+            self._grow()
+        return True
+
+    def _grow(self) -> None:
+        """Double the slots and place the keys again (each key is there once: no key to
+        compare, just the first free slot)."""
+        old = self.slots
+        self.slots = slots = array("q", [0]) * (2 * len(old))
+        mask = len(slots) - 1
+        for key in old:
+            if key:
+                at = key & mask
+                while slots[at]:
+                    at = (at + 1) & mask
+                slots[at] = key
 
 
 def _as_solved(cnf: Cnf) -> tuple[Cnf, Callable[[tuple[int, ...]], list[int]]]:
