@@ -633,6 +633,17 @@ static int closed(const LFormula *f, const LState *S) {
     return 1;
 }
 
+/* One more literal of constraint c made false beside the state: its count in hfalse,
+ * started from the state's nfalse the first time c is met under stamp `current`.
+ * Return the count. */
+static inline int32_t one_more_false(LScratch *X, const LState *S, int32_t c, int64_t current) {
+    if (X->stamp[c] != current) {
+        X->stamp[c] = current;
+        X->nfalse[c] = S->nfalse[c];
+    }
+    return ++X->nfalse[c];
+}
+
 /* The closure of hypothesis z over its links, beside the state: hvalue marks it (its
  * literals in htrail, *n of them), and each constraint it touches gets its false
  * literals counted in hfalse under stamp current.  Return 0 when the closure holds a
@@ -648,10 +659,9 @@ static inline int64_t hop_closure(const LFormula *f, const LState *S, LScratch *
     const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
     const int32_t *const wstart = f->wstart, *const occ = f->occ, *const cstart = f->cstart;
     const int8_t *const value = S->value;
-    const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
+    const int32_t *const ntrue = S->ntrue;
     int8_t *const hvalue = X->value;
-    int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
-    int64_t *const stamp = X->stamp;
+    int32_t *const htrail = X->trail;
     int64_t length = 2;
     for (int32_t i = bstart[z] - 1; i < bstart[z + 1]; i++) {
         int32_t r = i < bstart[z] ? z : bimp[i];
@@ -664,11 +674,8 @@ static inline int64_t hop_closure(const LFormula *f, const LState *S, LScratch *
         for (int32_t j = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; j < end; j++) {
             int32_t c = occ[j];
             if (ntrue[c] > 0) continue;
-            if (stamp[c] != current) {
-                stamp[c] = current;
-                hfalse[c] = nfalse[c];
-            }
-            int32_t false_now = ++hfalse[c], width = cstart[c + 1] - cstart[c];
+            int32_t false_now = one_more_false(X, S, c, current);
+            int32_t width = cstart[c + 1] - cstart[c];
             if (false_now == width) length = 1;
             if (near && false_now == width - 1) {
                 if (*nnear < NEAR_ROOM) near[*nnear] = c;
@@ -748,11 +755,10 @@ static int64_t conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64
     const int32_t *const wstart = f->wstart, *const occ = f->occ;
     const int32_t *const cstart = f->cstart, *const lits = f->lits;
     const int8_t *const value = S->value;
-    const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
+    const int32_t *const ntrue = S->ntrue;
     int8_t *const hvalue = X->value;
-    int32_t *const hfalse = X->nfalse, *const htrail = X->trail;
+    int32_t *const htrail = X->trail;
     int32_t *const now = X->entry_next, *const next = X->entry_cone; /* this round, the next */
-    int64_t *const stamp = X->stamp;
     const int64_t current = ++X->st[X_STAMP];
     int64_t round = 0, found = limit + 1, nnow = 0, nnext = 0, ntrail = 0;
     now[nnow++] = z;
@@ -774,11 +780,8 @@ static int64_t conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64
             for (int32_t i = wstart[r ^ 1], end = wstart[(r ^ 1) + 1]; i < end; i++) {
                 int32_t c = occ[i];
                 if (ntrue[c] > 0) continue;
-                if (stamp[c] != current) {
-                    stamp[c] = current;
-                    hfalse[c] = nfalse[c];
-                }
-                int32_t false_now = ++hfalse[c], width = cstart[c + 1] - cstart[c];
+                int32_t false_now = one_more_false(X, S, c, current);
+                int32_t width = cstart[c + 1] - cstart[c];
                 if (false_now == width) {
                     found = round;
                     break;
