@@ -33,6 +33,7 @@ from tabulate import tabulate
 from encoder.errors import InputError, read_text
 from encoder.puzzle_files import TABLE_SUFFIXES, Puzzle
 from solvers.budgets import OVER_BUDGET, Budget
+from solvers.results import depth_bucket
 
 NOT_RATINGS = {"puzzle", "solution", "id", "clues", "nb_clues"}  # columns that are no rating
 SMALL = 10  # the confusion table's last row and column gather the values from here on
@@ -155,16 +156,10 @@ class Rated:
         work budget: the same on every machine), 'timeout' (the time limit: this
         machine's), 'deeper' (beyond the nesting tried), 'unsat' (a contradiction)."""
         causes = {"budget": 0, "timeout": 0, "deeper": 0, "unsat": 0}
+        cause = {OVER_BUDGET: "budget", "timeout": "timeout", "unsat": "unsat"}
         for label in self.labels:
-            word = label.partition("@")[0]
-            if word == OVER_BUDGET:
-                causes["budget"] += 1
-            elif word == "timeout":
-                causes["timeout"] += 1
-            elif word == "unsat":
-                causes["unsat"] += 1
-            elif not label.isdigit():
-                causes["deeper"] += 1
+            if not label.isdigit():  # read as the harness reads a label ('>2': deeper)
+                causes[cause.get(depth_bucket(label), "deeper")] += 1
         return causes
 
 
