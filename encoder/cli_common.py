@@ -195,7 +195,7 @@ def settle_executor_flags(
 # or ask for what no machine gives (a process per worker).
 MAX_COUNT = 2**62  # a count or a budget: a C int64 holds it with room to add
 MAX_SECONDS = 1e6  # a time limit (about 11.6 days): no limit at all is --timeout left out
-MAX_DEPTH = 100  # nesting of hypotheses: the C core's own bound (solvers/core/module.c)
+MAX_DEPTH = 100  # nesting of hypotheses: the C core's own bound (solvers/core/native/python/module.c)
 MAX_WORKERS = 1024  # processes, each an interpreter of its own
 
 

@@ -2,7 +2,7 @@
 they return (`solvers.backends.base._ClauseCheck`).
 
 It reads the flat clause arrays of `encoder.dimacs.Cnf` literal by literal and shares
-no code with the engine's propagation (solvers/core/clause_check.c), so it stays an
+no code with the engine's propagation (solvers/core/native/proof/clause_check.c), so it stays an
 independent check of the engine's closures as well as of PySAT's and the binaries'
 models.  Compiled, it takes a few microseconds on the 9x9 rule formula, where numpy's
 whole-formula pass took about 50 and dominated the harness's time per answer.

@@ -29,7 +29,7 @@ kernels' default: one length test per learnt fact, nothing in the propagation lo
 A full log keeps counting in log[HEAD] without writing: the caller sees HEAD beyond
 the array, and asks again with a bigger one (the answers do not change).
 
-The kernels that write it are C (solvers/core/proof_log.h: log_lemma, log_mark,
+The kernels that write it are C (solvers/core/native/proof/proof_log.h: log_lemma, log_mark,
 log_forget, the layout's slots as LOG_HEAD, LOG_BASE, LOG_MARK, LOG_FIRST); this module
 holds the layout for Python, which makes logs and reads them.
 """

@@ -1,4 +1,4 @@
-"""DPLL on the native clause engine (solvers/core/search.c), with this thin Python face:
+"""DPLL on the native clause engine (solvers/core/native/search/search.c), with this thin Python face:
 one model, the number of models up to a limit, or the models one after the other.  The
 order of decisions: the lowest literal of the first shortest open clause, true first;
 then binary clauses and free variables, false first (search.c says why), so the

@@ -51,7 +51,7 @@ from solvers.limits import clock, deadline_after
 from solvers.ratings.length import RefutationRater
 from solvers.results import rating_label
 
-# The kernels (solvers/core/bxb.c, through solvers.core.length) return SOLVED,
+# The kernels (solvers/core/native/length/bxb.c, through solvers.core.length) return SOLVED,
 # CONTRADICTION, STUCK, OUT_OF_BUDGET (work[SEARCHES] reached work[BUDGET]) or
 # OUT_OF_TIME (the deadline passed, read every CLOCK_EVERY refutation searches), status
 # codes declared once in the core (length.h, read by solvers.core.length).

@@ -7,7 +7,7 @@ T&E(k).  A grid whose closure reaches a contradiction is UNSAT at that depth.  T
 rules are loaded once per geometry and the givens are passed as assumptions, so rating
 a file of grids builds one engine.  The native core rates (`solvers.core`): on the
 exam's complete encoding (`centrale`) its bit-parallel board, whose closures are the
-clause engine's (solvers/core/board_impl.h says why) at a fraction of the cost, and
+clause engine's (solvers/core/native/board/board_impl.h says why) at a fraction of the cost, and
 every other encoding on its clause engine.  The proofs (`depth_proofs`, which log each
 closure's lemmas) and a rating under the opt-in time limit (the board keeps no clock)
 run on the core's clause engine.

@@ -6,7 +6,7 @@ value) a refutation eliminates, those whose shortest refutation is shortest are 
 eliminated at once, and so on until the grid is filled.  The rating is the longest
 step this needed; a grid that singles fill rates 0.  How a refutation's length is
 counted (the constraints of the implication graph that leads to the contradiction,
-links free, the target's own constraints not counted) is in solvers/core/length.c; on
+links free, the target's own constraints not counted) is in solvers/core/native/length/length.c; on
 the exam's encoding it is the number of CSP-variables (cells rc and row/column/box
 places rn, cn, bn) of Berthier's braids, so the rating is meant to be his B (and W,
 which differs from B on 0.3% of puzzles).
@@ -16,7 +16,7 @@ candidates to remove), the rating is also the smallest length L such that single
 refutations of length <= L fill the grid: any order of those steps reaches the same
 fixpoint, and simplest first never needs a longer step.  (That holds for true minima;
 the kernel's lengths are minima up to the approximation described in
-solvers/core/length.c, so the two definitions can differ on rare grids.)
+solvers/core/native/length/length.c, so the two definitions can differ on rare grids.)
 
 Where this differs from Berthier's W: W counts whips, whose chain must be continuous
 (each CSP-variable's left-linking candidate linked to the previous right-linking one);

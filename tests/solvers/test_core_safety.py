@@ -17,7 +17,7 @@ from interrupted_child import seconds_to_stop
 
 import solvers.core as core
 from encoder.geometry import standard
-from solvers.core import build
+from solvers.core.native import build
 
 PROJECT = Path(__file__).resolve().parents[2]
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -195,7 +195,7 @@ def test_ctrl_c_ends_a_kernel_within_half_a_second(kernel, count):
 
 
 def sanitized_build(folder: Path) -> Path:
-    """Build every extension of the core (solvers/core/build.py's table) from the same
+    """Build every extension of the core (solvers/core/native/build.py's table) from the same
     sources with ASan and UBSan into `folder`."""
     include = sysconfig.get_paths()["include"]
     flags = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
@@ -203,7 +203,9 @@ def sanitized_build(folder: Path) -> Path:
     for name in build.EXTENSIONS:
         target = folder / (name + sysconfig.get_config_var("EXT_SUFFIX"))
         sources = [str(PROJECT / path) for path in build.sources(name)]
-        command = ["gcc", *build.flags(name), *flags, f"-I{include}", *sources, "-o", str(target)]
+        includes = [f"-I{PROJECT / headers}" for headers in build.include_dirs()]
+        command = ["gcc", *build.flags(name), *flags, f"-I{include}", *includes, *sources, "-o",
+                   str(target)]  # fmt: skip
         subprocess.run(command, check=True)
     return folder
 

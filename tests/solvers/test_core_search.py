@@ -1,4 +1,4 @@
-"""DPLL in the native core (`solvers.core.search`, solvers/core/search.c).
+"""DPLL in the native core (`solvers.core.search`, solvers/core/native/search/search.c).
 
 The C search answers what the kernels it was ported from answered (recorded in
 data/search.tsv.gz by tests/solvers/make_goldens.py; search_cases.py makes the

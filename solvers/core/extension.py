@@ -1,0 +1,90 @@
+"""The compiled extensions of the native core (solvers/core/native, built by the package's
+own build) and the constants they define: one definition of each, in C, read here.
+
+SUDOKU_SAT_CORE, when set, is a folder of other builds of the extensions to load
+instead (the sanitizer test builds them there).  The board's kernels are compiled for
+several instruction sets and the best this processor runs is used (`variant()`);
+`variants()` lists those it runs and `use_variant(name)` picks one (the tests run each).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sysconfig
+from dataclasses import dataclass
+from importlib.machinery import ExtensionFileLoader
+from importlib.util import module_from_spec, spec_from_loader
+
+import numpy as np
+
+
+def load_extension(name: str):
+    """The compiled extension `solvers.core.<name>` (build.py lists them), or the build of
+    it in the folder SUDOKU_SAT_CORE names (the sanitizer test builds one there)."""
+    folder = os.environ.get("SUDOKU_SAT_CORE")
+    if not folder:
+        try:
+            return importlib.import_module("solvers.core." + name)
+        except ModuleNotFoundError:  # a checkout whose C sources were never compiled
+            here = os.path.dirname(__file__)
+            raise ImportError(
+                f"the native core is not built in {here}: run `pip install -e .` in the "
+                "checkout (or `pip install .`), which compiles solvers/core/native"
+            ) from None
+    path = os.path.join(folder, name + sysconfig.get_config_var("EXT_SUFFIX"))
+    loader = ExtensionFileLoader("solvers.core." + name, path)
+    module = module_from_spec(spec_from_loader("solvers.core." + name, loader))
+    loader.exec_module(module)
+    return module
+
+
+_core = load_extension("_core")
+
+variants = _core.variants  # the variants this processor runs, best last
+variant = _core.variant  # the variant in use
+use_variant = _core.use_variant  # use_variant(name): use that one
+
+# A grid's outcome in a depth loop: the extension's own constants (core.h), one definition.
+DEPTH_OPEN = _core.DEPTH_OPEN  # no depth up to max_depth fills it
+DEPTH_SAT = _core.DEPTH_SAT  # the closure of its depth fills the grid
+DEPTH_UNSAT = _core.DEPTH_UNSAT  # the closure of its depth is contradictory
+DEPTH_BAD = _core.DEPTH_BAD  # a value outside 0..N
+DEPTH_TIMEOUT = _core.DEPTH_TIMEOUT  # its opt-in time limit passed (the clause engine's)
+DEPTH_BUDGET = _core.DEPTH_BUDGET  # its work budget ran out at its depth
+# Clauses.bounded_probe's outcomes: the extension's own constants, one definition.
+PROBE_OK = 0  # else the number of literals
+PROBE_CONFLICT = _core.PROBE_CONFLICT
+PROBE_BUDGET = _core.PROBE_BUDGET
+PROBE_TIME = _core.PROBE_TIME
+
+
+@dataclass(frozen=True)
+class Depths:
+    """The depth rating of many grids, one entry per grid: `status` (DEPTH_*), `depth`
+    (the depth that settled it, the last one tried when open, the one the budget
+    stopped), `solutions` (the cells placed: the filled grid when SAT), `seconds` (the
+    kernel's time on the grid) and `work` (the work units it spent)."""
+
+    status: np.ndarray
+    depth: np.ndarray
+    solutions: np.ndarray
+    seconds: np.ndarray
+    work: np.ndarray
+
+
+@dataclass(frozen=True)
+class Closures:
+    """The closures of one depth of many assumption sets (`Clauses.closures`), one entry
+    per set, `status` (DEPTH_*: SAT when the closure
+    assigns every one of the first `cell_vars` variables, OPEN, UNSAT, BAD for a literal
+    beyond the formula, BUDGET), `assigned` (of those variables, root level included),
+    `conflicts` (failed hypotheses and contradictory frames), `work`, `seconds`, and
+    `true` (the variables true in the closure, one row per set; SAT rows only)."""
+
+    status: np.ndarray
+    assigned: np.ndarray
+    conflicts: np.ndarray
+    work: np.ndarray
+    seconds: np.ndarray
+    true: np.ndarray
