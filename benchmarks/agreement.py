@@ -15,7 +15,7 @@ and executors as `rate`, and prints:
 - the time per puzzle of the rating (median, mean, 90th percentile, worst), and the
   wall time with the number of workers.
 
-The measures are `benchmarks.rating_agreement`'s; this module reads the flags and prints.
+The measures are `studies.rating_agreement`'s; this module reads the flags and prints.
 """
 
 from __future__ import annotations
@@ -29,7 +29,20 @@ import numpy as np
 from tabulate import tabulate
 
 from benchmarks.paths import load, machine
-from benchmarks.rating_agreement import (
+from cli.flags import (
+    MAX_DEPTH,
+    MAX_WORKERS,
+    add_budget_flag,
+    add_executor_flags,
+    positive,
+    settle_executor_flags,
+)
+from encoder.cli_common import Parser, add_geometry_flags, variant_of
+from encoder.errors import InputError
+from encoder.puzzle_files import open_source
+from solvers.budgets import DEFAULT_BUDGET, budget_from
+from solvers.limits import machine_dependence
+from studies.rating_agreement import (
     EXACT,
     GOALS,
     compare,
@@ -38,21 +51,6 @@ from benchmarks.rating_agreement import (
     rate_lengths,
     rating_columns,
 )
-from encoder.cli_common import (
-    MAX_DEPTH,
-    MAX_WORKERS,
-    Parser,
-    add_budget_flag,
-    add_executor_flags,
-    add_geometry_flags,
-    positive,
-    settle_executor_flags,
-    variant_of,
-)
-from encoder.errors import InputError
-from encoder.puzzle_files import open_source
-from solvers.budgets import DEFAULT_BUDGET, budget_from
-from solvers.limits import machine_dependence
 
 DEFAULT_SET = "berthier-cb-5000"
 

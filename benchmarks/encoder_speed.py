@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from benchmarks.paths import machine
 from benchmarks.speed.common import read_grids
 from benchmarks.timing import median, time_calls
-from encoder.cli_common import Parser, positive
+from cli.flags import positive
+from encoder.cli_common import Parser
 from encoder.emit import encode_dimacs
 from encoder.encodings import puzzle_formula, rule_formula
 from encoder.geometry import standard

@@ -63,18 +63,16 @@ from benchmarks.journal import FILE as JOURNAL_FILE
 from benchmarks.journal import Journal, missing
 from benchmarks.report import markdown, metadata, results_json, table, write_csv, write_json
 from benchmarks.sets import Dataset
-from encoder.amo import AMO_ENCODINGS
-from encoder.cli_common import (
+from cli.flags import (
     MAX_DEPTH,
     MAX_WORKERS,
-    Parser,
     add_budget_flag,
     add_executor_flags,
-    add_geometry_flags,
     positive,
     settle_executor_flags,
-    variant_of,
 )
+from encoder.amo import AMO_ENCODINGS
+from encoder.cli_common import Parser, add_geometry_flags, variant_of
 from encoder.encodings import ENCODING_NAMES, ENCODINGS
 from encoder.output_files import check_folder
 from executors import available_cores

@@ -1,4 +1,4 @@
-"""`python -m benchmarks stats`: the school paper's study (`benchmarks.solutions_vs_givens`)
+"""`python -m benchmarks stats`: the school paper's study (`studies.solutions_vs_givens`)
 from the command line.
 
 Outputs: a table per method on stdout, `solutions_vs_givens.csv` and
@@ -22,7 +22,11 @@ import time
 from collections.abc import Sequence
 
 from benchmarks.paths import machine
-from benchmarks.solutions_vs_givens import (
+from cli.flags import MAX_WORKERS, add_executor_flags, positive, settle_executor_flags
+from encoder.cli_common import Parser, add_geometry_flags, variant_of
+from encoder.output_files import check_folder
+from puzzles.outputs import Interrupted, print_out
+from studies.solutions_vs_givens import (
     CI_METHOD,
     CSV_NAME,
     METHODS,
@@ -34,17 +38,6 @@ from benchmarks.solutions_vs_givens import (
     thresholds,
     write_csv,
 )
-from encoder.cli_common import (
-    MAX_WORKERS,
-    Parser,
-    add_executor_flags,
-    add_geometry_flags,
-    positive,
-    settle_executor_flags,
-    variant_of,
-)
-from encoder.output_files import check_folder
-from puzzles.outputs import Interrupted, print_out
 
 
 def parse_range(spec: str) -> list[int]:

@@ -1,30 +1,28 @@
-"""The command line's shared pieces: common flags, reading a GRID argument, and the one
-error handler of every front end.
+"""The command line's shared pieces that are the encoder's: the geometry flags, reading a
+GRID argument, and the one error handler of every front end.
 
-This is the one module of argparse helpers the front ends share (each package's
+This is the module of argparse helpers every front end shares (each package's
 `__main__.py` and the command modules: `benchmarks/run.py`, `puzzles/generate.py`, ...);
 the library beneath them takes typed values (`encoder.variant.Variant`,
 `encoder.geometry.Geometry`, small option records) and never sees a Namespace
 (tests/test_layers.py keeps it so).  `add_geometry_flags` declares the variant options
 (--size, --box, --diagonals, --windows, --regions, --no-boxes, --symbols) and
-`variant_of` turns them into a `Variant`; `add_executor_flags` declares --executor and
---scheduler; `one_puzzle` and `all_puzzles` read a GRID argument through
-`encoder.puzzle_files.read_puzzles` and word the --index choices; `run_front_end` turns
-bad input into one line `prog: FILE:LINE: problem` and prints the library's warnings.
-`Parser` is every front end's argparse parser: a value an option's type refuses (a
-budget of 0, a time limit of nan) is one line, exit 2.
+`variant_of` turns them into a `Variant`; `one_puzzle` and `all_puzzles` read a GRID
+argument through `encoder.puzzle_files.read_puzzles` and word the --index choices;
+`run_front_end` turns bad input into one line `prog: FILE:LINE: problem` and prints the
+library's warnings.  `Parser` is every front end's argparse parser: a value an option's
+type refuses (a budget of 0, a time limit of nan) is one line, exit 2.  The flags of the
+commands that run chunks (executor, Dask, budgets, numeric bounds) are `cli.flags`.
 """
 
 from __future__ import annotations
 
 import _thread
 import argparse
-import math
-import shlex
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import IO
 
 from encoder.errors import GridError, InputError
@@ -32,7 +30,6 @@ from encoder.geometry import MAX_SIZE
 from encoder.output_files import reader_left, write_file
 from encoder.puzzle_files import ClashError, Puzzle, open_source
 from encoder.variant import GridWarning, Variant
-from executors import EXECUTORS, available_cores
 from puzzlesets import PuzzleSetError
 
 GEOMETRY_FLAGS = ("size", "box", "diagonals", "windows", "regions", "no_boxes", "symbols")
@@ -148,133 +145,6 @@ def _conflict_hint(read: Callable):
     except ClashError as error:
         message = f"{error.message}; --allow-conflicts encodes it anyway (UNSAT)"
         raise ClashError(message, error.path, error.line) from None
-
-
-def add_executor_flags(group: argparse._ActionsContainer) -> None:
-    """Declare --executor and --scheduler, for every command that runs chunks
-    (`benchmarks run`, `benchmarks stats`, `benchmarks agreement`, `solvers rate`)."""
-    group.add_argument(
-        "--executor",
-        choices=list(EXECUTORS),
-        default="local",
-        help="where chunks run: local processes (--workers) or a Dask cluster (default local)",
-    )
-    group.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        type=scheduler_address,
-        help="--executor dask: address of a running Dask scheduler (tcp://HOST:8786); "
-        "default: a LocalCluster of --workers processes on this machine",
-    )
-
-
-def scheduler_address(text: str) -> str:
-    """argparse type of --scheduler: an address Dask could reach, checked before anything
-    connects (`executors.dask_cluster.scheduler_problem`)."""
-    from executors.dask_cluster import scheduler_problem
-
-    problem = scheduler_problem(text)
-    if problem:
-        raise argparse.ArgumentTypeError(problem)
-    return text
-
-
-def settle_executor_flags(
-    parser: argparse.ArgumentParser, args: argparse.Namespace, local_workers: int = 1
-) -> None:
-    """Check --scheduler against --executor (a usage error) and fill in --workers when
-    it was not given: all cores for a Dask LocalCluster, `local_workers` otherwise."""
-    if args.scheduler is not None and args.executor != "dask":
-        parser.error("--scheduler needs --executor dask")
-    if args.workers is None:
-        args.workers = available_cores() if args.executor == "dask" else local_workers
-
-
-# The largest values the numeric options take: beyond them a value would overflow what
-# reads it (the C core's 64-bit counters and nanosecond deadlines, the interval timer),
-# or ask for what no machine gives (a process per worker).
-MAX_COUNT = 2**62  # a count or a budget: a C int64 holds it with room to add
-MAX_SECONDS = 1e6  # a time limit (about 11.6 days): no limit at all is --timeout left out
-MAX_DEPTH = 100  # nesting of hypotheses: the C core's own bound (solvers/core/native/python/module.c)
-MAX_WORKERS = 1024  # processes, each an interpreter of its own
-
-
-def positive(kind, zero: bool = False, most: float | None = None):
-    """Return an argparse type: a number of `kind` above 0 (or at least 0 if `zero`), and
-    at most `most` (default MAX_COUNT for a whole number, MAX_SECONDS for seconds)."""
-    if most is None:
-        most = MAX_COUNT if kind is int else MAX_SECONDS
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not math.isfinite(value):  # nan compares false with everything: say so here
-            raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
-        if value < 0 or (value == 0 and not zero):
-            raise argparse.ArgumentTypeError(f"must be {'>= 0' if zero else '> 0'}, not {text}")
-        if value > most:
-            raise argparse.ArgumentTypeError(f"must be at most {int(most):,}, not {text}")
-        return value
-
-    return parse
-
-
-def budget_item(kinds: Sequence[str]):
-    """Return an argparse type for one `--budget KIND=N`: (kind, N), N a whole number
-    >= 1 (`_` and scientific notation such as 1e6 accepted when whole)."""
-
-    def parse(text: str) -> tuple[str, int]:
-        kind, sep, number = text.partition("=")
-        kind = kind.strip()
-        if not sep or kind not in kinds:
-            raise argparse.ArgumentTypeError(
-                f"expected KIND=N with KIND one of {', '.join(kinds)}, not {text!r}"
-            )
-        try:
-            value = float(number.replace("_", "")) if number.strip() else math.nan
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value) or value != int(value) or value < 1:
-            raise argparse.ArgumentTypeError(
-                f"{kind} budget must be a whole number >= 1, not {number!r}"
-            )
-        if value > MAX_COUNT:  # the core counts in 64 bits
-            raise argparse.ArgumentTypeError(
-                f"{kind} budget must be at most {MAX_COUNT:,}, not {number!r}"
-            )
-        return kind, int(value)
-
-    return parse
-
-
-def add_budget_flag(parser, defaults: Mapping[str, int]) -> None:
-    """Declare the repeatable `--budget KIND=N` (its value: a list of (kind, N)), the
-    work budget per grid whose kinds and defaults are `defaults` (solvers.budgets)."""
-    parser.add_argument(
-        "--budget",
-        action="append",
-        type=budget_item(tuple(defaults)),
-        default=[],
-        metavar="KIND=N",
-        help="work budget per grid, in the engine's own units (repeatable; KIND: "
-        f"propagations, default {defaults['propagations']:,}: the home-grown engine and the "
-        f"depth rating; searches, default {defaults['searches']:,}: refutation length and "
-        f"BxB; conflicts, default {defaults['conflicts']:,}: PySAT solvers); a grid past it "
-        "is labelled >budget, the same on every machine",
-    )
-
-
-def command_line(text: str) -> str:
-    """argparse type of a solver command: non-empty, and split the way a shell would."""
-    try:
-        words = shlex.split(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"cannot split {text!r}: {error}") from None
-    if not words or words[0] in ("{cnf}", "{out}"):
-        raise argparse.ArgumentTypeError(f"{text!r} names no program")
-    return text
 
 
 def run_front_end(

@@ -22,7 +22,7 @@ project.  The contract is in `executors.contract`.
   no scheduler address is given.  Dask is imported only when this executor is chosen.
 
 The command-line flags that choose an executor (`--executor`, `--scheduler`) are
-declared by the front ends (`encoder.cli_common.add_executor_flags`): this package
+declared by the front ends (`cli.flags.add_executor_flags`): this package
 takes a name, a number of workers and an address.
 """
 

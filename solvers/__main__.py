@@ -33,18 +33,20 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 
-from encoder.cli_common import (
+from cli.flags import (
     MAX_DEPTH,
     MAX_WORKERS,
-    Parser,
     add_budget_flag,
     add_executor_flags,
-    add_geometry_flags,
     command_line,
-    one_puzzle,
     positive,
-    run_front_end,
     settle_executor_flags,
+)
+from encoder.cli_common import (
+    Parser,
+    add_geometry_flags,
+    one_puzzle,
+    run_front_end,
     variant_of,
     write_output,
 )

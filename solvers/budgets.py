@@ -69,5 +69,5 @@ class BudgetExhausted(Exception):
 
 def budget_from(items: list[tuple[str, int]]) -> Budget:
     """Return the default budget with the `--budget` items given (the front ends'
-    `encoder.cli_common.add_budget_flag`)."""
+    `cli.flags.add_budget_flag`)."""
     return replace(DEFAULT_BUDGET, **dict(items))

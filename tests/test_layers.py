@@ -6,8 +6,12 @@ Layers, lowest first (a module imports only its own package and the layers below
     puzzlesets, executors   files and checksums; where chunks run (no project imports)
     encoder                 grid -> geometry -> formula, DIMACS, decoding, checking
     solvers                 engine, backends, rating, explanations -> result records
-    puzzles                 full grids, generation, counting, uniqueness
-    benchmarks              the harness, reports, plots, speed, the study, commands
+    cli, puzzles            the front ends' shared flags; full grids, generation, counting
+    studies                 solutions versus givens, agreement with published ratings
+    benchmarks              the harness, reports, plots, speed, commands
+
+A package's `__main__` is its command line, the top of the package: it may use the
+shared flags (`cli`), which rank above `solvers` because their bounds are the C core's.
 """
 
 from __future__ import annotations
@@ -17,8 +21,8 @@ import re
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
-LAYERS = {"puzzlesets": 0, "executors": 0, "encoder": 1, "solvers": 2, "puzzles": 3,
-          "benchmarks": 4}  # fmt: skip
+LAYERS = {"puzzlesets": 0, "executors": 0, "encoder": 1, "solvers": 2, "cli": 3, "puzzles": 3,
+          "studies": 4, "benchmarks": 5}  # fmt: skip
 
 
 def module_name(path: Path) -> str:
@@ -118,8 +122,12 @@ def test_every_package_is_in_a_layer():
     assert packages == set(LAYERS), "a new package needs its place in LAYERS (and README)"
 
 
-def layer(module: str) -> int:
-    return LAYERS[module.split(".")[0]]
+def layer(module: str) -> float:
+    """Return the rank of `module`'s package; a `__main__` ranks above the shared flags."""
+    rank = LAYERS[module.split(".")[0]]
+    if module.endswith("__main__"):
+        return max(rank, LAYERS["cli"] + 0.5)
+    return rank
 
 
 def upward_imports(edges: dict[str, set[str]]) -> list[str]:
@@ -174,16 +182,19 @@ def test_the_checks_can_fail(tmp_path):
     assert edges == {"encoder.a": {"benchmarks.run", "encoder.b"}, "encoder.b": {"encoder.a"}}
     assert upward_imports(edges) == ["encoder.a imports benchmarks.run"]
     assert cycles(edges) == ["encoder.a -> encoder.b -> encoder.a"]
+    flags = {"solvers.__main__": {"cli.flags"}, "solvers.engine": {"cli.flags"}}
+    assert upward_imports(flags) == ["solvers.engine imports cli.flags"]
 
 
 # The command line stays in the front ends: each package's __main__.py, the modules of the
 # commands `python -m benchmarks` dispatches to, and the one module of shared flags.  The
 # library beneath them (what the Python API reaches) takes typed values and never sees
 # argparse or a Namespace, nor imports a front end.  A command keeps its name and its
-# library gets one of its own: generate / generation, stats / solutions_vs_givens,
-# agreement / rating_agreement, run / harness.
+# library gets one of its own: generate / generation, stats / studies.solutions_vs_givens,
+# agreement / studies.rating_agreement, run / harness.
 FRONT_ENDS = {
-    "encoder.cli_common",  # the shared flags and error handler of every front end
+    "encoder.cli_common",  # the geometry flags and the error handler of every front end
+    "cli.flags",  # the executor, budget and numeric flags of the commands that run chunks
     "benchmarks.run",
     "benchmarks.speed",
     "benchmarks.stats",

@@ -59,7 +59,8 @@ from benchmarks.speed.common import (
     set_name,
 )
 from benchmarks.speed.targets import TARGETS
-from encoder.cli_common import Parser, positive, scheduler_address
+from cli.flags import positive, scheduler_address
+from encoder.cli_common import Parser
 from encoder.encodings import given_literals
 from encoder.output_files import check_file, write_text
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.agreement import main
-from benchmarks.rating_agreement import average_ranks, kendall_tau_b, spearman
+from studies.rating_agreement import average_ranks, kendall_tau_b, spearman
 
 
 def test_average_ranks_share_ties():

@@ -29,7 +29,7 @@ distributed = pytest.importorskip(
 from benchmark_processes import group_left, started, wait_for_chunks  # noqa: E402
 
 from benchmarks import run as run_command  # noqa: E402
-from benchmarks import solutions_vs_givens, stats  # noqa: E402
+from benchmarks import stats  # noqa: E402
 from benchmarks.__main__ import main as benchmarks_main  # noqa: E402
 from benchmarks.chunks import ChunkResult, run_chunk  # noqa: E402
 from benchmarks.harness import RunOptions, load_datasets, make_tasks  # noqa: E402
@@ -43,6 +43,7 @@ from executors.dask_cluster import (  # noqa: E402
     local_cluster,
 )
 from solvers.__main__ import main as solvers_main  # noqa: E402
+from studies import solutions_vs_givens  # noqa: E402
 
 CLASH = "11" + "." * 79  # two 1s in the first row: no solution
 

@@ -10,7 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.solutions_vs_givens import (
+from benchmarks.stats import parse_range
+from encoder.geometry import standard
+from encoder.grids import find_clashes
+from puzzles.counting import SolutionCount as Count
+from puzzles.fullgrid import GridSampler
+from studies.solutions_vs_givens import (
     Point,
     Sample,
     bootstrap_ci,
@@ -21,11 +26,6 @@ from benchmarks.solutions_vs_givens import (
     tables,
     thresholds,
 )
-from benchmarks.stats import parse_range
-from encoder.geometry import standard
-from encoder.grids import find_clashes
-from puzzles.counting import SolutionCount as Count
-from puzzles.fullgrid import GridSampler
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -49,8 +49,8 @@ def test_samples_are_reproducible_and_well_formed():
 
 
 def test_method_one_places_legal_givens():
-    from benchmarks.solutions_vs_givens import sample_rng
     from puzzles.generation import random_placement
+    from studies.solutions_vs_givens import sample_rng
 
     geometry = standard(9)
     grid, _ = random_placement(geometry, 35, sample_rng(1, "random", 35, 3))

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from encoder.cli_common import budget_item
+from cli.flags import budget_item
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import standard
 from encoder.grids import parse_grid
