@@ -20,6 +20,9 @@ and with which commit):
    formula's size against the full one, encode time and peak memory, and the time
    `python -m solvers solve --solver S` takes per backend within a time limit; every
    model is decoded through the map and checked (encoder.check).
+
+The document's prose is a template, benchmarks/templates/encodings.md, whose fields
+(`{sizes}`, `{harness}`, ...) this command fills in.
 """
 
 from __future__ import annotations
@@ -32,14 +35,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Collection, Sequence
+from importlib import resources
 from pathlib import Path
 
 from benchmarks.paths import DATA
 from benchmarks.report import metadata
 from benchmarks.timing import peak_mb
+from cli.flags import positive
 from encoder.amo import AMO_ENCODINGS
 from encoder.check import is_solution
-from encoder.cli_common import Parser, positive
+from encoder.cli_common import Parser
 from encoder.decode import grid_from_model
 from encoder.dimacs import parse_model
 from encoder.emit import rule_size
@@ -55,6 +60,9 @@ COMPARED = ("pairwise", "sequential", "ladder", "bitwise", "commander", "product
 BACKENDS = ("minisat22", "glucose4", "cadical195")
 HARNESS_SETS = ("sudoku9_minimal.txt", "sudoku16_minimal.txt")
 COMMAND = "python -m benchmarks encodings --out docs"
+# the document's prose, with a {field} for every measured table and figure; package data
+# (pyproject.toml), so that an installed copy finds it
+TEMPLATE = resources.files("benchmarks") / "templates" / "encodings.md"
 
 
 class ChildFailed(InputError):
@@ -321,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         big_lines = big_table(args.big, args.shares, args.time_limit, tmp)
     plot(sizes, measured, out / "encodings.png")
     wall = time.perf_counter() - start
-    text = DOCUMENT.format(
+    text = TEMPLATE.read_text(encoding="utf-8").format(
         command=COMMAND,
         machine=(
             f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, "
@@ -344,77 +352,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"wrote {out / 'encodings.md'} and {out / 'encodings.png'} ({wall:.0f} s)", file=sys.stderr
     )
     return 0
-
-
-DOCUMENT = """# At-most-one encodings compared
-
-Made by `{command}` (this whole file and `encodings.png`; {wall:.0f} s on {machine},
-{date}, commit {commit}, load average {load:.2f} at the end: a shared machine, so times are
-noisy; the ratios are measured in the same run).
-
-"At most one value per cell, per row, per column, per box" is stated pairwise by the
-exam (one binary clause per pair, n(n-1)/2 for n literals): its clauses grow as N^4.
-`python -m encoder --amo ENC` states it with any encoding of `encoder/amo.py`
-(auxiliary variables numbered after the N^3 cell variables, their ranges in the DIMACS
-comments); `benchmarks run --encodings centrale+ENC` runs the harness on it.
-
-## 1. Size of the rule formula (centrale), clauses (variables)
-
-Exact counts (`encoder.emit.rule_size`).  No at-most-one of n literals needs fewer than
-about 2n clauses, so the best compact encoding is about 4.2 times smaller than pairwise
-at 25x25 (product: 177,500 clauses against 752,500) and 23 times at 100x100.
-
-{sizes}
-
-![clauses and encode time against N](encodings.png)
-
-## 2. Writing the rules (`python -m encoder --rules-only --size N --amo ENC -o FILE`)
-
-One process per line; peak MB is the process's peak resident set (VmHWM; Python,
-numpy and PySAT alone take about 30 MB).  Formulas of more than {max_clauses:,} clauses are
-not written.  The encoder streams the clauses (one constraint at a time, through a
-temporary file), so its memory does not grow with the formula.
-
-{encode}
-
-## 3. Unit propagation, failed literals and CDCL on the project's sets
-
-`python -m benchmarks run data/sets/SET --encodings centrale,centrale+ENC,...` (first
-{limit} grids of each set).  "% no search" is the share of grids `up` (unit
-propagation) and `fl` (the depth-1 failed-literal closure) solve; the other columns are
-the median time per grid of each PySAT backend.
-
-Unit propagation has the same strength with every at-most-one encoding here, and so
-has the failed-literal closure: each of them propagates an at-most-one completely
-(once one literal is true, unit propagation makes every other one false, through the
-auxiliaries), which is all an at-most-one can give; the "at least one" clauses (K1 L1
-C1 B1) are the same in every encoding.  The auxiliaries are private to one constraint,
-so they create no deduction between constraints either, and the closures, which probe
-the cell variables only, find exactly the same values.  The encodings differ in size
-and in the CDCL solvers' time, not in what propagation finds.
-
-{harness}
-
-## 4. Big grids, simplified by the givens (`--simplify`)
-
-Puzzles made by `python -m benchmarks generate --method remove --size N --givens K
---seed 1` (a shuffled pattern grid beyond 25x25, then cells emptied at random), encoded
-with `--simplify` (the givens applied, fixed variables removed, the rest renumbered),
-solved by `python -m solvers solve FILE --solver S` in a process killed after
-{time_limit:.0f} s ("> {time_limit:.0f}"; once one backend ran out of time on a puzzle,
-only CaDiCaL195 is tried on its other encodings, "—"); each model decoded through the
-map and checked.  "full formula clauses" is the rule formula without simplification.
-
-Random puzzles with about half the cells given sit in the hard region of completion
-problems, as quasigroup completion does (its hardness peaks when 40 to 60 % of the
-cells are given), and the peak grows steeply with N: with half the cells given, the
-table's 64x64 and 100x100 puzzles run every backend out of time with every encoding.
-With 70 % of the cells given, the same generator's puzzles are solved at once.  The
-simplified formula is what makes the big grids writable at all: a few MB instead of the
-full formula's gigabytes.
-
-{big}
-"""
 
 
 if __name__ == "__main__":
