@@ -20,7 +20,7 @@ COMMANDS = {
     "unique": ("puzzles.unique", "check that every puzzle of a file has one solution"),
     "stats": ("benchmarks.stats", "mean number of solutions versus number of givens"),
     "speed": (
-        "benchmarks.speed",
+        "benchmarks.speed.command",
         "home-grown engine vs PySAT Minisat22: UP, depth-1, depth-2",
     ),
     "encoder-speed": ("benchmarks.encoder_speed", "time to encode one grid in-process"),

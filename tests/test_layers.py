@@ -196,7 +196,7 @@ FRONT_ENDS = {
     "encoder.cli_common",  # the geometry flags and the error handler of every front end
     "cli.flags",  # the executor, budget and numeric flags of the commands that run chunks
     "benchmarks.run",
-    "benchmarks.speed",
+    "benchmarks.speed.command",
     "benchmarks.stats",
     "benchmarks.agreement",
     "benchmarks.encodings",

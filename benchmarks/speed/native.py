@@ -1,11 +1,8 @@
 """Question 9: the native core (`solvers.core`, C, through its Python face) on issue
 34's targets, against Minisat22 in the same run or against an absolute bound, every
-answer checked against Minisat22's:
+answer checked against Minisat22's (the parts are lettered b to g; a part's letter is
+its name in docs/speed.md and in the records' prose):
 
-a. one placement test ("cell = value" on a copy of the board, propagated to its
-   fixpoint), on the boards of the forum's hardest after their givens,
-   `Board.placements` (the count of tests checked against the candidates that
-   `Minisat22.propagate` leaves);
 b. unit propagation of the 17-clue givens: one `Board.propagate` call from Python
    against `Minisat22.propagate` (medians), and `Board.propagate_batch`, 1,000 grids a
    call, per grid (Minisat22's mean per call beside);
@@ -56,37 +53,9 @@ from encoder.encodings import rule_formula
 from encoder.numbering import cell_value
 from solvers.ratings.depth import depth_labels
 
-PLACEMENT_TESTS = 4000  # placement tests per timed call, about a millisecond
 WHOLE_RUNS = 5  # runs of a whole process (medians)
 RANDOM_CNF = (2000, 4000, 1000, 30)  # variables, ternary and binary clauses, assumptions
 SEED = 34
-
-
-def placement_seconds(call, grid: np.ndarray) -> float:
-    """Return the seconds of one placement test on a grid's board: `call(grid, repeats)`
-    timed over about PLACEMENT_TESTS tests (NaN when the givens contradict)."""
-    once = call(grid, 1)  # warm-up, and how many tests one round makes
-    if once <= 0:
-        return float("nan")
-    repeats = max(1, PLACEMENT_TESTS // once)
-    elapsed, tested = timed(lambda: call(grid, repeats))
-    return elapsed / tested
-
-
-def open_candidates(literals) -> int:
-    """Return how many candidates the open cells keep after a propagation whose literals
-    (over the cells' variables) are given: the placement tests a board makes."""
-    n = GEOMETRY.size
-    placed, excluded = set(), Counter()
-    for lit in literals:
-        if abs(lit) > n**3:
-            continue
-        cell, _ = cell_value(abs(lit), n)
-        if lit > 0:
-            placed.add(cell)
-        else:
-            excluded[cell] += 1
-    return sum(n - excluded[cell] for cell in range(n * n) if cell not in placed)
 
 
 def placed(literals) -> np.ndarray:
@@ -138,10 +107,6 @@ def native_core(seventeen, hardest, deepest, names: tuple[str, str, str], quiet:
     board = core.Board(GEOMETRY)
     print(f"\n9. the native core (solvers.core, C, variant {core.variant()}); load average "
           f"{load()}")  # fmt: skip
-    if hardest:
-        placements(board, hardest, hardest_name, record)
-    else:
-        skip(record, "a", "core-placement", "placement test", hardest_name)
     if seventeen:
         propagation(board, seventeen, seventeen_name, quiet, record)
     else:
@@ -157,13 +122,13 @@ def native_core(seventeen, hardest, deepest, names: tuple[str, str, str], quiet:
         board.depths(values[:1], 3)  # a first call before anything is timed
         ours = board.depths(values, 3)
         core_ms = float(np.median(ours.seconds)) * 1e3
-        record.figure("9.ladder_3.core.median", core_ms, "ms")
+        record.figure("9.depth_loop_3.core.median", core_ms, "ms")
         print(f"   e. depth loop to 3, {len(deepest)} grids of {deeper_name}, one call: "
               f"kernel-time median {core_ms:.3f} ms; depths "
               f"{dict(sorted(Counter(depth_labels(ours, 3)).items()))}")  # fmt: skip
-        print(record.target("core-d3-ladder", core_ms, indent=6))
+        print(record.target("core-d3-loop", core_ms, indent=6))
     else:
-        skip(record, "e", "core-d3-ladder", "depth loop to 3", deeper_name)
+        skip(record, "e", "core-d3-loop", "depth loop to 3", deeper_name)
     clause_engine(seventeen, seventeen_name, quiet, record)
     if commands is None:
         record.skipped("rate-royle17, rate-one-grid: --skip-commands")
@@ -177,26 +142,6 @@ def native_core(seventeen, hardest, deepest, names: tuple[str, str, str], quiet:
 def skip(record: Record, part: str, target: str, what: str, source: str) -> None:
     record.skipped(f"{target}: {source or 'its set'} is not on this machine")
     print(f"   {part}. {what}: not measured ({source or 'its set'} is not on this machine)")
-
-
-def placements(board, hardest, name: str, record: Record) -> None:
-    """Part a: one placement test on the core's board, each grid's count of tests checked
-    against the candidates Minisat22's propagation leaves."""
-    values = board_values(hardest)
-    times = []
-    with Minisat22(bootstrap_with=rule_formula(GEOMETRY).clauses) as minisat:
-        for givens, grid in zip(hardest, values, strict=True):
-            ok, literals = minisat.propagate(assumptions=givens)
-            expected = open_candidates(literals) if ok else -1
-            if board.placements(grid, 1) != expected:
-                raise SystemExit(f"{PROG}: the core's placement tests are not the candidates "
-                                 f"Minisat22's propagation leaves")  # fmt: skip
-            times.append(placement_seconds(board.placements, grid))
-    core_us = float(np.nanmedian(times)) * 1e6
-    record.figure("9.placement.core.median", core_us, "us")
-    print(f"   a. one placement test, the boards of {len(values)} grids of {name} after their "
-          f"givens: median {core_us:.3f} us")  # fmt: skip
-    print(record.target("core-placement", core_us, indent=6))
 
 
 def propagation(board, seventeen, name: str, quiet: bool, record: Record) -> None:

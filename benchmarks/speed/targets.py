@@ -110,10 +110,6 @@ TARGETS: tuple[Target, ...] = (
       "BxB rating of a T&E(3) grid under a 2 s time limit, wall",
       "the time limit, 2 s", 1.1, "x", True, 25),
     # 9: the native core (solvers.core, C) and the commands, issue 34
-    T("core-placement", "9", "one placement test, core (median)",
-      "a hypothesis 'cell = value' tested on a copy of the board propagated to its "
-      "fixpoint, Board.placements, forum-hardest-1106's boards",
-      "none: an absolute bound", 0.25, "us", True, 34),
     T("core-up-batch", "9", "unit propagation in batch, core, per grid",
       "unit propagation of royle17's givens, Board.propagate_batch, 1,000 grids a call",
       "none: an absolute bound (Minisat22.propagate's mean per call beside)", 2, "us", True, 34),
@@ -130,7 +126,7 @@ TARGETS: tuple[Target, ...] = (
     T("core-d2-vs-solve", "9", "depth-2 closure / Minisat22.solve (medians), core",
       "depth-2 closure of forum-hardest-1106's grids, Board.probe per call",
       "Minisat22.solve, a reused solver, each grid's first call", 0.6, "x", True, 34),
-    T("core-d3-ladder", "9", "depth loop to 3, core (median)",
+    T("core-d3-loop", "9", "depth loop to 3, core (median)",
       "Board.depths to depth 3 over mith-te3-1000 in one call, each grid's kernel time",
       "none: an absolute bound", 3, "ms", True, 34),
     T("core-clauses-up", "9", "per call, clause engine / Minisat22 (medians)",

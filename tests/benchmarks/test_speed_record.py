@@ -23,10 +23,10 @@ SETS = ["--seventeen", str(TINY), "--hardest", str(TINY), "--deeper", str(TINY)]
 TINY_RUN = [*SETS, "--limit", "1", "--skip-commands", "--skip-proofs", "--skip-bxb",
             "--skip-main-job", "--quiet"]  # fmt: skip
 # Issue 34's targets, each measured on the native core (question 9) or by the commands.
-ISSUE_34 = {"core-placement", "core-up-batch", "core-up-call", "core-fl-batch",
-            "core-d2-closure", "core-d2-vs-solve", "core-d3-ladder", "rate-royle17",
+ISSUE_34 = {"core-up-batch", "core-up-call", "core-fl-batch",
+            "core-d2-closure", "core-d2-vs-solve", "core-d3-loop", "rate-royle17",
             "rate-one-grid", "core-clauses-up"}  # fmt: skip
-# The questions of benchmarks/speed/__init__.py (8, issue 23's board, has left).
+# The questions of benchmarks/speed/__init__.py (there is no 8: numbers are never reused).
 QUESTIONS = {"1", "2", "3a", "3b", "4", "5", "6", "7", "9", "10", "11", "12"}
 # Issue 35's, each with the question that measures it.
 ISSUE_35 = {"rate-length-royle17": "4", "bxb-median-cpu": "7", "bxb-easter-cpu": "7",
@@ -104,7 +104,7 @@ def test_a_tiny_run_writes_a_record_that_compare_reads_back(tmp_path, capsys):
     assert meta["argv"][:2] == ["benchmarks", "speed"]
     figures = {f["id"]: f for f in document["figures"]}
     assert figures["1.minisat22.call.median"]["unit"] == "us"
-    assert figures["9.placement.core.median"]["value"] > 0
+    assert figures["9.up.core.call.median"]["value"] > 0
     checked = {t["id"] for t in document["targets"]}
     assert ISSUE_34 - {"rate-royle17", "rate-one-grid"} <= checked  # the commands skipped
     assert any("rate-royle17" in why for why in document["not_measured"])
@@ -131,12 +131,12 @@ def test_a_tiny_run_writes_a_record_that_compare_reads_back(tmp_path, capsys):
     assert set(ratios) <= {"1.00", "n/a"}
 
     # One record against a fresh run, in-process.
-    from benchmarks.speed import main
+    from benchmarks.speed.command import main
 
     assert main([*TINY_RUN, "--skip-core", "--compare", str(out)]) == 0
     printed = capsys.readouterr().out
     assert f"A = {out}\nB = this run" in printed
-    assert "figure only in A: 9.placement.core.median" in printed  # --skip-core
+    assert "figure only in A: 9.up.core.call.median" in printed  # --skip-core
     assert re.search(r"^\| up-call +\| +\| 0.5 x ", printed, re.M)
 
 
