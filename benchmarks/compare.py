@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchmarks.report import NA, SCHEMA, VERSION, table
+from benchmarks.report.json_file import SCHEMA, VERSION
+from benchmarks.report.tables import NA, table
 from encoder.cli_common import Parser
 from encoder.errors import read_json
 

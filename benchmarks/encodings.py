@@ -39,7 +39,7 @@ from importlib import resources
 from pathlib import Path
 
 from benchmarks.paths import DATA
-from benchmarks.report import metadata
+from benchmarks.report.metadata import metadata
 from benchmarks.timing import peak_mb
 from cli.flags import positive
 from encoder.amo import AMO_ENCODINGS

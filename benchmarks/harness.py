@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from benchmarks.chunks import HOME, ChunkResult, ChunkTask, GridRun, run_chunk
 from benchmarks.paths import SETS
 from benchmarks.progress import Progress
-from benchmarks.report import DepthProfile, DepthTally, SolverTally, Summary
+from benchmarks.report.tallies import DepthProfile, DepthTally, SolverTally, Summary
 from benchmarks.sets import Dataset, default_files, read_dataset, unique_names
 from encoder.encodings import ENCODING_NAMES
 from encoder.errors import InputError

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.report import DepthProfile, Summary
+from benchmarks.report.tallies import DepthProfile, Summary
 from puzzles.outputs import write_png
 from solvers.results import DEPTH_BUCKETS, NotAvailable
 

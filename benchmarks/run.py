@@ -61,7 +61,10 @@ from benchmarks.harness import (
 )
 from benchmarks.journal import FILE as JOURNAL_FILE
 from benchmarks.journal import Journal, missing
-from benchmarks.report import markdown, metadata, results_json, table, write_csv, write_json
+from benchmarks.report.csv_file import write_csv
+from benchmarks.report.json_file import results_json, write_json
+from benchmarks.report.metadata import metadata
+from benchmarks.report.tables import markdown, table
 from benchmarks.sets import Dataset
 from cli.flags import (
     MAX_DEPTH,

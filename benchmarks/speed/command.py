@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_metadata(argv: list[str], args: argparse.Namespace) -> dict:
     """Return the record's metadata: benchmarks.report's, the command line and options."""
-    from benchmarks.report import metadata
+    from benchmarks.report.metadata import metadata
 
     options = {key: value for key, value in vars(args).items() if key not in ("out", "compare")}
     return metadata(argv=["benchmarks", "speed", *argv], options=options)

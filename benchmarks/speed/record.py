@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 
-from benchmarks.report import NA, table
+from benchmarks.report.tables import NA, table
 from benchmarks.speed.targets import BY_ID, Target
 from encoder.errors import read_json
 

@@ -1,4 +1,4 @@
-"""The running counters behind the tables (`benchmarks.report`): the same medians and
+"""The running counters behind the tables (`benchmarks.report.tallies`): the same medians and
 means as the figures computed from every value, and "not available" kept as such."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import statistics
 from collections import Counter
 
 from benchmarks.chunks import GridRun
-from benchmarks.report import DepthTally, SolverTally, _median
+from benchmarks.report.tallies import DepthTally, SolverTally, counts_median
 from solvers.results import NOT_AVAILABLE, SolverResult, Status
 
 
@@ -16,7 +16,7 @@ def test_the_median_of_counted_values_is_the_median_of_the_values():
     draw = random.Random(24)
     for count in range(1, 200):
         values = [draw.randint(0, 30) for _ in range(count)]
-        assert _median(Counter(values)) == float(statistics.median(values))
+        assert counts_median(Counter(values)) == float(statistics.median(values))
 
 
 def _run(position: int, decisions, status=Status.SAT, seconds=1e-5) -> GridRun:

@@ -1,0 +1,194 @@
+"""What a benchmark run counts: a summary per set, encoding and solver, a depth profile
+per set and encoding, each made from a running counter fed a grid at a time.
+
+Per set x encoding x solver (`Summary`): grids, % solved without search, % solved,
+median and mean decisions and conflicts, median microseconds per grid and grids per
+second (one core: grids / summed solver time).  "Solved without search" is, for the
+closure solvers (`up`, `fl`, `fl2`, ...), solving the grid at all (they never
+branch); for the others, root-level unit propagation of the givens assigning every
+cell (`SolverResult.solved_without_search`).  A figure a solver does not report is
+NOT_AVAILABLE: "n/a" in tables and CSV, null in JSON, never 0.
+
+Per set x encoding (`DepthProfile`), when the home-grown engine ran: the share of grids
+that need depth 0 (unit propagation), 1 (failed literals), 2, 3, more, or are UNSAT.
+
+Both are made from running counters (`SolverTally`, `DepthTally`): medians come from
+counts of each value (a solver time kept to 0.1 µs), so memory does not grow with the
+number of grids.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from benchmarks.chunks import GridRun
+from solvers.results import DEPTH_BUCKETS, NOT_AVAILABLE, NotAvailable, Status
+
+Number = float | NotAvailable
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One solver on one set in one encoding."""
+
+    dataset: str
+    encoding: str
+    solver: str
+    grids: int
+    without_search: int | NotAvailable
+    solved: int
+    unsat: int
+    unknown: int
+    decisions_median: Number
+    decisions_mean: Number
+    conflicts_median: Number
+    conflicts_mean: Number
+    seconds_median: float
+    seconds_total: float
+    # Of the `unknown` grids, those stopped by the time limit and those the solver failed
+    # on (a crash, a missing program, output that is no answer): counted apart because a
+    # failure is an error of the run, not a figure of the solver; and those stopped by
+    # their work budget.
+    timed_out: int = 0
+    failed: int = 0
+    over_budget: int = 0
+
+    @property
+    def without_search_pct(self) -> Number:
+        if isinstance(self.without_search, NotAvailable) or not self.grids:
+            return NOT_AVAILABLE
+        return 100.0 * self.without_search / self.grids
+
+    @property
+    def solved_pct(self) -> Number:
+        return 100.0 * self.solved / self.grids if self.grids else NOT_AVAILABLE
+
+    @property
+    def grids_per_second(self) -> Number:
+        return self.grids / self.seconds_total if self.seconds_total > 0 else NOT_AVAILABLE
+
+
+@dataclass(frozen=True)
+class DepthProfile:
+    """How many grids of a set need each depth, in one encoding."""
+
+    dataset: str
+    encoding: str
+    grids: int
+    max_depth: int
+    counts: dict[str, int]  # DEPTH_BUCKETS -> grids
+    # The finer ratings, each on its own scale; empty when not rated.
+    # refutation-length label ('3', '>budget', ...) -> grids, of the grids rated by length
+    lengths: dict[str, int] = field(default_factory=dict)
+    # BxB label ('2', '>2', ...) -> grids, of the grids that need two levels (depth 2)
+    bxbs: dict[str, int] = field(default_factory=dict)
+
+    def share(self, bucket: str) -> float:
+        return 100.0 * self.counts.get(bucket, 0) / self.grids if self.grids else 0.0
+
+
+TICK = 1e-7  # seconds: a solver time is kept to 0.1 µs for its median (CSV prints 0.1 µs)
+
+
+def counts_median(counts: Counter) -> float:
+    """Return the median of values given as value -> how many times (`statistics.median`
+    of the values written out, as a float)."""
+    total = sum(counts.values())
+    middle = [(total - 1) // 2, total // 2]  # the one or two middle ranks
+    found, seen = [], 0
+    for value in sorted(counts):
+        seen += counts[value]
+        while middle and middle[0] < seen:
+            found.append(value)
+            middle.pop(0)
+        if not middle:
+            break
+    return (found[0] + found[1]) / 2 if total % 2 == 0 else float(found[0])
+
+
+class SolverTally:
+    """Running counters of one solver on one set in one encoding: what its `Summary`
+    needs, in memory bounded by the number of distinct figures (decisions, conflicts,
+    times to 0.1 µs), never by the number of grids."""
+
+    def __init__(self) -> None:
+        self.grids = self.without = self.timed_out = self.failed = self.over_budget = 0
+        self.without_known = True  # False once a grid's "without search" is NOT_AVAILABLE
+        self.statuses: Counter = Counter()
+        self.decisions: Counter | None = Counter()  # None once a figure is NOT_AVAILABLE
+        self.conflicts: Counter | None = Counter()
+        self.ticks: Counter = Counter()  # solver time in TICKs -> grids
+        self.seconds = 0.0
+
+    def add(self, run: GridRun) -> None:
+        result = run.result
+        self.grids += 1
+        if isinstance(run.without_search, NotAvailable):
+            self.without_known = False
+        else:
+            self.without += bool(run.without_search)
+        self.statuses[result.status] += 1
+        self.decisions = _count(self.decisions, result.decisions)
+        self.conflicts = _count(self.conflicts, result.conflicts)
+        self.ticks[round(result.seconds / TICK)] += 1
+        self.seconds += result.seconds
+        self.timed_out += result.timed_out
+        self.failed += result.failed
+        self.over_budget += result.over_budget
+
+    def summary(self, dataset: str, encoding: str, solver: str) -> Summary:
+        return Summary(
+            dataset,
+            encoding,
+            solver,
+            self.grids,
+            self.without if self.without_known else NOT_AVAILABLE,
+            self.statuses[Status.SAT],
+            self.statuses[Status.UNSAT],
+            self.statuses[Status.UNKNOWN],
+            *_figures(self.decisions),
+            *_figures(self.conflicts),
+            counts_median(self.ticks) * TICK if self.grids else 0.0,
+            self.seconds,
+            self.timed_out,
+            self.failed,
+            self.over_budget,
+        )
+
+
+def _count(counts: Counter | None, value: int | NotAvailable) -> Counter | None:
+    if counts is None or isinstance(value, NotAvailable):
+        return None
+    counts[value] += 1
+    return counts
+
+
+def _figures(counts: Counter | None) -> tuple[Number, Number]:
+    """Return (median, mean) of counted figures, NOT_AVAILABLE if any was."""
+    if not counts:
+        return NOT_AVAILABLE, NOT_AVAILABLE
+    total = sum(value * n for value, n in counts.items())
+    return counts_median(counts), float(total) / sum(counts.values())
+
+
+class DepthTally:
+    """Running counters of the depth, refutation-length and BxB labels of a set in one
+    encoding ('' labels, a grid the other rating covers, are not counted)."""
+
+    def __init__(self) -> None:
+        self.depths: Counter = Counter()
+        self.lengths: Counter = Counter()
+        self.bxbs: Counter = Counter()
+
+    def add(self, depths: Sequence[str], lengths: Sequence[str], bxbs: Sequence[str]) -> None:
+        self.depths.update(depths)
+        self.lengths.update(label for label in lengths if label)
+        self.bxbs.update(label for label in bxbs if label)
+
+    def profile(self, dataset: str, encoding: str, max_depth: int) -> DepthProfile:
+        counts = {bucket: self.depths[bucket] for bucket in DEPTH_BUCKETS}
+        grids = sum(self.depths.values())
+        lengths, bxbs = dict(self.lengths), dict(self.bxbs)
+        return DepthProfile(dataset, encoding, grids, max_depth, counts, lengths, bxbs)
