@@ -15,7 +15,7 @@ back), so that it answers and counts as one built for the chunk.  Then:
    grid timed inside it), the others call by call.  Then the solver's answers are
    checked, its models decoded and checked in one vectorised pass: a model must
    decode to a grid that keeps the givens and obeys every region (`encoder.check`,
-   which shares no code with the encoders).
+   which shares no code with the encoders; `benchmarks.answer_checks`).
 2. PySAT's "solved without search" of each grid: whether unit propagation alone fills
    its cells, a property of the formula that any solver's propagation computes alike;
    read from the run's `up` closure when it has one, else from one batch propagation
@@ -43,14 +43,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
-
-from encoder.check import SolutionCheck, solution_problems
-from encoder.decode import ModelError, grid_from_model, grids_from_models
+from benchmarks.answer_checks import (
+    SolutionChecks,
+    WrongAnswer,
+    check_answers,
+    check_grid,
+    unsat_refuted,
+)
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
-from encoder.grids import format_pretty
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from solvers.backends.base import Backend
@@ -118,15 +120,6 @@ class ChunkResult:
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
     cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (checks included)
-
-
-class WrongAnswer(Exception):
-    """A solver's answer that the independent checker refutes."""
-
-    def __init__(self, source: str, message: str):
-        super().__init__(message)
-        self.source = source
-        self.message = message
 
 
 def _remembers(name: str, fresh: bool) -> bool:
@@ -198,78 +191,6 @@ class _Loaded:
         self.last = None
 
 
-class _Checks:
-    """The independent solution check of each geometry of a chunk (`SolutionCheck`,
-    vectorised), found by the geometry's identity: hashing its regions costs more."""
-
-    def __init__(self) -> None:
-        self.by_id: dict[int, SolutionCheck] = {}
-
-    def of(self, geometry: Geometry) -> SolutionCheck:
-        check = self.by_id.get(id(geometry))
-        if check is None or check.geometry is not geometry:
-            check = self.by_id[id(geometry)] = SolutionCheck(geometry)
-        return check
-
-    def problems(self, puzzle: Puzzle, solution: tuple[int, ...]) -> list[str]:
-        return self.of(puzzle.geometry).problems(solution, puzzle.grid)
-
-
-def _checked(
-    checks: _Checks,
-    puzzle: Puzzle,
-    model: Sequence[int],
-    who: str,
-    known: tuple[int, ...] | None = None,
-) -> tuple[int, ...]:
-    """Return the grid a model describes after checking it against the puzzle (skipped
-    when it equals `known`, a solution checked before); raise WrongAnswer if wrong."""
-    try:
-        solution = grid_from_model(model, puzzle.geometry)
-    except ModelError as error:
-        solution, problems = None, [error.message]
-    else:
-        if solution == known:
-            return solution
-        problems = checks.problems(puzzle, solution)
-    _refuse(puzzle, who, problems)
-    return solution
-
-
-def _check_answers(
-    checks: _Checks,
-    puzzles: Sequence[Puzzle],
-    records: Sequence[SolverResult],
-    who: str,
-    solved: list[tuple[int, ...] | None],
-    checked: list[tuple[int, ...]],
-) -> None:
-    """Check every model of one solver's answers on a chunk (skipping a model equal to
-    the one checked before for its grid), the models of each geometry decoded and
-    checked in one vectorised pass (`grids_from_models`, `SolutionCheck.valid`); a row
-    the pass does not find valid goes through `_checked`, which says what is wrong.
-    Record each grid's checked solution in `solved` and its model in `checked`."""
-    todo = [
-        i
-        for i, result in enumerate(records)
-        if result.status is Status.SAT and result.model != checked[i]
-    ]
-    for run in geometry_runs(todo, lambda i: id(puzzles[i].geometry)):
-        geometry = puzzles[run[0]].geometry
-        models = [records[i].model for i in run]
-        good = np.zeros(len(run), dtype=bool)
-        if len({len(model) for model in models}) == 1:
-            grids, good = grids_from_models(np.array(models, dtype=np.int64), geometry.size)
-            givens = np.array([puzzles[i].grid for i in run], dtype=np.int64)
-            good &= checks.of(geometry).valid(grids, givens)
-        for j, i in enumerate(run):
-            if good[j]:
-                solved[i] = tuple(grids[j].tolist())
-            else:
-                solved[i] = _checked(checks, puzzles[i], models[j], who, solved[i])
-            checked[i] = models[j]
-
-
 def _answers(loaded: _Loaded, puzzles: Sequence[Puzzle], assumptions: list[list[int]]):
     """Return one solver's answer on every grid, a run of grids of one geometry at a
     time (`Backend.solve_many`: the home-grown closures answer a run in one native
@@ -279,28 +200,6 @@ def _answers(loaded: _Loaded, puzzles: Sequence[Puzzle], assumptions: list[list[
         backend = loaded.get(puzzles[run[0]].geometry, assumptions[run[0]])
         records += backend.solve_many([assumptions[i] for i in run])
     return records
-
-
-def _grid_checked(puzzle: Puzzle, solution: tuple[int, ...], who: str) -> None:
-    _refuse(puzzle, who, solution_problems(solution, puzzle.grid, puzzle.geometry))
-
-
-def _refuse(puzzle: Puzzle, who: str, problems: list[str]) -> None:
-    """Raise WrongAnswer when the independent checker found problems."""
-    if problems:
-        raise WrongAnswer(
-            puzzle.source,
-            f"{who} returned a wrong solution: {problems[0]}\n"
-            f"{format_pretty(puzzle.grid, puzzle.geometry)}",
-        )
-
-
-def _unsat_refuted(puzzle: Puzzle, who: str) -> WrongAnswer:
-    return WrongAnswer(
-        puzzle.source,
-        f"{who} answered UNSAT but the grid has a checked solution\n"
-        f"{format_pretty(puzzle.grid, puzzle.geometry)}",
-    )
 
 
 def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> list:
@@ -359,10 +258,10 @@ def _rate(
         ratings = rater.rate_many([puzzles[i].grid for i in run], task.max_depth)
         for i, rating in zip(run, ratings, strict=True):
             if rating.status is Status.SAT and rating.solution != solved[i]:
-                _grid_checked(puzzles[i], rating.solution, who)
+                check_grid(puzzles[i], rating.solution, who)
                 solved[i] = rating.solution
             elif rating.status is Status.UNSAT and solved[i]:
-                raise _unsat_refuted(puzzles[i], who)
+                raise unsat_refuted(puzzles[i], who)
             labels[i] = rating.bucket()
     return tuple(labels)
 
@@ -439,7 +338,7 @@ def _run(task: ChunkTask) -> ChunkResult:
         name: _Loaded(name, task.encoding, task.fresh, task.timeout, task.budget)
         for name in task.solvers
     }
-    checks = _Checks()
+    checks = SolutionChecks()
     answers: dict[str, list[SolverResult]] = {}  # per solver, per grid (models dropped)
     solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
     checked: list[tuple[int, ...]] = [()] * len(puzzles)  # the model it was read from
@@ -452,7 +351,7 @@ def _run(task: ChunkTask) -> ChunkResult:
         for name in task.solvers:
             records = _answers(loaded[name], puzzles, assumptions)
             loaded[name].close()
-            _check_answers(checks, puzzles, records, f"{name} ({task.encoding})", solved, checked)
+            check_answers(checks, puzzles, records, f"{name} ({task.encoding})", solved, checked)
             answers[name] = [_without_model(result, name) for result in records]
         pysat = [name for name in task.solvers if name in PYSAT_NAMES]
         if pysat:
@@ -474,7 +373,7 @@ def _run(task: ChunkTask) -> ChunkResult:
             closure = name in CLOSURES
             for i, result in enumerate(records):
                 if result.status is Status.UNSAT and solved[i]:
-                    raise _unsat_refuted(puzzles[i], f"{name} ({task.encoding})")
+                    raise unsat_refuted(puzzles[i], f"{name} ({task.encoding})")
                 # A closure never branches: solving is solving without search.
                 without = result.status is Status.SAT if closure else result.solved_without_search
                 runs.append(GridRun(task.first + i, result, without))
