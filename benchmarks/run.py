@@ -64,7 +64,7 @@ from benchmarks.journal import Journal, missing
 from benchmarks.report.csv_file import write_csv
 from benchmarks.report.json_file import results_json, write_json
 from benchmarks.report.metadata import metadata
-from benchmarks.report.tables import markdown, table
+from benchmarks.report.tables import markdown, solver_times
 from benchmarks.sets import Dataset
 from cli.flags import (
     MAX_DEPTH,
@@ -219,15 +219,6 @@ def _load_average() -> str:
 def _fail(message: str) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
     return 1
-
-
-def solver_times(summaries) -> str:
-    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
-    for s in summaries:
-        totals[s.solver][0] += s.grids
-        totals[s.solver][1] += s.seconds_total
-    rows = [[name, f"{g:,}", f"{sec:,.2f}"] for name, (g, sec) in totals.items()]
-    return table(rows, ["solver", "grids", "seconds in solver calls"])
 
 
 def run_options(args: argparse.Namespace) -> RunOptions:

@@ -8,7 +8,7 @@ available is NA ("n/a"), never 0.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from tabulate import tabulate
@@ -212,3 +212,14 @@ def markdown(
                 parts.append(heading)
                 parts.append(table(rows, rating_headers(what, stopped), text_columns=2))
     return "\n\n".join(parts) + "\n"
+
+
+def solver_times(summaries: Sequence[Summary]) -> str:
+    """Return the table of each solver's grids and seconds in its timed calls, summed
+    over every set, encoding and worker."""
+    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    for s in summaries:
+        totals[s.solver][0] += s.grids
+        totals[s.solver][1] += s.seconds_total
+    rows = [[name, f"{g:,}", f"{sec:,.2f}"] for name, (g, sec) in totals.items()]
+    return table(rows, ["solver", "grids", "seconds in solver calls"])
