@@ -3,9 +3,8 @@
 a. The dependencies: the installed size of every distribution the project's installed
    distribution requires, directly or not (its metadata's requirements, extras followed,
    markers evaluated), from the files each one's metadata lists (RECORD), against the
-   issue's bound: 481 MB less the 208 MB of the JIT compiler the project used to need.
-   Read in this interpreter, and with `--install`
-   in the fresh environment of part b too (whose project metadata is the code's own,
+   issue's bound of 273 MB.  Read in this interpreter, and with `--install` in the
+   fresh environment of part b too (whose project metadata is the code's own,
    not that of an older editable install).
 b. With `--install` (off by default: a build takes a minute or more): the project's
    files copied to a temporary folder, `pip install .` there into a fresh virtual

@@ -165,7 +165,7 @@ TARGETS: tuple[Target, ...] = (
     T("deps-size", "11", "the dependencies' installed size",
       "installed size (the files their distributions' metadata lists) of every distribution "
       "the project's installed distribution requires, directly or not",
-      "none: an absolute bound, 481 MB less the JIT compiler's 208 MB (issue 35)", 273, "MB",
+      "none: an absolute bound", 273, "MB",
       True, 35),
     # 12: the README's main job, issue 32
     T("main-job-wall", "12", "the main job's wall time (an absolute bound: it depends on the "
