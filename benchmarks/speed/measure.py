@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,9 +46,9 @@ class Questions:
     limit: int = 0  # grids per set, 0 = all
     baseline_limit: int = 200  # grids for the slow Python baseline
     skip_commands: bool = False
-    scale: tuple[int, ...] | list[int] = ()
+    scale: Sequence[int] = ()  # question 5: grids per run at scale
     scale_length: bool = False
-    workers: tuple[int, ...] | list[int] = (2,)
+    workers: Sequence[int] = (2,)  # question 5: local workers, each count in turn
     scheduler: str | None = None
     skip_proofs: bool = False
     check_limit: int = 1000
