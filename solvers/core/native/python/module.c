@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "clause_arrays.h"
 #include "clauses.h"
 #include "codes.h"
@@ -23,7 +24,6 @@
 #include "proof_log.h"
 #include "trace.h"
 
-#define MAX_DEPTH 100
 #define WITNESS_WORDS (1 << 19) /* witnesses kept per frame when they fit in this */
 
 /* ---- variants ---------------------------------------------------------------- */
@@ -332,8 +332,9 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "a Board is initialised once");
         return -1;
     }
-    if (n < 1 || n > 64) {
-        PyErr_Format(PyExc_ValueError, "size must be in 1..64 (one bit per value), not %d", n);
+    if (n < 1 || n > MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "size must be in 1..%d (one bit per value), not %d",
+                     MAX_SIDE, n);
         return -1;
     }
     int cells = n * n;
@@ -345,9 +346,9 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
     }
     const int32_t *houses = hv.buf, *peers = pv.buf;
     int nh = (int)hv.shape[0], np_ = (int)pv.shape[1];
-    if (nh > 64 * 64) {
+    if (nh > MAX_SIDE * MAX_SIDE) {
         RELEASE(&hv, &pv);
-        PyErr_Format(PyExc_ValueError, "at most 4096 full houses, not %d", nh);
+        PyErr_Format(PyExc_ValueError, "at most %d full houses, not %d", MAX_SIDE * MAX_SIDE, nh);
         return -1;
     }
     for (Py_ssize_t i = 0; i < (Py_ssize_t)nh * n; i++)
@@ -940,7 +941,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
-    /* The codes and slots Python reads from here (one definition: core.h, proof_log.h). */
+    /* The codes, slots and bounds Python reads from here (one definition: core.h,
+     * proof_log.h, bounds.h). */
     static const struct {
         const char *name;
         long value;
@@ -952,12 +954,20 @@ PyMODINIT_FUNC PyInit__core(void) {
         {"LOG_MARK", LOG_MARK},           {"LOG_MARKED_FRAMES", LOG_MARKED_FRAMES},
         {"LOG_FIRST", LOG_FIRST},         {"PROBE_CONFLICT", PROBE_CONFLICT},
         {"PROBE_BUDGET", PROBE_BUDGET},   {"PROBE_TIME", PROBE_TIME},
+        {"MAX_DEPTH", MAX_DEPTH},         {"MAX_SIDE", MAX_SIDE},
+        {"MAX_SECONDS", MAX_SECONDS},
     };
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
             Py_DECREF(m);
             return NULL;
         }
+    PyObject *max_count = PyLong_FromLongLong(MAX_COUNT); /* wider than a C long may be */
+    if (!max_count || PyModule_AddObject(m, "MAX_COUNT", max_count) < 0) {
+        Py_XDECREF(max_count);
+        Py_DECREF(m);
+        return NULL;
+    }
     if (trace_add_type(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -7,6 +7,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "bounds.h"
 #include "clause_arrays.h"
 #include "clauses.h"
 #include "codes.h"
@@ -14,7 +15,6 @@
 #include "proof_log.h"
 #include "search.h"
 
-#define MAX_DEPTH 100
 
 typedef struct {
     PyObject_HEAD Cnf f;
