@@ -10,7 +10,7 @@ made in `boundary`.  This package re-exports the names its callers use.
 from __future__ import annotations
 
 from encoder.geometry import Geometry
-from solvers.core.board import BOARD_ENCODING, MAX_SIDE, Board, applies
+from solvers.core.board import BOARD_ENCODING, Board, applies
 from solvers.core.boundary import POLARITIES, grid_rows, literal_sets
 from solvers.core.clauses import Clauses
 from solvers.core.extension import (
@@ -20,6 +20,10 @@ from solvers.core.extension import (
     DEPTH_SAT,
     DEPTH_TIMEOUT,
     DEPTH_UNSAT,
+    MAX_COUNT,
+    MAX_DEPTH,
+    MAX_SECONDS,
+    MAX_SIDE,
     PROBE_BUDGET,
     PROBE_CONFLICT,
     PROBE_OK,
@@ -37,7 +41,8 @@ Trace = _core.Trace  # Trace(flat, offsets, num_vars).trace(assumptions): see tr
 
 __all__ = [
     "BOARD_ENCODING", "DEPTH_BAD", "DEPTH_BUDGET", "DEPTH_OPEN", "DEPTH_SAT",
-    "DEPTH_TIMEOUT", "DEPTH_UNSAT", "MAX_SIDE", "POLARITIES", "PROBE_BUDGET",
+    "DEPTH_TIMEOUT", "DEPTH_UNSAT", "MAX_COUNT", "MAX_DEPTH", "MAX_SECONDS", "MAX_SIDE",
+    "POLARITIES", "PROBE_BUDGET",
     "PROBE_CONFLICT", "PROBE_OK", "PROBE_TIME", "Board", "Clauses", "Closures", "Depths",
     "Trace", "applies", "engine_for", "grid_rows", "literal_sets", "load_extension",
     "use_variant", "variant", "variants",

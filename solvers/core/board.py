@@ -20,9 +20,8 @@ import numpy as np
 
 from encoder.geometry import Geometry
 from solvers.core.boundary import budget_units, depth_arrays, grid_rows, polarity_flag
-from solvers.core.extension import Depths, _core
+from solvers.core.extension import MAX_SIDE, Depths, _core
 
-MAX_SIDE = 64  # one bit per value in a 64-bit word
 BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
 
 

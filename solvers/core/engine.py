@@ -245,8 +245,9 @@ class Engine:
         none or an assumption was already false.  On a conflict the literals assigned
         before it are still listed.  A formula refuted at the root gives (False, [],
         index of its empty or falsified clause).  The reasons are the first clauses, in
-        the formula's order, that imply each literal (`solvers/core/native/clauses/trace.c`): they do
-        not depend on the queries asked before."""
+        the formula's order, that imply each literal
+        (`solvers/core/native/clauses/trace.c`): they do not depend on the queries asked
+        before."""
         lits = _literal_array(assumptions)
         self._check_range(lits)
         if self.num_vars == 0:

@@ -45,6 +45,13 @@ variants = _core.variants  # the variants this processor runs, best last
 variant = _core.variant  # the variant in use
 use_variant = _core.use_variant  # use_variant(name): use that one
 
+# The bounds the boundary enforces (bounds.h), one definition: a depth's nesting of
+# hypotheses, the board's side, a count or work budget, a time limit in seconds.
+MAX_DEPTH = _core.MAX_DEPTH
+MAX_SIDE = _core.MAX_SIDE
+MAX_COUNT = _core.MAX_COUNT
+MAX_SECONDS = _core.MAX_SECONDS
+
 # A grid's outcome in a depth loop: the extension's own constants (core.h), one definition.
 DEPTH_OPEN = _core.DEPTH_OPEN  # no depth up to max_depth fills it
 DEPTH_SAT = _core.DEPTH_SAT  # the closure of its depth fills the grid

@@ -1,5 +1,5 @@
-"""DPLL on the native clause engine (solvers/core/native/search/search.c), with this thin Python face:
-one model, the number of models up to a limit, or the models one after the other.  The
+"""DPLL on the native clause engine (solvers/core/native/search/search.c), with this thin
+Python face: one model, the number of models up to a limit, or the models one after the other.  The
 order of decisions: the lowest literal of the first shortest open clause, true first;
 then binary clauses and free variables, false first (search.c says why), so the
 answers and the decision, backtrack and conflict counts depend on the formula alone.

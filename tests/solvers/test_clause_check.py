@@ -44,7 +44,10 @@ CNF = Cnf.from_clauses([[1, -2], [2]], 2)
         ((CNF.literals.astype(np.int64), CNF.offsets, np.ones((1, 2), bool)), "literals must"),
         ((CNF.literals, CNF.offsets.astype(np.int32), np.ones((1, 2), bool)), "offsets must"),
         ((CNF.literals, np.array([0, 1, 2], np.int64), np.ones((1, 2), bool)), "run from 0"),
-        ((CNF.literals, np.array([0, 2, 1, 3], np.int64), np.ones((1, 2), bool)), "fall"),
+        (
+            (CNF.literals, np.array([0, 2, 1, 3], np.int64), np.ones((1, 2), bool)),
+            "must not decrease",
+        ),
         ((CNF.literals, CNF.offsets, np.ones((1, 2), np.int64)), "true must hold bool8"),
         ((CNF.literals, CNF.offsets, np.ones(2, bool)), "true has the wrong shape"),
         ((CNF.literals, CNF.offsets, np.ones((2, 4), bool)[:, ::2]), "C-contiguous"),

@@ -45,6 +45,24 @@ def test_sizes_out_of_range(size):
         core._core.Board(size, houses, peers)
 
 
+def test_every_bound_is_the_extensions_and_enforced(board):
+    from solvers.core import extension
+
+    bounds = {"MAX_DEPTH": 100, "MAX_SIDE": 64, "MAX_COUNT": 2**62, "MAX_SECONDS": 10**6}
+    for name, value in bounds.items():
+        assert getattr(core._core, name) == getattr(extension, name) == value
+        assert getattr(core, name) == value
+    houses, peers = raw_tables()
+    with pytest.raises(ValueError, match=rf"size must be in 1\.\.{core.MAX_SIDE}"):
+        core._core.Board(core.MAX_SIDE + 1, houses, peers)
+    with pytest.raises(ValueError, match=rf"depth must be in 0\.\.{core.MAX_DEPTH}"):
+        board.probe([1], core.MAX_DEPTH + 1)
+    formula = core.Clauses([[1, 2], [-1, -2]], 2)
+    with pytest.raises(ValueError, match=rf"depth must be in 0\.\.{core.MAX_DEPTH}"):
+        formula.probe([1], core.MAX_DEPTH + 1)
+    assert formula.probe([1], core.MAX_DEPTH) == (True, [1, -2])
+
+
 def test_tables_out_of_range():
     houses, peers = raw_tables()
     bad = houses.copy()
@@ -101,7 +119,7 @@ def test_the_extension_checks_every_array(board):
 
 @pytest.mark.parametrize("literal", [0, 730, -730, 2**40])
 def test_literals_beyond_the_cells(board, literal):
-    with pytest.raises(ValueError, match="no cell literal"):
+    with pytest.raises(ValueError, match=r"no cell literal|is not in 1\.\.729"):
         board.probe([1, literal], 1)
 
 

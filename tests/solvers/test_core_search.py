@@ -164,9 +164,9 @@ def test_the_same_counters_as_the_golden_search_on_sudoku():
 
 def test_the_boundary_refuses_what_it_cannot_search():
     search = native([[1, 2], [-1, 2]], 2)
-    with pytest.raises(ValueError, match="nonzero literals"):
+    with pytest.raises(ValueError, match=r"nonzero literals|is not in 1"):
         search.run([3])
-    with pytest.raises(ValueError, match="nonzero literals"):
+    with pytest.raises(ValueError, match=r"nonzero literals|is not in 1"):
         search.run([0])
     with pytest.raises(ValueError, match="proof log"):
         search.run(log=np.zeros(5, np.int64))
@@ -286,7 +286,7 @@ def test_propagation_before_a_search_is_the_engines():
         want_ok, want = engine.propagate(givens)  # (the order: test_core_clauses.py)
         assert ok == want_ok and sorted(literals.tolist()) == sorted(want)
     assert engine.propagate_before_search([1, -1])[0] is False
-    with pytest.raises(ValueError, match="nonzero literals"):
+    with pytest.raises(ValueError, match=r"nonzero literals|is not in 1"):
         engine.propagate_before_search([0])
 
 

@@ -7,8 +7,8 @@ same thing.  The sources sit in one folder per concern, beside this file:
     search/    DPLL search on the clause engine
     length/    refutation lengths and BxB
     proof/     the proof log the kernels write, and the model checker's clause check
-    boundary/  what every entry point shares: array and literal checks, DIMACS codes,
-               the signal poll
+    boundary/  what every entry point shares: the checks of arrays, offsets, literals
+               and logs (boundary.h), DIMACS codes, the bounds, the outcomes, the poll
     python/    the Python types, one file per extension
 
 Each extension is `solvers.core._<name>`, linked with the shared files; the board's
@@ -18,7 +18,8 @@ only: setup.py runs it before numpy is installed."""
 
 NATIVE = "solvers/core/native/"
 FOLDERS = ("board", "clauses", "search", "length", "proof", "boundary", "python")
-SHARED = ("boundary/poll.c", "boundary/codes.c")  # linked into every extension
+# linked into every extension
+SHARED = ("boundary/boundary.c", "boundary/poll.c", "boundary/codes.c")
 HEADERS = (
     "board/core.h",
     "board/board_impl.h",
@@ -28,18 +29,19 @@ HEADERS = (
     "length/length.h",
     "proof/proof_log.h",
     "proof/clause_check.h",
-    "boundary/arrays.h",
+    "clauses/clause_arrays.h",
+    "boundary/boundary.h",
     "boundary/views.h",
     "boundary/codes.h",
     "boundary/status.h",
-    "boundary/limits.h",
+    "boundary/bounds.h",
 )
 FLAGS = ("-std=c11", "-O3", "-fno-strict-aliasing")  # -O3: the 9x9 batch 2% faster than -O2
 
 EXTENSIONS = {
     "_core": (
         "python/module.c",
-        "boundary/arrays.c",
+        "clauses/clause_arrays.c",
         "clauses/clauses.c",
         "clauses/trace.c",
         "board/board_base.c",
@@ -50,16 +52,15 @@ EXTENSIONS = {
         "python/search_module.c",
         "search/search.c",
         "clauses/clauses.c",
-        "boundary/arrays.c",
+        "clauses/clause_arrays.c",
     ),
     "_length": (
         "length/length.c",
         "length/bxb.c",
         "length/length_formula.c",
         "python/length_module.c",
-        "boundary/views.c",
     ),
-    "_check": ("python/check_module.c", "proof/clause_check.c", "boundary/views.c"),
+    "_check": ("python/check_module.c", "proof/clause_check.c"),
 }
 
 

@@ -7,6 +7,12 @@
 
 #include <stdint.h>
 
+/* Whether lit is a DIMACS literal of the variables 1..nvars: the one range check, for
+ * the boundary (boundary.c) and the kernels that check a batch's sets themselves. */
+static inline int dimacs_in_range(int64_t lit, int64_t nvars) {
+    return lit != 0 && lit <= nvars && lit >= -nvars;
+}
+
 static inline int32_t lit_code(int64_t lit) {
     return lit > 0 ? (int32_t)(2 * (lit - 1)) : (int32_t)(2 * (-lit - 1) + 1);
 }

@@ -529,7 +529,7 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
         assigned[g] = 0;
         int bad = 0;
         for (int64_t i = 0; i < nlits; i++)
-            if (lits[i] == 0 || lits[i] > F->nvars || lits[i] < -(int64_t)F->nvars) bad = 1;
+            if (!dimacs_in_range(lits[i], F->nvars)) bad = 1;
         if (bad) {
             status[g] = DEPTH_BAD;
         } else {

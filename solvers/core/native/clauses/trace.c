@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arrays.h"
+#include "boundary.h"
 #include "codes.h"
 #include "trace.h"
 
@@ -161,16 +161,9 @@ static int trace_init(TraceObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "a Trace object is initialised once");
         return -1;
     }
-    if (nvars < 1 || nvars > (1LL << 30)) {
-        PyErr_Format(PyExc_ValueError, "num_vars must be in 1..%lld, not %lld", 1LL << 30, nvars);
-        return -1;
-    }
     Py_buffer fv = {0}, ov = {0};
     int r = -1;
-    if (get_array(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0 ||
-        get_array(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0 ||
-        check_clause_arrays(&fv, &ov, nvars, "clauses") < 0)
-        goto out;
+    if (get_clause_arrays(fo, oo, nvars, &fv, &ov) < 0) return -1;
     if (trace_build(self, fv.buf, ov.buf, ov.shape[0] - 1, (int32_t)nvars) < 0) {
         trace_free(self);
         PyErr_NoMemory();
@@ -207,9 +200,8 @@ static PyObject *trace_trace(TraceObject *self, PyObject *assumptions) {
             Py_DECREF(seq);
             return NULL;
         }
-        if (lit == 0 || lit > self->nvars || lit < -(long long)self->nvars) {
-            PyErr_Format(PyExc_ValueError, "assumption %lld is not in 1..%d or its negation",
-                         lit, self->nvars);
+        if (!dimacs_in_range(lit, self->nvars)) {
+            check_literals((int64_t[]){lit}, 1, self->nvars, "assumption");
             free(codes);
             Py_DECREF(seq);
             return NULL;

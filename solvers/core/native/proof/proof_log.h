@@ -13,6 +13,7 @@
 #define SUDOKU_PROOF_LOG_H
 
 #include "clauses.h"
+#include "codes.h"
 
 enum { LOG_HEAD = 0, LOG_BASE = 1, LOG_MARK = 2, LOG_MARKED_FRAMES = 16 };
 enum { LOG_FIRST = LOG_MARK + LOG_MARKED_FRAMES };
@@ -32,9 +33,9 @@ static inline void log_lemma(Cnf *F, int32_t upto, int32_t code) {
     int64_t base = F->log[LOG_BASE] > 0 ? F->log[LOG_BASE] : 0;
     for (int64_t level = base + 1; level <= upto; level++) {
         int32_t decision = F->trail[F->trail_lim[level - 1]] ^ 1;
-        log_put(F, &head, decision & 1 ? -(decision / 2 + 1) : decision / 2 + 1);
+        log_put(F, &head, code_lit(decision));
     }
-    if (code >= 0) log_put(F, &head, code & 1 ? -(code / 2 + 1) : code / 2 + 1);
+    if (code >= 0) log_put(F, &head, code_lit(code));
     log_put(F, &head, 0);
     F->log[LOG_HEAD] = head;
 }

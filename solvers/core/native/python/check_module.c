@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "clause_check.h"
-#include "views.h"
+#include "boundary.h"
 
 /* The clauses: int32 literals and int64 offsets rising from 0 to len(literals); the
  * number of clauses in *m. */
@@ -18,19 +18,8 @@ static int get_clauses(PyObject *lits, PyObject *offsets, Py_buffer v[2], int64_
     if (get_view(lits, &v[0], "literals", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
         get_view(offsets, &v[1], "offsets", SIGNED, 8, 1, -2, 1, 0, 0) < 0)
         return -1;
-    const int64_t *o = v[1].buf;
     *m = v[1].shape[0] - 1;
-    if (o[0] != 0 || o[*m] != v[0].shape[0]) {
-        PyErr_Format(PyExc_ValueError, "offsets must run from 0 to %zd (the literals)",
-                     v[0].shape[0]);
-        return -1;
-    }
-    for (int64_t c = 0; c < *m; c++)
-        if (o[c + 1] < o[c]) {
-            PyErr_Format(PyExc_ValueError, "offsets fall at clause %lld", (long long)c);
-            return -1;
-        }
-    return 0;
+    return check_offsets(&v[1], v[0].shape[0]);
 }
 
 /* first_falsified(literals, offsets, model, num_vars) -> int */

@@ -16,13 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arrays.h"
+#include "bounds.h"
+#include "clause_arrays.h"
 #include "clauses.h"
+#include "codes.h"
 #include "core.h"
 #include "proof_log.h"
 #include "trace.h"
 
-#define MAX_DEPTH 100
 #define WITNESS_WORDS (1 << 19) /* witnesses kept per frame when they fit in this */
 
 /* ---- variants ---------------------------------------------------------------- */
@@ -75,7 +76,7 @@ static PyObject *py_use_variant(PyObject *self, PyObject *arg) {
     return NULL;
 }
 
-/* ---- arrays (their checks: arrays.h) ---------------------------------------- */
+/* ---- arrays (their checks: boundary.h) ---------------------------------------- */
 
 static int check_depth(int depth) {
     if (depth < 0 || depth > MAX_DEPTH) {
@@ -146,7 +147,7 @@ static PyObject *literal_list(ListFace *L, const int64_t *out, const int32_t *co
             PyList_SET_ITEM(list, (Py_ssize_t)i, Py_NewRef(item));
             continue;
         }
-        int64_t lit = codes ? (codes[i] & 1 ? -(codes[i] >> 1) - 1 : (codes[i] >> 1) + 1) : out[i];
+        int64_t lit = codes ? code_lit(codes[i]) : out[i];
         if (L->ints) {
             PyObject **slot = L->ints + L->nvars + lit; /* |lit| <= nvars: the kernel's */
             if (!*slot && !(*slot = PyLong_FromLongLong(lit))) {
@@ -195,7 +196,7 @@ static Py_ssize_t read_literals(PyObject *seq, int64_t *lits, Py_ssize_t room, i
         int overflow;
         long long lit = PyLong_AsLongLongAndOverflow(items[i], &overflow);
         if (lit == -1 && PyErr_Occurred()) goto bad;
-        if (overflow || lit == 0 || lit > nvars || lit < -nvars) {
+        if (overflow || !dimacs_in_range(lit, nvars)) {
             if (board)
                 PyErr_Format(PyExc_ValueError, "assumption %R is no cell literal (1..%lld)",
                              items[i], (long long)nvars);
@@ -331,22 +332,23 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "a Board is initialised once");
         return -1;
     }
-    if (n < 1 || n > 64) {
-        PyErr_Format(PyExc_ValueError, "size must be in 1..64 (one bit per value), not %d", n);
+    if (n < 1 || n > MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "size must be in 1..%d (one bit per value), not %d",
+                     MAX_SIDE, n);
         return -1;
     }
     int cells = n * n;
     Py_buffer hv = {0}, pv = {0};
-    if (get_array(houses_obj, &hv, "houses", 4, 2, -1, n, 0) < 0) return -1;
-    if (get_array(peers_obj, &pv, "peers", 4, 2, cells, -1, 0) < 0) {
+    if (get_ints(houses_obj, &hv, "houses", 4, 2, -1, n, 0) < 0) return -1;
+    if (get_ints(peers_obj, &pv, "peers", 4, 2, cells, -1, 0) < 0) {
         RELEASE(&hv);
         return -1;
     }
     const int32_t *houses = hv.buf, *peers = pv.buf;
     int nh = (int)hv.shape[0], np_ = (int)pv.shape[1];
-    if (nh > 64 * 64) {
+    if (nh > MAX_SIDE * MAX_SIDE) {
         RELEASE(&hv, &pv);
-        PyErr_Format(PyExc_ValueError, "at most 4096 full houses, not %d", nh);
+        PyErr_Format(PyExc_ValueError, "at most %d full houses, not %d", MAX_SIDE * MAX_SIDE, nh);
         return -1;
     }
     for (Py_ssize_t i = 0; i < (Py_ssize_t)nh * n; i++)
@@ -443,10 +445,10 @@ static PyObject *board_batch(BoardObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOO", &go, &oo, &vo)) return NULL;
     Py_buffer gv = {0}, ov = {0}, vv = {0};
     int cells = self->g.cells;
-    if (get_array(go, &gv, "grids", 1, 2, -1, cells, 0) < 0) return NULL;
+    if (get_ints(go, &gv, "grids", 1, 2, -1, cells, 0) < 0) return NULL;
     Py_ssize_t count = gv.shape[0];
-    if (get_array(oo, &ov, "ok", 1, 1, count, -1, 1) < 0 ||
-        get_array(vo, &vv, "values", 1, 2, count, cells, 1) < 0) {
+    if (get_ints(oo, &ov, "ok", 1, 1, count, -1, 1) < 0 ||
+        get_ints(vo, &vv, "values", 1, 2, count, cells, 1) < 0) {
         RELEASE(&gv, &ov, &vv);
         return NULL;
     }
@@ -475,19 +477,16 @@ static PyObject *board_probe(BoardObject *self, PyObject *args) {
     Geo *G = &self->g;
     int64_t nvars = (int64_t)G->n * G->cells;
     Py_buffer lv = {0}, ov = {0};
-    if (get_array(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0) return NULL;
-    if (get_array(oo, &ov, "out", 8, 1, nvars, -1, 1) < 0) {
+    if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0) return NULL;
+    if (get_ints(oo, &ov, "out", 8, 1, nvars, -1, 1) < 0) {
         RELEASE(&lv);
         return NULL;
     }
     const int64_t *lits = lv.buf;
-    for (Py_ssize_t i = 0; i < lv.shape[0]; i++)
-        if (lits[i] == 0 || lits[i] > nvars || lits[i] < -nvars) {
-            PyErr_Format(PyExc_ValueError, "assumption %lld is no cell literal (1..%lld)",
-                         (long long)lits[i], (long long)nvars);
-            RELEASE(&lv, &ov);
-            return NULL;
-        }
+    if (check_literals(lits, lv.shape[0], nvars, "assumption") < 0) {
+        RELEASE(&lv, &ov);
+        return NULL;
+    }
     if (board_enter(self) < 0 || board_room(G, depth) < 0) {
         self->busy = 0;
         RELEASE(&lv, &ov);
@@ -541,13 +540,13 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
     if (check_depth(max_depth) < 0) return NULL;
     Geo *G = &self->g;
     Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
-    if (get_array(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
+    if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
     Py_ssize_t count = gv.shape[0];
-    if (get_array(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
-        get_array(dO, &dv, "depth", 2, 1, count, -1, 1) < 0 ||
-        get_array(solo, &solv, "solutions", 1, 2, count, G->cells, 1) < 0 ||
-        get_array(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
-        get_array(no, &nv, "ns", 8, 1, count, -1, 1) < 0) {
+    if (get_ints(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
+        get_ints(dO, &dv, "depth", 2, 1, count, -1, 1) < 0 ||
+        get_ints(solo, &solv, "solutions", 1, 2, count, G->cells, 1) < 0 ||
+        get_ints(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
+        get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0) {
         RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
         return NULL;
     }
@@ -572,7 +571,7 @@ static PyObject *board_placements(BoardObject *self, PyObject *args) {
     long long repeats;
     if (!PyArg_ParseTuple(args, "OL", &go, &repeats)) return NULL;
     Py_buffer gv = {0};
-    if (get_array(go, &gv, "grid", 1, 1, self->g.cells, -1, 0) < 0) return NULL;
+    if (get_ints(go, &gv, "grid", 1, 1, self->g.cells, -1, 0) < 0) return NULL;
     if (board_enter(self) < 0) {
         RELEASE(&gv);
         return NULL;
@@ -673,16 +672,11 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
     Cnf *F = &self->f;
     Py_buffer lv = {0}, ov = {0}, gv = {0};
     PyObject *result = NULL;
-    if (get_array(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
-        get_array(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0 || (logo && get_log(logo, &gv) < 0))
+    if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
+        get_ints(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0 || (logo && get_log(logo, &gv) < 0))
         goto out;
     const int64_t *lits = lv.buf;
-    for (Py_ssize_t i = 0; i < lv.shape[0]; i++)
-        if (lits[i] == 0 || lits[i] > F->nvars || lits[i] < -(int64_t)F->nvars) {
-            PyErr_Format(PyExc_ValueError, "assumption %lld is not in 1..%d or its negation",
-                         (long long)lits[i], F->nvars);
-            goto out;
-        }
+    if (check_literals(lits, lv.shape[0], F->nvars, "assumption") < 0) goto out;
     if (cnf_room(F, depth) < 0) {
         PyErr_NoMemory();
         goto out;
@@ -768,14 +762,14 @@ static PyObject *clauses_depths(ClausesObject *self, PyObject *args) {
     PyObject *result = NULL;
     Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0}, logv = {0},
               atv = {0};
-    if (get_array(go, &gv, "grids", 1, 2, -1, (Py_ssize_t)n * n, 0) < 0) goto out;
+    if (get_ints(go, &gv, "grids", 1, 2, -1, (Py_ssize_t)n * n, 0) < 0) goto out;
     Py_ssize_t count = gv.shape[0];
-    if (get_array(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
-        get_array(dO, &dv, "depth", 2, 1, count, -1, 1) < 0 ||
-        get_array(solo, &solv, "solutions", 1, 2, count, (Py_ssize_t)n * n, 1) < 0 ||
-        get_array(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
-        get_array(no, &nv, "ns", 8, 1, count, -1, 1) < 0 || (logo && get_log(logo, &logv) < 0) ||
-        (ato && get_array(ato, &atv, "log_at", 8, 1, count + 1, -1, 1) < 0))
+    if (get_ints(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
+        get_ints(dO, &dv, "depth", 2, 1, count, -1, 1) < 0 ||
+        get_ints(solo, &solv, "solutions", 1, 2, count, (Py_ssize_t)n * n, 1) < 0 ||
+        get_ints(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
+        get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0 || (logo && get_log(logo, &logv) < 0) ||
+        (ato && get_ints(ato, &atv, "log_at", 8, 1, count + 1, -1, 1) < 0))
         goto out;
     if (logv.obj && logv.shape[0] > 0) { /* the closures' lemmas, grid by grid (proof_log.h) */
         F->log = logv.buf;
@@ -812,13 +806,13 @@ static PyObject *clauses_batch(ClausesObject *self, PyObject *args) {
     Cnf *F = &self->f;
     PyObject *result = NULL;
     Py_buffer fv = {0}, ov = {0}, okv = {0}, vv = {0};
-    if (get_array(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0 ||
-        get_array(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0 ||
-        check_clause_arrays(&fv, &ov, F->nvars, "assumptions") < 0)
+    if (get_ints(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0 ||
+        get_ints(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0 || check_offsets(&ov, fv.shape[0]) < 0 ||
+        check_literals(fv.buf, fv.shape[0], F->nvars, "assumption") < 0)
         goto out;
     Py_ssize_t count = ov.shape[0] - 1;
-    if (get_array(oko, &okv, "ok", 1, 1, count, -1, 1) < 0 ||
-        get_array(vo, &vv, "values", 1, 2, count, F->nvars, 1) < 0)
+    if (get_ints(oko, &okv, "ok", 1, 1, count, -1, 1) < 0 ||
+        get_ints(vo, &vv, "values", 1, 2, count, F->nvars, 1) < 0)
         goto out;
     Poll poll;
     core_release(&poll);
@@ -854,27 +848,18 @@ static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
                      cell_vars);
         goto out;
     }
-    if (get_array(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0 ||
-        get_array(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0)
+    if (get_ints(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0 ||
+        get_ints(oo, &ov, "offsets", 8, 1, -1, -1, 0) < 0)
         goto out;
+    if (check_offsets(&ov, fv.shape[0]) < 0) goto out;
     Py_ssize_t count = ov.shape[0] - 1;
     const int64_t *offsets = ov.buf;
-    if (count < 0 || offsets[0] != 0 || offsets[count] != fv.shape[0]) {
-        PyErr_Format(PyExc_ValueError, "offsets must run from 0 to %zd (the literals)",
-                     fv.shape[0]);
-        goto out;
-    }
-    for (Py_ssize_t i = 0; i < count; i++)
-        if (offsets[i + 1] < offsets[i]) {
-            PyErr_Format(PyExc_ValueError, "offsets must not decrease (at %zd)", i);
-            goto out;
-        }
-    if (get_array(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
-        get_array(ao, &av, "assigned", 8, 1, count, -1, 1) < 0 ||
-        get_array(co, &cv, "conflicts", 8, 1, count, -1, 1) < 0 ||
-        get_array(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
-        get_array(no, &nv, "ns", 8, 1, count, -1, 1) < 0 ||
-        get_array(to, &tv, "true", 1, 2, count, F->nvars, 1) < 0)
+    if (get_ints(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
+        get_ints(ao, &av, "assigned", 8, 1, count, -1, 1) < 0 ||
+        get_ints(co, &cv, "conflicts", 8, 1, count, -1, 1) < 0 ||
+        get_ints(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
+        get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0 ||
+        get_ints(to, &tv, "true", 1, 2, count, F->nvars, 1) < 0)
         goto out;
     if (cnf_room(F, depth) < 0) {
         PyErr_NoMemory();
@@ -956,7 +941,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
-    /* The codes and slots Python reads from here (one definition: core.h, proof_log.h). */
+    /* The codes, slots and bounds Python reads from here (one definition: core.h,
+     * proof_log.h, bounds.h). */
     static const struct {
         const char *name;
         long value;
@@ -968,12 +954,20 @@ PyMODINIT_FUNC PyInit__core(void) {
         {"LOG_MARK", LOG_MARK},           {"LOG_MARKED_FRAMES", LOG_MARKED_FRAMES},
         {"LOG_FIRST", LOG_FIRST},         {"PROBE_CONFLICT", PROBE_CONFLICT},
         {"PROBE_BUDGET", PROBE_BUDGET},   {"PROBE_TIME", PROBE_TIME},
+        {"MAX_DEPTH", MAX_DEPTH},         {"MAX_SIDE", MAX_SIDE},
+        {"MAX_SECONDS", MAX_SECONDS},
     };
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
             Py_DECREF(m);
             return NULL;
         }
+    PyObject *max_count = PyLong_FromLongLong(MAX_COUNT); /* wider than a C long may be */
+    if (!max_count || PyModule_AddObject(m, "MAX_COUNT", max_count) < 0) {
+        Py_XDECREF(max_count);
+        Py_DECREF(m);
+        return NULL;
+    }
     if (trace_add_type(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -1,31 +1,20 @@
 /* The Python face of DPLL on the clause engine (solvers.core._search): the Search type,
  * one CNF formula with its own propagation state and decision stack, and the checks at
- * its boundary (arrays.h).  A search runs with the GIL released and polls for signals
+ * its boundary (boundary.h).  A search runs with the GIL released and polls for signals
  * at every node (Ctrl-C, the time limit's SIGALRM: their exception is raised within a
  * few tens of milliseconds); one kernel at a time per object.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "arrays.h"
+#include "bounds.h"
+#include "clause_arrays.h"
 #include "clauses.h"
+#include "codes.h"
 #include "core.h"
 #include "proof_log.h"
 #include "search.h"
 
-#define MAX_DEPTH 100
-
-/* -1 with a ValueError unless every assumption names a variable of 1..nvars. */
-static int check_literals(const int64_t *lits, Py_ssize_t count, int32_t nvars) {
-    for (Py_ssize_t i = 0; i < count; i++)
-        if (lits[i] == 0 || lits[i] > nvars || lits[i] < -(int64_t)nvars) {
-            PyErr_Format(PyExc_ValueError,
-                         "assumptions must be nonzero literals of variables 1..%d: %lld", nvars,
-                         (long long)lits[i]);
-            return -1;
-        }
-    return 0;
-}
 
 typedef struct {
     PyObject_HEAD Cnf f;
@@ -89,12 +78,12 @@ static PyObject *search_search(SearchObject *self, PyObject *args) {
     Py_buffer lv = {0}, gv = {0}, mv = {0};
     PyObject *result = NULL;
     self->busy = 1;
-    if (get_array(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
+    if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
         get_log(logo, &gv) < 0 ||
-        get_array(mo, &mv, "model", 8, 1, F->nvars, -1, 1) < 0)
+        get_ints(mo, &mv, "model", 8, 1, F->nvars, -1, 1) < 0)
         goto out;
     const int64_t *lits = lv.buf;
-    if (check_literals(lits, lv.shape[0], F->nvars) < 0) goto out;
+    if (check_literals(lits, lv.shape[0], F->nvars, "assumption") < 0) goto out;
     int64_t *log = gv.buf;
     if (cnf_room(F, probe_depth) < 0) {
         PyErr_NoMemory();
@@ -146,16 +135,16 @@ static PyObject *search_propagate(SearchObject *self, PyObject *args) {
     Py_buffer lv = {0}, ov = {0};
     PyObject *result = NULL;
     self->busy = 1;
-    if (get_array(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
-        get_array(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0 ||
-        check_literals(lv.buf, lv.shape[0], F->nvars) < 0)
+    if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
+        get_ints(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0 ||
+        check_literals(lv.buf, lv.shape[0], F->nvars, "assumption") < 0)
         goto out;
     int64_t count = -1, *lits = ov.buf;
     if (search_start(F, &self->s, lv.buf, lv.shape[0]) == CORE_OK) {
         count = 0;
         for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) {
             int32_t code = F->trail[i];
-            lits[count++] = code & 1 ? -(code / 2 + 1) : code / 2 + 1;
+            lits[count++] = code_lit(code);
         }
     }
     cnf_cancel_until(F, 0);
@@ -179,14 +168,14 @@ static PyObject *search_fixed(SearchObject *self, PyObject *args) {
     }
     Cnf *F = &self->f;
     Py_buffer ov = {0};
-    if (get_array(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0) return NULL;
+    if (get_ints(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0) return NULL;
     cnf_cancel_until(F, 0); /* (a kept model is given up) */
     self->at_model = 0;
     int64_t count = -1, *lits = ov.buf;
     if (!F->root_conflict)
         for (count = 0; count < F->trail_size; count++) {
             int32_t code = F->trail[count];
-            lits[count] = code & 1 ? -(code / 2 + 1) : code / 2 + 1;
+            lits[count] = code_lit(code);
         }
     RELEASE(&ov);
     return PyLong_FromLongLong(count);

@@ -26,6 +26,7 @@
 
 #include <stdlib.h>
 
+#include "codes.h"
 #include "proof_log.h"
 
 int search_init(Search *S, const Cnf *F) {
@@ -44,7 +45,7 @@ int search_start(Cnf *F, Search *S, const int64_t *lits, int64_t nlits) {
     cnf_cancel_until(F, 0);
     if (F->root_conflict) return CORE_CONFLICT;
     for (int64_t i = 0; i < nlits; i++) {
-        int32_t code = lits[i] > 0 ? (int32_t)(2 * (lits[i] - 1)) : (int32_t)(2 * (-lits[i] - 1) + 1);
+        int32_t code = lit_code(lits[i]);
         if (F->value[code] == 1) continue;
         if (F->value[code] == -1 || (cnf_new_level(F), cnf_enqueue(F, code), cnf_propagate(F)) != CORE_OK) {
             cnf_cancel_until(F, 0);

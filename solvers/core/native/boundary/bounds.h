@@ -1,7 +1,7 @@
 /* Every bound the core's boundary enforces, defined once: the front ends' flags and the
  * Python faces read them from the extension (solvers.core.extension), never a copy. */
-#ifndef SUDOKU_LIMITS_H
-#define SUDOKU_LIMITS_H
+#ifndef SUDOKU_BOUNDS_H
+#define SUDOKU_BOUNDS_H
 
 #include <stdint.h>
 
