@@ -162,7 +162,6 @@ class _Loaded:
             backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
             if isinstance(backend, PysatBackend):
                 backend.without_search = False  # the chunk's unit propagation says it
-            backend.mark_start()
             return backend
 
         if self.remembers:

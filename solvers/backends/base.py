@@ -259,12 +259,8 @@ class Backend:
             over_budget,
         )
 
-    def mark_start(self) -> None:
-        """Remember the state the backend is in now, for `rewind` (a backend whose calls
-        change nothing that later calls depend on keeps nothing)."""
-
     def rewind(self) -> None:
-        """Return to the state `mark_start` remembered: the next calls answer and count
+        """Return to the state the backend was loaded in: the next calls answer and count
         as they did then (the harness keeps the home engine's backends from chunk to
         chunk, see `benchmarks.chunks`).  An incremental PySAT solver, whose learnt
         clauses cannot be taken back, is built afresh instead."""

@@ -51,7 +51,6 @@ class HomeBackend(Backend):
     def _load(self) -> None:
         self._engine = None  # built at first use
         self._core = None
-        self._marked = False
 
     @property
     def engine(self):
@@ -61,8 +60,6 @@ class HomeBackend(Backend):
             from solvers.core.engine import Engine
 
             self._engine = Engine(self.clauses, self.num_vars)
-            if self._marked:
-                self._engine.mark_start()
         return self._engine
 
     @property
@@ -74,13 +71,8 @@ class HomeBackend(Backend):
             self._core = Clauses((self.clauses.literals, self.clauses.offsets), self.num_vars)
         return self._core
 
-    def mark_start(self) -> None:
-        self._marked = True
-        if self._engine is not None:
-            self._engine.mark_start()
-
     def rewind(self) -> None:
-        """Put the watches back as they were at `mark_start`: the engine rewound, the
+        """Put the watches back as they were built: the engine rewound, the
         core's clause engine built again at its next use (building costs about as much
         as a few closures), so that the counts of a chunk never depend on the chunks
         before it."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.core import load_extension
+from solvers.core.extension import load_extension
 
 _check = load_extension("_check")
 

@@ -80,7 +80,7 @@ class Board:
         as_array: bool = False,
     ):
         """Return (True, every cell literal the closure of depth `depth` of the
-        assumptions holds) or (False, []), as BoardEngine.probe; `as_array`: the
+        assumptions holds) or (False, []), as Clauses.probe; `as_array`: the
         literals as an int64 array."""
         if not as_array:  # read and answered by the extension, no array made
             return self._board.probe_list(assumptions, depth, polarity_flag(polarity))
@@ -131,9 +131,3 @@ class Board:
             ns,
         )
         return Depths(status, depth, solutions, ns / 1e9, work)
-
-    def placements(self, grid, repeats: int = 1) -> int:
-        """Test every hypothesis "cell = value" of the grid's propagated givens, each on a
-        copy of the board, `repeats` times: return how many were tested (-1 when the
-        givens contradict).  For timing one placement test."""
-        return self._board.placements(grid_rows([grid], self.cells)[0], int(repeats))

@@ -213,9 +213,6 @@ class Engine:
             return False, _none(as_array)
         return True, out if as_array else out.tolist()
 
-    def mark_start(self) -> None:
-        """Kept for callers that rewind: the watches as built are the start (`rewind`)."""
-
     def rewind(self) -> None:
         """Put the watch lists back as they were built: the next queries then propagate
         in exactly the order a freshly built engine does.  The literals a query implies

@@ -88,7 +88,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from solvers.core import load_extension
+from solvers.core.extension import load_extension
 
 _length = load_extension("_length")
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.core import _core
+from solvers.core.extension import _core
 
 # The layout's slots: proof_log.h's, read from the extension (one definition).
 HEAD = _core.LOG_HEAD  # next free slot of the log

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.core import load_extension
+from solvers.core.extension import load_extension
+from solvers.core.proof_log import NO_LOG
 
 _search = load_extension("_search")
 
@@ -29,8 +30,6 @@ EXHAUSTED = _search.EXHAUSTED  # no (further) model
 DECISIONS = _search.DECISIONS  # the decision budget ran out
 WORK = _search.WORK  # the work budget ran out
 TIME = _search.TIME  # the deadline passed
-
-_NO_LOG = np.zeros(0, np.int64)
 
 
 @dataclass(frozen=True)
@@ -74,7 +73,7 @@ class Search:
         deadline: float | None = None,
         probe_depth: int = 0,
         positive_only: bool = False,
-        log: np.ndarray = _NO_LOG,
+        log: np.ndarray = NO_LOG,
         next_model: bool = False,
     ) -> tuple[int, int, np.ndarray | None]:
         """Search above the assumptions (DIMACS ints): return (outcome, models found by

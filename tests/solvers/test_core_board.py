@@ -404,13 +404,3 @@ def test_budget_is_deterministic_and_monotone(variant):
         assert cut.work.tolist() == again.work.tolist()
         assert (cut.work > budget).all()
     assert b.depths(grids, 2, budget=0).depth.tolist() == [1] * 3
-
-
-def test_placements_count_the_positive_hypotheses():
-    geometry = standard(9)
-    b = core.Board(geometry)
-    grid = grid_of(EASTER_MONSTER)
-    ok, lits = b.propagate(given_literals(grid, geometry))
-    open_literals = 9 * 81 - len(lits)  # each open literal is one positive hypothesis
-    assert ok and b.placements(grid, 2) == 2 * open_literals
-    assert b.placements((1, 1) + (0,) * 79) == -1

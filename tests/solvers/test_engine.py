@@ -341,7 +341,6 @@ def test_a_rewound_engine_propagates_as_a_fresh_one():
     grids = [p.grid for p in read_puzzles(str(path), geometry)]
     sets = [given_literals(grid, geometry) for grid in grids[:40]]
     used = Engine(formula.clauses, formula.num_vars)
-    used.mark_start()
     differs = 0
     for history, query in itertools.pairwise(sets):
         _probe_counts(used, history)  # the watch lists move

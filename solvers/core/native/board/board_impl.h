@@ -1006,32 +1006,9 @@ static int depths(Geo *G, const int8_t *grids, int64_t count, int max_depth, int
     return CORE_OK;
 }
 
-static int64_t placements(Geo *G, const int8_t *grid, int64_t repeats) {
-    const int n = G->n, W = G->W, BW = G->BW;
-    word *b = G->boards, *copy = G->boards + BW;
-    const int kind = kind_of(G);
-    if (start_board(G, kind, b, grid) != 1) return -1;
-    const word *solved = b + (size_t)n * W;
-    int64_t tested = 0;
-    for (int64_t r = 0; r < repeats; r++)
-        for (int v = 0; v < n; v++)
-            for (int x = 0; x < W; x++) {
-                word m = b[(size_t)v * W + x] & ~solved[x] & G->cellmask[x];
-                while (m) {
-                    int c = x * 64 + ctz(m);
-                    m &= m - 1;
-                    memcpy(copy, b, sizeof(word) * BW);
-                    test(G, kind, copy, c, v, 0);
-                    tested++;
-                }
-            }
-    return tested;
-}
-
 const BoardOps CAT(board_ops, VARIANT) = {
     .name = VARIANT_NAME,
     .batch = batch,
     .probe = probe,
     .depths = depths,
-    .placements = placements,
 };

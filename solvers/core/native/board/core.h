@@ -103,9 +103,6 @@ typedef struct BoardOps {
     int (*depths)(Geo *, const int8_t *grids, int64_t count, int max_depth,
                   int positive_only, int64_t budget, int8_t *status, int16_t *depth,
                   int8_t *solutions, int64_t *work, int64_t *ns, Poll *);
-    /* test each positive hypothesis of the propagated grid `repeats` times (copy +
-     * propagate): return how many were tested, -1 on a contradiction of the givens */
-    int64_t (*placements)(Geo *, const int8_t *grid, int64_t repeats);
 } BoardOps;
 
 extern const BoardOps board_ops_base;

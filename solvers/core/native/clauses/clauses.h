@@ -111,7 +111,7 @@ int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count
               int8_t *values, Poll *poll);
 
 /* The closure of depth `depth` of each assumption set (DIMACS) flat[offsets[g] ..
- * offsets[g+1]), as solvers.core.engine's closures_kernel: status (DEPTH_SAT when the
+ * offsets[g+1]), for solvers.core.Clauses.closures: status (DEPTH_SAT when the
  * closure assigns each of the first cell_vars variables, DEPTH_OPEN, DEPTH_UNSAT,
  * DEPTH_BAD for a literal beyond the formula, DEPTH_BUDGET), assigned (of those
  * variables, root level included), conflicts, work and ns per set, and true[g]

@@ -566,23 +566,6 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *board_placements(BoardObject *self, PyObject *args) {
-    PyObject *go;
-    long long repeats;
-    if (!PyArg_ParseTuple(args, "OL", &go, &repeats)) return NULL;
-    Py_buffer gv = {0};
-    if (get_ints(go, &gv, "grid", 1, 1, self->g.cells, -1, 0) < 0) return NULL;
-    if (board_enter(self) < 0) {
-        RELEASE(&gv);
-        return NULL;
-    }
-    int64_t tested;
-    Py_BEGIN_ALLOW_THREADS tested = ops->placements(&self->g, gv.buf, repeats);
-    Py_END_ALLOW_THREADS self->busy = 0;
-    RELEASE(&gv);
-    return PyLong_FromLongLong(tested);
-}
-
 static PyObject *board_counters(BoardObject *self, PyObject *unused) {
     return Py_BuildValue("KK", (unsigned long long)self->g.work,
                          (unsigned long long)self->g.hypotheses);
@@ -595,7 +578,6 @@ static PyMethodDef board_methods[] = {
      "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
     {"depths", (PyCFunction)board_depths, METH_VARARGS,
      "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
-    {"placements", (PyCFunction)board_placements, METH_VARARGS, "placements(grid, repeats)"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
     {NULL},
 };
