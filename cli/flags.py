@@ -23,12 +23,14 @@ import shlex
 from collections.abc import Mapping, Sequence
 
 from executors import EXECUTORS, available_cores
-from solvers.core import extension as _extension
+from solvers.core import extension
 
-MAX_COUNT = getattr(_extension, "MAX_COUNT", 2**62)  # a count or a budget, in a C int64
-# a time limit (about 11.6 days): no limit at all is --timeout left out
-MAX_SECONDS = getattr(_extension, "MAX_SECONDS", 1e6)
-MAX_DEPTH = getattr(_extension, "MAX_DEPTH", 100)  # nesting of hypotheses
+# The core's bounds (bounds.h), each defined there once: counts and budgets in a C int64,
+# the nesting of hypotheses, and a time limit (about 11.6 days; no limit at all is
+# --timeout left out), a float as the seconds flags parse.
+MAX_COUNT = extension.MAX_COUNT
+MAX_DEPTH = extension.MAX_DEPTH
+MAX_SECONDS = float(extension.MAX_SECONDS)
 MAX_WORKERS = 1024  # processes, each an interpreter of its own: what no machine gives
 
 
