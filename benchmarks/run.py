@@ -141,7 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--shuffle", action="store_true", help="shuffle each set before --limit (seeded)"
     )
-    group.add_argument("--seed", type=int, help="seed of --shuffle (default 0)")
+    group.add_argument(
+        "--seed", type=positive(int, zero=True), help="seed of --shuffle (default 0)"
+    )
     group = parser.add_argument_group("execution")
     group.add_argument(
         "--workers",

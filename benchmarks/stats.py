@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--samples", type=positive(int), default=100, metavar="N", help="grids per point"
     )
-    parser.add_argument("--seed", type=int, default=1, metavar="S")
+    parser.add_argument("--seed", type=positive(int, zero=True), default=1, metavar="S")
     parser.add_argument(
         "--workers",
         type=positive(int, most=MAX_WORKERS),

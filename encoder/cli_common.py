@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import _thread
 import argparse
+import contextlib
 import sys
 import threading
 import warnings
@@ -27,7 +28,7 @@ from typing import IO
 
 from encoder.errors import GridError, InputError
 from encoder.geometry import MAX_SIZE
-from encoder.output_files import reader_left, write_file
+from encoder.output_files import checked_stdout, is_output_fault, output_lost, write_file
 from encoder.puzzle_files import ClashError, Puzzle, open_source
 from encoder.variant import GridWarning, Variant
 from puzzlesets import PuzzleSetError
@@ -153,7 +154,9 @@ def run_front_end(
     """Run a command's `action` and return its exit status; the one error handler of
     every front end: bad input (InputError, a public set not here, and `errors`) is one
     line `prog: FILE:LINE: problem` and status 1, Ctrl-C one line and status 130, a
-    reader that leaves early (`| head`) status 0 and no message.  Never a traceback.
+    reader that leaves early (`| head`) status 0 and no message, a full disk or a file-size
+    limit on stdout one line saying where the output stops and status 1
+    (`encoder.output_files.output_lost`).  Never a traceback.
     The library's warnings (`GridWarning`) are printed under `prog`, each once."""
     said: set[str] = set()
 
@@ -170,18 +173,31 @@ def run_front_end(
         warnings.simplefilter("always", GridWarning)
         warnings.showwarning = show
         hook, sys.unraisablehook = sys.unraisablehook, _pass_interrupts_on
+        stdout = sys.stdout
+        if stdout is sys.__stdout__:
+            sys.stdout = checked_stdout(stdout)
         try:
-            return action()
+            status = action()
+            sys.stdout.flush()  # what is still buffered fails here, while it can be said
+            return status
         except (InputError, PuzzleSetError, *errors) as error:
             print(f"{prog}: {error}", file=sys.stderr)
             return 1
         except KeyboardInterrupt:
             print(f"{prog}: interrupted", file=sys.stderr)
             return 130
-        except BrokenPipeError:
-            return reader_left()
+        except OSError as error:
+            if not is_output_fault(error):
+                raise
+            return output_lost(prog, error)
         finally:
             sys.unraisablehook = hook
+            if sys.stdout is not stdout:
+                # an error already said ends the command: what it printed before is
+                # flushed here, and a failing flush adds nothing to that error's line
+                with contextlib.suppress(OSError, ValueError):
+                    sys.stdout.flush()
+                sys.stdout = stdout
 
 
 def _pass_interrupts_on(unraisable, _default=sys.unraisablehook) -> None:

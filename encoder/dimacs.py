@@ -40,6 +40,7 @@ the clauses (a literal beyond V is an error) and is never used to size anything:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -210,9 +211,22 @@ def parse_cnf(text: str, name: str = "<input>") -> Cnf:
 
 
 def read_cnf(path: str) -> Cnf:
-    """Read a DIMACS CNF file (or `-` for stdin)."""
-    text, name = read_text(path)
-    return parse_cnf(text, name)
+    """Read a DIMACS CNF file (or `-` for stdin).  A file this process has not the memory
+    to hold is a DimacsError naming it, not a MemoryError."""
+    try:
+        text, name = read_text(path)
+        return parse_cnf(text, name)
+    except MemoryError:
+        name = "<stdin>" if path == "-" else path
+        raise DimacsError(f"not enough memory to read this CNF ({_size(path)})", name) from None
+
+
+def _size(path: str) -> str:
+    """Return a file's size in words, for a message."""
+    try:
+        return f"{os.path.getsize(path):,} bytes"
+    except (OSError, ValueError):
+        return "size unknown"
 
 
 def _header(line: bytes, name: str, number: int) -> tuple[int, str]:

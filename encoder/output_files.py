@@ -14,6 +14,7 @@ This is the one home of atomic writing: the encoder's `-o`, the commands' `--out
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import sys
@@ -111,7 +112,92 @@ def write_text(path: str | os.PathLike, text: str) -> None:
 def reader_left() -> int:
     """Handle a BrokenPipeError of a front end: the reader of stdout went away (`... |
     head`), which is no error of ours and needs no message.  Point stdout at /dev/null so
-    that the interpreter's final flush does not raise again (the recipe of Python's
-    signal documentation); return the exit status, 0."""
+    that the interpreter's final flush does not raise again; return the exit status, 0."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+class _WholeWrites(io.RawIOBase):
+    """A file descriptor's raw writer that writes every byte it is given or raises.  A
+    write cut short by a file-size limit returns the part written, and Python's buffered
+    writer drops the rest without a word; writing on makes the system say why (EFBIG,
+    ENOSPC)."""
+
+    def __init__(self, descriptor: int):
+        super().__init__()
+        self._descriptor = descriptor
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._descriptor
+
+    def isatty(self) -> bool:
+        return os.isatty(self._descriptor)
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            written = os.write(self._descriptor, view[done:])
+            if written == 0:
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            done += written
+        return done
+
+
+def checked_stdout(stream):
+    """Return a text stream on `stream`'s descriptor with its encoding and buffering,
+    whose every write reaches the file or raises (`_WholeWrites`); `stream` itself when it
+    has no descriptor (a test's StringIO)."""
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return stream
+    return io.TextIOWrapper(
+        io.BufferedWriter(_WholeWrites(descriptor)),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        newline="\n" if os.linesep == "\n" else None,
+        line_buffering=stream.line_buffering,
+        write_through=stream.write_through,
+    )
+
+
+def output_lost(prog: str, error: OSError) -> int:
+    """Handle a failed write to stdout of a front end and return its exit status.  A
+    reader that went away (`... | head`, a BrokenPipeError) is no error of ours: no
+    message, status 0.  A full disk or a file-size limit (ENOSPC, EFBIG, EDQUOT, EIO) cut
+    the output short: one line `prog: stdout: cannot write: REASON; the output stops after
+    N bytes` (N when stdout is a file), status 1.  Either way stdout is pointed at
+    /dev/null, so that the interpreter's final flush of what is still buffered neither
+    raises again nor prints "Exception ignored" (the recipe of Python's signal
+    documentation)."""
+    if isinstance(error, BrokenPipeError):
+        return reader_left()
+    kept = _position(sys.stdout)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    after = "" if kept is None else f"; the output stops after {kept} bytes"
+    print(f"{prog}: stdout: cannot write: {reason(error)}{after}", file=sys.stderr)
+    return 1
+
+
+def is_output_fault(error: OSError) -> bool:
+    """Tell whether `error` is a write that no retry mends: a closed pipe, a full disk, a
+    file-size limit or quota, a device that failed."""
+    return isinstance(error, BrokenPipeError) or error.errno in _OUTPUT_FAULTS
+
+
+_OUTPUT_FAULTS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}
+
+
+def _position(stream) -> int | None:
+    """Return how many bytes of `stream` reached its file, when that is a regular file."""
+    try:
+        descriptor = stream.fileno()
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        return os.lseek(descriptor, 0, os.SEEK_CUR)
+    except (OSError, ValueError, AttributeError):
+        return None

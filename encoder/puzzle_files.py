@@ -534,8 +534,30 @@ def _blocks(lines: Iterator[str], path: str, size: int | None) -> Iterator[Puzzl
         if not block:
             break
         if _has_grid("".join(block)):  # numbered as in the file: no copy of each text
-            yield from split_puzzles("".join(block), path, size, first_line=done + 1)
+            try:
+                texts = split_puzzles("".join(block), path, size, first_line=done + 1)
+            except GridError as error:
+                yield from _before(error, block, done, path, size)
+                raise
+            yield from texts
         done += len(block)
+
+
+def _before(error: GridError, block: list[str], done: int, path: str, size: int | None):
+    """Return the grids of a block's lines before the line `error` names, when they are
+    one grid a line (a laid-out grid cut by the error is none): the reader gives every
+    grid before a bad line, then the error."""
+    if error.line is None or not done < error.line <= done + len(block):
+        return []
+    head = block[: error.line - done - 1]
+    if not _has_grid("".join(head)):
+        return []
+    try:
+        texts = split_puzzles("".join(head), path, size, first_line=done + 1)
+    except GridError:
+        return []
+    grids = sum(1 for line in head if line.split("#", 1)[0].strip())
+    return texts if len(texts) == grids else []
 
 
 def _table_texts(text: str, path: str, column: str | None, delimiter: str) -> list[PuzzleText]:

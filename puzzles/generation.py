@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from encoder.errors import GridError
+from encoder.errors import GridError, InputError
 from encoder.geometry import Geometry
 from encoder.grids import format_line
 from encoder.numbering import Grid
@@ -119,16 +119,31 @@ class Report:
     interrupted: bool = False  # Ctrl-C: the puzzles are those found before it
 
 
-def random_placement(geometry: Geometry, k: int, rng: random.Random) -> tuple[Grid, int]:
+# Placements tried before random_placement gives up: k = 65 givens on a 9x9 grid meets
+# about 30,000 dead ends, k = 70 and beyond practically never succeed.
+MAX_PLACEMENTS = 100_000
+
+
+class PlacementError(InputError):
+    """k givens that random placement does not manage to place: one line, no file."""
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def random_placement(
+    geometry: Geometry, k: int, rng: random.Random, tries: int | None = None
+) -> tuple[Grid, int]:
     """Return (k givens placed at random obeying every region, dead ends met first).
 
     Cells are taken in random order; each gets a random value not held by a peer.  When
-    a cell has no such value the placement is a dead end and starts again."""
+    a cell has no such value the placement is a dead end and starts again, `tries` times
+    at most (default MAX_PLACEMENTS): then PlacementError."""
+    tries = MAX_PLACEMENTS if tries is None else tries
     n = geometry.size
     if not 0 <= k <= n * n:
         raise ValueError(f"cannot place {k} givens on {n * n} cells")
-    dead_ends = 0
-    while True:
+    for dead_ends in range(tries):
         grid = [0] * (n * n)
         cells = list(range(n * n))
         rng.shuffle(cells)
@@ -136,11 +151,14 @@ def random_placement(geometry: Geometry, k: int, rng: random.Random) -> tuple[Gr
             used = {grid[p] for p in geometry.peers[c]}
             legal = [v for v in range(1, n + 1) if v not in used]
             if not legal:
-                dead_ends += 1
                 break
             grid[c] = rng.choice(legal)
         else:
             return tuple(grid), dead_ends
+    raise PlacementError(
+        f"no random placement of {k} givens on the {n}x{n} grid obeys every region "
+        f"in {tries:,} tries; fewer givens, or the method 'remove', give grids"
+    )
 
 
 def remove_givens(full: Grid, k: int, rng: random.Random) -> Grid:

@@ -403,11 +403,13 @@ def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
     this machine the chunks are cut as the executor asks for them, so the file is never
     held whole."""
     from executors import in_order, make_executor
-    from solvers.ratings.chunks import RateChunk, rate_chunk
+    from solvers.ratings.chunks import RateChunk, UntilFault, rate_chunk
+
+    reading = UntilFault(puzzles)
 
     def chunks():
         first = 0
-        while part := tuple(itertools.islice(puzzles, args.chunk_size)):
+        while part := tuple(itertools.islice(reading, args.chunk_size)):
             yield RateChunk(first, part, options)
             first += len(part)
 
@@ -416,6 +418,7 @@ def _rate_chunks(puzzles: Iterable[Puzzle], options, args: argparse.Namespace):
     # workers free up, a Dask cluster a window at a time): a list of every chunk held a
     # million grids in this process (1.1 GB).
     yield from in_order(executor, rate_chunk, chunks())
+    reading.raise_fault()  # once every grid before the bad line is printed
 
 
 _YES_NO = {True: "yes", False: "no"}

@@ -131,11 +131,23 @@ def _line_limit(num_vars: int) -> int:
 def _lines(handle: BinaryIO, name: str, limit: int) -> Iterator[tuple[int, bytes]]:
     """Yield (line number, bytes) of a binary stream, a block at a time, and close it.
     A comment longer than `limit` is skipped in pieces; any other such line is a
-    DimacsError."""
-    number, rest, skipping = 0, b"", False
+    DimacsError.  A line that spans blocks is held as its blocks (`pending`) and joined
+    once its end comes, so that a long line is read in time linear in its length."""
+    number, skipping = 0, False
+    pending: list[bytes] = []  # the blocks of a line whose end is still to come
+    held = 0  # bytes in `pending`
     try:
         while block := _read(handle, name):
-            data = rest + block
+            if b"\n" not in block and b"\r" not in block[:-1]:  # the line goes on
+                pending.append(block)
+                held += len(block)
+                if held > limit:
+                    rest = b"".join(pending)
+                    if not (skipping or rest.lstrip()[:1] == b"c"):
+                        raise _too_long(limit, name, number + 1)
+                    pending, held, skipping = [], 0, True
+                continue
+            data = b"".join([*pending, block])
             held_cr = data.endswith(b"\r")  # a CR LF may be cut between two blocks
             parts = _BREAK.split(data[:-1] if held_cr else data)
             rest = parts.pop() + (b"\r" if held_cr else b"")
@@ -151,6 +163,8 @@ def _lines(handle: BinaryIO, name: str, limit: int) -> Iterator[tuple[int, bytes
                 if not (skipping or rest.lstrip()[:1] == b"c"):
                     raise _too_long(limit, name, number + 1)
                 rest, skipping = b"", True
+            pending, held = ([rest], len(rest)) if rest else ([], 0)
+        rest = b"".join(pending)
         if rest.rstrip(b"\r") and not skipping:
             number += 1
             yield number, rest.removeprefix(b"\xef\xbb\xbf") if number == 1 else rest

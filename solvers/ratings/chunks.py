@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from encoder.encodings import given_literals, rule_formula
+from encoder.errors import InputError
 from encoder.grids import describe_clash, find_clashes, format_line, format_lines
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import GridArray, Puzzle
@@ -92,11 +93,40 @@ def why_unsat(puzzle: Puzzle) -> str:
 def rate_lines(
     puzzles: Iterable[Puzzle], options: RateOptions, first: int = 0
 ) -> Iterator[RatedLine]:
-    """Yield the output of each grid, numbered from `first`."""
+    """Yield the output of each grid, numbered from `first`; a bad input line is raised
+    once every grid before it is rated (`UntilFault`)."""
+    reading = UntilFault(puzzles)
     if options.solver is None and options.solver_cmd is None:
-        yield from _depth_lines(puzzles, options, first)
+        yield from _depth_lines(reading, options, first)
     else:
-        yield from _solver_lines(puzzles, options, first)
+        yield from _solver_lines(reading, options, first)
+    reading.raise_fault()
+
+
+class UntilFault:
+    """The puzzles of a reader up to its first bad input (an InputError), which ends
+    the iteration and is kept for `raise_fault`: a batch or a chunk being filled when
+    the bad line comes is rated and printed, then the line is named."""
+
+    def __init__(self, puzzles: Iterable[Puzzle]):
+        self._puzzles = iter(puzzles)
+        self.fault: InputError | None = None
+
+    def __iter__(self) -> UntilFault:
+        return self
+
+    def __next__(self) -> Puzzle:
+        if self.fault is not None:
+            raise StopIteration
+        try:
+            return next(self._puzzles)
+        except InputError as error:
+            self.fault = error
+            raise StopIteration from None
+
+    def raise_fault(self) -> None:
+        if self.fault is not None:
+            raise self.fault
 
 
 def rate_chunk(chunk: RateChunk) -> tuple[int, tuple[RatedLine, ...]]:

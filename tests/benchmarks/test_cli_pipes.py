@@ -15,7 +15,7 @@ breaks, and proves that it did:
   size, so the command is still writing when the reader leaves.
 - `stats` prints its short tables only once every count is done: its reader closes the
   pipe at once, before the command has written anything.
-- The command runs with its BrokenPipeError handler (`encoder.cli_common.reader_left`,
+- The command runs with its BrokenPipeError handler (`encoder.output_files.reader_left`,
   called by the front end's error handler) wrapped so that it also writes a marker to
   stderr: every test asserts the marker, that is, that the pipe did break and the
   handler handled it.
@@ -38,14 +38,15 @@ PAGE = 4096  # the smallest pipe buffer Linux allows
 HANDLED = "test_cli_pipes: reader_left handled a BrokenPipeError"
 
 # `python -m benchmarks ARGS`, with the BrokenPipeError handler wrapped to say it ran:
-# `encoder.cli_common.reader_left`, wherever a front end looks it up.
+# `encoder.output_files.reader_left`, wherever a front end looks it up.
 LAUNCHER = f"""\
 import sys
 import benchmarks.__main__ as front
 import encoder.cli_common as common
+import encoder.output_files as output_files
 import puzzles.outputs as outputs
 
-handler = common.reader_left
+handler = output_files.reader_left
 
 
 def reader_left():
@@ -53,7 +54,7 @@ def reader_left():
     return handler()
 
 
-for module in (common, front, outputs):
+for module in (common, front, outputs, output_files):
     if hasattr(module, "reader_left"):
         module.reader_left = reader_left
 raise SystemExit(front.main())
