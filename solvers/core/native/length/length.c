@@ -8,9 +8,9 @@
  * literal keeps the cone of its first derivation.  refutation_with_alternatives keeps up
  * to CONES_PER_LITERAL cones a literal, none a superset of another, and combines them
  * where a constraint forces a value.  solvers.core.length's docstring says all of it in
- * full; these are the project's first, JIT-compiled kernels (solvers/length_kernels.py
- * in the history) ported statement for statement, so that every length, and so every
- * rating, is the one recorded before.
+ * full.  The order of the searches is part of the answer: a literal keeps the cone of
+ * its first derivation, so the same searches in the same order give the same lengths,
+ * and so the ratings the golden files hold.
  *
  * The facts of the state propagate with their cones too (assert_facts, eliminate): the
  * nested rating runs these kernels on states whose facts rest on an outer hypothesis.
@@ -180,7 +180,6 @@ int64_t length_restart(LCall *k, LState *S, const int32_t *units, int64_t nunits
     memset(S->nfalse, 0, sizeof(int32_t) * (size_t)f->m);
     memset(S->ntrue, 0, sizeof(int32_t) * (size_t)f->m);
     memset(S->st, 0, sizeof(int64_t) * ST_NUM_SLOTS);
-    S->st[ST_PAUSE_AT] = NEVER;
     S->st[ST_POOL_SIZE] = 1;
     int64_t most = nunits > ngivens ? nunits : ngivens;
     int32_t *no_cones = calloc((size_t)(most > 0 ? most : 1), sizeof(int32_t)); /* all EMPTY */
@@ -1001,7 +1000,7 @@ int64_t length_conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64
     return conflict_round(k, S, X, z, limit);
 }
 
-int length_within_two(LCall *k, LState *S, LScratch *X, int32_t z) {
+int length_may_refute_within_two(LCall *k, LState *S, LScratch *X, int32_t z) {
     if (!k->f->shallow || S->st[ST_TRACK] != 0 || !closed(k->f, S)) return -1;
     PairScratch P = {0};
     if (pair_scratch(&P, k->f) < 0) {
@@ -1088,95 +1087,114 @@ int length_solved(const LState *S, int64_t ncand) {
     return 1;
 }
 
-int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
-                              int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
-                              int64_t budget, int64_t *searches, int64_t *longest,
-                              int64_t *steps) {
-    if (limit > k->f->m) limit = k->f->m;
+int64_t length_simplest_first(LCall *k, const LRating *r, int64_t budget, int64_t *searches,
+                              int64_t *longest, int64_t *steps) {
+    LState *S = r->S;
+    const int64_t ncand = r->ncand, limit = r->limit > k->f->m ? k->f->m : r->limit;
+    int64_t *lengths = r->lengths;
     *longest = 0;
     *steps = 0;
     while (!length_solved(S, ncand)) {
-        if (*steps == budget) return PAUSED;
+        if (*steps == budget) return -STATUS_PAUSED;
         if (searches) { /* the step's searches, counted before it runs */
             for (int64_t v = 0; v < ncand; v++) searches[0] += S->value[2 * v] == 0;
-            if (searches[0] > searches[1]) return OUT_OF_BUDGET;
+            if (searches[0] > searches[1]) return -STATUS_BUDGET;
         }
-        int64_t best = length_candidates(k, S, X, ncand, limit, lengths);
-        if (k->bad || k->stop) return STUCK;
-        if (best > limit) return STUCK;
+        int64_t best = length_candidates(k, S, r->X, ncand, limit, lengths);
+        if (k->bad || k->stop) return -STATUS_STUCK;
+        if (best > limit) return -STATUS_STUCK;
         if (best > (*longest > 2 ? *longest : 2)) {
             /* This step would raise the rating: look for shorter refutations the first
              * derivations missed (solvers.core.length.simplest_first says why only these
              * steps can change the rating). */
-            int64_t shorter_length = shorter(k, S, X, A, ncand, best - 1, lengths, 1);
-            if (k->bad || k->stop) return STUCK;
+            int64_t shorter_length = shorter(k, S, r->X, r->A, ncand, best - 1, lengths, 1);
+            if (k->bad || k->stop) return -STATUS_STUCK;
             if (shorter_length < best) best = shorter_length;
         }
-        if (*steps < nlog) log[*steps] = best;
+        if (*steps < r->room) r->step_lengths[*steps] = best;
         *steps += 1;
         if (best > *longest) *longest = best;
         for (int64_t v = 0; v < ncand; v++) {
             /* (a candidate made true by an earlier elimination: a contradiction) */
             if (lengths[v] == best && length_eliminate(k, S, (int32_t)(2 * v + 1)) != NO_CONFLICT)
-                return CONTRADICTION;
-            if (k->bad) return STUCK;
+                return -STATUS_CONFLICT;
+            if (k->bad) return -STATUS_STUCK;
         }
     }
-    return SOLVED;
+    return -STATUS_SAT;
 }
 
-int64_t length_rate_many(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
-                         int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
-                         const int32_t *units, int64_t nunits, const int8_t *values,
-                         const int8_t *solutions, int64_t ngrids, int32_t n, int64_t allowed,
-                         int8_t *mask, int32_t *codes, int64_t *out) {
+/* Grid i's givens as positive literal codes in g->codes; return how many. */
+static int64_t grid_givens(const LGrids *g, int64_t i) {
+    const int32_t n = g->n;
     const int64_t cells = (int64_t)n * n;
-    int64_t g = 0;
-    for (; g < ngrids; g++) {
+    const int8_t *row = g->values + i * cells;
+    int64_t ngivens = 0;
+    for (int64_t c = 0; c < cells; c++)
+        if (row[c]) g->codes[ngivens++] = (int32_t)(2 * (n * c + row[c] - 1));
+    return ngivens;
+}
+
+/* Whether grid i has a known solution (then g->mask holds it): 1; 0 when it has none;
+ * -1 when the solution given is none of the state's. */
+static int grid_solution(LCall *k, const LRating *r, const LGrids *g, int64_t i) {
+    const int32_t n = g->n;
+    const int64_t cells = (int64_t)n * n;
+    const int8_t *solution = g->solutions ? g->solutions + i * cells : NULL;
+    int known = 0, fits = 1;
+    for (int64_t c = 0; solution && c < cells; c++) {
+        known |= solution[c] != 0;
+        if (solution[c] < 1 || solution[c] > n)
+            fits = 0;
+        else
+            g->codes[c] = (int32_t)(2 * (n * c + solution[c] - 1));
+    }
+    if (!known) return 0;
+    return fits && length_model_mask(k->f, r->S, g->codes, cells, g->mask) ? 1 : -1;
+}
+
+/* Rate grid i into o[0..3] (see length_rate_many): 0, or -1 when restarting it
+ * overflowed the state (nothing written). */
+static int rate_grid(LCall *k, const LRating *r, const LGrids *g, int64_t i, int64_t *o) {
+    o[1] = o[2] = o[3] = 0;
+    k->known_true = NULL;
+    int64_t ngivens = grid_givens(g, i);
+    int64_t conflict = length_restart(k, r->S, g->units, g->nunits, g->codes, ngivens);
+    if (k->bad) return -1;
+    if (conflict != NO_CONFLICT) {
+        o[0] = -STATUS_CONFLICT;
+        return 0;
+    }
+    int known = grid_solution(k, r, g, i);
+    if (known < 0) {
+        o[0] = -STATUS_BAD_SOLUTION;
+        return 0;
+    }
+    k->known_true = known ? g->mask : NULL;
+    int64_t searches[2] = {0, g->allowed}, status;
+    do { /* one step a call: see the header */
+        int64_t longest, steps;
+        status = length_simplest_first(k, r, 1, searches, &longest, &steps);
+        if (steps && longest > o[1]) o[1] = longest;
+        o[2] += steps;
+    } while (status == -STATUS_PAUSED);
+    o[3] = searches[0];
+    o[0] = status;
+    return 0;
+}
+
+int64_t length_rate_many(LCall *k, const LRating *r, const LGrids *g, int64_t *out) {
+    int64_t i = 0;
+    for (; i < g->ngrids; i++) {
         if (stopped(k)) break;
         const int64_t begin = core_now_ns();
-        int64_t *o = out + 5 * g;
-        o[1] = o[2] = o[3] = 0;
-        k->known_true = NULL;
-        const int8_t *row = values + g * cells;
-        int64_t ngivens = 0;
-        for (int64_t c = 0; c < cells; c++)
-            if (row[c]) codes[ngivens++] = (int32_t)(2 * (n * c + row[c] - 1));
-        int64_t status = length_restart(k, S, units, nunits, codes, ngivens);
-        if (k->bad) break;
-        if (status != NO_CONFLICT) {
-            o[0] = CONTRADICTION;
-        } else {
-            const int8_t *solution = solutions ? solutions + g * cells : NULL;
-            int known = 0, fits = 1;
-            for (int64_t c = 0; solution && c < cells; c++) {
-                known |= solution[c] != 0;
-                if (solution[c] < 1 || solution[c] > n)
-                    fits = 0;
-                else
-                    codes[c] = (int32_t)(2 * (n * c + solution[c] - 1));
-            }
-            if (known && !(fits && length_model_mask(k->f, S, codes, cells, mask))) {
-                status = BAD_SOLUTION;
-            } else {
-                k->known_true = known ? mask : NULL;
-                int64_t searches[2] = {0, allowed};
-                do { /* one step a call: see the header */
-                    int64_t longest, steps;
-                    status = length_simplest_first(k, S, X, A, ncand, limit, lengths, log, nlog,
-                                                   1, searches, &longest, &steps);
-                    if (steps && longest > o[1]) o[1] = longest;
-                    o[2] += steps;
-                } while (status == PAUSED);
-                o[3] = searches[0];
-            }
-            o[0] = status;
-        }
+        int64_t *o = out + 5 * i;
+        if (rate_grid(k, r, g, i, o) < 0) break;
         o[4] = core_now_ns() - begin;
         if (k->bad || k->stop) break;
     }
     k->known_true = NULL;
-    return g;
+    return i;
 }
 
 int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand) {
@@ -1186,18 +1204,18 @@ int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand) {
         changed = 0;
         for (int64_t v = 0; v < ncand; v++) {
             if (S->value[2 * v] != 0) continue;
-            if (stopped(k)) return STUCK;
+            if (stopped(k)) return -STATUS_STUCK;
             int64_t length = length_shortest(k, S, X, (int32_t)(2 * v), m);
-            if (k->bad) return STUCK;
+            if (k->bad) return -STATUS_STUCK;
             if (length <= m) {
                 if (length_eliminate(k, S, (int32_t)(2 * v + 1)) != NO_CONFLICT)
-                    return CONTRADICTION;
-                if (k->bad) return STUCK;
+                    return -STATUS_CONFLICT;
+                if (k->bad) return -STATUS_STUCK;
                 changed = 1;
             }
         }
     }
-    return length_solved(S, ncand) ? SOLVED : STUCK;
+    return length_solved(S, ncand) ? -STATUS_SAT : -STATUS_STUCK;
 }
 
 /* ---- the chain of a refutation, read from its cone ---------------------------------- */
