@@ -204,6 +204,57 @@ int64_t length_eliminate(LCall *k, LState *S, int32_t lit) {
 
 /* ---- one hypothesis: the shortest refutation ---------------------------------------- */
 
+/* A contradiction of cone `work` (`size` constraints): the best so far when smaller,
+ * else perhaps the least size past it (*above). */
+static inline __attribute__((always_inline)) void contradiction(int64_t size,
+                                                                const uint64_t *work,
+                                                                uint64_t *best_cone, int64_t *best,
+                                                                int64_t *above, const int W) {
+    if (size < *best) {
+        *best = size;
+        memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
+    } else if (size < *above) {
+        *above = size;
+    }
+}
+
+/* OR into cone the cones of the facts of S that make literals of constraint c false
+ * (a tracked state's facts rest on an outer hypothesis: its refutation counts them). */
+static inline __attribute__((always_inline)) void or_fact_cones(const LFormula *f,
+                                                                const LState *S, int32_t c,
+                                                                uint64_t *cone, const int W) {
+    for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
+        int32_t lit = f->lits[p];
+        if (S->value[lit] == -1) {
+            const uint64_t *in = S->pool + (int64_t)S->cone[lit ^ 1] * W;
+            for (int w = 0; w < W; w++) cone[w] |= in[w];
+        }
+    }
+}
+
+/* Open again the literals of a hypothesis's trail. */
+static inline void undo_trail(int8_t *hvalue, const int32_t *htrail, int64_t trail_size) {
+    for (int64_t t = 0; t < trail_size; t++) {
+        hvalue[htrail[t]] = 0;
+        hvalue[htrail[t] ^ 1] = 0;
+    }
+}
+
+/* shortest's queue: literal lit with cone `row` of `size` constraints (none past the
+ * limit), read and written through shortest's locals. */
+#define PUSH(lit, row, size)                                                                   \
+    do {                                                                                       \
+        if ((size) > limit) break;                                                             \
+        if (nentries >= entries) {                                                             \
+            bad = 1;                                                                           \
+            break;                                                                             \
+        }                                                                                      \
+        entry_lit[nentries] = (lit);                                                           \
+        entry_cone[nentries] = (row);                                                          \
+        entry_next[nentries] = bucket[size];                                                   \
+        bucket[size] = (int32_t)nentries++;                                                    \
+    } while (0)
+
 /* The search of length_shortest for cones of W words: inlined into each W the dispatch
  * below names, so that the cone loops (OR, copy, popcount: much of a search's work) have
  * a constant count the compiler unrolls, and once more for any other W.  The arrays and
@@ -242,19 +293,6 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
     /* The smallest size past the limit that a queued value or a contradiction had: no
      * refutation is shorter when none is found within the limit (see length_candidates). */
     int64_t above = NEVER;
-/* Queue literal lit with cone `row` of `size` constraints (none past the limit). */
-#define PUSH(lit, row, size)                                                                   \
-    do {                                                                                       \
-        if ((size) > limit) break;                                                             \
-        if (nentries >= entries) {                                                             \
-            bad = 1;                                                                           \
-            break;                                                                             \
-        }                                                                                      \
-        entry_lit[nentries] = (lit);                                                           \
-        entry_cone[nentries] = (row);                                                          \
-        entry_next[nentries] = bucket[size];                                                   \
-        bucket[size] = (int32_t)nentries++;                                                    \
-    } while (0)
     PUSH(z, 0, 0);
     int64_t size_now = 0; /* the cone size whose bucket is being emptied */
     while (size_now < best && size_now <= limit && !bad) {
@@ -275,13 +313,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
             else if (track)
                 other = spool + (int64_t)scone[r ^ 1] * W;
             for (int w = 0; w < W; w++) work[w] = rcone[w] | (other ? other[w] : 0);
-            int size = popcount(work, W);
-            if (size < best) {
-                best = size;
-                memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
-            } else if (size < above) {
-                above = size;
-            }
+            contradiction(popcount(work, W), work, best_cone, &best, &above, W);
             continue;
         }
         hvalue[r] = 1;
@@ -302,14 +334,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
                 stamp[c] = current;
                 hfalse[c] = nfalse[c];
                 memcpy(fc, rcone, sizeof(uint64_t) * (size_t)W); /* (no memset, then OR) */
-                if (track)
-                    for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
-                        int32_t lit = lits[p];
-                        if (value[lit] == -1) {
-                            const uint64_t *in = spool + (int64_t)scone[lit ^ 1] * W;
-                            for (int w = 0; w < W; w++) fc[w] |= in[w];
-                        }
-                    }
+                if (track) or_fact_cones(f, S, c, fc, W);
             } else {
                 for (int w = 0; w < W; w++) fc[w] |= rcone[w];
             }
@@ -321,12 +346,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
             set_bit(work, c);
             int64_t cone_size = popcount(work, W);
             if (false_now == size) {
-                if (cone_size < best) {
-                    best = cone_size;
-                    memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
-                } else if (cone_size < above) {
-                    above = cone_size;
-                }
+                contradiction(cone_size, work, best_cone, &best, &above, W);
                 continue;
             }
             if (cone_size >= best) {
@@ -350,12 +370,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
             }
         }
     }
-#undef PUSH
-    for (int64_t t = 0; t < trail_size; t++) {
-        int32_t lit = htrail[t];
-        hvalue[lit] = 0;
-        hvalue[lit ^ 1] = 0;
-    }
+    undo_trail(hvalue, htrail, trail_size);
     xst[X_POOL_SIZE] = pool_size;
     xst[X_ENTRIES] = nentries;
     xst[X_TRAIL_SIZE] = trail_size;
@@ -363,6 +378,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
     *beyond = above;
     return best;
 }
+#undef PUSH
 
 POPCNT_CLONES
 static int64_t shortest_beyond(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit,
@@ -426,6 +442,62 @@ static inline int64_t better(uint64_t *best_cone, const uint64_t *work, int W, i
     return best;
 }
 
+/* A constraint forcing its last literal `left` (-1: none, a contradiction), its cone in
+ * A->partial[0] and the cones of the n_others literals the hypothesis removed in
+ * A->others: each combination of one cone a literal, depth first (a partial union
+ * already too large cuts all its completions), a cone of `left` (or a contradiction,
+ * into best_cone).  Return the least contradiction's size (best when none is less). */
+static inline __attribute__((always_inline)) int64_t combine(LScratch *X, LAlternatives *A,
+                                                             int32_t n_others, int32_t left,
+                                                             int64_t limit, int64_t best,
+                                                             const int W) {
+    const int32_t *ncones = A->ncones, *cones = A->cones, *others = A->others;
+    int32_t *choice = A->choice;
+    uint64_t *pool = A->pool, *partial = A->partial, *work = X->work;
+    int64_t *ast = A->st;
+    int64_t cut = limit + 1;
+    int32_t j = 0;
+    choice[0] = 0;
+    while (j >= 0) {
+        if (j < n_others && choice[j] == ncones[others[j]]) {
+            j -= 1; /* every cone of others[j] tried: back to the one before */
+            if (j >= 0) choice[j] += 1;
+            continue;
+        }
+        if (j < n_others) {
+            const uint64_t *a = pool + (int64_t)cones[others[j] * CONES_PER_LITERAL + choice[j]] * W;
+            uint64_t *next = partial + (int64_t)(j + 1) * W;
+            const uint64_t *prev = partial + (int64_t)j * W;
+            for (int w = 0; w < W; w++) next[w] = prev[w] | a[w];
+            if (popcount(next, W) >= (cut < best ? cut : best)) {
+                choice[j] += 1;
+                continue;
+            }
+            j += 1;
+            if (j < n_others) choice[j] = 0;
+            continue;
+        }
+        memcpy(work, partial + (int64_t)n_others * W, sizeof(uint64_t) * (size_t)W);
+        if (left < 0) {
+            best = better(X->best_cone, work, W, best);
+        } else {
+            int64_t fresh = ast[A_POOL_SIZE];
+            if (fresh == A->rows) {
+                ast[A_OVERFLOW] = 1;
+            } else {
+                memcpy(pool + fresh * W, work, sizeof(uint64_t) * (size_t)W);
+                if (!(X->value[left] == 1 && dominated(A, W, left, fresh))) {
+                    ast[A_POOL_SIZE] += 1;
+                    push_alternative(A, left, fresh, popcount(work, W));
+                }
+            }
+        }
+        j -= 1;
+        if (j >= 0) choice[j] += 1;
+    }
+    return best;
+}
+
 /* The search of length_with_alternatives for cones of W words, inlined for each W as
  * shortest is (see there). */
 static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LState *S,
@@ -440,7 +512,7 @@ static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LSta
     int64_t *stamp = X->stamp, *xst = X->st;
     uint64_t *state_cones = X->false_cones, *best_cone = X->best_cone, *work = X->work;
     int32_t *ncones = A->ncones, *cones = A->cones, *bucket = A->bucket;
-    int32_t *others = A->others, *choice = A->choice;
+    int32_t *others = A->others;
     uint64_t *pool = A->pool, *partial = A->partial;
     int64_t *ast = A->st;
     const int track = S->st[ST_TRACK] == 1;
@@ -508,12 +580,7 @@ static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LSta
                 stamp[c] = current;
                 hfalse[c] = S->nfalse[c];
                 memset(sc, 0, sizeof(uint64_t) * (size_t)W);
-                if (track)
-                    for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++)
-                        if (value[f->lits[p]] == -1) {
-                            const uint64_t *in = spool + (int64_t)scone[f->lits[p] ^ 1] * W;
-                            for (int w = 0; w < W; w++) sc[w] |= in[w];
-                        }
+                if (track) or_fact_cones(f, S, c, sc, W);
             }
             if (first) hfalse[c] += 1;
             if (hfalse[c] < f->cstart[c + 1] - f->cstart[c] - 1) continue;
@@ -531,51 +598,9 @@ static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LSta
                     left = lit;
             }
             if (left >= 0 && ncones[left] == CONES_PER_LITERAL) continue;
-            /* Depth first over the choices: a partial union already too large cuts all
-             * its completions. */
             for (int w = 0; w < W; w++) partial[w] = sc[w] | rcone[w];
             set_bit(partial, c);
-            int64_t cut = limit + 1;
-            int32_t j = 0;
-            choice[0] = 0;
-            while (j >= 0) {
-                if (j < n_others && choice[j] == ncones[others[j]]) {
-                    j -= 1; /* every cone of others[j] tried: back to the one before */
-                    if (j >= 0) choice[j] += 1;
-                    continue;
-                }
-                if (j < n_others) {
-                    const uint64_t *a =
-                        pool + (int64_t)cones[others[j] * CONES_PER_LITERAL + choice[j]] * W;
-                    uint64_t *next = partial + (int64_t)(j + 1) * W;
-                    const uint64_t *prev = partial + (int64_t)j * W;
-                    for (int w = 0; w < W; w++) next[w] = prev[w] | a[w];
-                    if (popcount(next, W) >= (cut < best ? cut : best)) {
-                        choice[j] += 1;
-                        continue;
-                    }
-                    j += 1;
-                    if (j < n_others) choice[j] = 0;
-                    continue;
-                }
-                memcpy(work, partial + (int64_t)n_others * W, sizeof(uint64_t) * (size_t)W);
-                if (left < 0) {
-                    best = better(best_cone, work, W, best);
-                } else {
-                    int64_t fresh = ast[A_POOL_SIZE];
-                    if (fresh == A->rows) {
-                        ast[A_OVERFLOW] = 1;
-                    } else {
-                        memcpy(pool + fresh * W, work, sizeof(uint64_t) * (size_t)W);
-                        if (!(hvalue[left] == 1 && dominated(A, W, left, fresh))) {
-                            ast[A_POOL_SIZE] += 1;
-                            push_alternative(A, left, fresh, popcount(work, W));
-                        }
-                    }
-                }
-                j -= 1;
-                if (j >= 0) choice[j] += 1;
-            }
+            best = combine(X, A, n_others, left, limit, best, W);
         }
     }
     for (int64_t t = 0; t < xst[X_TRAIL_SIZE]; t++) {
