@@ -223,10 +223,13 @@ static inline __attribute__((always_inline)) void contradiction(int64_t size,
 static inline __attribute__((always_inline)) void or_fact_cones(const LFormula *f,
                                                                 const LState *S, int32_t c,
                                                                 uint64_t *cone, const int W) {
-    for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++) {
-        int32_t lit = f->lits[p];
-        if (S->value[lit] == -1) {
-            const uint64_t *in = S->pool + (int64_t)S->cone[lit ^ 1] * W;
+    const int32_t *const lits = f->lits, *const scone = S->cone;
+    const int8_t *const value = S->value;
+    const uint64_t *const spool = S->pool;
+    for (int32_t p = f->cstart[c], end = f->cstart[c + 1]; p < end; p++) {
+        int32_t lit = lits[p];
+        if (value[lit] == -1) {
+            const uint64_t *in = spool + (int64_t)scone[lit ^ 1] * W;
             for (int w = 0; w < W; w++) cone[w] |= in[w];
         }
     }
