@@ -52,8 +52,9 @@ literal's constraints, laid out like the watch lists.  The state of the facts
 propagated from `st[QHEAD]`), `reason` (the constraint or link that forced a fact, or
 a REASON_ code), `level` - extended with the facts' cones and per-constraint counts.
 The scratch arrays of one hypothesis (`Scratch`) use the same words for the
-hypothesis's own assignment.  Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED,
-NO_CONFLICT) and reasons are the core's (length.h), read below from the extension.
+hypothesis's own assignment.  Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED, ...:
+status.h's Status, negated) and the sentinels NO_CONFLICT and REASON_* are the core's,
+read below from the extension.
 
 Cones are bit sets, one bit per constraint (6 words of 64 bits for 9x9).  Facts of the
 state may carry cones too (`State.cone` of an assigned literal): the nested rating
@@ -93,11 +94,9 @@ from solvers.core.extension import load_extension
 _length = load_extension("_length")
 
 # The formula as arrays (`build`'s, length_formula.c): constraints (lits, cstart, corig:
-# the input clause of each), watches (wstart, wcount, wlist, wblock), links (bstart, bimp,
-# bcls: the clause of each), all int32, laid out as the clause engine lays out clauses.
-ClauseArrays = namedtuple(
-    "ClauseArrays", "lits cstart corig wstart wcount wlist wblock bstart bimp bcls"
-)
+# the input clause of each), each literal's room for its constraints (wstart), links
+# (bstart, bimp), all int32, laid out as the clause engine lays out clauses.
+ClauseArrays = namedtuple("ClauseArrays", "lits cstart corig wstart bstart bimp")
 # What `build` returns: the arrays, the units (literal codes) and their clauses'
 # indices, the first empty clause (-1: none).
 Built = namedtuple("Built", "F units unit_idx first_empty")
@@ -113,24 +112,19 @@ State = namedtuple(
     "State",
     ("value", "level", "reason", "trail", "trail_lim", "st", "cone", "nfalse", "ntrue", "pool"),
 )
-# Slots of State.st: the assignment's (TRAIL_SIZE, QHEAD, DLEVEL, PAUSE_AT, ... up to
-# PROPAGATE_SLOTS), then the cones' (POOL_SIZE, TRACK).
+# Slots of State.st: the assignment's (TRAIL_SIZE, QHEAD, DLEVEL: PROPAGATE_SLOTS of
+# them), then the cones' (POOL_SIZE, TRACK).
 PROPAGATE_SLOTS = _length.PROPAGATE_SLOTS
 POOL_SIZE = _length.POOL_SIZE  # rows of the cone pool in use
 TRACK = _length.TRACK  # 1: facts of the state carry cones (nested rating), 0: all empty
 NUM_SLOTS = _length.NUM_SLOTS
-TRAIL_SIZE, QHEAD, PAUSE_AT, NEVER = (
-    _length.TRAIL_SIZE,
-    _length.QHEAD,
-    _length.PAUSE_AT,
-    _length.NEVER,
-)
+TRAIL_SIZE, QHEAD, NEVER = _length.TRAIL_SIZE, _length.QHEAD, _length.NEVER
 SPARE_LEVELS = 8  # trail_lim's slots beyond num_vars (levels can outnumber variables)
 
 EMPTY = _length.EMPTY  # pool row of the empty cone
 
-# Status codes and reasons, read from the core (length.h declares them: one definition
-# for C and Python).
+# Status codes (status.h's Status, negated: the kernels' other results are lengths and
+# rows, all >= 0) and reasons, read from the core: one definition for C and Python.
 NO_CONFLICT, PAUSED = _length.NO_CONFLICT, _length.PAUSED
 SOLVED, CONTRADICTION, STUCK = _length.SOLVED, _length.CONTRADICTION, _length.STUCK
 REASON_DECISION, REASON_PROBE = _length.REASON_DECISION, _length.REASON_PROBE
@@ -203,8 +197,9 @@ may_refute_within_two = _length.may_refute_within_two  # (f, S, X, z): bool or N
 refutation_with_alternatives = _length.refutation_with_alternatives  # (f, S, X, A, z, limit)
 candidate_lengths = _length.candidate_lengths  # (f, S, X, n, limit, lengths)
 shorter_lengths = _length.shorter_lengths  # (f, S, X, A, n, limit, lengths)
-simplest_first = _length.simplest_first  # (f, S, X, A, n, limit, lengths, log, budget)
-# (f, S, X, A, n, limit, lengths, log, units, values, solutions, side, searches, out)
+# (f, S, X, A, n, limit, lengths, step_lengths, budget)
+simplest_first = _length.simplest_first
+# (f, S, X, A, n, limit, lengths, step_lengths, units, values, solutions, side, searches, out)
 rate_many = _length.rate_many
 failed_closure = _length.failed_closure  # (f, S, X, n)
 refutation_chain = _length.refutation_chain  # (f, S, cone, hypothesis, out_lits, out_cons)
@@ -231,14 +226,14 @@ def build(flat: np.ndarray, offsets: np.ndarray, num_vars: int) -> Built:
     units, links and constraints apart (see length_formula.c).  ValueError on bad input."""
     *arrays, first_empty = _length.build(flat, offsets, num_vars)
     ints = [np.frombuffer(a, np.int32) for a in arrays]
-    return Built(ClauseArrays(*ints[:10]), ints[10], ints[11], first_empty)
+    n = len(ClauseArrays._fields)
+    return Built(ClauseArrays(*ints[:n]), ints[n], ints[n + 1], first_empty)
 
 
 def new_state(f: LengthFormula, track: bool) -> State:
     """Return an empty State of formula f: no facts, cones tracked if `track`."""
     nv, m = f.num_vars, f.num_constraints
     st = np.zeros(NUM_SLOTS, np.int64)
-    st[PAUSE_AT] = NEVER
     st[POOL_SIZE] = 1
     st[TRACK] = 1 if track else 0
     return State(

@@ -143,7 +143,7 @@ class RefutationRater:
         # Input index of each constraint's clause, for explanations.
         self.constraint_clause = tuple(self.F.corig.tolist())
         self._lengths = np.zeros(self.num_candidates, np.int64)
-        self._log = np.zeros(0, np.int64)
+        self._step_lengths = np.zeros(0, np.int64)
         self._state = K.new_state(self.formula, False)  # rate()'s
         self._deadline: float | None = None
         self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
@@ -250,7 +250,7 @@ class RefutationRater:
         out = np.zeros((len(values), 5), np.int64)
         done = K.rate_many(
             self.formula, self._state, self.X, self.A, self.num_candidates,
-            self.num_constraints, self._lengths, self._log, self._units, values, known, n,
+            self.num_constraints, self._lengths, self._step_lengths, self._units, values, known, n,
             self.searches, out,
         )  # fmt: skip
         if done < len(values):  # (a signal raises first; a bad state raises ValueError)
@@ -312,8 +312,8 @@ class RefutationRater:
                 searches[0], searches[1] = self.spent, self.searches
                 status, step_longest, count = K.simplest_first(
                     self.formula, S, self.X, self.A, self.num_candidates,
-                    self.num_constraints, self._lengths, self._log, STEPS_PER_CALL, known_true,
-                    searches,
+                    self.num_constraints, self._lengths, self._step_lengths, STEPS_PER_CALL,
+                    known_true, searches,
                 )  # fmt: skip
                 self.spent = int(searches[0])
                 if count:

@@ -121,8 +121,35 @@ def chosen(lengths: np.ndarray, best: int, limit: int) -> str:
     return digest(lengths == best) if best <= limit else "-"
 
 
+# The goldens hold the states in the slot layout they were recorded with: 18 slots of
+# st, the cones' at 16 and 17, slot 9 holding NEVER and the others unused (0).
+RECORDED_SLOTS, RECORDED_POOL_SIZE, RECORDED_NEVER_SLOT = 18, 16, 9
+
+
+def recorded_st(st: np.ndarray) -> np.ndarray:
+    """st in the recorded layout: the assignment's slots, NEVER, the cones' slots."""
+    out = np.zeros(RECORDED_SLOTS, np.int64)
+    out[: C.PROPAGATE_SLOTS] = st[: C.PROPAGATE_SLOTS]
+    out[RECORDED_NEVER_SLOT] = C.NEVER
+    out[RECORDED_POOL_SIZE:] = st[C.POOL_SIZE :]
+    return out
+
+
+# ... and the kernels' outcomes with the values they were recorded with.
+RECORDED_STATUS = {
+    C.PAUSED: -6, C.SOLVED: -10, C.CONTRADICTION: -11, C.STUCK: -12, C.OUT_OF_TIME: -13,
+    C.OUT_OF_BUDGET: -14, C.BAD_SOLUTION: -15,
+}  # fmt: skip
+
+
+def recorded(answer: tuple) -> tuple:
+    """A kernel's (status, ...) answer with its status as recorded."""
+    return (RECORDED_STATUS[answer[0]], *answer[1:])
+
+
 def state_digest(S) -> str:
-    return digest(*(np.asarray(a) for a in S))
+    arrays = (recorded_st(a) if name == "st" else a for name, a in zip(S._fields, S, strict=True))
+    return digest(*(np.asarray(a) for a in arrays))
 
 
 def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
@@ -182,11 +209,12 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
         last = digest(lengths)
     else:  # the last step's eliminations hold its least length, the others more
         last = chosen(lengths, int(lengths.min()), int(lengths.min()))
+    solved = int(k.solved(U, n))
     out[key + "simplest_first"] = (
-        f"{limit}|{budget}|{a!r}|{state_digest(U)}|{last}|{digest(log)}|{int(k.solved(U, n))}"
+        f"{limit}|{budget}|{recorded(a)!r}|{state_digest(U)}|{last}|{digest(log)}|{solved}"
     )
     V = C.copy_state(S)
-    out[key + "failed_closure"] = f"{k.failed_closure(V, X, n)}|{state_digest(V)}"
+    out[key + "failed_closure"] = f"{recorded((k.failed_closure(V, X, n),))[0]}|{state_digest(V)}"
     for i, lit in enumerate(rng.sample(range(2 * k.num_vars), 3)):
         out[key + f"eliminate{i}"] = f"{lit}|{k.eliminate(V, lit)}|{state_digest(V)}"
     if track:
@@ -206,7 +234,7 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
         left = -1.0 if expired else np.inf
         a = k.trial_and_error(T, W, X, n, limit, left, true_somewhere, memo, work)
         out[key + f"trial_and_error{limit}"] = (
-            f"{budget}|{int(expired)}|{a!r}|{digest(work)}|{state_digest(T)}|{digest(*memo)}"
+            f"{budget}|{int(expired)}|{recorded(a)!r}|{digest(work)}|{state_digest(T)}|{digest(*memo)}"
         )
         if a[0] != C.STUCK:
             break
@@ -214,5 +242,5 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
     open_v = [v for v in range(n) if T.value[2 * v] == 0]
     for i, v in enumerate(rng.sample(open_v, min(len(open_v), 3))):
         a = k.try_hypothesis(T, W, X, n, v, 2, np.inf, no_memo, work)
-        out[key + f"try_hypothesis{i}"] = f"{v}|{a!r}|{digest(work)}|{state_digest(W)}"
+        out[key + f"try_hypothesis{i}"] = f"{v}|{recorded(a)!r}|{digest(work)}|{state_digest(W)}"
     return out

@@ -85,18 +85,20 @@ def test_the_first_ratings_are_the_golden_ones():
 
 
 def test_the_codes_have_one_home():
-    """Statuses and reasons come from the core (length.h), read by the rating as they are;
-    statuses are negative (never a constraint's index) and distinct, and so are reasons."""
-    statuses = ("NO_CONFLICT", "PAUSED", "SOLVED", "CONTRADICTION", "STUCK", "OUT_OF_TIME",
-                "OUT_OF_BUDGET")  # fmt: skip
+    """Statuses (status.h's, negated) and reasons come from the core (length.h), read by
+    the rating as they are; statuses are negative (never a length or a count) and
+    distinct, and so are reasons and NO_CONFLICT (never a pool row)."""
+    statuses = ("PAUSED", "SOLVED", "CONTRADICTION", "STUCK", "OUT_OF_TIME", "OUT_OF_BUDGET",
+                "BAD_SOLUTION")  # fmt: skip
     reasons = ("REASON_DECISION", "REASON_PROBE", "REASON_UNIT", "BINARY_REASON")
+    assert K.NO_CONFLICT < 0
     for names in (statuses, reasons):
         values = [getattr(K, name) for name in names]
         assert all(value < 0 for value in values) and len(set(values)) == len(values)
     for name in ("NO_CONFLICT", "PAUSED", "SOLVED", "CONTRADICTION", "REASON_DECISION",
                  "REASON_PROBE"):  # fmt: skip
         assert getattr(L, name) == getattr(K, name), name
-    assert K.PROPAGATE_SLOTS == K.POOL_SIZE == 16 and K.SPARE_LEVELS == 8
+    assert K.PROPAGATE_SLOTS == K.POOL_SIZE == 3 and K.SPARE_LEVELS == 8
 
 
 # --- the boundary ----------------------------------------------------------------------
@@ -136,7 +138,7 @@ BAD_STATES = {
     "cone short": lambda S: replaced(S, "cone", S.cone[:-1].copy()),
     "pool signed": lambda S: replaced(S, "pool", S.pool.astype(np.int64)),
     "pool 1-d": lambda S: replaced(S, "pool", S.pool[0].copy()),
-    "st short": lambda S: replaced(S, "st", S.st[:5].copy()),
+    "st short": lambda S: replaced(S, "st", S.st[:3].copy()),
     "a list": lambda S: replaced(S, "trail", S.trail.tolist()),
     "read-only": lambda S: replaced(S, "nfalse", np.frombuffer(S.nfalse.tobytes(), np.int32)),
 }
@@ -309,7 +311,7 @@ try:
     while True:
         S = K.copy_state(S0)
         K.simplest_first(r.formula, S, r.X, r.A, r.num_candidates, 10**6, r._lengths,
-                         r._log, 10**6)
+                         r._step_lengths, 10**6)
 except KeyboardInterrupt:
     print(time.monotonic(), flush=True)
     sys.exit(130)

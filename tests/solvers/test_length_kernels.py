@@ -217,7 +217,7 @@ def test_depth_2_grids_need_a_nested_refutation(rater):
     assert rater.rate(grid, max_depth=1).label() == ">1"
     state = rater.start(grid)
     K.simplest_first(rater.formula, state, rater.X, rater.A, 729, 324, rater._lengths,
-                     rater._log, 1000)  # fmt: skip
+                     rater._step_lengths, 1000)  # fmt: skip
     z = next(z for z in rater._open(state) if rater._fails(state, z, 2))
     length = rater.nested_length(state, (z >> 1) + 1, 2)
     assert length is not None and length > 1

@@ -1,23 +1,25 @@
 /* Berthier's BxB of depth-2 grids: T&E(B_p) over the refutation-length kernels
  * (solvers.ratings.bxb says what it computes and why one growing state serves p = 1, 2,
  * ...).  B_p eliminates every candidate with a refutation of length <= p, round and
- * round the candidates until a whole turn eliminates nothing (bxb_closure); T&E(B_p)
- * tries each open candidate as a hypothesis in a workspace state and eliminates it when
- * B_p under it reaches a contradiction (bxb_trial_and_error).  The JIT-compiled kernels
- * solvers/ratings/bxb.py first held, ported statement for statement: the same searches in
- * the same order, so the same ratings and the same work counts.
+ * round the candidates until a whole turn eliminates nothing (bxb_braid_closure);
+ * T&E(B_p) tries each open candidate as a hypothesis in a workspace state and eliminates
+ * it when B_p under it reaches a contradiction (bxb_trial_and_error).  The searches run
+ * in a fixed order (candidates by number, hypotheses by closeness), so the ratings and
+ * the work counts are reproducible.
  *
  * Budget and clock: a search past work[W_BUDGET] stops at a hypothesis boundary
- * (OUT_OF_BUDGET), the deadline (the opt-in time limit) is read every CLOCK_EVERY
- * searches (OUT_OF_TIME), and every search polls for signals (Ctrl-C).
+ * (-STATUS_BUDGET), the deadline (the opt-in time limit) is read every CLOCK_EVERY
+ * searches (-STATUS_TIME), and every search polls for signals (Ctrl-C).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "length.h"
 
-int64_t bxb_closure(LCall *k, LState *T, LScratch *X, int64_t ncand, int64_t limit,
-                    int64_t deadline_ns, int64_t *work, int64_t *next) {
+int64_t bxb_braid_closure(LCall *k, const LTrial *t, LState *T, int64_t *next) {
+    LScratch *X = t->X;
+    int64_t *work = t->work;
+    const int64_t ncand = t->ncand, limit = t->limit, deadline_ns = t->deadline_ns;
     const int64_t unbounded = k->f->m; /* no refutation is longer than all constraints */
     /* Round and round the candidates until a whole turn since the last elimination
      * eliminated nothing; the lengths found in that quiet turn are those of the final
@@ -27,20 +29,20 @@ int64_t bxb_closure(LCall *k, LState *T, LScratch *X, int64_t ncand, int64_t lim
         quiet++;
         if (T->value[2 * v] == 0) {
             *next = shortest_left;
-            if (work[W_SEARCHES] >= work[W_BUDGET]) return OUT_OF_BUDGET;
+            if (work[W_SEARCHES] >= work[W_BUDGET]) return -STATUS_BUDGET;
             if (work[W_SEARCHES] % CLOCK_EVERY == 0 && deadline_ns != NO_DEADLINE &&
                 core_now_ns() >= deadline_ns)
-                return OUT_OF_TIME;
+                return -STATUS_TIME;
             if (k->poll && core_poll(k->poll)) k->stop = 1;
-            if (k->stop) return STUCK;
+            if (k->stop) return -STATUS_STUCK;
             work[W_SEARCHES]++;
             int64_t length = length_shortest(k, T, X, (int32_t)(2 * v), limit);
-            if (k->bad) return STUCK;
+            if (k->bad) return -STATUS_STUCK;
             if (length <= limit) {
                 work[W_ELIMINATED]++;
                 if (length_eliminate(k, T, (int32_t)(2 * v + 1)) != NO_CONFLICT)
-                    return CONTRADICTION;
-                if (k->bad) return STUCK;
+                    return -STATUS_CONFLICT;
+                if (k->bad) return -STATUS_STUCK;
                 quiet = 0;
                 shortest_left = unbounded + 1;
             } else if (length < shortest_left) {
@@ -50,7 +52,7 @@ int64_t bxb_closure(LCall *k, LState *T, LScratch *X, int64_t ncand, int64_t lim
         v = v + 1 < ncand ? v + 1 : 0;
     }
     *next = shortest_left;
-    return length_solved(T, ncand) ? SOLVED : STUCK;
+    return length_solved(T, ncand) ? -STATUS_SAT : -STATUS_STUCK;
 }
 
 /* Make the facts of U those of T, with no cones (U's pool and TRACK stay). */
@@ -73,20 +75,22 @@ static int within(const LState *T, const int8_t *saved, int32_t nlits) {
     return 1;
 }
 
-int64_t bxb_try_hypothesis(LCall *k, LState *T, LState *U, LScratch *X, int64_t ncand, int64_t v,
-                           int64_t limit, int64_t deadline_ns, LMemo *memo, int32_t *codes,
-                           const int32_t *cones, int64_t *work, int64_t *next) {
+int64_t bxb_try_hypothesis(LCall *k, const LTrial *t, int64_t v, int32_t *codes,
+                           const int32_t *cones, int64_t *next) {
+    LState *T = t->T, *U = t->U;
+    LMemo *memo = t->memo;
+    const int64_t limit = t->limit;
     const int32_t nlits = k->f->nlits;
     const int resume = memo->rows > 0;
     int8_t *saved = resume ? memo->saved + v * nlits : NULL;
     /* The saved state's facts follow from T and v too, and B_limit is confluent: when T
      * has no fact it lacks and it moves only beyond `limit`, nothing is tried. */
     if (resume && memo->has_saved[v] && memo->next_limit[v] > limit && within(T, saved, nlits)) {
-        work[W_SKIPPED]++;
+        t->work[W_SKIPPED]++;
         *next = memo->next_limit[v];
-        return STUCK;
+        return -STATUS_STUCK;
     }
-    work[W_HYPOTHESES]++;
+    t->work[W_HYPOTHESES]++;
     copy_facts(k->f, T, U);
     codes[0] = (int32_t)(2 * v);
     int64_t n = 1;
@@ -95,13 +99,13 @@ int64_t bxb_try_hypothesis(LCall *k, LState *T, LState *U, LScratch *X, int64_t 
             if (saved[lit] == 1 && T->value[lit] == 0 && lit != 2 * v) codes[n++] = lit;
     if (length_assert_facts(k, U, codes, cones, n, REASON_DECISION) != NO_CONFLICT) {
         *next = 0;
-        return CONTRADICTION;
+        return -STATUS_CONFLICT;
     }
-    if (k->bad) return STUCK;
+    if (k->bad) return -STATUS_STUCK;
     int64_t shortest_left;
-    int64_t status = bxb_closure(k, U, X, ncand, limit, deadline_ns, work, &shortest_left);
-    if (k->bad || k->stop) return STUCK;
-    if (resume && (status == STUCK || status == SOLVED)) {
+    int64_t status = bxb_braid_closure(k, t, U, &shortest_left);
+    if (k->bad || k->stop) return -STATUS_STUCK;
+    if (resume && (status == -STATUS_STUCK || status == -STATUS_SAT)) {
         memcpy(saved, U->value, (size_t)nlits);
         memo->next_limit[v] = shortest_left;
         memo->has_saved[v] = 1;
@@ -110,14 +114,16 @@ int64_t bxb_try_hypothesis(LCall *k, LState *T, LState *U, LScratch *X, int64_t 
     return status;
 }
 
-int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t ncand,
-                            int64_t limit, int64_t deadline_ns, const int8_t *true_somewhere,
-                            LMemo *memo, int64_t *work, int64_t *next) {
+int64_t bxb_trial_and_error(LCall *k, const LTrial *t, const int8_t *true_somewhere,
+                            int64_t *next) {
     const int32_t nlits = k->f->nlits;
+    const int64_t ncand = t->ncand;
+    LState *T = t->T;
+    const LMemo *memo = t->memo;
     int64_t outer_next;
-    int64_t status = bxb_closure(k, T, X, ncand, limit, deadline_ns, work, &outer_next);
+    int64_t status = bxb_braid_closure(k, t, T, &outer_next);
     *next = outer_next;
-    if (status != STUCK || k->stop || k->bad) return status;
+    if (status != -STATUS_STUCK || k->stop || k->bad) return status;
     int64_t quiet = 0, shortest_left = outer_next, at = 0;
     int32_t *codes = malloc(sizeof(int32_t) * (size_t)nlits);
     int32_t *cones = calloc((size_t)nlits, sizeof(int32_t)); /* all EMPTY */
@@ -126,7 +132,7 @@ int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t
     int64_t *first = calloc((size_t)ncand + 2, sizeof(int64_t));
     if (!codes || !cones || !closeness || !order || !first) {
         k->bad = 2;
-        status = STUCK;
+        status = -STATUS_STUCK;
         goto done;
     }
     /* Hypotheses whose saved state is closest to moving first (its open candidates
@@ -139,28 +145,27 @@ int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t
     for (int64_t v = 0; v < ncand; v++) first[closeness[v] + 1]++;
     for (int64_t c = 0; c <= ncand; c++) first[c + 1] += first[c];
     for (int64_t v = 0; v < ncand; v++) order[first[closeness[v]]++] = v;
-    status = STUCK;
+    status = -STATUS_STUCK;
     while (quiet < ncand) {
         quiet++;
         int64_t v = order[at];
         at = at + 1 < ncand ? at + 1 : 0;
         if (T->value[2 * v] != 0 || true_somewhere[v]) continue;
         int64_t inner_next;
-        int64_t inner = bxb_try_hypothesis(k, T, U, X, ncand, v, limit, deadline_ns, memo, codes,
-                                           cones, work, &inner_next);
+        int64_t inner = bxb_try_hypothesis(k, t, v, codes, cones, &inner_next);
         if (k->bad || k->stop) goto done;
-        if (inner == OUT_OF_TIME || inner == OUT_OF_BUDGET) {
+        if (inner == -STATUS_TIME || inner == -STATUS_BUDGET) {
             status = inner;
             goto done;
         }
-        if (inner == CONTRADICTION) {
+        if (inner == -STATUS_CONFLICT) {
             if (length_eliminate(k, T, (int32_t)(2 * v + 1)) != NO_CONFLICT) {
-                status = CONTRADICTION;
+                status = -STATUS_CONFLICT;
                 goto done;
             }
             if (k->bad) goto done;
-            status = bxb_closure(k, T, X, ncand, limit, deadline_ns, work, &outer_next);
-            if (status != STUCK || k->stop || k->bad) {
+            status = bxb_braid_closure(k, t, T, &outer_next);
+            if (status != -STATUS_STUCK || k->stop || k->bad) {
                 shortest_left = outer_next;
                 goto done;
             }
@@ -170,7 +175,7 @@ int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t
             shortest_left = inner_next;
         }
     }
-    status = STUCK;
+    status = -STATUS_STUCK;
 done:
     *next = shortest_left;
     free(codes);

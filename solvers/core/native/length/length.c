@@ -8,9 +8,9 @@
  * literal keeps the cone of its first derivation.  refutation_with_alternatives keeps up
  * to CONES_PER_LITERAL cones a literal, none a superset of another, and combines them
  * where a constraint forces a value.  solvers.core.length's docstring says all of it in
- * full; these are the project's first, JIT-compiled kernels (solvers/length_kernels.py
- * in the history) ported statement for statement, so that every length, and so every
- * rating, is the one recorded before.
+ * full.  The order of the searches is part of the answer: a literal keeps the cone of
+ * its first derivation, so the same searches in the same order give the same lengths,
+ * and so the ratings the golden files hold.
  *
  * The facts of the state propagate with their cones too (assert_facts, eliminate): the
  * nested rating runs these kernels on states whose facts rest on an outer hypothesis.
@@ -180,7 +180,6 @@ int64_t length_restart(LCall *k, LState *S, const int32_t *units, int64_t nunits
     memset(S->nfalse, 0, sizeof(int32_t) * (size_t)f->m);
     memset(S->ntrue, 0, sizeof(int32_t) * (size_t)f->m);
     memset(S->st, 0, sizeof(int64_t) * ST_NUM_SLOTS);
-    S->st[ST_PAUSE_AT] = NEVER;
     S->st[ST_POOL_SIZE] = 1;
     int64_t most = nunits > ngivens ? nunits : ngivens;
     int32_t *no_cones = calloc((size_t)(most > 0 ? most : 1), sizeof(int32_t)); /* all EMPTY */
@@ -204,6 +203,60 @@ int64_t length_eliminate(LCall *k, LState *S, int32_t lit) {
 }
 
 /* ---- one hypothesis: the shortest refutation ---------------------------------------- */
+
+/* A contradiction of cone `work` (`size` constraints): the best so far when smaller,
+ * else perhaps the least size past it (*above). */
+static inline __attribute__((always_inline)) void contradiction(int64_t size,
+                                                                const uint64_t *work,
+                                                                uint64_t *best_cone, int64_t *best,
+                                                                int64_t *above, const int W) {
+    if (size < *best) {
+        *best = size;
+        memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
+    } else if (size < *above) {
+        *above = size;
+    }
+}
+
+/* OR into cone the cones of the facts of S that make literals of constraint c false
+ * (a tracked state's facts rest on an outer hypothesis: its refutation counts them). */
+static inline __attribute__((always_inline)) void or_fact_cones(const LFormula *f,
+                                                                const LState *S, int32_t c,
+                                                                uint64_t *cone, const int W) {
+    const int32_t *const lits = f->lits, *const scone = S->cone;
+    const int8_t *const value = S->value;
+    const uint64_t *const spool = S->pool;
+    for (int32_t p = f->cstart[c], end = f->cstart[c + 1]; p < end; p++) {
+        int32_t lit = lits[p];
+        if (value[lit] == -1) {
+            const uint64_t *in = spool + (int64_t)scone[lit ^ 1] * W;
+            for (int w = 0; w < W; w++) cone[w] |= in[w];
+        }
+    }
+}
+
+/* Open again the literals of a hypothesis's trail. */
+static inline void undo_trail(int8_t *hvalue, const int32_t *htrail, int64_t trail_size) {
+    for (int64_t t = 0; t < trail_size; t++) {
+        hvalue[htrail[t]] = 0;
+        hvalue[htrail[t] ^ 1] = 0;
+    }
+}
+
+/* shortest's queue: literal lit with cone `row` of `size` constraints (none past the
+ * limit), read and written through shortest's locals. */
+#define PUSH(lit, row, size)                                                                   \
+    do {                                                                                       \
+        if ((size) > limit) break;                                                             \
+        if (nentries >= entries) {                                                             \
+            bad = 1;                                                                           \
+            break;                                                                             \
+        }                                                                                      \
+        entry_lit[nentries] = (lit);                                                           \
+        entry_cone[nentries] = (row);                                                          \
+        entry_next[nentries] = bucket[size];                                                   \
+        bucket[size] = (int32_t)nentries++;                                                    \
+    } while (0)
 
 /* The search of length_shortest for cones of W words: inlined into each W the dispatch
  * below names, so that the cone loops (OR, copy, popcount: much of a search's work) have
@@ -243,19 +296,6 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
     /* The smallest size past the limit that a queued value or a contradiction had: no
      * refutation is shorter when none is found within the limit (see length_candidates). */
     int64_t above = NEVER;
-/* Queue literal lit with cone `row` of `size` constraints (none past the limit). */
-#define PUSH(lit, row, size)                                                                   \
-    do {                                                                                       \
-        if ((size) > limit) break;                                                             \
-        if (nentries >= entries) {                                                             \
-            bad = 1;                                                                           \
-            break;                                                                             \
-        }                                                                                      \
-        entry_lit[nentries] = (lit);                                                           \
-        entry_cone[nentries] = (row);                                                          \
-        entry_next[nentries] = bucket[size];                                                   \
-        bucket[size] = (int32_t)nentries++;                                                    \
-    } while (0)
     PUSH(z, 0, 0);
     int64_t size_now = 0; /* the cone size whose bucket is being emptied */
     while (size_now < best && size_now <= limit && !bad) {
@@ -276,13 +316,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
             else if (track)
                 other = spool + (int64_t)scone[r ^ 1] * W;
             for (int w = 0; w < W; w++) work[w] = rcone[w] | (other ? other[w] : 0);
-            int size = popcount(work, W);
-            if (size < best) {
-                best = size;
-                memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
-            } else if (size < above) {
-                above = size;
-            }
+            contradiction(popcount(work, W), work, best_cone, &best, &above, W);
             continue;
         }
         hvalue[r] = 1;
@@ -303,14 +337,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
                 stamp[c] = current;
                 hfalse[c] = nfalse[c];
                 memcpy(fc, rcone, sizeof(uint64_t) * (size_t)W); /* (no memset, then OR) */
-                if (track)
-                    for (int32_t p = cstart[c]; p < cstart[c + 1]; p++) {
-                        int32_t lit = lits[p];
-                        if (value[lit] == -1) {
-                            const uint64_t *in = spool + (int64_t)scone[lit ^ 1] * W;
-                            for (int w = 0; w < W; w++) fc[w] |= in[w];
-                        }
-                    }
+                if (track) or_fact_cones(f, S, c, fc, W);
             } else {
                 for (int w = 0; w < W; w++) fc[w] |= rcone[w];
             }
@@ -322,12 +349,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
             set_bit(work, c);
             int64_t cone_size = popcount(work, W);
             if (false_now == size) {
-                if (cone_size < best) {
-                    best = cone_size;
-                    memcpy(best_cone, work, sizeof(uint64_t) * (size_t)W);
-                } else if (cone_size < above) {
-                    above = cone_size;
-                }
+                contradiction(cone_size, work, best_cone, &best, &above, W);
                 continue;
             }
             if (cone_size >= best) {
@@ -351,12 +373,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
             }
         }
     }
-#undef PUSH
-    for (int64_t t = 0; t < trail_size; t++) {
-        int32_t lit = htrail[t];
-        hvalue[lit] = 0;
-        hvalue[lit ^ 1] = 0;
-    }
+    undo_trail(hvalue, htrail, trail_size);
     xst[X_POOL_SIZE] = pool_size;
     xst[X_ENTRIES] = nentries;
     xst[X_TRAIL_SIZE] = trail_size;
@@ -364,6 +381,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
     *beyond = above;
     return best;
 }
+#undef PUSH
 
 POPCNT_CLONES
 static int64_t shortest_beyond(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit,
@@ -427,6 +445,62 @@ static inline int64_t better(uint64_t *best_cone, const uint64_t *work, int W, i
     return best;
 }
 
+/* A constraint forcing its last literal `left` (-1: none, a contradiction), its cone in
+ * A->partial[0] and the cones of the n_others literals the hypothesis removed in
+ * A->others: each combination of one cone a literal, depth first (a partial union
+ * already too large cuts all its completions), a cone of `left` (or a contradiction,
+ * into best_cone).  Return the least contradiction's size (best when none is less). */
+static inline __attribute__((always_inline)) int64_t combine(LScratch *X, LAlternatives *A,
+                                                             int32_t n_others, int32_t left,
+                                                             int64_t limit, int64_t best,
+                                                             const int W) {
+    const int32_t *ncones = A->ncones, *cones = A->cones, *others = A->others;
+    int32_t *choice = A->choice;
+    uint64_t *pool = A->pool, *partial = A->partial, *work = X->work;
+    int64_t *ast = A->st;
+    int64_t cut = limit + 1;
+    int32_t j = 0;
+    choice[0] = 0;
+    while (j >= 0) {
+        if (j < n_others && choice[j] == ncones[others[j]]) {
+            j -= 1; /* every cone of others[j] tried: back to the one before */
+            if (j >= 0) choice[j] += 1;
+            continue;
+        }
+        if (j < n_others) {
+            const uint64_t *a = pool + (int64_t)cones[others[j] * CONES_PER_LITERAL + choice[j]] * W;
+            uint64_t *next = partial + (int64_t)(j + 1) * W;
+            const uint64_t *prev = partial + (int64_t)j * W;
+            for (int w = 0; w < W; w++) next[w] = prev[w] | a[w];
+            if (popcount(next, W) >= (cut < best ? cut : best)) {
+                choice[j] += 1;
+                continue;
+            }
+            j += 1;
+            if (j < n_others) choice[j] = 0;
+            continue;
+        }
+        memcpy(work, partial + (int64_t)n_others * W, sizeof(uint64_t) * (size_t)W);
+        if (left < 0) {
+            best = better(X->best_cone, work, W, best);
+        } else {
+            int64_t fresh = ast[A_POOL_SIZE];
+            if (fresh == A->rows) {
+                ast[A_OVERFLOW] = 1;
+            } else {
+                memcpy(pool + fresh * W, work, sizeof(uint64_t) * (size_t)W);
+                if (!(X->value[left] == 1 && dominated(A, W, left, fresh))) {
+                    ast[A_POOL_SIZE] += 1;
+                    push_alternative(A, left, fresh, popcount(work, W));
+                }
+            }
+        }
+        j -= 1;
+        if (j >= 0) choice[j] += 1;
+    }
+    return best;
+}
+
 /* The search of length_with_alternatives for cones of W words, inlined for each W as
  * shortest is (see there). */
 static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LState *S,
@@ -441,7 +515,7 @@ static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LSta
     int64_t *stamp = X->stamp, *xst = X->st;
     uint64_t *state_cones = X->false_cones, *best_cone = X->best_cone, *work = X->work;
     int32_t *ncones = A->ncones, *cones = A->cones, *bucket = A->bucket;
-    int32_t *others = A->others, *choice = A->choice;
+    int32_t *others = A->others;
     uint64_t *pool = A->pool, *partial = A->partial;
     int64_t *ast = A->st;
     const int track = S->st[ST_TRACK] == 1;
@@ -509,12 +583,7 @@ static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LSta
                 stamp[c] = current;
                 hfalse[c] = S->nfalse[c];
                 memset(sc, 0, sizeof(uint64_t) * (size_t)W);
-                if (track)
-                    for (int32_t p = f->cstart[c]; p < f->cstart[c + 1]; p++)
-                        if (value[f->lits[p]] == -1) {
-                            const uint64_t *in = spool + (int64_t)scone[f->lits[p] ^ 1] * W;
-                            for (int w = 0; w < W; w++) sc[w] |= in[w];
-                        }
+                if (track) or_fact_cones(f, S, c, sc, W);
             }
             if (first) hfalse[c] += 1;
             if (hfalse[c] < f->cstart[c + 1] - f->cstart[c] - 1) continue;
@@ -532,51 +601,9 @@ static inline __attribute__((always_inline)) int64_t alternatives(LCall *k, LSta
                     left = lit;
             }
             if (left >= 0 && ncones[left] == CONES_PER_LITERAL) continue;
-            /* Depth first over the choices: a partial union already too large cuts all
-             * its completions. */
             for (int w = 0; w < W; w++) partial[w] = sc[w] | rcone[w];
             set_bit(partial, c);
-            int64_t cut = limit + 1;
-            int32_t j = 0;
-            choice[0] = 0;
-            while (j >= 0) {
-                if (j < n_others && choice[j] == ncones[others[j]]) {
-                    j -= 1; /* every cone of others[j] tried: back to the one before */
-                    if (j >= 0) choice[j] += 1;
-                    continue;
-                }
-                if (j < n_others) {
-                    const uint64_t *a =
-                        pool + (int64_t)cones[others[j] * CONES_PER_LITERAL + choice[j]] * W;
-                    uint64_t *next = partial + (int64_t)(j + 1) * W;
-                    const uint64_t *prev = partial + (int64_t)j * W;
-                    for (int w = 0; w < W; w++) next[w] = prev[w] | a[w];
-                    if (popcount(next, W) >= (cut < best ? cut : best)) {
-                        choice[j] += 1;
-                        continue;
-                    }
-                    j += 1;
-                    if (j < n_others) choice[j] = 0;
-                    continue;
-                }
-                memcpy(work, partial + (int64_t)n_others * W, sizeof(uint64_t) * (size_t)W);
-                if (left < 0) {
-                    best = better(best_cone, work, W, best);
-                } else {
-                    int64_t fresh = ast[A_POOL_SIZE];
-                    if (fresh == A->rows) {
-                        ast[A_OVERFLOW] = 1;
-                    } else {
-                        memcpy(pool + fresh * W, work, sizeof(uint64_t) * (size_t)W);
-                        if (!(hvalue[left] == 1 && dominated(A, W, left, fresh))) {
-                            ast[A_POOL_SIZE] += 1;
-                            push_alternative(A, left, fresh, popcount(work, W));
-                        }
-                    }
-                }
-                j -= 1;
-                if (j >= 0) choice[j] += 1;
-            }
+            best = combine(X, A, n_others, left, limit, best, W);
         }
     }
     for (int64_t t = 0; t < xst[X_TRAIL_SIZE]; t++) {
@@ -1001,7 +1028,7 @@ int64_t length_conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64
     return conflict_round(k, S, X, z, limit);
 }
 
-int length_within_two(LCall *k, LState *S, LScratch *X, int32_t z) {
+int length_may_refute_within_two(LCall *k, LState *S, LScratch *X, int32_t z) {
     if (!k->f->shallow || S->st[ST_TRACK] != 0 || !closed(k->f, S)) return -1;
     PairScratch P = {0};
     if (pair_scratch(&P, k->f) < 0) {
@@ -1088,95 +1115,114 @@ int length_solved(const LState *S, int64_t ncand) {
     return 1;
 }
 
-int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
-                              int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
-                              int64_t budget, int64_t *searches, int64_t *longest,
-                              int64_t *steps) {
-    if (limit > k->f->m) limit = k->f->m;
+int64_t length_simplest_first(LCall *k, const LRating *r, int64_t budget, int64_t *searches,
+                              int64_t *longest, int64_t *steps) {
+    LState *S = r->S;
+    const int64_t ncand = r->ncand, limit = r->limit > k->f->m ? k->f->m : r->limit;
+    int64_t *lengths = r->lengths;
     *longest = 0;
     *steps = 0;
     while (!length_solved(S, ncand)) {
-        if (*steps == budget) return PAUSED;
+        if (*steps == budget) return -STATUS_PAUSED;
         if (searches) { /* the step's searches, counted before it runs */
             for (int64_t v = 0; v < ncand; v++) searches[0] += S->value[2 * v] == 0;
-            if (searches[0] > searches[1]) return OUT_OF_BUDGET;
+            if (searches[0] > searches[1]) return -STATUS_BUDGET;
         }
-        int64_t best = length_candidates(k, S, X, ncand, limit, lengths);
-        if (k->bad || k->stop) return STUCK;
-        if (best > limit) return STUCK;
+        int64_t best = length_candidates(k, S, r->X, ncand, limit, lengths);
+        if (k->bad || k->stop) return -STATUS_STUCK;
+        if (best > limit) return -STATUS_STUCK;
         if (best > (*longest > 2 ? *longest : 2)) {
             /* This step would raise the rating: look for shorter refutations the first
              * derivations missed (solvers.core.length.simplest_first says why only these
              * steps can change the rating). */
-            int64_t shorter_length = shorter(k, S, X, A, ncand, best - 1, lengths, 1);
-            if (k->bad || k->stop) return STUCK;
+            int64_t shorter_length = shorter(k, S, r->X, r->A, ncand, best - 1, lengths, 1);
+            if (k->bad || k->stop) return -STATUS_STUCK;
             if (shorter_length < best) best = shorter_length;
         }
-        if (*steps < nlog) log[*steps] = best;
+        if (*steps < r->room) r->step_lengths[*steps] = best;
         *steps += 1;
         if (best > *longest) *longest = best;
         for (int64_t v = 0; v < ncand; v++) {
             /* (a candidate made true by an earlier elimination: a contradiction) */
             if (lengths[v] == best && length_eliminate(k, S, (int32_t)(2 * v + 1)) != NO_CONFLICT)
-                return CONTRADICTION;
-            if (k->bad) return STUCK;
+                return -STATUS_CONFLICT;
+            if (k->bad) return -STATUS_STUCK;
         }
     }
-    return SOLVED;
+    return -STATUS_SAT;
 }
 
-int64_t length_rate_many(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
-                         int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
-                         const int32_t *units, int64_t nunits, const int8_t *values,
-                         const int8_t *solutions, int64_t ngrids, int32_t n, int64_t allowed,
-                         int8_t *mask, int32_t *codes, int64_t *out) {
+/* Grid i's givens as positive literal codes in g->codes; return how many. */
+static int64_t grid_givens(const LGrids *g, int64_t i) {
+    const int32_t n = g->n;
     const int64_t cells = (int64_t)n * n;
-    int64_t g = 0;
-    for (; g < ngrids; g++) {
+    const int8_t *row = g->values + i * cells;
+    int64_t ngivens = 0;
+    for (int64_t c = 0; c < cells; c++)
+        if (row[c]) g->codes[ngivens++] = (int32_t)(2 * (n * c + row[c] - 1));
+    return ngivens;
+}
+
+/* Whether grid i has a known solution (then g->mask holds it): 1; 0 when it has none;
+ * -1 when the solution given is none of the state's. */
+static int grid_solution(LCall *k, const LRating *r, const LGrids *g, int64_t i) {
+    const int32_t n = g->n;
+    const int64_t cells = (int64_t)n * n;
+    const int8_t *solution = g->solutions ? g->solutions + i * cells : NULL;
+    int known = 0, fits = 1;
+    for (int64_t c = 0; solution && c < cells; c++) {
+        known |= solution[c] != 0;
+        if (solution[c] < 1 || solution[c] > n)
+            fits = 0;
+        else
+            g->codes[c] = (int32_t)(2 * (n * c + solution[c] - 1));
+    }
+    if (!known) return 0;
+    return fits && length_model_mask(k->f, r->S, g->codes, cells, g->mask) ? 1 : -1;
+}
+
+/* Rate grid i into o[0..3] (see length_rate_many): 0, or -1 when restarting it
+ * overflowed the state (nothing written). */
+static int rate_grid(LCall *k, const LRating *r, const LGrids *g, int64_t i, int64_t *o) {
+    o[1] = o[2] = o[3] = 0;
+    k->known_true = NULL;
+    int64_t ngivens = grid_givens(g, i);
+    int64_t conflict = length_restart(k, r->S, g->units, g->nunits, g->codes, ngivens);
+    if (k->bad) return -1;
+    if (conflict != NO_CONFLICT) {
+        o[0] = -STATUS_CONFLICT;
+        return 0;
+    }
+    int known = grid_solution(k, r, g, i);
+    if (known < 0) {
+        o[0] = -STATUS_BAD_SOLUTION;
+        return 0;
+    }
+    k->known_true = known ? g->mask : NULL;
+    int64_t searches[2] = {0, g->allowed}, status;
+    do { /* one step a call: see the header */
+        int64_t longest, steps;
+        status = length_simplest_first(k, r, 1, searches, &longest, &steps);
+        if (steps && longest > o[1]) o[1] = longest;
+        o[2] += steps;
+    } while (status == -STATUS_PAUSED);
+    o[3] = searches[0];
+    o[0] = status;
+    return 0;
+}
+
+int64_t length_rate_many(LCall *k, const LRating *r, const LGrids *g, int64_t *out) {
+    int64_t i = 0;
+    for (; i < g->ngrids; i++) {
         if (stopped(k)) break;
         const int64_t begin = core_now_ns();
-        int64_t *o = out + 5 * g;
-        o[1] = o[2] = o[3] = 0;
-        k->known_true = NULL;
-        const int8_t *row = values + g * cells;
-        int64_t ngivens = 0;
-        for (int64_t c = 0; c < cells; c++)
-            if (row[c]) codes[ngivens++] = (int32_t)(2 * (n * c + row[c] - 1));
-        int64_t status = length_restart(k, S, units, nunits, codes, ngivens);
-        if (k->bad) break;
-        if (status != NO_CONFLICT) {
-            o[0] = CONTRADICTION;
-        } else {
-            const int8_t *solution = solutions ? solutions + g * cells : NULL;
-            int known = 0, fits = 1;
-            for (int64_t c = 0; solution && c < cells; c++) {
-                known |= solution[c] != 0;
-                if (solution[c] < 1 || solution[c] > n)
-                    fits = 0;
-                else
-                    codes[c] = (int32_t)(2 * (n * c + solution[c] - 1));
-            }
-            if (known && !(fits && length_model_mask(k->f, S, codes, cells, mask))) {
-                status = BAD_SOLUTION;
-            } else {
-                k->known_true = known ? mask : NULL;
-                int64_t searches[2] = {0, allowed};
-                do { /* one step a call: see the header */
-                    int64_t longest, steps;
-                    status = length_simplest_first(k, S, X, A, ncand, limit, lengths, log, nlog,
-                                                   1, searches, &longest, &steps);
-                    if (steps && longest > o[1]) o[1] = longest;
-                    o[2] += steps;
-                } while (status == PAUSED);
-                o[3] = searches[0];
-            }
-            o[0] = status;
-        }
+        int64_t *o = out + 5 * i;
+        if (rate_grid(k, r, g, i, o) < 0) break;
         o[4] = core_now_ns() - begin;
         if (k->bad || k->stop) break;
     }
     k->known_true = NULL;
-    return g;
+    return i;
 }
 
 int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand) {
@@ -1186,18 +1232,18 @@ int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand) {
         changed = 0;
         for (int64_t v = 0; v < ncand; v++) {
             if (S->value[2 * v] != 0) continue;
-            if (stopped(k)) return STUCK;
+            if (stopped(k)) return -STATUS_STUCK;
             int64_t length = length_shortest(k, S, X, (int32_t)(2 * v), m);
-            if (k->bad) return STUCK;
+            if (k->bad) return -STATUS_STUCK;
             if (length <= m) {
                 if (length_eliminate(k, S, (int32_t)(2 * v + 1)) != NO_CONFLICT)
-                    return CONTRADICTION;
-                if (k->bad) return STUCK;
+                    return -STATUS_CONFLICT;
+                if (k->bad) return -STATUS_STUCK;
                 changed = 1;
             }
         }
     }
-    return length_solved(S, ncand) ? SOLVED : STUCK;
+    return length_solved(S, ncand) ? -STATUS_SAT : -STATUS_STUCK;
 }
 
 /* ---- the chain of a refutation, read from its cone ---------------------------------- */

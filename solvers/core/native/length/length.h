@@ -1,8 +1,10 @@
-/* The refutation-length kernels' records (length.c) as length_module.c hands them over:
- * the formula (links and constraints, copied and checked once), and views of the numpy
- * arrays of the state of the facts (State), of one hypothesis's scratch (Scratch) and of
- * the alternative cones' search (Alternatives), checked at every call.  The words are
- * solvers.core.length's (and MiniSat's: value, trail, reason, level, qhead).
+/* The refutation-length kernels' records (length.c, bxb.c) as length_module.c hands them
+ * over: the formula (links and constraints, copied and checked once), and views of the
+ * numpy arrays of the state of the facts (State), of one hypothesis's scratch (Scratch)
+ * and of the alternative cones' search (Alternatives), checked at every call; and the
+ * contexts a rating's and a T&E's kernels share.  The words are solvers.core.length's
+ * (and MiniSat's: value, trail, reason, level, qhead).  Outcomes are status.h's Status,
+ * negated (the kernels' other return values are lengths, counts and rows, all >= 0).
  */
 #ifndef SUDOKU_LENGTH_H
 #define SUDOKU_LENGTH_H
@@ -10,29 +12,27 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "status.h"
 
-/* Slots of State.st: the assignment's, then the cones' (solvers.core.length reads them). */
+/* Slots of State.st: the assignment's (the first ST_PROPAGATE_SLOTS), then the cones'
+ * (solvers.core.length reads them). */
 enum {
     ST_TRAIL_SIZE = 0,
     ST_QHEAD = 1,
     ST_DLEVEL = 2,
-    ST_PAUSE_AT = 9,
-    ST_PROPAGATE_SLOTS = 16,
-    ST_POOL_SIZE = 16,
-    ST_TRACK = 17,
-    ST_NUM_SLOTS = 18,
+    ST_PROPAGATE_SLOTS = 3,
+    ST_POOL_SIZE = 3,
+    ST_TRACK = 4,
+    ST_NUM_SLOTS = 5,
 };
 /* Slots of Scratch.st and Alternatives.st. */
 enum { X_STAMP = 0, X_POOL_SIZE = 1, X_ENTRIES = 2, X_TRAIL_SIZE = 3, X_NUM_SLOTS = 4 };
 enum { A_POOL_SIZE = 0, A_ENTRIES = 1, A_OVERFLOW = 2, A_NUM_SLOTS = 3 };
 enum { CONES_PER_LITERAL = 4, EMPTY = 0 };
-/* Status codes and reasons: their one definition (solvers.core.length reads them). */
+/* The sentinels of a propagation's result (no contradiction) and of a fact's reason:
+ * their one definition (solvers.core.length reads them).  They are no outcomes. */
 enum {
     NO_CONFLICT = -1,
-    PAUSED = -6,
-    SOLVED = -10,
-    CONTRADICTION = -11,
-    STUCK = -12,
     REASON_DECISION = -1,
     REASON_PROBE = -2,
     REASON_UNIT = -3,
@@ -120,35 +120,58 @@ int length_model_mask(const LFormula *f, const LState *S, const int32_t *codes, 
  * none at all), and whether z may have a refutation of two constraints or fewer (-1
  * where that test does not apply). */
 int64_t length_conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit);
-int length_within_two(LCall *k, LState *S, LScratch *X, int32_t z);
-/* searches: [spent, allowed] (NULL: no budget): each step first adds its open
- * candidates to spent, and OUT_OF_BUDGET stops the call once spent passes allowed. */
-int64_t length_simplest_first(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
-                              int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
-                              int64_t budget, int64_t *searches, int64_t *longest,
-                              int64_t *steps);
+int length_may_refute_within_two(LCall *k, LState *S, LScratch *X, int32_t z);
+
+/* A rating's records and what its steps write: the state S of the facts, the scratch X,
+ * the alternatives A; ncand candidates (the first variables), searches bounded by
+ * `limit`; lengths[v], each candidate's length in the last step; step_lengths[i], the
+ * length of step i's refutations (the first `room` steps). */
+typedef struct {
+    LState *S;
+    LScratch *X;
+    LAlternatives *A;
+    int64_t ncand, limit;
+    int64_t *lengths, *step_lengths;
+    int64_t room;
+} LRating;
+
+/* The simplest-first rating's steps, at most `budget` of them (-STATUS_PAUSED past it).
+ * searches: [spent, allowed] (NULL: no budget): each step first adds its open candidates
+ * to spent, and -STATUS_BUDGET stops the call once spent passes allowed.  longest and
+ * steps: the longest step's length and the steps made. */
+int64_t length_simplest_first(LCall *k, const LRating *r, int64_t budget, int64_t *searches,
+                              int64_t *longest, int64_t *steps);
 int64_t length_failed_closure(LCall *k, LState *S, LScratch *X, int64_t ncand);
-/* The refutation-length rating of many grids of side n, one after the other in S, as
- * solvers.ratings.length rates one: the givens (values: ngrids rows of n * n cells, 0
- * where open; cell c holding k is the variable n * c + k) and the formula's units
- * propagated, then simplest_first one step a call (every step above 2 gets its
- * alternative cones) until it stops, the searches budget `allowed` counted per grid.
- * A row of `solutions` (NULL: none) that is not all zeros is the grid's solution: its
- * candidates need no search once model_mask accepts it (BAD_SOLUTION when not).  out,
- * 5 per grid: status (SOLVED, CONTRADICTION, OUT_OF_BUDGET, STUCK, BAD_SOLUTION),
- * longest, steps, searches spent, nanoseconds.  mask: nv bytes, codes: n * n ints of
- * scratch.  Return the grids done (fewer when a signal or a bad state stopped it). */
-int64_t length_rate_many(LCall *k, LState *S, LScratch *X, LAlternatives *A, int64_t ncand,
-                         int64_t limit, int64_t *lengths, int64_t *log, int64_t nlog,
-                         const int32_t *units, int64_t nunits, const int8_t *values,
-                         const int8_t *solutions, int64_t ngrids, int32_t n, int64_t allowed,
-                         int8_t *mask, int32_t *codes, int64_t *out);
+
+/* Many grids of side n for length_rate_many: the givens (values: ngrids rows of n * n
+ * cells, 0 where open; cell c holding k is the variable n * c + k), the formula's units,
+ * each grid's solution (solutions: NULL, none; a row of zeros, not known), the searches
+ * budget `allowed` of each grid; mask (nv bytes) and codes (n * n ints) are scratch. */
+typedef struct {
+    const int32_t *units;
+    int64_t nunits;
+    const int8_t *values, *solutions;
+    int64_t ngrids, allowed;
+    int32_t n;
+    int8_t *mask;
+    int32_t *codes;
+} LGrids;
+
+/* The refutation-length rating of many grids, one after the other in r->S, as
+ * solvers.ratings.length rates one: the givens and the formula's units propagated, then
+ * simplest_first one step a call (every step above 2 gets its alternative cones) until
+ * it stops.  A grid's known solution spares its candidates any search once model_mask
+ * accepts it (-STATUS_BAD_SOLUTION when not).  out, 5 per grid: the negated status
+ * (SAT, CONFLICT, BUDGET, STUCK, BAD_SOLUTION), longest, steps, searches spent,
+ * nanoseconds.  Return the grids done (fewer when a signal or a bad state stopped it). */
+int64_t length_rate_many(LCall *k, const LRating *r, const LGrids *g, int64_t *out);
 /* ---- BxB (bxb.c): T&E(B_p) over these kernels ---- */
 
-/* Slots of BxB's work counters (solvers.ratings.bxb) and its statuses. */
+/* Slots of BxB's work counters (solvers.ratings.bxb); the deadline is read every
+ * CLOCK_EVERY searches. */
 enum { W_SEARCHES = 0, W_HYPOTHESES = 1, W_SKIPPED = 2, W_ELIMINATED = 3, W_BUDGET = 4,
        W_NUM_COUNTERS = 5 };
-enum { OUT_OF_TIME = -13, OUT_OF_BUDGET = -14, BAD_SOLUTION = -15, CLOCK_EVERY = 8 };
+enum { CLOCK_EVERY = 8 };
 #define NO_DEADLINE INT64_MAX
 
 /* Each hypothesis's last state (rows 0: none kept): its values, the limit at which it
@@ -160,23 +183,32 @@ typedef struct {
     int64_t rows;
 } LMemo;
 
-int64_t bxb_closure(LCall *k, LState *T, LScratch *X, int64_t ncand, int64_t limit,
-                    int64_t deadline_ns, int64_t *work, int64_t *next);
-int64_t bxb_try_hypothesis(LCall *k, LState *T, LState *U, LScratch *X, int64_t ncand, int64_t v,
-                           int64_t limit, int64_t deadline_ns, LMemo *memo, int32_t *codes,
-                           const int32_t *cones, int64_t *work, int64_t *next);
-int64_t bxb_trial_and_error(LCall *k, LState *T, LState *U, LScratch *X, int64_t ncand,
-                            int64_t limit, int64_t deadline_ns, const int8_t *true_somewhere,
-                            LMemo *memo, int64_t *work, int64_t *next);
+/* A T&E's records: the state T, the workspace U of a hypothesis, the scratch X, ncand
+ * candidates, B_limit, the deadline (core_now_ns() time, NO_DEADLINE: none), the memo
+ * and the work counters (W_*). */
+typedef struct {
+    LState *T, *U;
+    LScratch *X;
+    int64_t ncand, limit, deadline_ns;
+    LMemo *memo;
+    int64_t *work;
+} LTrial;
+
+/* B_limit on S (t->T, or t->U under a hypothesis); *next: the least length left. */
+int64_t bxb_braid_closure(LCall *k, const LTrial *t, LState *S, int64_t *next);
+/* T&E's hypothesis v in t->U; codes and cones: scratch of nlits ints (cones all EMPTY). */
+int64_t bxb_try_hypothesis(LCall *k, const LTrial *t, int64_t v, int32_t *codes,
+                           const int32_t *cones, int64_t *next);
+int64_t bxb_trial_and_error(LCall *k, const LTrial *t, const int8_t *true_somewhere,
+                            int64_t *next);
 
 /* ---- the formula's arrays (length_formula.c), before Formula copies them ---- */
 
-/* Built from DIMACS clauses as the clause engine's first, JIT-compiled build (without
- * groups) built them: constraints (lits, cstart, corig: the input clause of each),
- * watches (wstart, wcount, wlist, wblock), links (bstart, bimp, bcls: the clause of
- * each), units and their clauses (unit_idx), the first empty clause (-1: none). */
+/* Built from DIMACS clauses in the clause engine's layout (without groups): constraints
+ * (lits, cstart, corig: the input clause of each), each literal's room for its constraints (wstart), links (bstart,
+ * bimp), units and their clauses (unit_idx), the first empty clause (-1: none). */
 typedef struct {
-    int32_t *lits, *cstart, *corig, *wstart, *wcount, *wlist, *wblock, *bstart, *bimp, *bcls;
+    int32_t *lits, *cstart, *corig, *wstart, *bstart, *bimp;
     int32_t *units, *unit_idx;
     int64_t nlong_lits, nlong, nbimp, nunits, first_empty;
 } LBuilt;

@@ -116,8 +116,8 @@ static int reverse_links(LFormula *f) {
     return 0;
 }
 
-/* Formula(F, num_vars): F is build's ClauseArrays (lits cstart corig wstart
- * wcount wlist wblock bstart bimp bcls), built without groups. */
+/* Formula(F, num_vars): F is build's ClauseArrays (lits cstart corig wstart bstart
+ * bimp), built without groups; corig is the explanations' (solvers.ratings.length). */
 static int formula_init(FormulaObject *self, PyObject *args, PyObject *kwds) {
     PyObject *F;
     long long nv;
@@ -132,11 +132,11 @@ static int formula_init(FormulaObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     int64_t nlits = 2 * nv;
-    static const int position[5] = {0, 1, 3, 7, 8}; /* lits cstart wstart bstart bimp */
+    static const int position[5] = {0, 1, 3, 4, 5}; /* lits cstart wstart bstart bimp */
     static const char *label[5] = {"F.lits", "F.cstart", "F.wstart", "F.bstart", "F.bimp"};
     Py_buffer v[5] = {{0}};
     for (int i = 0; i < 5; i++) {
-        PyObject *a = field(F, "Formula", 10, position[i]);
+        PyObject *a = field(F, "Formula", 6, position[i]);
         if (!a) goto fail;
         Py_ssize_t want = (i == 2 || i == 3) ? nlits + 1 : -1;
         if (get_view(a, &v[i], label[i], SIGNED, 4, 1, want, 0, 0, 0) < 0) goto fail;
@@ -211,8 +211,8 @@ fail:
     return -1;
 }
 
-/* build(flat, offsets, num_vars) -> (lits, cstart, corig, wstart, wcount, wlist, wblock,
- * bstart, bimp, bcls, units, unit_idx, first_empty): the arrays Formula takes, made by
+/* build(flat, offsets, num_vars) -> (lits, cstart, corig, wstart, bstart, bimp, units,
+ * unit_idx, first_empty): the arrays Formula takes, made by
  * length_formula.c from DIMACS clauses (flat int32, offsets int64 rising from 0 to
  * len(flat)), each as a bytearray of int32 for the face to view with numpy. */
 static PyObject *py_build(PyObject *self, PyObject *args) {
@@ -263,19 +263,20 @@ static PyObject *py_build(PyObject *self, PyObject *args) {
     }
     release(v, 2);
     int64_t nlits = 2 * nv;
-    int32_t *arrays[12] = {b.lits,  b.cstart, b.corig, b.wstart, b.wcount, b.wlist,
-                           b.wblock, b.bstart, b.bimp,  b.bcls,   b.units,  b.unit_idx};
-    int64_t sizes[12] = {b.nlong_lits, b.nlong + 1, b.nlong,  nlits + 1, nlits,   b.nlong_lits,
-                         b.nlong_lits, nlits + 1,   b.nbimp,  b.nbimp,   b.nunits, b.nunits};
-    PyObject *out = PyTuple_New(13);
-    for (int i = 0; out && i < 12; i++) {
+    enum { ARRAYS = 8 };
+    int32_t *arrays[ARRAYS] = {b.lits,  b.cstart, b.corig,  b.wstart,
+                               b.bstart, b.bimp,  b.units, b.unit_idx};
+    int64_t sizes[ARRAYS] = {b.nlong_lits, b.nlong + 1, b.nlong,  nlits + 1,
+                             nlits + 1,    b.nbimp,     b.nunits, b.nunits};
+    PyObject *out = PyTuple_New(ARRAYS + 1);
+    for (int i = 0; out && i < ARRAYS; i++) {
         PyObject *a = PyByteArray_FromStringAndSize((const char *)arrays[i],
                                                     (Py_ssize_t)(sizes[i] * 4));
         if (!a) Py_CLEAR(out);
         else PyTuple_SET_ITEM(out, i, a);
     }
     PyObject *first_empty = out ? PyLong_FromLongLong(b.first_empty) : NULL;
-    if (first_empty) PyTuple_SET_ITEM(out, 12, first_empty);
+    if (first_empty) PyTuple_SET_ITEM(out, ARRAYS, first_empty);
     else Py_CLEAR(out);
     length_built_free(&b);
     return out;
@@ -335,7 +336,8 @@ static const LFormula *get_formula(PyObject *obj) {
 
 /* ---- records ----------------------------------------------------------------------- */
 
-enum { STATE_FIELDS = 10, SCRATCH_FIELDS = 14, ALT_FIELDS = 11 };
+/* A record's fields, and the views a State binds (every field but trail_lim). */
+enum { STATE_FIELDS = 10, SCRATCH_FIELDS = 14, ALT_FIELDS = 11, STATE_VIEWS = 9 };
 
 /* View State S (value level reason trail trail_lim st cone nfalse ntrue pool) and check
  * every index it holds. */
@@ -352,7 +354,7 @@ static int bind_state(const LFormula *f, PyObject *S, LState *s, Py_buffer *v, i
     };
     const Py_ssize_t shape[] = {f->nlits, f->nv, f->nv, f->nv, ST_NUM_SLOTS,
                                 f->nlits, f->m,  f->m,  -2};
-    for (int i = 0; i < 9; i++) {
+    for (int i = 0; i < STATE_VIEWS; i++) {
         PyObject *a = field(S, "State", STATE_FIELDS, spec[i].pos);
         if (!a || get_view(a, &v[i], spec[i].name, spec[i].kind, spec[i].size, spec[i].ndim,
                            shape[i], 1, f->words, writable) < 0)
@@ -530,32 +532,66 @@ static int check_candidates(const LFormula *f, long long n) {
 
 /* ---- the functions --------------------------------------------------------------------- */
 
-#define BEGIN_STATE(nviews)                                \
-    const LFormula *f = get_formula(fo);                   \
-    if (!f) return NULL;                                   \
-    LCall k = {f, NULL, 0, 0, NULL};                       \
-    LState S;                                              \
-    Py_buffer v[nviews];                                   \
-    memset(v, 0, sizeof v);                                \
-    PyObject *result = NULL;                               \
-    if (bind_state(f, So, &S, v, 1) < 0) goto done;
+/* What a kernel's wrapper binds: the formula, the call, the state S and (when asked
+ * for) the scratch X and the alternatives A, each with its views, and up to EXTRA views
+ * of the call's own arrays. */
+enum { EXTRA = 6 };
+typedef struct {
+    const LFormula *f;
+    LCall k;
+    LState S;
+    LScratch X;
+    LAlternatives A;
+    Py_buffer state[STATE_VIEWS], scratch[SCRATCH_FIELDS], alternatives[ALT_FIELDS];
+    Py_buffer extra[EXTRA];
+} Bound;
+
+/* Bind formula fo and records So, Xo, Ao (Xo, Ao NULL: not taken) into b: 0, or -1
+ * with the exception set (unbind releases what was bound either way). */
+static int bind(Bound *b, PyObject *fo, PyObject *So, PyObject *Xo, PyObject *Ao) {
+    memset(b, 0, sizeof *b);
+    b->f = get_formula(fo);
+    if (!b->f) return -1;
+    b->k.f = b->f;
+    if (bind_state(b->f, So, &b->S, b->state, 1) < 0) return -1;
+    if (Xo && bind_scratch(b->f, Xo, &b->X, b->scratch) < 0) return -1;
+    if (Ao && bind_alternatives(b->f, Ao, &b->A, b->alternatives) < 0) return -1;
+    return 0;
+}
+
+static void unbind(Bound *b) {
+    release(b->state, STATE_VIEWS);
+    release(b->scratch, SCRATCH_FIELDS);
+    release(b->alternatives, ALT_FIELDS);
+    release(b->extra, EXTRA);
+}
+
+/* Release the GIL for a long kernel; finish takes it back. */
+static void let_go(Bound *b, Poll *poll) {
+    b->k.poll = poll;
+    core_release(poll);
+}
 
 static PyObject *py_restart(PyObject *self, PyObject *args) {
     PyObject *fo, *So, *uo, *go;
     if (!PyArg_ParseTuple(args, "OOOO", &fo, &So, &uo, &go)) return NULL;
-    BEGIN_STATE(11)
-    if (get_view(uo, &v[9], "units", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(go, &v[10], "givens", SIGNED, 4, 1, -1, 0, 0, 0) < 0)
+    Bound b;
+    PyObject *result = NULL;
+    Py_buffer *units = &b.extra[0], *givens = &b.extra[1];
+    if (bind(&b, fo, So, NULL, NULL) < 0 ||
+        get_view(uo, units, "units", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(go, givens, "givens", SIGNED, 4, 1, -1, 0, 0, 0) < 0)
         goto done;
-    if (!ints_in(v[9].buf, v[9].shape[0], 0, f->nlits) ||
-        !ints_in(v[10].buf, v[10].shape[0], 0, f->nlits)) {
+    if (!ints_in(units->buf, units->shape[0], 0, b.f->nlits) ||
+        !ints_in(givens->buf, givens->shape[0], 0, b.f->nlits)) {
         PyErr_SetString(PyExc_ValueError, "units or givens hold no literal code");
         goto done;
     }
-    int64_t r = length_restart(&k, &S, v[9].buf, v[9].shape[0], v[10].buf, v[10].shape[0]);
-    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+    int64_t r = length_restart(&b.k, &b.S, units->buf, units->shape[0], givens->buf,
+                               givens->shape[0]);
+    if (finish(&b.k, NULL) == 0) result = PyLong_FromLongLong(r);
 done:
-    release(v, 11);
+    unbind(&b);
     return result;
 }
 
@@ -563,23 +599,27 @@ static PyObject *py_assert_facts(PyObject *self, PyObject *args) {
     PyObject *fo, *So, *lo, *co;
     int why;
     if (!PyArg_ParseTuple(args, "OOOOi", &fo, &So, &lo, &co, &why)) return NULL;
-    BEGIN_STATE(11)
-    if (get_view(lo, &v[9], "lits", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(co, &v[10], "cones", SIGNED, 4, 1, -2, v[9].shape[0], 0, 0) < 0)
+    Bound b;
+    PyObject *result = NULL;
+    Py_buffer *lits = &b.extra[0], *cones = &b.extra[1];
+    if (bind(&b, fo, So, NULL, NULL) < 0 ||
+        get_view(lo, lits, "lits", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(co, cones, "cones", SIGNED, 4, 1, -2, lits->shape[0], 0, 0) < 0)
         goto done;
     if (why != REASON_DECISION && why != REASON_PROBE && why != REASON_UNIT) {
         PyErr_Format(PyExc_ValueError, "why %d is not REASON_DECISION, _PROBE or _UNIT", why);
         goto done;
     }
-    if (!ints_in(v[9].buf, v[9].shape[0], 0, f->nlits) ||
-        !ints_in(v[10].buf, v[9].shape[0], 0, S.st[ST_POOL_SIZE])) {
+    int64_t n = lits->shape[0];
+    if (!ints_in(lits->buf, n, 0, b.f->nlits) ||
+        !ints_in(cones->buf, n, 0, b.S.st[ST_POOL_SIZE])) {
         PyErr_SetString(PyExc_ValueError, "lits hold no literal code or cones no pool row in use");
         goto done;
     }
-    int64_t r = length_assert_facts(&k, &S, v[9].buf, v[10].buf, v[9].shape[0], why);
-    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+    int64_t r = length_assert_facts(&b.k, &b.S, lits->buf, cones->buf, n, why);
+    if (finish(&b.k, NULL) == 0) result = PyLong_FromLongLong(r);
 done:
-    release(v, 11);
+    unbind(&b);
     return result;
 }
 
@@ -587,12 +627,13 @@ static PyObject *py_eliminate(PyObject *self, PyObject *args) {
     PyObject *fo, *So;
     long long lit;
     if (!PyArg_ParseTuple(args, "OOL", &fo, &So, &lit)) return NULL;
-    BEGIN_STATE(9)
-    if (check_literal(f, lit, "lit") < 0) goto done;
-    int64_t r = length_eliminate(&k, &S, (int32_t)lit);
-    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
+    Bound b;
+    PyObject *result = NULL;
+    if (bind(&b, fo, So, NULL, NULL) < 0 || check_literal(b.f, lit, "lit") < 0) goto done;
+    int64_t r = length_eliminate(&b.k, &b.S, (int32_t)lit);
+    if (finish(&b.k, NULL) == 0) result = PyLong_FromLongLong(r);
 done:
-    release(v, 9);
+    unbind(&b);
     return result;
 }
 
@@ -615,78 +656,69 @@ static PyObject *py_solved(PyObject *self, PyObject *args) {
 static PyObject *py_model_mask(PyObject *self, PyObject *args) {
     PyObject *fo, *So, *co, *mo;
     if (!PyArg_ParseTuple(args, "OOOO", &fo, &So, &co, &mo)) return NULL;
-    BEGIN_STATE(11)
-    (void)k;
-    if (get_view(co, &v[9], "codes", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(mo, &v[10], "mask", BOOL, 1, 1, f->nv, 0, 0, 1) < 0)
+    Bound b;
+    PyObject *result = NULL;
+    Py_buffer *codes = &b.extra[0], *mask = &b.extra[1];
+    if (bind(&b, fo, So, NULL, NULL) < 0 ||
+        get_view(co, codes, "codes", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(mo, mask, "mask", BOOL, 1, 1, b.f->nv, 0, 0, 1) < 0)
         goto done;
-    result = PyBool_FromLong(length_model_mask(f, &S, v[9].buf, v[9].shape[0], v[10].buf));
+    result = PyBool_FromLong(
+        length_model_mask(b.f, &b.S, codes->buf, codes->shape[0], mask->buf));
 done:
-    release(v, 11);
+    unbind(&b);
+    return result;
+}
+
+/* The searches of one literal z: shortest_refutation, conflict_round,
+ * may_refute_within_two, refutation_with_alternatives (`which` says which). */
+enum { SHORTEST, CONFLICT_ROUND, WITHIN_TWO, WITH_ALTERNATIVES };
+
+static PyObject *search_call(PyObject *args, int which) {
+    PyObject *fo, *So, *Xo, *Ao = NULL;
+    long long z, limit = 0;
+    int parsed = which == WITH_ALTERNATIVES
+                     ? PyArg_ParseTuple(args, "OOOOLL", &fo, &So, &Xo, &Ao, &z, &limit)
+                 : which == WITHIN_TWO ? PyArg_ParseTuple(args, "OOOL", &fo, &So, &Xo, &z)
+                                       : PyArg_ParseTuple(args, "OOOLL", &fo, &So, &Xo, &z, &limit);
+    if (!parsed) return NULL;
+    Bound b;
+    PyObject *result = NULL;
+    if (bind(&b, fo, So, Xo, Ao) < 0 || check_literal(b.f, z, "z") < 0) goto done;
+    if (which == CONFLICT_ROUND && (limit < 0 || limit > b.f->m)) {
+        PyErr_Format(PyExc_ValueError, "limit %lld is not in 0..%d", limit, b.f->m);
+        goto done;
+    }
+    int32_t lit = (int32_t)z;
+    if (which == WITHIN_TWO) {
+        int r = length_may_refute_within_two(&b.k, &b.S, &b.X, lit);
+        if (finish(&b.k, NULL) == 0) result = r < 0 ? Py_NewRef(Py_None) : PyBool_FromLong(r);
+        goto done;
+    }
+    int64_t r = which == SHORTEST ? length_shortest(&b.k, &b.S, &b.X, lit, limit)
+                : which == CONFLICT_ROUND
+                    ? length_conflict_round(&b.k, &b.S, &b.X, lit, limit)
+                    : length_with_alternatives(&b.k, &b.S, &b.X, &b.A, lit, limit);
+    if (finish(&b.k, NULL) == 0) result = PyLong_FromLongLong(r);
+done:
+    unbind(&b);
     return result;
 }
 
 static PyObject *py_shortest_refutation(PyObject *self, PyObject *args) {
-    PyObject *fo, *So, *Xo;
-    long long z, limit;
-    if (!PyArg_ParseTuple(args, "OOOLL", &fo, &So, &Xo, &z, &limit)) return NULL;
-    BEGIN_STATE(9 + SCRATCH_FIELDS)
-    LScratch X;
-    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_literal(f, z, "z") < 0) goto done;
-    int64_t r = length_shortest(&k, &S, &X, (int32_t)z, limit);
-    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
-done:
-    release(v, 9 + SCRATCH_FIELDS);
-    return result;
+    return search_call(args, SHORTEST);
 }
 
 static PyObject *py_conflict_round(PyObject *self, PyObject *args) {
-    PyObject *fo, *So, *Xo;
-    long long z, limit;
-    if (!PyArg_ParseTuple(args, "OOOLL", &fo, &So, &Xo, &z, &limit)) return NULL;
-    BEGIN_STATE(9 + SCRATCH_FIELDS)
-    LScratch X;
-    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_literal(f, z, "z") < 0) goto done;
-    if (limit < 0 || limit > f->m) {
-        PyErr_Format(PyExc_ValueError, "limit %lld is not in 0..%d", limit, f->m);
-        goto done;
-    }
-    int64_t r = length_conflict_round(&k, &S, &X, (int32_t)z, limit);
-    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
-done:
-    release(v, 9 + SCRATCH_FIELDS);
-    return result;
+    return search_call(args, CONFLICT_ROUND);
 }
 
 static PyObject *py_may_refute_within_two(PyObject *self, PyObject *args) {
-    PyObject *fo, *So, *Xo;
-    long long z;
-    if (!PyArg_ParseTuple(args, "OOOL", &fo, &So, &Xo, &z)) return NULL;
-    BEGIN_STATE(9 + SCRATCH_FIELDS)
-    LScratch X;
-    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_literal(f, z, "z") < 0) goto done;
-    int r = length_within_two(&k, &S, &X, (int32_t)z);
-    if (finish(&k, NULL) == 0) result = r < 0 ? Py_NewRef(Py_None) : PyBool_FromLong(r);
-done:
-    release(v, 9 + SCRATCH_FIELDS);
-    return result;
+    return search_call(args, WITHIN_TWO);
 }
 
 static PyObject *py_refutation_with_alternatives(PyObject *self, PyObject *args) {
-    PyObject *fo, *So, *Xo, *Ao;
-    long long z, limit;
-    if (!PyArg_ParseTuple(args, "OOOOLL", &fo, &So, &Xo, &Ao, &z, &limit)) return NULL;
-    BEGIN_STATE(9 + SCRATCH_FIELDS + ALT_FIELDS)
-    LScratch X;
-    LAlternatives A;
-    if (bind_scratch(f, Xo, &X, v + 9) < 0 ||
-        bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0 || check_literal(f, z, "z") < 0)
-        goto done;
-    int64_t r = length_with_alternatives(&k, &S, &X, &A, (int32_t)z, limit);
-    if (finish(&k, NULL) == 0) result = PyLong_FromLongLong(r);
-done:
-    release(v, 9 + SCRATCH_FIELDS + ALT_FIELDS);
-    return result;
+    return search_call(args, WITH_ALTERNATIVES);
 }
 
 /* candidate_lengths / shorter_lengths: `alternatives` says which. */
@@ -697,21 +729,19 @@ static PyObject *lengths_call(PyObject *args, int alternatives) {
                      ? PyArg_ParseTuple(args, "OOOOLLO", &fo, &So, &Xo, &Ao, &n, &limit, &lo)
                      : PyArg_ParseTuple(args, "OOOLLO", &fo, &So, &Xo, &n, &limit, &lo);
     if (!parsed) return NULL;
-    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 1 };
-    BEGIN_STATE(NV)
-    LScratch X;
-    LAlternatives A;
-    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_candidates(f, n) < 0) goto done;
-    if (alternatives && bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0) goto done;
-    if (get_view(lo, &v[NV - 1], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0) goto done;
+    Bound b;
+    PyObject *result = NULL;
+    Py_buffer *lengths = &b.extra[0];
+    if (bind(&b, fo, So, Xo, Ao) < 0 || check_candidates(b.f, n) < 0 ||
+        get_view(lo, lengths, "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0)
+        goto done;
     Poll poll;
-    k.poll = &poll;
-    core_release(&poll);
-    int64_t r = alternatives ? length_shorter(&k, &S, &X, &A, n, limit, v[NV - 1].buf)
-                             : length_candidates(&k, &S, &X, n, limit, v[NV - 1].buf);
-    if (finish(&k, &poll) == 0) result = PyLong_FromLongLong(r);
+    let_go(&b, &poll);
+    int64_t r = alternatives ? length_shorter(&b.k, &b.S, &b.X, &b.A, n, limit, lengths->buf)
+                             : length_candidates(&b.k, &b.S, &b.X, n, limit, lengths->buf);
+    if (finish(&b.k, &poll) == 0) result = PyLong_FromLongLong(r);
 done:
-    release(v, NV);
+    unbind(&b);
     return result;
 }
 
@@ -723,102 +753,108 @@ static PyObject *py_shorter_lengths(PyObject *self, PyObject *args) {
     return lengths_call(args, 1);
 }
 
+/* Bind the rating's arrays (lengths: one a candidate, step_lengths: any length) into
+ * b->extra[0], [1] and r: 0, or -1 with the exception set. */
+static int bind_rating(Bound *b, long long n, long long limit, PyObject *lo, PyObject *go,
+                       LRating *r) {
+    if (check_candidates(b->f, n) < 0 ||
+        get_view(lo, &b->extra[0], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0 ||
+        get_view(go, &b->extra[1], "step_lengths", SIGNED, 8, 1, -1, 0, 0, 1) < 0)
+        return -1;
+    *r = (LRating){&b->S, &b->X, &b->A, n, limit, b->extra[0].buf, b->extra[1].buf,
+                   b->extra[1].shape[0]};
+    return 0;
+}
+
 static PyObject *py_simplest_first(PyObject *self, PyObject *args) {
     PyObject *fo, *So, *Xo, *Ao, *lo, *go, *to = Py_None, *bo = Py_None;
     long long n, limit, budget;
     if (!PyArg_ParseTuple(args, "OOOOLLOOL|OO", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &budget,
                           &to, &bo))
         return NULL;
-    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 4 };
-    BEGIN_STATE(NV)
-    LScratch X;
-    LAlternatives A;
-    if (bind_scratch(f, Xo, &X, v + 9) < 0 ||
-        bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0 || check_candidates(f, n) < 0 ||
-        get_view(lo, &v[NV - 3], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0 ||
-        get_view(go, &v[NV - 2], "log", SIGNED, 8, 1, -1, 0, 0, 1) < 0)
-        goto done;
+    Bound b;
+    PyObject *result = NULL;
+    LRating r;
+    if (bind(&b, fo, So, Xo, Ao) < 0 || bind_rating(&b, n, limit, lo, go, &r) < 0) goto done;
     if (to != Py_None) { /* (a candidate true in a solution: no search) */
-        if (get_view(to, &v[NV - 1], "known_true", BOOL, 1, 1, -2, n, 0, 0) < 0) goto done;
-        k.known_true = v[NV - 1].buf;
+        if (get_view(to, &b.extra[2], "known_true", BOOL, 1, 1, -2, n, 0, 0) < 0) goto done;
+        b.k.known_true = b.extra[2].buf;
     }
     int64_t *searches = NULL; /* [spent, allowed] */
     if (bo != Py_None) {
-        if (get_view(bo, &v[NV - 4], "searches", SIGNED, 8, 1, 2, 0, 0, 1) < 0) goto done;
-        searches = v[NV - 4].buf;
+        if (get_view(bo, &b.extra[3], "searches", SIGNED, 8, 1, 2, 0, 0, 1) < 0) goto done;
+        searches = b.extra[3].buf;
     }
     Poll poll;
-    k.poll = &poll;
-    core_release(&poll);
+    let_go(&b, &poll);
     int64_t longest, steps;
-    int64_t status = length_simplest_first(&k, &S, &X, &A, n, limit, v[NV - 3].buf,
-                                           v[NV - 2].buf, v[NV - 2].shape[0], budget, searches,
-                                           &longest, &steps);
-    if (finish(&k, &poll) == 0) result = Py_BuildValue("LLL", status, longest, steps);
+    int64_t status = length_simplest_first(&b.k, &r, budget, searches, &longest, &steps);
+    if (finish(&b.k, &poll) == 0) result = Py_BuildValue("LLL", status, longest, steps);
 done:
-    release(v, NV);
+    unbind(&b);
     return result;
 }
 
-static PyObject *py_rate_many(PyObject *self, PyObject *args) {
-    PyObject *fo, *So, *Xo, *Ao, *lo, *go, *uo, *vo, *so, *oo;
-    long long n, limit, side, allowed;
-    if (!PyArg_ParseTuple(args, "OOOOLLOOOOOLLO", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &uo,
-                          &vo, &so, &side, &allowed, &oo))
-        return NULL;
-    enum { NV = 9 + SCRATCH_FIELDS + ALT_FIELDS + 6 };
-    int8_t *mask = NULL;
-    int32_t *codes = NULL;
-    BEGIN_STATE(NV)
-    LScratch X;
-    LAlternatives A;
-    Py_buffer *w = v + 9 + SCRATCH_FIELDS + ALT_FIELDS;
-    if (bind_scratch(f, Xo, &X, v + 9) < 0 ||
-        bind_alternatives(f, Ao, &A, v + 9 + SCRATCH_FIELDS) < 0 || check_candidates(f, n) < 0)
-        goto done;
+/* Bind rate_many's grids (units, values, solutions or None, out) into b->extra[2..5]
+ * and g, its scratch allocated: 0, or -1 with the exception set. */
+static int bind_grids(Bound *b, long long side, long long allowed, PyObject *const o[4],
+                      LGrids *g) {
+    const LFormula *f = b->f;
+    Py_buffer *units = &b->extra[2], *values = &b->extra[3], *solutions = &b->extra[4];
     if (side < 1 || side > 64 || side * side * side > f->nv) {
         PyErr_Format(PyExc_ValueError, "a side of %lld does not fit the formula's variables", side);
-        goto done;
+        return -1;
     }
-    if (get_view(lo, &w[0], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0 ||
-        get_view(go, &w[1], "log", SIGNED, 8, 1, -1, 0, 0, 1) < 0 ||
-        get_view(uo, &w[2], "units", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(vo, &w[3], "values", SIGNED, 1, 2, -1, 0, side * side, 0) < 0)
-        goto done;
-    int64_t ngrids = w[3].shape[0];
-    if (so != Py_None &&
-        get_view(so, &w[4], "solutions", SIGNED, 1, 2, ngrids, 0, side * side, 0) < 0)
-        goto done;
-    if (get_view(oo, &w[5], "out", SIGNED, 8, 2, ngrids, 0, 5, 1) < 0) goto done;
-    if (!ints_in(w[2].buf, w[2].shape[0], 0, f->nlits)) {
+    if (get_view(o[0], units, "units", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
+        get_view(o[1], values, "values", SIGNED, 1, 2, -1, 0, side * side, 0) < 0)
+        return -1;
+    int64_t ngrids = values->shape[0];
+    if (o[2] != Py_None &&
+        get_view(o[2], solutions, "solutions", SIGNED, 1, 2, ngrids, 0, side * side, 0) < 0)
+        return -1;
+    if (get_view(o[3], &b->extra[5], "out", SIGNED, 8, 2, ngrids, 0, 5, 1) < 0) return -1;
+    if (!ints_in(units->buf, units->shape[0], 0, f->nlits)) {
         PyErr_SetString(PyExc_ValueError, "units hold no literal code");
-        goto done;
+        return -1;
     }
-    const int8_t *values = w[3].buf;
+    const int8_t *cells = values->buf;
     for (int64_t i = 0; i < ngrids * side * side; i++)
-        if (values[i] < 0 || values[i] > side) {
+        if (cells[i] < 0 || cells[i] > side) {
             PyErr_Format(PyExc_ValueError, "grid %lld: a value is not in 0..%lld",
                          (long long)(i / (side * side)), side);
-            goto done;
+            return -1;
         }
-    mask = malloc((size_t)f->nv);
-    codes = malloc(sizeof(int32_t) * (size_t)(side * side));
-    if (!mask || !codes) {
+    *g = (LGrids){units->buf, units->shape[0], cells, o[2] == Py_None ? NULL : solutions->buf,
+                  ngrids, allowed, (int32_t)side, malloc((size_t)f->nv),
+                  malloc(sizeof(int32_t) * (size_t)(side * side))};
+    if (!g->mask || !g->codes) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
+    return 0;
+}
+
+static PyObject *py_rate_many(PyObject *self, PyObject *args) {
+    PyObject *fo, *So, *Xo, *Ao, *lo, *go, *o[4];
+    long long n, limit, side, allowed;
+    if (!PyArg_ParseTuple(args, "OOOOLLOOOOOLLO", &fo, &So, &Xo, &Ao, &n, &limit, &lo, &go, &o[0],
+                          &o[1], &o[2], &side, &allowed, &o[3]))
+        return NULL;
+    Bound b;
+    PyObject *result = NULL;
+    LRating r;
+    LGrids g = {0};
+    if (bind(&b, fo, So, Xo, Ao) < 0 || bind_rating(&b, n, limit, lo, go, &r) < 0 ||
+        bind_grids(&b, side, allowed, o, &g) < 0)
+        goto done;
     Poll poll;
-    k.poll = &poll;
-    core_release(&poll);
-    int64_t grids_done = length_rate_many(
-        &k, &S, &X, &A, n, limit, w[0].buf, w[1].buf, w[1].shape[0], w[2].buf, w[2].shape[0],
-        values, so == Py_None ? NULL : w[4].buf, ngrids, (int32_t)side, allowed, mask, codes,
-        w[5].buf);
-    if (finish(&k, &poll) == 0) result = PyLong_FromLongLong(grids_done);
+    let_go(&b, &poll);
+    int64_t grids_done = length_rate_many(&b.k, &r, &g, b.extra[5].buf);
+    if (finish(&b.k, &poll) == 0) result = PyLong_FromLongLong(grids_done);
 done:
-    free(mask);
-    free(codes);
-    release(v, NV);
+    free(g.mask);
+    free(g.codes);
+    unbind(&b);
     return result;
 }
 
@@ -826,16 +862,15 @@ static PyObject *py_failed_closure(PyObject *self, PyObject *args) {
     PyObject *fo, *So, *Xo;
     long long n;
     if (!PyArg_ParseTuple(args, "OOOL", &fo, &So, &Xo, &n)) return NULL;
-    BEGIN_STATE(9 + SCRATCH_FIELDS)
-    LScratch X;
-    if (bind_scratch(f, Xo, &X, v + 9) < 0 || check_candidates(f, n) < 0) goto done;
+    Bound b;
+    PyObject *result = NULL;
+    if (bind(&b, fo, So, Xo, NULL) < 0 || check_candidates(b.f, n) < 0) goto done;
     Poll poll;
-    k.poll = &poll;
-    core_release(&poll);
-    int64_t r = length_failed_closure(&k, &S, &X, n);
-    if (finish(&k, &poll) == 0) result = PyLong_FromLongLong(r);
+    let_go(&b, &poll);
+    int64_t r = length_failed_closure(&b.k, &b.S, &b.X, n);
+    if (finish(&b.k, &poll) == 0) result = PyLong_FromLongLong(r);
 done:
-    release(v, 9 + SCRATCH_FIELDS);
+    unbind(&b);
     return result;
 }
 
@@ -917,79 +952,102 @@ static int apart(const Py_buffer *a, int na, const Py_buffer *b, int nb, const c
     return 1;
 }
 
+/* What a BxB wrapper binds: the formula, the call, the state T, the workspace U, the
+ * scratch X, the memo, with their views, and the work counters and true_somewhere. */
+typedef struct {
+    LCall k;
+    LState T, U;
+    LScratch X;
+    LMemo memo;
+    Py_buffer t[STATE_VIEWS], u[STATE_VIEWS], x[SCRATCH_FIELDS], m[3], work, truth;
+} BxbBound;
+
+static void bxb_unbind(BxbBound *b) {
+    release(b->t, STATE_VIEWS);
+    release(b->u, STATE_VIEWS);
+    release(b->x, SCRATCH_FIELDS);
+    release(b->m, 3);
+    release(&b->work, 1);
+    release(&b->truth, 1);
+}
+
+/* Bind T, X and the work counters, and (Uo not NULL) U and the memo, into b and t: 0,
+ * or -1 with the exception set. */
+static int bxb_bind(BxbBound *b, const LFormula *f, PyObject *const o[5], long long n,
+                    LTrial *t) {
+    PyObject *To = o[0], *Uo = o[1], *Xo = o[2], *mo = o[3], *wo = o[4];
+    if (check_candidates(f, n) < 0 || bind_state(f, To, &b->T, b->t, 1) < 0 ||
+        bind_scratch(f, Xo, &b->X, b->x) < 0 ||
+        !apart(b->t, STATE_VIEWS, b->x, SCRATCH_FIELDS, "the state T and the scratch X") ||
+        get_view(wo, &b->work, "work", SIGNED, 8, 1, W_NUM_COUNTERS, 0, 0, 1) < 0)
+        return -1;
+    if (Uo && (bind_state(f, Uo, &b->U, b->u, 1) < 0 ||
+               !apart(b->t, STATE_VIEWS, b->u, STATE_VIEWS, "the workspace U and the state T") ||
+               !apart(b->u, STATE_VIEWS, b->x, SCRATCH_FIELDS,
+                      "the workspace U and the scratch X") ||
+               bind_memo(f, mo, n, &b->memo, b->m) < 0))
+        return -1;
+    *t = (LTrial){&b->T, Uo ? &b->U : NULL, &b->X, n, 0, NO_DEADLINE, &b->memo, b->work.buf};
+    return 0;
+}
+
 /* braid_closure, try_hypothesis, trial_and_error: `which` says which. */
 enum { CLOSURE, HYPOTHESIS, TRIAL };
 
 static PyObject *bxb_call(PyObject *args, int which) {
-    PyObject *fo, *To, *Uo = NULL, *Xo, *mo = NULL, *wo, *to = NULL;
+    PyObject *fo, *o[5] = {NULL}, *to = NULL; /* T, U, X, memo, work */
     long long n, v = 0, limit;
     double left;
     int parsed;
     if (which == CLOSURE)
-        parsed = PyArg_ParseTuple(args, "OOOLLdO", &fo, &To, &Xo, &n, &limit, &left, &wo);
+        parsed = PyArg_ParseTuple(args, "OOOLLdO", &fo, &o[0], &o[2], &n, &limit, &left, &o[4]);
     else if (which == HYPOTHESIS)
-        parsed = PyArg_ParseTuple(args, "OOOOLLLdOO", &fo, &To, &Uo, &Xo, &n, &v, &limit, &left,
-                                  &mo, &wo);
+        parsed = PyArg_ParseTuple(args, "OOOOLLLdOO", &fo, &o[0], &o[1], &o[2], &n, &v, &limit,
+                                  &left, &o[3], &o[4]);
     else
-        parsed = PyArg_ParseTuple(args, "OOOOLLdOOO", &fo, &To, &Uo, &Xo, &n, &limit, &left, &to,
-                                  &mo, &wo);
+        parsed = PyArg_ParseTuple(args, "OOOOLLdOOO", &fo, &o[0], &o[1], &o[2], &n, &limit, &left,
+                                  &to, &o[3], &o[4]);
     if (!parsed) return NULL;
     const LFormula *f = get_formula(fo);
     if (!f) return NULL;
-    enum { NV = 9 + 9 + SCRATCH_FIELDS + 3 + 2 };
-    Py_buffer vw[NV];
-    memset(vw, 0, sizeof vw);
-    Py_buffer *tv = vw, *uv = vw + 9, *xv = vw + 18, *mv = xv + SCRATCH_FIELDS, *ov = mv + 3;
+    BxbBound b;
+    memset(&b, 0, sizeof b);
+    b.k.f = f;
     PyObject *result = NULL;
-    LCall k = {f, NULL, 0, 0};
-    LState T, U;
-    LScratch X;
-    LMemo memo = {NULL, NULL, NULL, 0};
-    if (check_candidates(f, n) < 0 || bind_state(f, To, &T, tv, 1) < 0 ||
-        bind_scratch(f, Xo, &X, xv) < 0 ||
-        !apart(tv, 9, xv, SCRATCH_FIELDS, "the state T and the scratch X") ||
-        get_view(wo, &ov[0], "work", SIGNED, 8, 1, W_NUM_COUNTERS, 0, 0, 1) < 0)
-        goto done;
-    if (which != CLOSURE &&
-        (bind_state(f, Uo, &U, uv, 1) < 0 ||
-         !apart(tv, 9, uv, 9, "the workspace U and the state T") ||
-         !apart(uv, 9, xv, SCRATCH_FIELDS, "the workspace U and the scratch X") ||
-         bind_memo(f, mo, n, &memo, mv) < 0))
-        goto done;
+    LTrial t;
+    int32_t *codes = NULL, *cones = NULL;
+    if (bxb_bind(&b, f, o, n, &t) < 0) goto done;
     if (which == HYPOTHESIS && (v < 0 || v >= n)) {
         PyErr_Format(PyExc_ValueError, "candidate %lld is not in 0..%lld", v, n - 1);
         goto done;
     }
-    if (which == TRIAL && get_view(to, &ov[1], "true_somewhere", BOOL, 1, 1, -2, n, 0, 0) < 0)
+    if (which == TRIAL && get_view(to, &b.truth, "true_somewhere", BOOL, 1, 1, -2, n, 0, 0) < 0)
         goto done;
-    int32_t *codes = NULL, *cones = NULL;
     if (which == HYPOTHESIS) {
         codes = malloc(sizeof(int32_t) * (size_t)f->nlits);
         cones = calloc((size_t)f->nlits, sizeof(int32_t));
         if (!codes || !cones) {
-            free(codes);
-            free(cones);
             PyErr_NoMemory();
             goto done;
         }
     }
-    int64_t due = deadline_ns(left), next = 0, status;
+    t.limit = limit;
+    t.deadline_ns = deadline_ns(left);
+    int64_t next = 0, status;
     Poll poll;
-    k.poll = &poll;
+    b.k.poll = &poll;
     core_release(&poll);
     if (which == CLOSURE)
-        status = bxb_closure(&k, &T, &X, n, limit, due, ov[0].buf, &next);
+        status = bxb_braid_closure(&b.k, &t, &b.T, &next);
     else if (which == HYPOTHESIS)
-        status = bxb_try_hypothesis(&k, &T, &U, &X, n, v, limit, due, &memo, codes, cones,
-                                    ov[0].buf, &next);
+        status = bxb_try_hypothesis(&b.k, &t, v, codes, cones, &next);
     else
-        status = bxb_trial_and_error(&k, &T, &U, &X, n, limit, due, ov[1].buf, &memo, ov[0].buf,
-                                     &next);
+        status = bxb_trial_and_error(&b.k, &t, b.truth.buf, &next);
+    if (finish(&b.k, &poll) == 0) result = Py_BuildValue("LL", status, next);
+done:
     free(codes);
     free(cones);
-    if (finish(&k, &poll) == 0) result = Py_BuildValue("LL", status, next);
-done:
-    release(vw, NV);
+    bxb_unbind(&b);
     return result;
 }
 
@@ -1014,14 +1072,15 @@ static PyMethodDef module_methods[] = {
      "trial_and_error(f, T, U, X, num_candidates, limit, seconds_left, true_somewhere, memo, "
      "work)"},
     {"build", py_build, METH_VARARGS,
-     "build(flat, offsets, num_vars) -> (lits, cstart, corig, wstart, wcount, wlist, wblock, "
-     "bstart, bimp, bcls, units, unit_idx, first_empty)"},
+     "build(flat, offsets, num_vars) -> (lits, cstart, corig, wstart, bstart, bimp, units, "
+     "unit_idx, first_empty)"},
     {"restart", py_restart, METH_VARARGS, "restart(f, S, units, givens)"},
     {"assert_facts", py_assert_facts, METH_VARARGS, "assert_facts(f, S, lits, cones, why)"},
     {"eliminate", py_eliminate, METH_VARARGS, "eliminate(f, S, lit)"},
     {"solved", py_solved, METH_VARARGS, "solved(f, S, num_candidates)"},
     {"rate_many", py_rate_many, METH_VARARGS,
-     "rate_many(f, S, X, A, num_candidates, limit, lengths, log, units, values, solutions, "
+     "rate_many(f, S, X, A, num_candidates, limit, lengths, step_lengths, units, values, "
+     "solutions, "
      "side, searches, out): grids done"},
     {"model_mask", py_model_mask, METH_VARARGS,
      "model_mask(f, S, codes, mask): whether codes (true, the rest false) is a model"},
@@ -1037,8 +1096,8 @@ static PyMethodDef module_methods[] = {
     {"shorter_lengths", py_shorter_lengths, METH_VARARGS,
      "shorter_lengths(f, S, X, A, num_candidates, limit, lengths)"},
     {"simplest_first", py_simplest_first, METH_VARARGS,
-     "simplest_first(f, S, X, A, num_candidates, limit, lengths, log, budget, known_true=None, "
-     "searches=None)"},
+     "simplest_first(f, S, X, A, num_candidates, limit, lengths, step_lengths, budget, "
+     "known_true=None, searches=None)"},
     {"failed_closure", py_failed_closure, METH_VARARGS, "failed_closure(f, S, X, num_candidates)"},
     {"refutation_chain", py_refutation_chain, METH_VARARGS,
      "refutation_chain(f, S, cone, hypothesis, out_lits, out_constraints)"},
@@ -1067,7 +1126,7 @@ PyMODINIT_FUNC PyInit__length(void) {
         long long value;
     } constants[] = {
         {"TRAIL_SIZE", ST_TRAIL_SIZE},   {"QHEAD", ST_QHEAD},
-        {"DLEVEL", ST_DLEVEL},           {"PAUSE_AT", ST_PAUSE_AT},
+        {"DLEVEL", ST_DLEVEL},
         {"POOL_SIZE", ST_POOL_SIZE},     {"TRACK", ST_TRACK},
         {"NUM_SLOTS", ST_NUM_SLOTS},     {"STAMP", X_STAMP},
         {"PROPAGATE_SLOTS", ST_PROPAGATE_SLOTS},
@@ -1076,12 +1135,12 @@ PyMODINIT_FUNC PyInit__length(void) {
         {"ALT_POOL_SIZE", A_POOL_SIZE},  {"ALT_ENTRIES", A_ENTRIES},
         {"ALT_OVERFLOW", A_OVERFLOW},    {"CONES_PER_LITERAL", CONES_PER_LITERAL},
         {"EMPTY", EMPTY},                {"NO_CONFLICT", NO_CONFLICT},
-        {"PAUSED", PAUSED},              {"SOLVED", SOLVED},
-        {"CONTRADICTION", CONTRADICTION}, {"STUCK", STUCK},
+        {"PAUSED", -STATUS_PAUSED},      {"SOLVED", -STATUS_SAT},
+        {"CONTRADICTION", -STATUS_CONFLICT}, {"STUCK", -STATUS_STUCK},
         {"REASON_DECISION", REASON_DECISION}, {"REASON_PROBE", REASON_PROBE},
         {"REASON_UNIT", REASON_UNIT},    {"BINARY_REASON", BINARY_REASON},
-        {"OUT_OF_TIME", OUT_OF_TIME},    {"OUT_OF_BUDGET", OUT_OF_BUDGET},
-        {"BAD_SOLUTION", BAD_SOLUTION},
+        {"OUT_OF_TIME", -STATUS_TIME},   {"OUT_OF_BUDGET", -STATUS_BUDGET},
+        {"BAD_SOLUTION", -STATUS_BAD_SOLUTION},
         {"SEARCHES", W_SEARCHES},        {"HYPOTHESES", W_HYPOTHESES},
         {"SKIPPED", W_SKIPPED},          {"ELIMINATED", W_ELIMINATED},
         {"BUDGET", W_BUDGET},            {"NUM_COUNTERS", W_NUM_COUNTERS},
