@@ -1,5 +1,6 @@
 """A CNF this process has not the memory to read is one line naming the file, exit 1:
-the reader's MemoryError (a 1 GB CNF under `ulimit -v 1.2GB`) was a bare traceback."""
+the reader's MemoryError (a 1 GB CNF under `ulimit -v 1.2GB`) never reaches the user as
+a traceback."""
 
 from __future__ import annotations
 
