@@ -88,3 +88,48 @@ def test_the_readme_example_runs(monkeypatch):
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
     assert len(test.examples) >= 8
+
+
+SOLVED_EASTER_MONSTER = (
+    "174385962293467158586192734451923876928674315367851249719548623635219487842736591"
+)
+
+
+@pytest.mark.parametrize(
+    "first, words",
+    [(10, "value 10 outside 0..9"), (-1, "value -1 outside 0..9"), (1.0, "1.0 is not an integer"),
+     (True, "True is not an integer")],
+)  # fmt: skip
+def test_solve_refuses_a_value_outside_the_grid(first, words):
+    """A cell value beyond the symbols (10, -1) or not an integer (1.0, True) is named,
+    not solved as another grid (10 answered UNSAT, -1 a RuntimeError)."""
+    from encoder.errors import GridError
+    from solvers import solve
+
+    values = [int(c) for c in SOLVED_EASTER_MONSTER]
+    with pytest.raises(GridError, match=words):
+        solve([first, *values[1:]])
+
+
+def test_solve_takes_numpy_values():
+    import numpy as np
+
+    from solvers import solve
+
+    assert solve(np.array([int(c) for c in SOLVED_EASTER_MONSTER])).status.name == "SAT"
+
+
+@pytest.mark.parametrize(
+    "bounds, error, words",
+    [({"timeout": -1}, ValueError, "timeout must be in"), ({"timeout": 0}, ValueError, "timeout"),
+     ({"timeout": float("nan")}, ValueError, "timeout"),
+     ({"timeout": "1"}, TypeError, "number of seconds"),
+     ({"budget": "conflicts=1"}, TypeError, "Budget\\(conflicts=1\\)")],
+)  # fmt: skip
+def test_solve_refuses_bounds_the_commands_refuse(bounds, error, words):
+    """solve(timeout=-1 or 0) answered UNKNOWN 'time limit of -1 s reached', and a budget
+    written as the command line's text raised AttributeError deep inside."""
+    from solvers import solve
+
+    with pytest.raises(error, match=words):
+        solve(SOLVED_EASTER_MONSTER, **bounds)

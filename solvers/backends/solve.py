@@ -14,6 +14,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from encoder.check import is_solution
 from encoder.decode import grid_from_model
 from encoder.encodings import given_literals, rule_formula
@@ -25,6 +27,7 @@ from encoder.picture import grid_svg
 from encoder.puzzle_files import read_puzzles
 from encoder.status import Status
 from solvers.budgets import Budget
+from solvers.core.extension import MAX_SECONDS
 from solvers.results import SolverResult
 
 
@@ -66,7 +69,29 @@ def _givens(grid: str | Sequence[int], geometry: Geometry | None) -> tuple[Grid,
         geometry = make_geometry(side)
     if len(values) != geometry.num_cells:
         raise GridError(f"{len(values)} values given, expected {geometry.num_cells}", "<grid>")
-    return values, geometry
+    for cell, value in enumerate(values):
+        # exact integers only: a float or a bool would be read as another grid
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise GridError(f"cell {cell}: {value!r} is not an integer", "<grid>")
+        if not 0 <= value <= geometry.size:
+            raise GridError(
+                f"cell {cell}: value {value} outside 0..{geometry.size} (0: empty)", "<grid>"
+            )
+    return tuple(int(value) for value in values), geometry
+
+
+def _check_bounds(timeout: float | None, budget: Budget | None) -> None:
+    """Refuse the bounds the commands refuse, with the same words: a time limit is a
+    positive number of seconds up to MAX_SECONDS, a budget a `Budget`."""
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+            raise TypeError(f"timeout must be a number of seconds or None, not {timeout!r}")
+        if not 0 < timeout <= MAX_SECONDS:
+            raise ValueError(f"timeout must be in (0, {MAX_SECONDS:g}] seconds, not {timeout!r}")
+    if budget is not None and not isinstance(budget, Budget):
+        raise TypeError(
+            f"budget must be a solvers.budgets.Budget (e.g. Budget(conflicts=1)), not {budget!r}"
+        )
 
 
 def solve(
@@ -103,6 +128,7 @@ def solve(
     """
     from solvers.backends.registry import make_backend  # PySAT and the core only when solving
 
+    _check_bounds(timeout, budget)
     values, geometry = _givens(grid, geometry)
     formula = rule_formula(geometry, encoding)
     with make_backend(solver, timeout=timeout, budget=budget) as backend:
