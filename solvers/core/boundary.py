@@ -17,13 +17,13 @@ def grid_rows(grids, cells: int) -> np.ndarray:
     a = np.asarray(grids)
     if a.size == 0 and a.ndim <= 2 and a.shape[-1:] in ((0,), (cells,)):
         return np.zeros((0, cells), np.int8)
-    if a.dtype.kind not in "iu" and a.dtype != np.bool_:
+    if a.dtype.kind not in "iu":  # a float, bool or object grid is another grid once cast
         raise TypeError(f"grids must hold integers, not {a.dtype}")
     if a.ndim != 2 or a.shape[1] != cells:
         raise ValueError(f"grids must be rows of {cells} values, not an array of shape {a.shape}")
     if a.dtype != np.int8:
-        if a.size and (a.min() < -128 or a.max() > 127):
-            raise ValueError("grid values must lie in 0..N")
+        if a.size and (a.min() < -128 or a.max() > 127):  # int8 would wrap them
+            raise ValueError(f"grid values must lie in 0..N, not {a.min()}..{a.max()}")
         a = a.astype(np.int8)
     return np.ascontiguousarray(a)
 

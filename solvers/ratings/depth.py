@@ -125,11 +125,20 @@ class Rater:
         [rating] = self.rate_many([grid], max_depth)
         return replace(rating, seconds=time.perf_counter() - start)
 
+    def _rows(self, grids: Sequence[Grid] | np.ndarray) -> np.ndarray:
+        """The grids as the core's int8 rows, checked before any cast: a value that int8
+        would wrap (257 becomes 1) or truncate (1.9 becomes 1) is refused, not rated as
+        another grid.  One flat array of whole grids is read as its rows."""
+        cells = self.geometry.num_cells
+        rows = np.asarray(grids)
+        if rows.ndim == 1 and rows.size and rows.size % cells == 0:
+            rows = rows.reshape(-1, cells)
+        return core.grid_rows(rows, cells)
+
     def depths(self, grids: Sequence[Grid] | np.ndarray, max_depth: int = 2) -> Depths:
         """Return the ratings of many grids as arrays (`solvers.core.Depths`), rated in
         one call of the core."""
-        n = self.geometry.size
-        values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
+        values = self._rows(grids)
         return self.engine.depths(
             values, max_depth, self.polarity, self.budget.propagations, time_limit=self.time_limit
         )
@@ -139,8 +148,7 @@ class Rater:
         grid the rating did not settle)."""
         from solvers.proofs.write import depth_lemmas, rating_proofs
 
-        n = self.geometry.size
-        values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
+        values = self._rows(grids)
         out, lemmas, self._log_capacity = depth_lemmas(
             self.prover, values, max_depth, self.polarity, self.time_limit,
             self._log_capacity, self.budget.propagations,

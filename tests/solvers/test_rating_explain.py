@@ -338,3 +338,29 @@ def test_the_ladder_gives_the_depth_of_the_closures_run_one_by_one(
         assert (rating.depth_label(), rating.solution) == expected, line
         if rating.solution:
             assert is_solution(rating.solution, grid(line), GEOMETRY)
+
+
+SOLVED = "174385962293467158586192734451923876928674315367851249719548623635219487842736591"
+
+
+@pytest.mark.parametrize(
+    "first, error, words",
+    [(257, ValueError, "0..N, not 1..257"), (1.9, TypeError, "float64"),
+     (True, TypeError, "bool")],
+)  # fmt: skip
+def test_rater_refuses_values_a_cast_would_change(first, error, words):
+    """An array grid is checked before it becomes int8: 257 (wrapped to 1) and 1.9
+    (truncated to 1) were rated SAT at depth 2, as the grid they are not."""
+    import numpy as np
+
+    values = [first] + [int(c) for c in SOLVED[1:]]
+    grid = np.array([True] * 81) if first is True else np.array(values)
+    with pytest.raises(error, match=words):
+        Rater(standard()).rate(grid)
+
+
+def test_rater_reads_a_flat_array_of_whole_grids():
+    import numpy as np
+
+    ratings = Rater(standard()).rate_many(np.array([int(c) for c in SOLVED] * 3))
+    assert [r.status for r in ratings] == [Status.SAT] * 3
