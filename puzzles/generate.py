@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from tqdm import tqdm
 
+from cli.flags import MAX_DEPTH, positive
 from encoder.cli_common import Parser, add_geometry_flags, variant_of
 from encoder.output_files import check_file, write_text
 from puzzles.fullgrid import SEARCHED_UP_TO
@@ -36,19 +37,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--method", choices=METHODS, required=True)
     parser.add_argument(
         "--givens",
-        type=int,
+        type=positive(int, zero=True),
         metavar="K",
         help="random/remove: number of givens (required); minimal/depth: at most K",
     )
-    parser.add_argument("--depth", type=int, metavar="D", help="depth: the rating wanted")
-    parser.add_argument("--count", type=int, default=1, metavar="N", help="puzzles (default 1)")
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default 1)")
+    parser.add_argument(
+        "--depth",
+        type=positive(int, zero=True, most=MAX_DEPTH),
+        metavar="D",
+        help="depth: the rating wanted",
+    )
+    parser.add_argument(
+        "--count", type=positive(int), default=1, metavar="N", help="puzzles (default 1)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=positive(int, zero=True),
+        default=1,
+        metavar="S",
+        help="random seed (default 1)",
+    )
     parser.add_argument(
         "--unique", action="store_true", help="random/remove: keep only puzzles with one solution"
     )
     parser.add_argument(
         "--attempts",
-        type=int,
+        type=positive(int),
         metavar="A",
         help="stop after A candidate puzzles, with what was found (default 1000 per puzzle)",
     )

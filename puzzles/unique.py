@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from cli.flags import positive
 from encoder.cli_common import Parser, add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
@@ -64,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--counter", choices=COUNTERS, default="engine", help="who counts (default: engine)"
     )
     parser.add_argument(
-        "--cap", type=int, default=2, help="count solutions up to this many (default 2)"
+        "--cap", type=positive(int), default=2, help="count solutions up to this many (default 2)"
     )
     parser.add_argument(
         "--minimal",
