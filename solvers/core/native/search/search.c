@@ -31,14 +31,18 @@
 
 int search_init(Search *S, const Cnf *F) {
     S->flipped = calloc((size_t)F->nvars + 8, sizeof(int8_t)); /* a level per decision */
+    S->saved = calloc(2 * ((size_t)F->nvars + 8), sizeof(int64_t));
     S->base = 0;
+    S->binary = S->free = 0;
     S->decisions = S->backtracks = 0;
-    return S->flipped ? 0 : -1;
+    return S->flipped && S->saved ? 0 : -1;
 }
 
 void search_free(Search *S) {
     free(S->flipped);
+    free(S->saved);
     S->flipped = NULL;
+    S->saved = NULL;
 }
 
 int search_start(Cnf *F, Search *S, const int64_t *lits, int64_t nlits) {
@@ -54,10 +58,11 @@ int search_start(Cnf *F, Search *S, const int64_t *lits, int64_t nlits) {
     }
     cnf_new_level(F); /* an empty level: facts derived by probing sit above the assumptions */
     S->base = F->dlevel;
+    S->binary = S->free = 0;
     return CORE_OK;
 }
 
-int32_t search_branch(const Cnf *F) {
+int32_t search_branch(const Cnf *F, Search *S) {
     const int8_t *value = F->value;
     int32_t best = -1;
     int64_t best_size = INT64_MAX;
@@ -84,17 +89,22 @@ int32_t search_branch(const Cnf *F) {
     }
     if (best >= 0) return best;
     int64_t nlit = 2 * (int64_t)F->nvars;
-    for (int64_t lit = 0; lit < nlit; lit++) /* an open binary clause (¬lit ∨ q): ¬lit first */
+    for (; S->binary < nlit; S->binary++) { /* an open binary clause (¬lit ∨ q): ¬lit first */
+        int64_t lit = S->binary;
         if (value[lit] == 0)
             for (int64_t i = F->bstart[lit]; i < F->bstart[lit + 1]; i++)
                 if (value[F->bimp[i]] == 0) return (int32_t)lit ^ 1;
-    for (int32_t v = 0; v < F->nvars; v++) /* free variables, false first */
-        if (value[2 * v] == 0) return 2 * v + 1;
+    }
+    for (; S->free < F->nvars; S->free++) /* free variables, false first */
+        if (value[2 * S->free] == 0) return (int32_t)(2 * S->free + 1);
     return -1;
 }
 
-/* Open a level for `lit` as a decision (flipped: its second branch). */
+/* Open a level for `lit` as a decision (flipped: its second branch), the cursors of
+ * the level below kept for the backtrack to it. */
 static void decide(Cnf *F, Search *S, int32_t lit, int8_t flipped) {
+    S->saved[2 * F->dlevel] = S->binary;
+    S->saved[2 * F->dlevel + 1] = S->free;
     cnf_new_level(F);
     S->flipped[F->dlevel] = flipped;
     cnf_enqueue(F, lit);
@@ -142,7 +152,7 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
                 if (found == 0) log_lemma(F, F->dlevel, -1);
                 backtrack = 1;
             } else {
-                int32_t lit = search_branch(F);
+                int32_t lit = search_branch(F, S);
                 if (lit < 0) {
                     found++;
                     if (ask->max_models >= 0 && found >= ask->max_models) {
@@ -175,6 +185,8 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
         }
         int32_t decision = F->trail[F->trail_lim[level - 1]];
         cnf_cancel_until(F, level - 1);
+        S->binary = S->saved[2 * (level - 1)];
+        S->free = S->saved[2 * (level - 1) + 1];
         S->backtracks++;
         decide(F, S, decision ^ 1, 1);
     }

@@ -20,6 +20,13 @@ enum {
 
 typedef struct Search {
     int8_t *flipped;     /* per level: its decision has been reversed already */
+    /* search_branch's cursors: every literal below `binary` is assigned or in no open
+     * binary clause, every variable below `free` is assigned.  Both only grow along a
+     * branch (an assignment never opens a clause), so each level keeps the values it
+     * had when its child level was opened, and backtracking restores them: a decision
+     * then costs O(1) amortised, not a scan from the first variable. */
+    int64_t binary, free;
+    int64_t *saved;      /* per level: its (binary, free) when the next level opened */
     int32_t base;        /* the level the search runs above (the assumptions below) */
     int64_t decisions;   /* counters since the Search was made */
     int64_t backtracks;
@@ -45,7 +52,7 @@ int search_start(Cnf *F, Search *S, const int64_t *lits, int64_t nlits);
 int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t *models,
                Poll *poll);
 /* The lowest literal code of the first shortest clause not yet satisfied; -1 when every
- * variable is assigned (search.c says why). */
-int32_t search_branch(const Cnf *F);
+ * variable is assigned (search.c says why).  Moves S's cursors. */
+int32_t search_branch(const Cnf *F, Search *S);
 
 #endif
