@@ -13,8 +13,10 @@ UNSATISFIABLE answer and `v` lines cut short before their 0.
 A parsed CNF (`Cnf`) is held flat, whatever its size: the literals of all clauses in
 one int32 array and the clause boundaries in an int64 array (`offsets`), which the
 engine (`solvers.core.engine.Engine`) and the backends take as they are.  A Python list of
-lists costs about 36 bytes a literal; the flat form costs 4.  The clause text is read
-by numpy a megabyte at a time: a chunk of digits, signs and blanks only is converted
+lists costs about 36 bytes a literal; the flat form costs 4.  A file is streamed, a few
+megabytes of whole lines at a time, so its text is never held whole (half the peak
+memory of reading it whole); a block's clause text is read
+by numpy a chunk at a time: a chunk of digits, signs and blanks only is converted
 by array operations; a chunk with anything else (a comment, a '%', a bad token) is read
 line by line in Python, which names the line of a defect (`_careful_tokens`); so line
 numbers are counted only for an error.  The
@@ -35,21 +37,27 @@ the clauses (a literal beyond V is an error) and is never used to size anything:
   then lists those k variables under their own numbers, and the others, which no
   clause mentions, may take any value (MiniSat prints the same: only the variables its
   clauses create).  Memory is then proportional to the clauses, not to the header.
-- The header's clause count must equal the number of clauses; it sizes nothing either.
+- The header's clause count must equal the number of clauses; it sizes nothing either,
+  but it bounds what is kept: past it, clauses are counted (for the message) and their
+  literals dropped.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, pairwise
+from typing import BinaryIO
 
 import numpy as np
 
-from encoder.errors import DimacsError
+from encoder.errors import DimacsError, unreadable
 from encoder.errors import read_text as read_text_file
 from encoder.status import Status
 
@@ -180,45 +188,177 @@ def read_text(path: str) -> tuple[str, str]:
 def parse_cnf(text: str, name: str = "<input>") -> Cnf:
     """Parse DIMACS CNF text; raise DimacsError(name, line) at the first defect."""
     data = text.removeprefix("\ufeff").encode("utf-8", "surrogatepass")
-    if not data.strip():
-        raise DimacsError("empty file: expected a 'p cnf VARS CLAUSES' header", name, 1)
-    for at, fields in _lines(data, 0, len(data)):  # the first line that is not a comment
-        if fields[0][:1] == b"p":
-            break
-        if fields[0][:1] == b"%":
-            raise DimacsError("no 'p cnf VARS CLAUSES' header", name, 1)
-        raise DimacsError("clause before the 'p cnf VARS CLAUSES' header", name, _line(data, at))
-    else:
-        raise DimacsError("no 'p cnf VARS CLAUSES' header", name, 1)
-    header_line = _line(data, at)
-    body = _line_end(data, at)
-    num_vars, announced = _header(data[at:body], name, header_line)
-    tokens, marks = _tokens(data, body, num_vars, name, header_line)
-    ends = np.flatnonzero(tokens == 0)  # the 0 closing each clause
-    if tokens.size and tokens[-1]:
-        first = int(ends[-1]) + 1 if ends.size else 0
-        raise DimacsError(
-            "last clause is not terminated by 0", name, _token_line(data, marks, first)
-        )
-    if str(ends.size) != announced:
-        raise DimacsError(
-            f"header announces {_shown(announced)} clauses, file has {ends.size}", name, header_line
-        )
-    offsets = np.zeros(ends.size + 1, dtype=np.int64)
-    offsets[1:] = ends
-    offsets[1:] -= np.arange(ends.size)  # the 0s before each end are not literals
-    return Cnf(num_vars, tokens[tokens != 0], offsets)
+    return _parse_blocks(iter([data]), name)
 
 
 def read_cnf(path: str) -> Cnf:
-    """Read a DIMACS CNF file (or `-` for stdin).  A file this process has not the memory
-    to hold is a DimacsError naming it, not a MemoryError."""
+    """Read a DIMACS CNF file (or `-` for stdin), streamed a block of lines at a time:
+    the text is never held whole, only the integers of its clauses.  A file this process
+    has not the memory to hold is a DimacsError naming it, not a MemoryError."""
+    name = "<stdin>" if path == "-" else path
     try:
-        text, name = read_text(path)
-        return parse_cnf(text, name)
+        with _binary(path) as handle:
+            return _parse_blocks(_blocks(handle), name)
+    except FileNotFoundError:
+        raise DimacsError("no such file", name) from None
+    except OSError as problem:
+        raise DimacsError(unreadable(path, problem)[0], name) from None
     except MemoryError:
-        name = "<stdin>" if path == "-" else path
         raise DimacsError(f"not enough memory to read this CNF ({_size(path)})", name) from None
+
+
+def _binary(path: str) -> BinaryIO:
+    """The file, or standard input, as bytes (a text stream put in place of stdin by a
+    test is encoded)."""
+    if path != "-":
+        return open(path, "rb")
+    if sys.stdin is None:  # started with stdin closed (`<&-`)
+        raise OSError("standard input is closed")
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        return io.BytesIO(sys.stdin.read().encode("utf-8", "surrogatepass"))
+    return contextlib.nullcontext(buffer)  # type: ignore[return-value]  # never closed
+
+
+def _blocks(handle: BinaryIO) -> Iterator[bytes]:
+    """Yield the bytes of a stream in blocks of whole lines (about _BLOCK bytes; a
+    longer line whole), cut after an LF, or after a CR where a file has no LF (never
+    between the CR and LF of a CR LF)."""
+    rest = b""
+    while piece := handle.read(_BLOCK):
+        data = rest + piece
+        cut = data.rfind(b"\n") + 1 or data.rfind(b"\r", 0, len(data) - 1) + 1
+        rest = data[cut:]
+        if cut:
+            yield data[:cut]
+    if rest:
+        yield rest
+
+
+class _Position:
+    """Where a block starts in the whole text, to name lines and columns as if the
+    text had been read whole: lines as `_line` counts them, LFs and the bytes since the
+    last LF as a UTF-8 error counts them (encoder.errors.unreadable)."""
+
+    def __init__(self) -> None:
+        self.line = self.lfs = self.since_lf = 0
+
+    def advance(self, data: bytes) -> None:
+        lfs = data.count(b"\n")
+        self.line += _line(data, len(data)) - 1 if b"\r" in data else lfs
+        last = data.rfind(b"\n")
+        self.lfs += lfs
+        self.since_lf = len(data) - last - 1 if last >= 0 else self.since_lf + len(data)
+
+    def not_utf8(self, data: bytes, name: str) -> None:
+        """Raise DimacsError at the first byte of `data` that is not UTF-8."""
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as problem:
+            at = problem.start
+            last = data.rfind(b"\n", 0, at)
+            column = at - last if last >= 0 else self.since_lf + at + 1
+            line = self.lfs + data.count(b"\n", 0, at) + 1
+            raise DimacsError(
+                f"not UTF-8 text: byte 0x{data[at]:02x} at column {column}", name, line
+            ) from None
+
+
+def _parse_blocks(blocks: Iterator[bytes], name: str) -> Cnf:
+    """Parse DIMACS CNF from blocks of whole lines (a UTF-8 byte-order mark at the
+    start skipped)."""
+    where = _Position()
+    blank = True  # nothing but blanks so far
+    for data in blocks:  # the first line that is neither blank nor a comment
+        if blank and not where.lfs and not where.since_lf:
+            data = data.removeprefix(b"\xef\xbb\xbf")
+        where.not_utf8(data, name)
+        blank = blank and not data.strip()
+        found = next(iter(_lines(data, 0, len(data))), None)
+        if found is not None:
+            break
+        where.advance(data)
+    else:
+        problem = "empty file: expected a" if blank else "no"
+        raise DimacsError(f"{problem} 'p cnf VARS CLAUSES' header", name, 1)
+    at, fields = found
+    line = where.line + _line(data, at)
+    if fields[0][:1] != b"p":
+        if fields[0][:1] == b"%":
+            raise DimacsError("no 'p cnf VARS CLAUSES' header", name, 1)
+        raise DimacsError("clause before the 'p cnf VARS CLAUSES' header", name, line)
+    body = _line_end(data, at)
+    num_vars, announced = _header(data[at:body], name, line)
+    clauses = _Clauses(num_vars, announced, name, line)
+    while clauses.read(data, body, where.line):
+        where.advance(data)
+        data = next(blocks, None)
+        if data is None:
+            break
+        where.not_utf8(data, name)
+        body = 0
+    return clauses.finished()
+
+
+class _Clauses:
+    """The clause text's integers, gathered block by block: the literals of the
+    clauses the header announces, the number of clauses, and enough of the block where
+    the last open clause starts to name its line if the file ends before its 0."""
+
+    def __init__(self, num_vars: int, announced: str, name: str, header_line: int):
+        self.num_vars, self.announced, self.name = num_vars, announced, name
+        self.header_line = header_line
+        self.keep = int(announced) if len(announced) <= 19 else 1 << 62
+        self.literals: list[np.ndarray] = []
+        self.ends: list[np.ndarray] = []  # per block: literals before each clause's end
+        self.count = self.kept = 0  # clauses seen; literals kept
+        self.open: tuple | None = None  # block, lines before it, token, chunk marks
+
+    def read(self, data: bytes, start: int, line: int) -> bool:
+        """Take the clause lines of data[start:] (a block starting after `line` lines);
+        False once a '%' line has ended the clauses."""
+        tokens, marks = _tokens(data, start, self.num_vars, self.name, self.header_line, line)
+        stopped = tokens.size and tokens[-1] == _TRAILER
+        if stopped:
+            tokens = tokens[:-1]
+        zeros = np.flatnonzero(tokens == 0)
+        if tokens.size and (not zeros.size or zeros[-1] != tokens.size - 1):
+            if zeros.size or self.open is None:  # a clause opens in this block
+                first = int(zeros[-1]) + 1 if zeros.size else 0
+                self.open = (data, line, first, marks)
+        elif tokens.size:
+            self.open = None
+        room = max(0, self.keep - self.count)  # the clauses still kept
+        kept = zeros[:room]
+        upto = int(kept[-1]) + 1 if kept.size else 0
+        if room > kept.size:  # an open clause's literals too
+            upto = tokens.size
+        piece = tokens[:upto]
+        lits = piece[piece != 0]
+        self.ends.append(self.kept + kept - np.arange(kept.size))
+        self.literals.append(lits)
+        self.kept += lits.size
+        self.count += zeros.size
+        return not stopped
+
+    def finished(self) -> Cnf:
+        if self.open is not None:
+            data, line, first, marks = self.open
+            raise DimacsError(
+                "last clause is not terminated by 0", self.name,
+                line + _token_line(data, marks, first),
+            )  # fmt: skip
+        if str(self.count) != self.announced:
+            raise DimacsError(
+                f"header announces {_shown(self.announced)} clauses, file has {self.count}",
+                self.name,
+                self.header_line,
+            )
+        offsets = np.zeros(self.count + 1, dtype=np.int64)
+        if self.ends:
+            np.concatenate(self.ends, out=offsets[1:])
+        literals = np.concatenate(self.literals) if self.literals else np.empty(0, np.int32)
+        return Cnf(self.num_vars, literals, offsets)
 
 
 def _size(path: str) -> str:
@@ -263,18 +403,24 @@ _CLASS[list(b" \t\v\f\r\n")] = _BLANK
 _CLASS[list(b"0123456789")] = _DIGIT
 _CLASS[list(b"+-")] = _SIGN
 _CHUNK = 1 << 18  # bytes of clause text converted at once (a line is never cut)
+_BLOCK = 1 << 22  # bytes read at once: a few chunks, so that each is near _CHUNK
 _MAX_DIGITS = len(str(MAX_VARS))
 _POWERS_OF_TEN = 10 ** np.arange(1, _MAX_DIGITS + 1, dtype=np.int64)
 _LINE = re.compile(rb"[^\r\n]*")  # LF, CR LF and CR all end a line
 _INTEGER_BYTES = re.compile(rb"[-+]?[0-9]+")
 
 
+_TRAILER = np.int32(np.iinfo(np.int32).min)  # marks a '%' line: no literal is this
+
+
 def _tokens(
-    data: bytes, start: int, num_vars: int, name: str, header_line: int
+    data: bytes, start: int, num_vars: int, name: str, header_line: int, before: int = 0
 ) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """Return the integers of the clause lines from `start` (int32, the 0s included)
-    and, for locating errors later, (byte position, number of integers before it) at
-    the start of every chunk.  Raise DimacsError at a bad token or a second header."""
+    """Return the integers of the clause lines of data[start:] (int32, the 0s
+    included, _TRAILER last when a '%' line ended the clauses) and, for locating errors
+    later, (byte position, number of integers before it) at the start of every chunk.
+    Raise DimacsError at a bad token or a second header (`before`: the lines before
+    `data` in the file)."""
     buffer = np.frombuffer(data, dtype=np.uint8)
     pieces: list[np.ndarray] = []
     marks: list[tuple[int, int]] = []
@@ -284,10 +430,11 @@ def _tokens(
         marks.append((start, count))
         piece, stopped = _fast_tokens(buffer[start:end], num_vars), False
         if piece is None:
-            piece, stopped = _careful_tokens(data, start, end, num_vars, name, header_line)
+            piece, stopped = _careful_tokens(data, start, end, num_vars, name, header_line, before)
         pieces.append(piece)
         count += piece.size
         if stopped:  # the SATLIB trailer: what follows '%' is not read
+            pieces.append(np.array([_TRAILER], np.int32))
             break
         start = end
     return (np.concatenate(pieces) if pieces else np.empty(0, np.int32)), marks
@@ -320,27 +467,27 @@ def _fast_tokens(chunk: np.ndarray, num_vars: int) -> np.ndarray | None:
 
 
 def _careful_tokens(
-    data: bytes, start: int, end: int, num_vars: int, name: str, header_line: int
+    data: bytes, start: int, end: int, num_vars: int, name: str, header_line: int, before: int
 ) -> tuple[np.ndarray, bool]:
     """Return the integers of the clause lines of data[start:end] and whether a '%'
-    line ended the clauses there; raise DimacsError at the first defect."""
+    line ended the clauses there; raise DimacsError at the first defect (`before`: the
+    lines before `data` in the file)."""
     values: list[int] = []
     for at, fields in _lines(data, start, end):
+        line = before + _line(data, at)
         head = fields[0][:1]
         if head == b"%":
             return np.array(values, dtype=np.int32), True
         if head == b"p":
-            raise DimacsError(
-                f"second 'p' header (the first is on line {header_line})", name, _line(data, at)
-            )
+            raise DimacsError(f"second 'p' header (the first is on line {header_line})", name, line)
         for token in fields:
             if not _INTEGER_BYTES.fullmatch(token):
-                raise DimacsError(f"not an integer: {_shown(token)!r}", name, _line(data, at))
+                raise DimacsError(f"not an integer: {_shown(token)!r}", name, line)
             if len(token.lstrip(b"+-").lstrip(b"0")) > _MAX_DIGITS or abs(int(token)) > num_vars:
                 raise DimacsError(
                     f"literal {_shown(token)} beyond the {num_vars} variables of the header",
                     name,
-                    _line(data, at),
+                    line,
                 )
             values.append(int(token))
     return np.array(values, dtype=np.int32), False

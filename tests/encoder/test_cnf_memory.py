@@ -18,7 +18,7 @@ def test_a_cnf_beyond_memory_is_one_line(monkeypatch, tmp_path):
     def short_of_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(dimacs, "read_text_file", short_of_memory)
+    monkeypatch.setattr(dimacs, "_tokens", short_of_memory)
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         code = main(["solve", str(path)])

@@ -24,7 +24,7 @@ from encoder import (
     rule_formula,
     standard,
 )
-from encoder.dimacs import MAX_VARS, SPARE_VARS, Cnf, clause_lines, renamed
+from encoder.dimacs import MAX_VARS, SPARE_VARS, Cnf, clause_lines, read_cnf, renamed
 from encoder.status import Status
 
 # Three real 9x9 puzzles from golden.txt: norvig_top95 line 1, royle17 line 2,
@@ -321,6 +321,58 @@ def test_chunked_reading_keeps_clauses_and_error_lines(chunk, monkeypatch):
             parse_cnf(before + "1 x 0\n" + "\n".join(lines[cut:]))
         ends_before = before.count("\n") + before.count("\r") - before.count("\r\n")
         assert caught.value.line == ends_before + 1
+
+
+@pytest.mark.parametrize("block", [1, 2, 5, 64])
+def test_streamed_reading_is_reading_whole(block, monkeypatch, tmp_path):
+    """read_cnf streams a file in blocks of whole lines: wherever blocks end (inside a
+    CR LF too), the clauses, and every error's line and column, are those of the text
+    read whole by parse_cnf."""
+    monkeypatch.setattr(dimacs, "_BLOCK", block)
+    monkeypatch.setattr(dimacs, "_CHUNK", max(1, block // 2))
+    rng = random.Random(block)
+    ends = [" 0\n", "\t0\r\n", " 0 ", " 0\r", " 0\nc note\n", "\n0\n\n"]
+    defects = ["1 x 0\n", "p cnf 3 1\n", "c caf\xe9 \udcff\n", "99999999999 0\n", "%\n0\n", ""]
+    path = tmp_path / "f.cnf"
+    for _ in range(40):
+        clauses = random_clauses(rng, rng.randint(0, 20), 10 ** rng.randint(0, 6))
+        body = "".join(" ".join(map(str, c)) + rng.choice(ends) for c in clauses)
+        head = rng.choice(["", "\ufeff", "c a comment\r\n", "\n\n"])
+        text = f"{head}p cnf {10**6} {len(clauses)}\n{body}"
+        lines = text.split("\n")
+        cut = rng.randint(1, len(lines))
+        for extra in [None, *defects, "1 2"]:
+            whole = (
+                text
+                if extra is None
+                else "\n".join(lines[:cut]) + "\n" + extra + "\n".join(lines[cut:])
+            )
+            if extra == "1 2":
+                whole = text + "1 2"
+            data = whole.encode("utf-8", "surrogateescape")
+            path.write_bytes(data)
+            try:
+                expected = parse_cnf(data.decode("utf-8", "surrogatepass"))
+            except DimacsError as error:
+                expected = (str(error), error.line)
+            except UnicodeDecodeError:
+                expected = None
+            try:
+                got = read_cnf(str(path))
+            except DimacsError as error:
+                got = (str(error).replace(str(path), "<input>"), error.line)
+            if expected is None:  # not UTF-8: read whole, the same words and place
+                from encoder.errors import read_text as read_whole
+
+                with pytest.raises(DimacsError) as whole_error:
+                    read_whole(str(path), DimacsError, newline="")
+                expected = (
+                    str(whole_error.value).replace(str(path), "<input>"),
+                    whole_error.value.line,
+                )
+            elif isinstance(expected, Cnf):
+                expected, got = expected.clauses, got.clauses
+            assert got == expected
 
 
 def test_clause_lines_of_a_flat_cnf_match_the_python_ones():
