@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import operator
 import os
 import re
 import sys
@@ -90,14 +91,19 @@ class Cnf(Sequence[list[int]]):
     def from_clauses(cls, clauses: Iterable[Iterable[int]], num_vars: int | None = None) -> Cnf:
         """Return the flat form of clauses given as lists of DIMACS ints; num_vars
         defaults to the highest variable used.  ValueError for a literal 0 or beyond
-        num_vars (or MAX_VARS)."""
+        num_vars (or MAX_VARS), TypeError for one that is not an integer (1.9, "3")."""
         rows = [tuple(clause) for clause in clauses]
         offsets = np.zeros(len(rows) + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)), out=offsets[1:])
+        # operator.index takes exact integers only (int, numpy integers): a float or a
+        # numeric string would otherwise be truncated or parsed into another formula.
+        literals = map(operator.index, chain.from_iterable(rows))
         try:
-            wide = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(offsets[-1]))
+            wide = np.fromiter(literals, dtype=np.int64, count=int(offsets[-1]))
         except OverflowError:
             raise ValueError(f"a literal names a variable beyond {MAX_VARS}") from None
+        except TypeError as problem:
+            raise TypeError(f"a literal must be an integer: {problem}") from None
         if wide.size and not wide.all():
             raise ValueError("literal 0 inside a clause (0 only ends a clause in DIMACS)")
         highest = int(np.abs(wide).max()) if wide.size else 0

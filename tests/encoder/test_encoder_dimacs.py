@@ -466,3 +466,17 @@ def test_model_defects_are_located(text, line, words):
 )
 def test_model_line_ends_and_repeats_are_accepted(text):
     assert parse_model(text).literals[:4] == (1, -2, 3, -4)
+
+
+@pytest.mark.parametrize("literal", [1.9, -2.7, "3", b"3", None])
+def test_from_clauses_takes_exact_integers_only(literal):
+    """A float was truncated (1.9 became 1) and a numeric string parsed: a formula
+    other than the one given.  numpy integers are integers."""
+    with pytest.raises(TypeError, match="a literal must be an integer"):
+        Cnf.from_clauses([[1, literal]])
+    assert Cnf.from_clauses([[np.int8(-2), np.uint16(3), np.int64(1)]]).clauses == [[-2, 3, 1]]
+
+
+def test_from_clauses_refuses_a_uint64_beyond_the_variables():
+    with pytest.raises(ValueError, match="beyond"):
+        Cnf.from_clauses([[np.uint64(2**64 - 1)]])
