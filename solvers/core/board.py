@@ -110,11 +110,11 @@ class Board:
         """Rate each grid at the first depth whose closure fills it (SAT) or contradicts
         (UNSAT), else OPEN at max_depth; `budget` (work units, None: none) bounds each
         grid's work.  The board keeps no proof log and no clock: `log` and `time_limit`
-        are Clauses.depths' (`engine_for` gives the clause engine when they are asked)."""
+        are Clauses.depths' (`board_or_clauses` gives the clause engine when they are asked)."""
         if log is not None or log_at is not None or time_limit is not None:
             raise ValueError(
                 "the board keeps no proof log and no clock: rate on the clause engine "
-                "(solvers.core.engine_for with proofs or a time limit)"
+                "(solvers.core.board_or_clauses with proofs or a time limit)"
             )
         grids = grid_rows(grids, self.cells)
         limit = budget_units(budget)

@@ -44,7 +44,6 @@ from encoder.dimacs import Cnf
 from encoder.encodings import ENCODINGS, given_literals, rule_formula
 from encoder.geometry import Geometry, standard
 from encoder.grids import parse_cells
-from solvers.core.search import Search
 
 GOLDEN = "clauses.tsv.gz"
 
@@ -177,11 +176,11 @@ def test_the_search_propagates_in_the_ported_order():
     search's counters follow that order.  The set is Clauses.propagate's."""
     formula = rule_formula(standard(9), "centrale")
     cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
-    search = Search(cnf.literals, cnf.offsets, formula.num_vars)
+    search = core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
     native = native_rules(standard(9), "centrale")
     for line in (EASTER_MONSTER, EASTER_MONSTER[:-1] + "."):
         givens = given_literals(parse_cells(line, standard(9)), standard(9))
-        ok, lits = search.propagate(givens)
+        ok, lits = search.propagate_levels(givens, as_array=True)
         lits = lits.tolist()
         got = f"{int(ok)}|{len(lits)}|{digest(tuple(lits))}"
         assert got == expected(GOLDEN, f"trail|{digest(tuple(givens))}")
