@@ -26,14 +26,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.core.boundary import (
+    ClosureFace,
     budget_units,
-    depth_arrays,
     grid_rows,
     limit_ns,
     literal_sets,
     polarity_flag,
 )
-from solvers.core.extension import DEPTH_BAD, FOUND, PROBE_OK, Closures, Depths, _core
+from solvers.core.extension import DEPTH_BAD, FOUND, PROBE_OK, Closures, _core
 from solvers.core.proof_log import NO_LOG
 
 
@@ -50,12 +50,15 @@ class Counters:
     backtracks: int
 
 
-class Clauses:
+class Clauses(ClosureFace):
     """A CNF formula of DIMACS clauses in the native clause engine (watched literals),
     with its own propagation state; one kernel at a time.  Every query starts and ends
     at the root level (the formula's units and what they imply), whose literals the
-    answers leave out, as Engine's do; a search that found a model keeps it on the trail
+    answers leave out, as Engine's do (`probe`, `propagate` and `depths`: ClosureFace,
+    with proof logs and the opt-in clock); a search that found a model keeps it on the trail
     until the next query (`search(next_model=True)` goes on from it)."""
+
+    keeps_log = True
 
     def __init__(self, clauses, num_vars: int | None = None):
         """`clauses`: lists of DIMACS ints, or a pair (flat, offsets) of int64 arrays,
@@ -68,7 +71,7 @@ class Clauses:
         if num_vars is None:
             num_vars = int(np.abs(flat).max()) if flat.size else 0
         self.num_vars = num_vars
-        self._cnf = _core.Clauses(flat, offsets, int(num_vars))
+        self._cnf = self._native = _core.Clauses(flat, offsets, int(num_vars))
         self._out = np.empty(num_vars, np.int64)
         # the fast paths, read once: Engine.propagate calls them straight
         self.propagate_list = self._cnf.propagate_list
@@ -97,27 +100,6 @@ class Clauses:
         """Failed hypotheses and contradictory frames so far."""
         return self._cnf.counters()[3]
 
-    def probe(
-        self,
-        assumptions: Sequence[int] | np.ndarray = (),
-        depth: int = 1,
-        polarity: str = "both",
-        as_array: bool = False,
-        log: np.ndarray | None = None,
-    ):
-        """Return (True, the literals above the root level of the closure of depth
-        `depth` of the assumptions) or (False, []), as Engine.probe; `log`: where the
-        failed literals are written as lemmas (`solvers.core.proof_log`; None: nowhere)."""
-        if not as_array and log is None:  # read and answered by the extension, no array
-            return self._cnf.probe_list(assumptions, depth, polarity_flag(polarity))
-        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
-        logged = () if log is None else (log,)
-        count = self._cnf.probe(lits, int(depth), polarity_flag(polarity), self._out, *logged)
-        if count < 0:
-            return False, np.empty(0, np.int64) if as_array else []
-        out = self._out[:count].copy()
-        return True, out if as_array else out.tolist()
-
     def bounded_probe(
         self,
         assumptions: np.ndarray,
@@ -137,13 +119,6 @@ class Clauses:
         if count < 0:
             return count, np.empty(0, np.int64)
         return PROBE_OK, self._out[:count].copy()
-
-    def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
-        """Return probe's answer at depth 0: unit propagation alone, the assumptions
-        enqueued together, as a closure starts."""
-        if not as_array:  # probe's path without its checks of depth and polarity
-            return self._cnf.probe_list(assumptions, 0, False)
-        return self.probe(assumptions, 0, as_array=True)
 
     def propagate_levels(self, assumptions: Sequence[int] | np.ndarray = (), as_array=False):
         """Return (True, the literals unit propagation assigns above the root level, in
@@ -217,23 +192,9 @@ class Clauses:
         self._cnf.batch(flat, offsets, ok, values)
         return ok, values
 
-    def depths(
-        self,
-        grids,
-        max_depth: int,
-        polarity: str = "both",
-        budget: int | None = None,
-        log: np.ndarray | None = None,
-        log_at: np.ndarray | None = None,
-        time_limit: float | None = None,
-    ) -> Depths:
-        """Rate grids as Board.depths does, on the clauses: rows of N*N values, N read
-        from their length (cell c holding k is variable N * c + k).  `log` and `log_at`
-        (one entry per grid and one more): where the closures' lemmas are written, grid
-        g's from log_at[g] to log_at[g + 1] (`solvers.core.proof_log`; None: nowhere).
-        `time_limit` (seconds, None: none; opt-in, the answers then depend on the
-        machine): a grid still working past it is DEPTH_TIMEOUT, at the depth it was
-        working on."""
+    def _grid_rows(self, grids) -> np.ndarray:
+        """Rows of N*N values, N read from their length (cell c holding k is variable
+        N * c + k)."""
         cells = np.shape(grids)[-1] if np.ndim(grids) == 2 else 0
         size = math.isqrt(cells)
         if size * size != cells or size**3 > self.num_vars:
@@ -241,14 +202,12 @@ class Clauses:
                 f"grids must be rows of N*N values with N**3 <= {self.num_vars} (the "
                 f"formula's variables), not rows of {cells}"
             )
-        grids = grid_rows(grids, cells)
-        limit = budget_units(budget)
-        status, depth, solutions, work, ns = depth_arrays(grids)
-        self._cnf.depths(
-            grids, int(size), int(max_depth), polarity_flag(polarity), limit, status, depth,
-            solutions, work, ns, log, log_at, limit_ns(time_limit),
-        )  # fmt: skip
-        return Depths(status, depth, solutions, ns / 1e9, work)
+        return grid_rows(grids, cells)
+
+    def _depth_loop(self, grids, max_depth, flag, limit, arrays, log, log_at, time_limit):
+        size = math.isqrt(grids.shape[1])
+        self._cnf.depths(grids, size, max_depth, flag, limit, *arrays, log, log_at,
+                         limit_ns(time_limit))  # fmt: skip
 
     def closures(
         self,
