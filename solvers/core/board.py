@@ -51,16 +51,6 @@ class Board(ClosureFace):
         self._board = self._native = _core.Board(n, houses, peers)
         self._out = np.empty(n * self.cells, np.int64)
 
-    @property
-    def work(self) -> int:
-        """Work units spent by this board so far (cells placed, hypotheses tested)."""
-        return self._board.counters()[0]
-
-    @property
-    def hypotheses(self) -> int:
-        """Hypotheses tested by this board so far."""
-        return self._board.counters()[1]
-
     def propagate_batch(self, grids) -> tuple[np.ndarray, np.ndarray]:
         """Propagate the givens of each row of `grids` (N*N values, 0 for a blank): return
         (ok, values), ok[g] 1 at a fixpoint, 0 on a contradiction, -1 for a value outside

@@ -80,6 +80,17 @@ class ClosureFace:
     _native: object
     _out: np.ndarray
 
+    @property
+    def work(self) -> int:
+        """Work units spent so far (literals propagated or cells placed, hypotheses
+        tested)."""
+        return self._native.counters()[0]
+
+    @property
+    def hypotheses(self) -> int:
+        """Hypotheses tested so far."""
+        return self._native.counters()[1]
+
     def probe(
         self,
         assumptions: Sequence[int] | np.ndarray = (),

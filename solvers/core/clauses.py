@@ -82,15 +82,6 @@ class Clauses(ClosureFace):
         return Counters(work, hypotheses, conflicts, decisions, backtracks)
 
     @property
-    def work(self) -> int:
-        """Work units spent so far (literals propagated, hypotheses tested)."""
-        return self._cnf.counters()[0]
-
-    @property
-    def hypotheses(self) -> int:
-        return self._cnf.counters()[1]
-
-    @property
     def ok(self) -> bool:
         """False when the formula's units (or an empty clause) are contradictory."""
         return not self._cnf.counters()[2]
