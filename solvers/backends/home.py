@@ -35,11 +35,8 @@ class HomeBackend(Backend):
         timeout: float | None = None,
         budget: Budget = DEFAULT_BUDGET,
     ):
-        super().__init__()
-        self.name = name
+        super().__init__(name, timeout, budget)
         self.depth = depth
-        self.timeout = timeout
-        self.budget = budget
 
     @property
     def native(self) -> bool:

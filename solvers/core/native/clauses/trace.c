@@ -21,17 +21,10 @@
 #include "trace.h"
 
 void trace_free(Trace *T) {
-    free(T->lits);
-    free(T->cstart);
-    free(T->orig);
-    free(T->ostart);
-    free(T->occ);
-    free(T->value);
-    free(T->trail);
-    free(T->reason);
-    T->lits = T->occ = T->trail = NULL;
-    T->cstart = T->orig = T->ostart = T->reason = NULL;
-    T->value = NULL;
+    void *arrays[] = {T->lits, T->cstart, T->orig, T->ostart, T->occ, T->value, T->trail,
+                      T->reason};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+    memset(T, 0, sizeof *T); /* every array NULL: freed again, nothing happens */
 }
 
 static void assign(Trace *T, int64_t *size, int32_t lit, int64_t why) {
