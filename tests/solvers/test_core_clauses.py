@@ -171,9 +171,10 @@ def test_batch_of_propagations():
 
 
 def test_the_search_propagates_in_the_ported_order():
-    """The search's propagation (solvers.core.search, which HomeBackend runs before a
-    search) lists its literals in the order the ported engine assigned them: the
-    search's counters follow that order.  The set is Clauses.propagate's."""
+    """The search's propagation (Clauses.propagate_levels: Engine.propagate's, which
+    HomeBackend runs before a search) lists its literals in the order the ported engine
+    assigned them: the search's counters follow that order.  The set is
+    Clauses.propagate's."""
     formula = rule_formula(standard(9), "centrale")
     cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
     search = core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)

@@ -1,5 +1,7 @@
-/* The Python face of the native core (solvers.core._core): the Board and Clauses
- * types, the variant table, and the checks at the boundary.
+/* The Python face of the native core (solvers.core._core): the Board type, the Clauses
+ * type (one formula object per CNF: propagation, closures, depth loops, batches, DPLL
+ * search, the root level and the trace, whose arrays it builds at the first trace), the
+ * variant table, the outcomes of status.h, and the checks at the boundary.
  *
  * Arrays cross the boundary through the buffer protocol (numpy arrays, no copies):
  * every array is checked for its element size, C contiguity and shape before a kernel
