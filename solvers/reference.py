@@ -180,39 +180,33 @@ def case2() -> Formule:
     ]
 
 
+def _deux_fois(case) -> Formule:
+    """For each group g (a row, column or block) and value k, a clause per pair of its
+    cells r1 < r2: ¬X(case(g, r1), k) ∨ ¬X(case(g, r2), k), in the exam's order."""
+    return [
+        [NonX(*case(g, r1), k), NonX(*case(g, r2), k)]
+        for g in range(N)
+        for k in range(1, N + 1)
+        for r1 in range(N)
+        for r2 in range(r1 + 1, N)
+    ]
+
+
 def ligne2() -> Formule:
     """Exam 2.2 · Q4 (a)–(d): L2, no row holds a value twice; 2916 binary clauses."""
-    return [
-        [NonX(i, j1, k), NonX(i, j2, k)]
-        for i in range(N)
-        for k in range(1, N + 1)
-        for j1 in range(N)
-        for j2 in range(j1 + 1, N)
-    ]
+    return _deux_fois(lambda i, j: (i, j))
 
 
 def colonne2() -> Formule:
     """Exam 2.2 · Q5: C2, no column holds a value twice; 2916 binary clauses (the exam's
     `col2`, assumed written there)."""
-    return [
-        [NonX(i1, j, k), NonX(i2, j, k)]
-        for j in range(N)
-        for k in range(1, N + 1)
-        for i1 in range(N)
-        for i2 in range(i1 + 1, N)
-    ]
+    return _deux_fois(lambda j, i: (i, j))
 
 
 def bloc2() -> Formule:
     """Exam 2.2 · Q5: B2, no block holds a value twice; 2916 binary clauses (`bloc2`,
     assumed written there)."""
-    return [
-        [NonX(*indice(b, r1), k), NonX(*indice(b, r2), k)]
-        for b in range(N)
-        for k in range(1, N + 1)
-        for r1 in range(N)
-        for r2 in range(r1 + 1, N)
-    ]
+    return _deux_fois(indice)
 
 
 def regle() -> Formule:

@@ -70,7 +70,7 @@ SOLVERS_GROUPS = {
     "budgets": ("base", 0),  # work budgets, the clock and Ctrl-C, result records
     "limits": ("base", 0),
     "results": ("base", 0),
-    "core": ("core", 1),  # the C core and its Python faces: Engine, GridRules
+    "core": ("core", 1),  # the C core and its Python faces: Board, Clauses, Engine, GridRules
     "reference": ("reference", 1),  # the exam function by function, on its own
     "backends": ("backends", 2),  # solvers behind one interface
     "proofs": ("proofs", 3),  # DRUP proofs written and checked

@@ -88,6 +88,7 @@ import numpy as np
 
 from encoder.dimacs import Cnf
 from encoder.numbering import Lit
+from solvers.budgets import Budget
 from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
 
 
@@ -184,7 +185,17 @@ class Backend:
 
     name = "backend"
 
-    def __init__(self) -> None:
+    def __init__(
+        self, name: str | None = None, timeout: float | None = None, budget: Budget | None = None
+    ) -> None:
+        """`name` (the registry's), `timeout` (seconds a call, None: no limit) and
+        `budget` (a `solvers.budgets.Budget`, None: the default) as the subclass takes
+        them."""
+        if name is not None:
+            self.name = name
+        self.timeout = timeout
+        if budget is not None:
+            self.budget = budget
         self.clauses = Cnf.from_clauses([])  # flat: the engine and the checker take it as is
         self.rows: Sequence[Sequence[Lit]] = []  # the same clauses for PySAT, see `load`
         self.units: list[Lit] = []

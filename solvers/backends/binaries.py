@@ -53,12 +53,10 @@ class BinaryBackend(Backend):
     """A DIMACS solver binary run in a subprocess on a temporary file, with a time limit."""
 
     def __init__(self, name: str, command: str | None = None, timeout: float | None = None):
-        super().__init__()
-        self.name = name
+        super().__init__(name, timeout)
         self.command = command or BINARY_COMMANDS[name]
         if "{cnf}" not in self.command:
             self.command += " {cnf}"
-        self.timeout = timeout
         self.argv0 = shlex.split(self.command)[0]
 
     def missing(self) -> str:

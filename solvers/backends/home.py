@@ -35,11 +35,8 @@ class HomeBackend(Backend):
         timeout: float | None = None,
         budget: Budget = DEFAULT_BUDGET,
     ):
-        super().__init__()
-        self.name = name
+        super().__init__(name, timeout, budget)
         self.depth = depth
-        self.timeout = timeout
-        self.budget = budget
 
     @property
     def native(self) -> bool:
@@ -50,35 +47,24 @@ class HomeBackend(Backend):
 
     def _load(self) -> None:
         self._engine = None  # built at first use
-        self._core = None
 
     @property
     def engine(self):
-        """The engine of the formula (units come as assumptions): DPLL, and the
-        closures of a formula of no variable, which the core's clause engine refuses."""
+        """The engine of the formula (units come as assumptions), the one owner of its
+        native object: DPLL, the closures (of a batch: `engine.clauses`), and those of a
+        formula of no variable, which the core's clause engine refuses."""
         if self._engine is None:
             from solvers.core.engine import Engine
 
             self._engine = Engine(self.clauses, self.num_vars)
         return self._engine
 
-    @property
-    def core(self):
-        """The formula in the native core's clause engine, built at first use."""
-        if self._core is None:
-            from solvers.core import Clauses
-
-            self._core = Clauses((self.clauses.literals, self.clauses.offsets), self.num_vars)
-        return self._core
-
     def rewind(self) -> None:
-        """Put the watches back as they were built: the engine rewound, the
-        core's clause engine built again at its next use (building costs about as much
-        as a few closures), so that the counts of a chunk never depend on the chunks
-        before it."""
+        """Put the watches back as they were built: the engine rewound, its formula
+        built again at its next use (building costs about as much as a few closures),
+        so that the counts of a chunk never depend on the chunks before it."""
         if self._engine is not None:
             self._engine.rewind()
-        self._core = None
 
     def _solve(self, assumptions: list[Lit]) -> SolverResult:
         if self.native:  # the units are in `assumptions` already
@@ -120,7 +106,7 @@ class HomeBackend(Backend):
         np.cumsum([len(lits) for lits in sets], out=offsets[1:])
         flat = np.fromiter(itertools.chain.from_iterable(sets), np.int64, int(offsets[-1]))
         budget = self.budget.propagations
-        out = self.core.closures(
+        out = self.engine.clauses.closures(
             (flat, offsets), self.depth, self.cell_vars, budget=budget, time_limit=self.timeout
         )
         propagations = out.work
@@ -141,7 +127,7 @@ class HomeBackend(Backend):
             for i in asked:
                 without[i] = False
         elif asked:
-            propagated, values = self.core.propagate_batch([sets[i] for i in asked])
+            propagated, values = self.engine.clauses.propagate_batch([sets[i] for i in asked])
             counts = np.count_nonzero(values[:, : self.cell_vars], axis=1).tolist()
             for j, i in enumerate(asked):
                 without[i] = bool(propagated[j]) and counts[j] == self.cell_vars
@@ -178,7 +164,7 @@ class HomeBackend(Backend):
         engine = self.engine
         if self.depth is not None:
             return self._closure(assumptions)
-        ok, root = engine.propagate_before_search(assumptions)  # restores the engine's state
+        ok, root = engine.propagate(assumptions, as_array=True)  # the search meets its watches
         without = ok and assigned_cells(root, self.cell_vars) == self.cell_vars
         start = time.perf_counter()
         answer = engine.solve(assumptions)

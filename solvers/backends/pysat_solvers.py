@@ -52,11 +52,8 @@ class PysatBackend(Backend):
         timeout: float | None = None,
         budget: Budget = DEFAULT_BUDGET,
     ):
-        super().__init__()
-        self.name = name
+        super().__init__(name, timeout, budget)
         self.fresh = fresh
-        self.timeout = timeout
-        self.budget = budget
         self.solver = None
         # Learnt clauses of earlier calls would strengthen `propagate`: "solved without
         # search" is asked of a twin that never solves (same clauses, no learnts), built

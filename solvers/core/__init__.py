@@ -1,10 +1,11 @@
 """The native core: the bit board of the exam's formula and the clause engine, in C
 (solvers/core/native, one folder per concern, built by the package's own build), with
-one Python module per type: `Board` (board), `Clauses` and its `Closures` (clauses),
-DPLL (search), the length kernels (length), the proof log (proof_log), `Engine`
-(engine, PySAT-shaped, over them) and `GridRules` (rules).  The extensions and the
-constants they define are loaded in `extension`; the arguments every kernel takes are
-made in `boundary`.  This package re-exports the names its callers use.
+one Python module per type: `Board` (board), `Clauses` (clauses: the one native object
+of a CNF, which also searches and traces), the length kernels (length), the proof log
+(proof_log), `Engine` (engine, PySAT-shaped, over one Clauses) and `GridRules` (rules).
+The extensions and the constants they define (the outcomes of status.h among them) are
+loaded in `extension`; the arguments every kernel takes are made in `boundary`.  This
+package re-exports the names its callers use.
 """
 
 from __future__ import annotations
@@ -12,44 +13,18 @@ from __future__ import annotations
 from encoder.geometry import Geometry
 from solvers.core.board import BOARD_ENCODING, Board, applies
 from solvers.core.boundary import POLARITIES, grid_rows, literal_sets
-from solvers.core.clauses import Clauses
-from solvers.core.extension import (
-    DEPTH_BAD,
-    DEPTH_BUDGET,
-    DEPTH_OPEN,
-    DEPTH_SAT,
-    DEPTH_TIMEOUT,
-    DEPTH_UNSAT,
-    MAX_COUNT,
-    MAX_DEPTH,
-    MAX_SECONDS,
-    MAX_SIDE,
-    PROBE_BUDGET,
-    PROBE_CONFLICT,
-    PROBE_OK,
-    PROBE_TIME,
-    Closures,
-    Depths,
-    _core,
-    load_extension,
-    use_variant,
-    variant,
-    variants,
-)
-
-Trace = _core.Trace  # Trace(flat, offsets, num_vars).trace(assumptions): see trace.c
+from solvers.core.clauses import Clauses, Counters
+from solvers.core.extension import *  # noqa: F403  (the outcomes, bounds and records)
+from solvers.core.extension import __all__ as _extension_names
+from solvers.core.extension import _core  # noqa: F401  (the extension, for its tests)
 
 __all__ = [
-    "BOARD_ENCODING", "DEPTH_BAD", "DEPTH_BUDGET", "DEPTH_OPEN", "DEPTH_SAT",
-    "DEPTH_TIMEOUT", "DEPTH_UNSAT", "MAX_COUNT", "MAX_DEPTH", "MAX_SECONDS", "MAX_SIDE",
-    "POLARITIES", "PROBE_BUDGET",
-    "PROBE_CONFLICT", "PROBE_OK", "PROBE_TIME", "Board", "Clauses", "Closures", "Depths",
-    "Trace", "applies", "engine_for", "grid_rows", "literal_sets", "load_extension",
-    "use_variant", "variant", "variants",
+    *_extension_names, "BOARD_ENCODING", "POLARITIES", "Board", "Clauses", "Counters",
+    "applies", "board_or_clauses", "grid_rows", "literal_sets",
 ]  # fmt: skip
 
 
-def engine_for(
+def board_or_clauses(
     geometry: Geometry,
     encoding: str = BOARD_ENCODING,
     proofs: bool = False,
@@ -59,7 +34,8 @@ def engine_for(
     where it computes the clause engine's answers (`applies`) and neither proofs (the
     closures' lemmas) nor the opt-in time limit are asked, else the clause engine over
     the rule formula.  Both answer `probe`, `propagate`, `depths`, `work` and
-    `hypotheses` alike; the caller never asks which it got."""
+    `hypotheses` alike; the caller never asks which it got (an `Engine` is the other
+    factory's answer: any CNF, PySAT-shaped)."""
     if applies(geometry, encoding) and not proofs and not time_limit:
         return Board(geometry)
     from encoder.dimacs import Cnf  # the board never needs the clauses

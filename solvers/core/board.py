@@ -14,13 +14,11 @@ budget, so the same grids and budget give the same answers on every machine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from encoder.geometry import Geometry
-from solvers.core.boundary import budget_units, depth_arrays, grid_rows, polarity_flag
-from solvers.core.extension import MAX_SIDE, Depths, _core
+from solvers.core.boundary import ClosureFace, grid_rows
+from solvers.core.extension import MAX_SIDE, _core
 
 BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
 
@@ -33,9 +31,10 @@ def applies(geometry: Geometry, encoding: str) -> bool:
     return encoding == BOARD_ENCODING and 1 <= geometry.size <= MAX_SIDE
 
 
-class Board:
+class Board(ClosureFace):
     """The bit boards of one geometry (side up to MAX_SIDE) and their work arrays; one
-    kernel at a time."""
+    kernel at a time.  `probe`, `propagate` and `depths` (ClosureFace): those of the
+    clause engine on the `centrale` rule formula, but no proof log and no clock."""
 
     def __init__(self, geometry: Geometry):
         n = geometry.size
@@ -49,18 +48,8 @@ class Board:
         peers = np.full((self.cells, most), -1, np.int32)
         for c, row in enumerate(geometry.peers):
             peers[c, : len(row)] = row
-        self._board = _core.Board(n, houses, peers)
+        self._board = self._native = _core.Board(n, houses, peers)
         self._out = np.empty(n * self.cells, np.int64)
-
-    @property
-    def work(self) -> int:
-        """Work units spent by this board so far (cells placed, hypotheses tested)."""
-        return self._board.counters()[0]
-
-    @property
-    def hypotheses(self) -> int:
-        """Hypotheses tested by this board so far."""
-        return self._board.counters()[1]
 
     def propagate_batch(self, grids) -> tuple[np.ndarray, np.ndarray]:
         """Propagate the givens of each row of `grids` (N*N values, 0 for a blank): return
@@ -72,62 +61,13 @@ class Board:
         self._board.batch(grids, ok, values)
         return ok, values
 
-    def probe(
-        self,
-        assumptions: Sequence[int] | np.ndarray = (),
-        depth: int = 1,
-        polarity: str = "both",
-        as_array: bool = False,
-    ):
-        """Return (True, every cell literal the closure of depth `depth` of the
-        assumptions holds) or (False, []), as Clauses.probe; `as_array`: the
-        literals as an int64 array."""
-        if not as_array:  # read and answered by the extension, no array made
-            return self._board.probe_list(assumptions, depth, polarity_flag(polarity))
-        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
-        count = self._board.probe(lits, int(depth), polarity_flag(polarity), self._out)
-        if count < 0:
-            return False, np.empty(0, np.int64) if as_array else []
-        out = self._out[:count].copy()
-        return True, out if as_array else out.tolist()
+    def _grid_rows(self, grids) -> np.ndarray:
+        return grid_rows(grids, self.cells)
 
-    def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
-        """Return probe's answer at depth 0: unit propagation alone."""
-        if not as_array:  # probe's path without its checks of depth and polarity
-            return self._board.probe_list(assumptions, 0, False)
-        return self.probe(assumptions, 0, as_array=True)
-
-    def depths(
-        self,
-        grids,
-        max_depth: int,
-        polarity: str = "both",
-        budget: int | None = None,
-        log: np.ndarray | None = None,
-        log_at: np.ndarray | None = None,
-        time_limit: float | None = None,
-    ) -> Depths:
-        """Rate each grid at the first depth whose closure fills it (SAT) or contradicts
-        (UNSAT), else OPEN at max_depth; `budget` (work units, None: none) bounds each
-        grid's work.  The board keeps no proof log and no clock: `log` and `time_limit`
-        are Clauses.depths' (`engine_for` gives the clause engine when they are asked)."""
+    def _depth_loop(self, grids, max_depth, flag, limit, arrays, log, log_at, time_limit):
         if log is not None or log_at is not None or time_limit is not None:
             raise ValueError(
                 "the board keeps no proof log and no clock: rate on the clause engine "
-                "(solvers.core.engine_for with proofs or a time limit)"
+                "(solvers.core.board_or_clauses with proofs or a time limit)"
             )
-        grids = grid_rows(grids, self.cells)
-        limit = budget_units(budget)
-        status, depth, solutions, work, ns = depth_arrays(grids)
-        self._board.depths(
-            grids,
-            int(max_depth),
-            polarity_flag(polarity),
-            limit,
-            status,
-            depth,
-            solutions,
-            work,
-            ns,
-        )
-        return Depths(status, depth, solutions, ns / 1e9, work)
+        self._board.depths(grids, max_depth, flag, limit, *arrays)

@@ -1,10 +1,12 @@
 """The Python side of the core's boundary: the arguments every kernel takes (grids as
 int8 rows, literal sets as flat and offsets arrays, budgets, time limits, polarity),
-made once here so that each face passes the extension what its C boundary checks."""
+made once here so that each face passes the extension what its C boundary checks; and
+the face the board and the clause engine share (`ClosureFace`)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -66,3 +68,89 @@ def limit_ns(seconds: float | None) -> int:
     if not seconds > 0:
         raise ValueError(f"a time limit must be > 0 seconds or None, not {seconds}")
     return max(1, int(seconds * 1e9))
+
+
+class ClosureFace:
+    """What the board and the clause engine answer alike, on their native object
+    `_native` (answers written to `_out`): `probe`, `propagate` and `depths`.  Each type
+    reads its grids (`_grid_rows`) and runs its depth loop (`_depth_loop`); only the
+    clause engine writes proof logs (`keeps_log`)."""
+
+    keeps_log = False
+    _native: object
+    _out: np.ndarray
+
+    @property
+    def work(self) -> int:
+        """Work units spent so far (literals propagated or cells placed, hypotheses
+        tested)."""
+        return self._native.counters()[0]
+
+    @property
+    def hypotheses(self) -> int:
+        """Hypotheses tested so far."""
+        return self._native.counters()[1]
+
+    def probe(
+        self,
+        assumptions: Sequence[int] | np.ndarray = (),
+        depth: int = 1,
+        polarity: str = "both",
+        as_array: bool = False,
+        log: np.ndarray | None = None,
+    ):
+        """Return (True, the literals above the root level of the closure of depth
+        `depth` of the assumptions) or (False, []), as Engine.probe; `as_array`: the
+        literals as an int64 array; `log`: where the failed literals are written as
+        lemmas (`solvers.core.proof_log`; None: nowhere; the clause engine's alone)."""
+        if log is not None and not self.keeps_log:
+            raise ValueError("the board keeps no proof log: probe on the clause engine")
+        if not as_array and log is None:  # read and answered by the extension, no array
+            return self._native.probe_list(assumptions, depth, polarity_flag(polarity))
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        logged = () if log is None else (log,)
+        count = self._native.probe(lits, int(depth), polarity_flag(polarity), self._out, *logged)
+        if count < 0:
+            return False, np.empty(0, np.int64) if as_array else []
+        out = self._out[:count].copy()
+        return True, out if as_array else out.tolist()
+
+    def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
+        """Return probe's answer at depth 0: unit propagation alone, the assumptions
+        enqueued together, as a closure starts."""
+        if not as_array:  # probe's path without its checks of depth and polarity
+            return self._native.probe_list(assumptions, 0, False)
+        return self.probe(assumptions, 0, as_array=True)
+
+    def depths(
+        self,
+        grids,
+        max_depth: int,
+        polarity: str = "both",
+        budget: int | None = None,
+        log: np.ndarray | None = None,
+        log_at: np.ndarray | None = None,
+        time_limit: float | None = None,
+    ):
+        """Rate each grid (a row of N*N values, 0 for a blank) at the first depth whose
+        closure fills it (SAT) or contradicts (UNSAT), else OPEN at max_depth; `budget`
+        (work units, None: none) bounds each grid's work.  The clause engine's alone:
+        `log` and `log_at` (one entry per grid and one more), where the closures'
+        lemmas are written, grid g's from log_at[g] to log_at[g + 1]
+        (`solvers.core.proof_log`; None: nowhere), and `time_limit` (seconds, None:
+        none; opt-in, the answers then depend on the machine): a grid still working past
+        it is DEPTH_TIMEOUT, at the depth it was working on."""
+        from solvers.core.extension import Depths
+
+        grids = self._grid_rows(grids)
+        arrays = depth_arrays(grids)
+        flag, limit = polarity_flag(polarity), budget_units(budget)
+        self._depth_loop(grids, int(max_depth), flag, limit, arrays, log, log_at, time_limit)
+        status, depth, solutions, work, ns = arrays
+        return Depths(status, depth, solutions, ns / 1e9, work)
+
+    def _grid_rows(self, grids) -> np.ndarray:
+        raise NotImplementedError
+
+    def _depth_loop(self, grids, max_depth, flag, limit, arrays, log, log_at, time_limit):
+        raise NotImplementedError

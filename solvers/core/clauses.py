@@ -1,32 +1,64 @@
-"""The clause engine (native/clauses): a CNF of DIMACS clauses with watched literals and
-its own propagation state; unit propagation, the failed-literal closures nested to
-depth k, batches of assumption sets and the depth loop, with an optional proof log
-(solvers.core.proof_log) and an opt-in time limit.  The board (solvers.core.board)
-answers the same on the exam's formula, faster; `engine_for` picks between them."""
+"""The clause engine (native/clauses, native/search): one native object per CNF of DIMACS
+clauses, with watched literals and its own propagation state, that answers every
+question about it: unit propagation, the failed-literal closures nested to depth k,
+batches of assumption sets and the depth loop (with an optional proof log,
+solvers.core.proof_log, and an opt-in time limit), DPLL (one model, a count up to a
+limit, the models one after the other), the root level and propagation with reasons
+(the trace, built at its first use).  The board (solvers.core.board) answers the
+closures on the exam's formula, faster; `board_or_clauses` picks between them.
+
+The search's order of decisions: the lowest literal of the first shortest open clause,
+true first; then binary clauses and free variables, false first (search.c says why), so
+the answers and the decision, backtrack and conflict counts depend on the formula and
+the order in which its watches were met alone.  Its bounds: a decision budget, a work
+budget (the engine's work units since the search began; checked at the start of each
+node and at the closures' hypothesis boundaries) and a deadline (a `time.monotonic()`
+value, checked at the start of each node).  Every kernel runs without the GIL and polls
+for signals, so Ctrl-C and the time limit's SIGALRM (`solvers.limits.alarm_after`) raise
+within a few tens of milliseconds, the state back at the root."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from solvers.core.boundary import (
+    ClosureFace,
     budget_units,
-    depth_arrays,
     grid_rows,
     limit_ns,
     literal_sets,
     polarity_flag,
 )
-from solvers.core.extension import DEPTH_BAD, PROBE_OK, Closures, Depths, _core
+from solvers.core.extension import DEPTH_BAD, FOUND, PROBE_OK, Closures, _core
+from solvers.core.proof_log import NO_LOG
 
 
-class Clauses:
+@dataclass(frozen=True)
+class Counters:
+    """The engine's counters since the Clauses were made: work (literals propagated and
+    hypotheses tested), hypotheses, conflicts (failed hypotheses, contradictory frames
+    and nodes), decisions, backtracks."""
+
+    work: int
+    hypotheses: int
+    conflicts: int
+    decisions: int
+    backtracks: int
+
+
+class Clauses(ClosureFace):
     """A CNF formula of DIMACS clauses in the native clause engine (watched literals),
     with its own propagation state; one kernel at a time.  Every query starts and ends
     at the root level (the formula's units and what they imply), whose literals the
-    answers leave out, as Engine's do."""
+    answers leave out, as Engine's do (`probe`, `propagate` and `depths`: ClosureFace,
+    with proof logs and the opt-in clock); a search that found a model keeps it on the trail
+    until the next query (`search(next_model=True)` goes on from it)."""
+
+    keeps_log = True
 
     def __init__(self, clauses, num_vars: int | None = None):
         """`clauses`: lists of DIMACS ints, or a pair (flat, offsets) of int64 arrays,
@@ -39,17 +71,15 @@ class Clauses:
         if num_vars is None:
             num_vars = int(np.abs(flat).max()) if flat.size else 0
         self.num_vars = num_vars
-        self._cnf = _core.Clauses(flat, offsets, int(num_vars))
+        self._cnf = self._native = _core.Clauses(flat, offsets, int(num_vars))
         self._out = np.empty(num_vars, np.int64)
+        # the fast paths, read once: Engine.propagate calls them straight
+        self.propagate_list = self._cnf.propagate_list
+        self.trace = self._cnf.trace
 
-    @property
-    def work(self) -> int:
-        """Work units spent so far (literals propagated, hypotheses tested)."""
-        return self._cnf.counters()[0]
-
-    @property
-    def hypotheses(self) -> int:
-        return self._cnf.counters()[1]
+    def counters(self) -> Counters:
+        work, hypotheses, _, conflicts, decisions, backtracks = self._cnf.counters()
+        return Counters(work, hypotheses, conflicts, decisions, backtracks)
 
     @property
     def ok(self) -> bool:
@@ -60,27 +90,6 @@ class Clauses:
     def conflicts(self) -> int:
         """Failed hypotheses and contradictory frames so far."""
         return self._cnf.counters()[3]
-
-    def probe(
-        self,
-        assumptions: Sequence[int] | np.ndarray = (),
-        depth: int = 1,
-        polarity: str = "both",
-        as_array: bool = False,
-        log: np.ndarray | None = None,
-    ):
-        """Return (True, the literals above the root level of the closure of depth
-        `depth` of the assumptions) or (False, []), as Engine.probe; `log`: where the
-        failed literals are written as lemmas (`solvers.core.proof_log`; None: nowhere)."""
-        if not as_array and log is None:  # read and answered by the extension, no array
-            return self._cnf.probe_list(assumptions, depth, polarity_flag(polarity))
-        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
-        logged = () if log is None else (log,)
-        count = self._cnf.probe(lits, int(depth), polarity_flag(polarity), self._out, *logged)
-        if count < 0:
-            return False, np.empty(0, np.int64) if as_array else []
-        out = self._out[:count].copy()
-        return True, out if as_array else out.tolist()
 
     def bounded_probe(
         self,
@@ -102,11 +111,63 @@ class Clauses:
             return count, np.empty(0, np.int64)
         return PROBE_OK, self._out[:count].copy()
 
-    def propagate(self, assumptions: Sequence[int] | np.ndarray = (), as_array: bool = False):
-        """Return probe's answer at depth 0: unit propagation alone, as Engine.propagate."""
-        if not as_array:  # probe's path without its checks of depth and polarity
-            return self._cnf.probe_list(assumptions, 0, False)
-        return self.probe(assumptions, 0, as_array=True)
+    def propagate_levels(self, assumptions: Sequence[int] | np.ndarray = (), as_array=False):
+        """Return (True, the literals unit propagation assigns above the root level, in
+        order) or (False, []) on a conflict, each assumption enqueued and propagated at
+        a level of its own as a search starts (and as PySAT's Minisat22.propagate does):
+        the search after it finds the watches as this propagation left them, and the
+        literals come in the order of the ported engine (tests/solvers/data)."""
+        if not as_array:
+            return self._cnf.propagate_list(assumptions)
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        count = self._cnf.propagate(lits, self._out)
+        if count < 0:
+            return False, np.empty(0, np.int64)
+        return True, self._out[:count].copy()
+
+    def fixed(self) -> np.ndarray:
+        """Return the literals of the root level (the units and what they imply), in
+        the order they were assigned; empty when they are contradictory."""
+        count = self._cnf.fixed(self._out)
+        return self._out[: max(count, 0)].copy()
+
+    def search(
+        self,
+        assumptions: Sequence[int] | np.ndarray = (),
+        max_models: int | None = 1,
+        budget: int | None = None,
+        work_budget: int | None = None,
+        deadline: float | None = None,
+        probe_depth: int = 0,
+        positive_only: bool = False,
+        log: np.ndarray = NO_LOG,
+        next_model: bool = False,
+    ) -> tuple[int, int, np.ndarray | None]:
+        """DPLL above the assumptions (DIMACS ints): return (outcome, models found by
+        this call, the last model as num_vars signed literals when FOUND, else None);
+        outcome FOUND, EXHAUSTED, DECISIONS, WORK or TIME (solvers.core.extension).
+
+        `max_models`, `budget` (decisions), `work_budget`: None for none.  `log`: where
+        the lemmas of the search and its closures go until a model is found
+        (`solvers.core.proof_log`).  `next_model`: go on from the model the last call found
+        (the assumptions are then ignored)."""
+        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        deadline_ns = -1 if deadline is None else max(int(deadline * 1e9), 0)
+        model = np.zeros(self.num_vars, np.int64)
+        outcome, models = self._cnf.search(
+            lits, next_model, _or_minus_one(max_models), _or_minus_one(budget),
+            _or_minus_one(work_budget), deadline_ns, int(probe_depth), bool(positive_only), log,
+            model,
+        )  # fmt: skip
+        return outcome, models, model if outcome == FOUND else None
+
+    def models(self, assumptions: Sequence[int] | np.ndarray = ()) -> Iterator[np.ndarray]:
+        """Yield every model above the assumptions, each as num_vars signed literals (no
+        other query of these Clauses in between: it would give up the model kept)."""
+        outcome, _, model = self.search(assumptions)
+        while outcome == FOUND:
+            yield model
+            outcome, _, model = self.search(next_model=True)
 
     def propagate_batch(self, assumption_sets) -> tuple[np.ndarray, np.ndarray]:
         """Propagate each set of assumptions (lists of DIMACS ints, or a pair (flat,
@@ -122,23 +183,9 @@ class Clauses:
         self._cnf.batch(flat, offsets, ok, values)
         return ok, values
 
-    def depths(
-        self,
-        grids,
-        max_depth: int,
-        polarity: str = "both",
-        budget: int | None = None,
-        log: np.ndarray | None = None,
-        log_at: np.ndarray | None = None,
-        time_limit: float | None = None,
-    ) -> Depths:
-        """Rate grids as Board.depths does, on the clauses: rows of N*N values, N read
-        from their length (cell c holding k is variable N * c + k).  `log` and `log_at`
-        (one entry per grid and one more): where the closures' lemmas are written, grid
-        g's from log_at[g] to log_at[g + 1] (`solvers.core.proof_log`; None: nowhere).
-        `time_limit` (seconds, None: none; opt-in, the answers then depend on the
-        machine): a grid still working past it is DEPTH_TIMEOUT, at the depth it was
-        working on."""
+    def _grid_rows(self, grids) -> np.ndarray:
+        """Rows of N*N values, N read from their length (cell c holding k is variable
+        N * c + k)."""
         cells = np.shape(grids)[-1] if np.ndim(grids) == 2 else 0
         size = math.isqrt(cells)
         if size * size != cells or size**3 > self.num_vars:
@@ -146,14 +193,12 @@ class Clauses:
                 f"grids must be rows of N*N values with N**3 <= {self.num_vars} (the "
                 f"formula's variables), not rows of {cells}"
             )
-        grids = grid_rows(grids, cells)
-        limit = budget_units(budget)
-        status, depth, solutions, work, ns = depth_arrays(grids)
-        self._cnf.depths(
-            grids, int(size), int(max_depth), polarity_flag(polarity), limit, status, depth,
-            solutions, work, ns, log, log_at, limit_ns(time_limit),
-        )  # fmt: skip
-        return Depths(status, depth, solutions, ns / 1e9, work)
+        return grid_rows(grids, cells)
+
+    def _depth_loop(self, grids, max_depth, flag, limit, arrays, log, log_at, time_limit):
+        size = math.isqrt(grids.shape[1])
+        self._cnf.depths(grids, size, max_depth, flag, limit, *arrays, log, log_at,
+                         limit_ns(time_limit))  # fmt: skip
 
     def closures(
         self,
@@ -189,3 +234,9 @@ class Clauses:
                 f"set {g}: literals must be in 1..{self.num_vars} or their negation: {lits}"
             )
         return Closures(status, assigned, conflicts, work, ns / 1e9, true)
+
+
+def _or_minus_one(value: int | None) -> int:
+    if value is not None and value < 0:
+        raise ValueError(f"a limit or budget must be >= 0 or None, not {value}")
+    return -1 if value is None else int(value)

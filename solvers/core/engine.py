@@ -4,11 +4,11 @@ An `Engine` holds one CNF (DIMACS ints, any formula, not only Sudoku) and answer
 many questions about it under assumptions, restoring its state after each one:
 `propagate` (unit propagation, PySAT's contract), `probe` (failed-literal closure of
 depth k), `trace` (propagation with reasons, for explanations), `solve`, `count` and
-`enumerate` (DPLL).  The work is done by the native core: the clause engine
-(`solvers.core.Clauses`) for propagation and closures, its `Trace` for the reasons,
-and the search (`solvers.core.search`); this module converts arguments, checks them,
-turns the core's outcomes into the project's exceptions and wraps results in frozen
-records.  The core runs without the GIL and polls for signals, so Ctrl-C and the
+`enumerate` (DPLL).  The work is done by one native object of the core, the clause
+engine (`solvers.core.Clauses`), which holds the formula once and answers the
+propagations, closures, reasons and searches alike; this module converts arguments,
+checks them, turns the core's outcomes into the project's exceptions and wraps results
+in frozen records.  The core runs without the GIL and polls for signals, so Ctrl-C and the
 opt-in time limit stop a long closure or search within tens of milliseconds, leaving
 the engine ready for the next query.
 
@@ -28,12 +28,11 @@ import numpy as np
 from encoder.numbering import Lit
 from solvers import core
 from solvers.budgets import BudgetExhausted
+from solvers.core.extension import EXHAUSTED as NATIVE_EXHAUSTED
+from solvers.core.extension import FOUND as NATIVE_FOUND
+from solvers.core.extension import TIME as NATIVE_TIME
+from solvers.core.extension import WORK as NATIVE_WORK
 from solvers.core.proof_log import NO_LOG
-from solvers.core.search import EXHAUSTED as NATIVE_EXHAUSTED
-from solvers.core.search import FOUND as NATIVE_FOUND
-from solvers.core.search import TIME as NATIVE_TIME
-from solvers.core.search import WORK as NATIVE_WORK
-from solvers.core.search import Search as NativeSearch
 from solvers.limits import TimeLimitReached, clock, deadline_after
 from solvers.results import SolutionCount, Status, Work
 
@@ -92,11 +91,9 @@ class Engine:
             raise ValueError(f"a clause mentions variable {cnf.highest} but num_vars is {num_vars}")
         self.num_vars: int = int(num_vars)
         self.num_clauses: int = len(cnf)
-        self._cnf = cnf  # the core's copies are built from it at their first query
-        self._clauses: core.Clauses | None = None  # propagation and closures
-        self._tracer = None  # core._core.Trace: reasons
-        self._search: NativeSearch | None = None
-        self._spent = np.zeros(5, np.int64)  # the work of cores since let go (see rewind)
+        self._cnf = cnf  # the core's formula is built from it (again after a rewind)
+        self._clauses: core.Clauses | None = None  # the one native formula object
+        self._spent = np.zeros(5, np.int64)  # the work of formulas since let go (see rewind)
         self.work_budget: int | None = None  # work units per query
         self.deadline: float | None = None
         self.time_limit: float | None = None  # the seconds behind `deadline`, for messages
@@ -104,7 +101,7 @@ class Engine:
         # the native core says so (a formula of no variable: whether it has a clause,
         # which can only be empty).
         if self.num_vars > 0:
-            self.ok: bool = self._native().ok
+            self.ok: bool = self._core().ok
         else:
             self.ok = bool(np.all(np.diff(cnf.offsets) > 0))
 
@@ -149,6 +146,15 @@ class Engine:
                 f"{assumptions.tolist()}"
             )
 
+    @property
+    def clauses(self) -> core.Clauses:
+        """The formula in the core's clause engine, the one native object this engine
+        asks (the closures of a batch of assumption sets are asked of it straight:
+        HomeBackend); a formula of no variable has none (ValueError)."""
+        if self.num_vars == 0:
+            raise ValueError("a formula of no variable has no clause engine")
+        return self._core()
+
     def _core(self) -> core.Clauses:
         """The formula in the core's clause engine, built at first use."""
         if self._clauses is None:
@@ -172,8 +178,22 @@ class Engine:
         Each assumption is enqueued and propagated (one that is already true is
         skipped, one already false is a conflict), as PySAT's Minisat22.propagate does;
         root-level facts of the formula are not listed.  `as_array`: the literals as an
-        int64 array, in assignment order (no list made)."""
-        return self.probe(assumptions, 0, as_array=as_array)
+        int64 array, in assignment order (no list made).  The search after it meets the
+        watches as this propagation left them.  A thin path: the literals are read and
+        range-checked by the core itself."""
+        if self.deadline is not None:
+            self._seconds_left()  # past it, TimeLimitReached (propagation never polls)
+        clauses = self._clauses
+        if clauses is None:
+            if self.num_vars == 0:  # no variable, so no assumption either
+                self._check_range(_literal_array(assumptions))
+                return self.ok, _none(as_array)
+            clauses = self._core()
+        if as_array:
+            lits = _literal_array(assumptions)
+            self._check_range(lits)
+            return clauses.propagate_levels(lits, as_array=True)
+        return clauses.propagate_list(assumptions)
 
     def probe(
         self,
@@ -219,10 +239,10 @@ class Engine:
         never depend on that order, but which clause implies each, and so the work of a
         closure whose hypotheses fail, do: a worker that keeps an engine from chunk to
         chunk rewinds it at each chunk, so that its counts are those of a fresh engine.
-        The core's formula and search are built again at their next use (their work so
-        far kept in accum_stats)."""
+        The core's formula is built again at its next use (its work so far kept in
+        accum_stats)."""
         self._spent += self._core_stats()
-        self._clauses = self._search = None
+        self._clauses = None
 
     def fixed(self, as_array: bool = False) -> list[Lit]:
         """Return the literals fixed at the root level (units and what they propagate).
@@ -231,7 +251,7 @@ class Engine:
         int64 array."""
         if not self.ok or self.num_vars == 0:
             return _none(as_array)
-        dimacs = self._native().fixed()
+        dimacs = self._core().fixed()
         return dimacs if as_array else dimacs.tolist()
 
     def trace(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, list[tuple[Lit, int]], int]:
@@ -250,34 +270,21 @@ class Engine:
         if self.num_vars == 0:
             empty = np.flatnonzero(np.diff(self._cnf.offsets) == 0)
             return (True, [], -1) if empty.size == 0 else (False, [], int(empty[0]))
-        if self._tracer is None:
-            flat, offsets = (
-                np.asarray(a, np.int64) for a in (self._cnf.literals, self._cnf.offsets)
-            )
-            self._tracer = core.Trace(flat, offsets, self.num_vars)
-        return self._tracer.trace(lits.tolist())
+        return self._core().trace(lits.tolist())
 
     def _core_stats(self) -> np.ndarray:
-        """decisions, backtracks, conflicts, propagations, hypotheses of the cores in use."""
-        stats = _native_stats(self._search)
-        if self._clauses is not None:
-            c = self._clauses
-            stats += np.array([0, 0, c.conflicts, c.work - c.hypotheses, c.hypotheses])
-        return stats
+        """decisions, backtracks, conflicts, propagations, hypotheses of the formula in use."""
+        return _native_stats(self._clauses)
 
-    def _native(self) -> NativeSearch:
-        """The formula in the native search (solvers.core.search), built at first use."""
-        if self._search is None:
-            self._search = NativeSearch(self._cnf.literals, self._cnf.offsets, self.num_vars)
-        return self._search
-
-    def _run(self, search: NativeSearch, **ask) -> tuple[int, int, np.ndarray | None]:
+    def _run(self, search: core.Clauses, **ask) -> tuple[int, int, np.ndarray | None]:
         """Run the native search under the engine's bounds: its work budget (past it
         BudgetExhausted) and deadline (past it TimeLimitReached; a SIGALRM of
         `solvers.limits.alarm_after` stops it too, through the core's signal poll)."""
         left = self._seconds_left()
         deadline = None if left is None else self.deadline  # clock() is time.monotonic()
-        outcome, models, model = search.run(work_budget=self.work_budget, deadline=deadline, **ask)
+        outcome, models, model = search.search(
+            work_budget=self.work_budget, deadline=deadline, **ask
+        )
         if outcome == NATIVE_WORK:
             raise BudgetExhausted("propagations", self.work_budget)
         if outcome == NATIVE_TIME:
@@ -296,7 +303,7 @@ class Engine:
         probe_depth > 0 runs the failed-literal closure of that depth at every node.
         `budget`: decisions (None: none).  `log`: where an UNSAT search writes its
         lemmas (`solvers.core.proof_log`).  The search runs in the native core
-        (`solvers.core.search`)."""
+        (`solvers.core.Clauses.search`)."""
         if probe_depth < 0:
             raise ValueError(f"probe_depth must be >= 0, not {probe_depth}")
         lits = _literal_array(assumptions)
@@ -305,7 +312,7 @@ class Engine:
             return EngineAnswer(Status.UNSAT, ())
         if self.num_vars == 0:  # nothing to decide: the empty assignment is the model
             return EngineAnswer(Status.SAT, ())
-        search = self._native()
+        search = self._core()
         before = self._work()
         outcome, _, model = self._run(search, assumptions=lits, budget=budget,
                                       probe_depth=probe_depth, log=log)  # fmt: skip
@@ -314,18 +321,6 @@ class Engine:
         )
         work = Work(*(self._work() - before).tolist())
         return EngineAnswer(status, () if model is None else tuple(model.tolist()), work)
-
-    def propagate_before_search(self, assumptions: Sequence[Lit] = ()) -> tuple[bool, np.ndarray]:
-        """Return `propagate(assumptions, as_array=True)`, computed on the native search's
-        formula: a `solve` after it then propagates in the order the engine did when one
-        formula served both (the search's counters are those of that order)."""
-        lits = _literal_array(assumptions)
-        self._check_range(lits)
-        if not self.ok:
-            return False, np.empty(0, np.int64)
-        if self.num_vars == 0:
-            return True, np.empty(0, np.int64)
-        return self._native().propagate(lits)
 
     def count(
         self, limit: int | None = None, assumptions: Sequence[Lit] = (), budget: int | None = None
@@ -338,7 +333,7 @@ class Engine:
             return SolutionCount(0, not self.ok)
         if self.num_vars == 0:
             return SolutionCount(1, True)
-        search = self._native()
+        search = self._core()
         before = self._work()
         outcome, models, _ = self._run(search, assumptions=lits, max_models=limit, budget=budget)
         work = Work(*(self._work() - before).tolist())
@@ -349,8 +344,9 @@ class Engine:
     ) -> Iterator[tuple[Lit, ...]]:
         """Yield the models, each a tuple of num_vars signed literals, at most `limit` of them.
 
-        The generator searches on its own copy of the formula, so the engine can be used
-        while it is suspended; its work is added to accum_stats as it goes."""
+        The generator searches on a copy of the formula it owns (a second native object,
+        the one exception to one per engine), so the engine can be used while it is
+        suspended; its work is added to accum_stats as it goes."""
         lits = _literal_array(assumptions)
         self._check_range(lits)
         if not self.ok or limit == 0:
@@ -358,7 +354,7 @@ class Engine:
         if self.num_vars == 0:
             yield ()
             return
-        search = NativeSearch(self._cnf.literals, self._cnf.offsets, self.num_vars)
+        search = core.Clauses((self._cnf.literals, self._cnf.offsets), self.num_vars)
         found = 0
         while limit is None or found < limit:
             before = _native_stats(search)
@@ -380,12 +376,12 @@ class Engine:
         return dict(zip(_STAT_NAMES, self._work().tolist(), strict=True))
 
 
-def _native_stats(search: NativeSearch | None) -> np.ndarray:
-    """The native search's decisions, backtracks, conflicts, propagations (its work less
-    the hypotheses it tested) and the hypotheses."""
-    if search is None:
+def _native_stats(clauses: core.Clauses | None) -> np.ndarray:
+    """The formula's decisions, backtracks, conflicts, propagations (its work less the
+    hypotheses it tested) and the hypotheses."""
+    if clauses is None:
         return np.zeros(5, np.int64)
-    c = search.counters()
+    c = clauses.counters()
     return np.array(
         [c.decisions, c.backtracks, c.conflicts, c.work - c.hypotheses, c.hypotheses], np.int64
     )

@@ -18,6 +18,15 @@ from importlib.util import module_from_spec, spec_from_loader
 
 import numpy as np
 
+__all__ = [
+    "DECISIONS", "DEPTH_BAD", "DEPTH_BUDGET", "DEPTH_OPEN", "DEPTH_SAT", "DEPTH_TIMEOUT",
+    "DEPTH_UNSAT", "EXHAUSTED", "FOUND", "MAX_COUNT", "MAX_DEPTH", "MAX_SECONDS", "MAX_SIDE",
+    "PROBE_BUDGET", "PROBE_CONFLICT", "PROBE_OK", "PROBE_TIME", "STATUS_BAD", "STATUS_BUDGET",
+    "STATUS_CONFLICT", "STATUS_DECISIONS", "STATUS_EXHAUSTED", "STATUS_FOUND",
+    "STATUS_INTERRUPT", "STATUS_OPEN", "STATUS_SAT", "STATUS_TIME", "TIME", "WORK",
+    "Closures", "Depths", "load_extension", "use_variant", "variant", "variants",
+]  # fmt: skip
+
 
 def load_extension(name: str):
     """The compiled extension `solvers.core.<name>` (build.py lists them), or the build of
@@ -52,18 +61,38 @@ MAX_SIDE = _core.MAX_SIDE
 MAX_COUNT = _core.MAX_COUNT
 MAX_SECONDS = _core.MAX_SECONDS
 
-# A grid's outcome in a depth loop: the extension's own constants (core.h), one definition.
-DEPTH_OPEN = _core.DEPTH_OPEN  # no depth up to max_depth fills it
-DEPTH_SAT = _core.DEPTH_SAT  # the closure of its depth fills the grid
-DEPTH_UNSAT = _core.DEPTH_UNSAT  # the closure of its depth is contradictory
-DEPTH_BAD = _core.DEPTH_BAD  # a value outside 0..N
-DEPTH_TIMEOUT = _core.DEPTH_TIMEOUT  # its opt-in time limit passed (the clause engine's)
-DEPTH_BUDGET = _core.DEPTH_BUDGET  # its work budget ran out at its depth
-# Clauses.bounded_probe's outcomes: the extension's own constants, one definition.
-PROBE_OK = 0  # else the number of literals
-PROBE_CONFLICT = _core.PROBE_CONFLICT
-PROBE_BUDGET = _core.PROBE_BUDGET
-PROBE_TIME = _core.PROBE_TIME
+# The one vocabulary of outcomes (status.h), read from the extension: every kernel of the
+# board, the clause engine and the search says how a call or a grid ended with one of
+# these (a kernel whose answer is also a count returns -status).
+STATUS_OPEN = _core.STATUS_OPEN
+STATUS_SAT = _core.STATUS_SAT
+STATUS_CONFLICT = _core.STATUS_CONFLICT
+STATUS_BAD = _core.STATUS_BAD
+STATUS_TIME = _core.STATUS_TIME
+STATUS_BUDGET = _core.STATUS_BUDGET
+STATUS_INTERRUPT = _core.STATUS_INTERRUPT
+STATUS_FOUND = _core.STATUS_FOUND
+STATUS_EXHAUSTED = _core.STATUS_EXHAUSTED
+STATUS_DECISIONS = _core.STATUS_DECISIONS
+
+# A grid's outcome in a depth loop, by the names its callers use.
+DEPTH_OPEN = STATUS_OPEN  # no depth up to max_depth fills it
+DEPTH_SAT = STATUS_SAT  # the closure of its depth fills the grid
+DEPTH_UNSAT = STATUS_CONFLICT  # the closure of its depth is contradictory
+DEPTH_BAD = STATUS_BAD  # a value outside 0..N
+DEPTH_TIMEOUT = STATUS_TIME  # its opt-in time limit passed (the clause engine's)
+DEPTH_BUDGET = STATUS_BUDGET  # its work budget ran out at its depth
+# Clauses.bounded_probe's outcomes: PROBE_OK, else the kernel's -status.
+PROBE_OK = 0
+PROBE_CONFLICT = -STATUS_CONFLICT
+PROBE_BUDGET = -STATUS_BUDGET
+PROBE_TIME = -STATUS_TIME
+# A search's outcomes (Clauses.search).
+FOUND = STATUS_FOUND  # max_models models found
+EXHAUSTED = STATUS_EXHAUSTED  # no (further) model
+DECISIONS = STATUS_DECISIONS  # the decision budget ran out
+WORK = STATUS_BUDGET  # the work budget ran out
+TIME = STATUS_TIME  # the deadline passed
 
 
 @dataclass(frozen=True)

@@ -108,8 +108,9 @@ class Rater:
         self.budget = budget
         self.encoding = encoding
         # The core's engine for these rules (the board where it applies, else the clause
-        # engine: solvers.core.engine_for), built now so that unknown encodings fail here.
-        self.engine = core.engine_for(geometry, encoding, time_limit=time_limit is not None)
+        # engine: solvers.core.board_or_clauses), built now so that unknown encodings fail
+        # here.
+        self.engine = core.board_or_clauses(geometry, encoding, time_limit=time_limit is not None)
         self._log_capacity = 0  # what the proofs of the last depth loop needed (depth_proofs)
 
     @functools.cached_property
@@ -117,7 +118,7 @@ class Rater:
         """The rules in the core's clause engine, which writes the closures' lemmas."""
         if isinstance(self.engine, core.Clauses):
             return self.engine
-        return core.engine_for(self.geometry, self.encoding, proofs=True)
+        return core.board_or_clauses(self.geometry, self.encoding, proofs=True)
 
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
         """Return the rating of one grid; `seconds` is the wall time of this call."""

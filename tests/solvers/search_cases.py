@@ -14,7 +14,7 @@ from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import standard
 from encoder.grids import parse_cells
 from encoder.puzzle_files import read_puzzles
-from solvers.core.search import EXHAUSTED, FOUND, Search
+from solvers.core import EXHAUSTED, FOUND, Clauses
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 FEWER_GIVENS = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2......"
@@ -72,10 +72,12 @@ def native_solve(clauses, num_vars: int, lits, probe_depth: int, limit=None):
     [decisions, backtracks, conflicts, propagations, hypotheses]); None when the formula is
     refuted at the root."""
     cnf = Cnf.from_clauses(clauses, num_vars)
-    search = Search(cnf.literals, cnf.offsets, num_vars)
+    search = Clauses((cnf.literals, cnf.offsets), num_vars)
     if not search.ok:
         return None
-    outcome, count, model = search.run(lits, 1 if limit is None else limit, probe_depth=probe_depth)
+    outcome, count, model = search.search(
+        lits, 1 if limit is None else limit, probe_depth=probe_depth
+    )
     result = {FOUND: GOLDEN_FOUND, EXHAUSTED: GOLDEN_EXHAUSTED}[outcome]
     c = search.counters()
     counters = [c.decisions, c.backtracks, c.conflicts, c.work - c.hypotheses, c.hypotheses]

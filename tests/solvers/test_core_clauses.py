@@ -44,7 +44,6 @@ from encoder.dimacs import Cnf
 from encoder.encodings import ENCODINGS, given_literals, rule_formula
 from encoder.geometry import Geometry, standard
 from encoder.grids import parse_cells
-from solvers.core.search import Search
 
 GOLDEN = "clauses.tsv.gz"
 
@@ -172,16 +171,17 @@ def test_batch_of_propagations():
 
 
 def test_the_search_propagates_in_the_ported_order():
-    """The search's propagation (solvers.core.search, which HomeBackend runs before a
-    search) lists its literals in the order the ported engine assigned them: the
-    search's counters follow that order.  The set is Clauses.propagate's."""
+    """The search's propagation (Clauses.propagate_levels: Engine.propagate's, which
+    HomeBackend runs before a search) lists its literals in the order the ported engine
+    assigned them: the search's counters follow that order.  The set is
+    Clauses.propagate's."""
     formula = rule_formula(standard(9), "centrale")
     cnf = Cnf.from_clauses(formula.clauses, formula.num_vars)
-    search = Search(cnf.literals, cnf.offsets, formula.num_vars)
+    search = core.Clauses((cnf.literals, cnf.offsets), formula.num_vars)
     native = native_rules(standard(9), "centrale")
     for line in (EASTER_MONSTER, EASTER_MONSTER[:-1] + "."):
         givens = given_literals(parse_cells(line, standard(9)), standard(9))
-        ok, lits = search.propagate(givens)
+        ok, lits = search.propagate_levels(givens, as_array=True)
         lits = lits.tolist()
         got = f"{int(ok)}|{len(lits)}|{digest(tuple(lits))}"
         assert got == expected(GOLDEN, f"trail|{digest(tuple(givens))}")

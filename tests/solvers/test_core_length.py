@@ -367,10 +367,10 @@ def test_a_known_solution_changes_no_rating():
     # rate(grid, solution=...) spares the searches of the solution's candidates (none of
     # them can be refuted); every field but the time must be the same as without it.
     from encoder.geometry import standard
-    from solvers.core import engine_for
+    from solvers.core import board_or_clauses
 
     geometry = standard(9)
-    rater, board = RefutationRater(geometry), engine_for(geometry)
+    rater, board = RefutationRater(geometry), board_or_clauses(geometry)
     path = PROJECT / "data" / "sets" / "sudoku9_depth1.txt"
     grids = np.array([p.grid for p in itertools.islice(read_puzzles(str(path)), 40)], np.int8)
     out = board.depths(grids, 2)
@@ -450,7 +450,7 @@ def test_rate_many_rates_as_rate(name, searches):
     # RefutationRater.rate_many rates the grids one after the other in one kernel call;
     # every field but the time must be rate's, with and without the grids' solutions,
     # with nesting (max_depth 2 sends the stuck grids through rate) and without.
-    from solvers.core import DEPTH_SAT, engine_for
+    from solvers.core import DEPTH_SAT, board_or_clauses
 
     path = PROJECT / "data" / "sets" / name
     puzzles = list(itertools.islice(read_puzzles(str(path)), 16))
@@ -460,7 +460,7 @@ def test_rate_many_rates_as_rate(name, searches):
     grids[0, :2] = [1, 1]  # a clash: unsat
     kwargs = {} if searches is None else {"searches": searches}
     rater = RefutationRater(geometry, **kwargs)
-    out = engine_for(geometry).depths(grids, 1)
+    out = board_or_clauses(geometry).depths(grids, 1)
     solutions = out.solutions * (out.status == DEPTH_SAT)[:, None]  # where it filled them
     for max_depth in (1, 2) if "depth2" in name else (1,):
         for known in (None, solutions):

@@ -246,7 +246,7 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "test_length_formula.py",
         "test_clause_check.py",
         "test_engine.py",
-    )  # fmt: skip  (test_engine: the Trace of trace.c)
+    )  # fmt: skip  (test_engine: the traces of trace.c)
     tests = [str(PROJECT / "tests" / "solvers" / name) for name in names]
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow",

@@ -1,4 +1,4 @@
-"""DPLL in the native core (`solvers.core.search`, solvers/core/native/search/search.c).
+"""DPLL in the native core (`solvers.core.Clauses.search`, solvers/core/native/search/search.c).
 
 The C search answers what the kernels it was ported from answered (recorded in
 data/search.tsv.gz by tests/solvers/make_goldens.py; search_cases.py makes the
@@ -40,8 +40,8 @@ from encoder.dimacs import Cnf
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import standard
 from encoder.grids import parse_cells
+from solvers.core import DECISIONS, EXHAUSTED, FOUND, TIME, WORK, Clauses
 from solvers.core.proof_log import FIRST, HEAD, new_log
-from solvers.core.search import DECISIONS, EXHAUSTED, FOUND, TIME, WORK, Search
 from solvers.limits import TimeLimitReached, alarm_after
 from solvers.proofs.check import check_proof, parse_proof
 from solvers.proofs.write import lemma_lines
@@ -49,9 +49,9 @@ from solvers.proofs.write import lemma_lines
 GOLDEN = "search.tsv.gz"
 
 
-def native(clauses, num_vars: int) -> Search:
+def native(clauses, num_vars: int) -> Clauses:
     cnf = Cnf.from_clauses(clauses, num_vars)
-    return Search(cnf.literals, cnf.offsets, num_vars)
+    return Clauses((cnf.literals, cnf.offsets), num_vars)
 
 
 def satisfies(model, clauses) -> bool:
@@ -89,9 +89,9 @@ def test_counts_and_models_match_brute_force(case):
     found = [tuple(model.tolist()) for model in search.models()]
     assert sorted(found) == sorted(expected)
     assert len(set(found)) == len(found)
-    outcome, count, _ = search.run(max_models=None)
+    outcome, count, _ = search.search(max_models=None)
     assert outcome == EXHAUSTED and count == len(expected)
-    outcome, _, model = search.run()
+    outcome, _, model = search.search()
     assert (outcome == FOUND) == bool(expected)
     if outcome == FOUND:
         assert satisfies(model.tolist(), clauses)
@@ -103,7 +103,7 @@ def test_unsat_searches_write_proofs_the_checker_verifies(case, probe_depth):
     num_vars, clauses = case
     search = native(clauses, num_vars)
     log = new_log(4096)
-    outcome, _, _ = search.run(probe_depth=probe_depth, log=log)
+    outcome, _, _ = search.search(probe_depth=probe_depth, log=log)
     if outcome != EXHAUSTED:
         return
     assert log[HEAD] <= log.size
@@ -122,21 +122,21 @@ def test_sudoku_models_and_counts(pysat_models):
     formula, search = _sudoku()
     geometry = standard(9)
     givens = given_literals(parse_cells(EASTER_MONSTER, geometry), geometry)
-    outcome, count, model = search.run(givens)
+    outcome, count, model = search.search(givens)
     assert outcome == FOUND and count == 1
     assert satisfies(model.tolist(), formula.clauses) and set(givens) <= set(model.tolist())
-    assert search.run(givens, max_models=2)[:2] == (EXHAUSTED, 1)
+    assert search.search(givens, max_models=2)[:2] == (EXHAUSTED, 1)
     fewer = given_literals(parse_cells(FEWER_GIVENS, geometry), geometry)
     expected = list(pysat_models(formula.clauses, formula.num_vars, assumptions=fewer))
     assert len(expected) > 2  # Easter Monster without a given
-    assert search.run(fewer, max_models=None)[:2] == (EXHAUSTED, len(expected))
+    assert search.search(fewer, max_models=None)[:2] == (EXHAUSTED, len(expected))
     models = [tuple(m.tolist()) for m in search.models(fewer)]
     assert sorted(models) == sorted(expected)
-    assert search.run(fewer, max_models=2)[:2] == (FOUND, 2)
-    assert search.run(givens, budget=3)[0] == DECISIONS
-    assert search.run(givens, work_budget=10)[0] == WORK
-    assert search.run(givens, deadline=time.monotonic() - 1)[0] == TIME
-    assert search.run(givens)[0] == FOUND  # every stop leaves the state ready
+    assert search.search(fewer, max_models=2)[:2] == (FOUND, 2)
+    assert search.search(givens, budget=3)[0] == DECISIONS
+    assert search.search(givens, work_budget=10)[0] == WORK
+    assert search.search(givens, deadline=time.monotonic() - 1)[0] == TIME
+    assert search.search(givens)[0] == FOUND  # every stop leaves the state ready
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -165,18 +165,18 @@ def test_the_same_counters_as_the_golden_search_on_sudoku():
 def test_the_boundary_refuses_what_it_cannot_search():
     search = native([[1, 2], [-1, 2]], 2)
     with pytest.raises(ValueError, match=r"nonzero literals|is not in 1"):
-        search.run([3])
+        search.search([3])
     with pytest.raises(ValueError, match=r"nonzero literals|is not in 1"):
-        search.run([0])
+        search.search([0])
     with pytest.raises(ValueError, match="proof log"):
-        search.run(log=np.zeros(5, np.int64))
+        search.search(log=np.zeros(5, np.int64))
     with pytest.raises(ValueError, match=">= 0"):
-        search.run(max_models=-1)
+        search.search(max_models=-1)
     with pytest.raises(ValueError, match="probe_depth"):
-        search.run(probe_depth=1000)
+        search.search(probe_depth=1000)
     with pytest.raises(RuntimeError, match="no model"):
-        native([[1], [-1, 2], [-2]], 2).run(next_model=True)
-    raw = search._search
+        native([[1], [-1, 2], [-2]], 2).search(next_model=True)
+    raw = search._cnf
     with pytest.raises(ValueError, match="int64"):
         raw.search(np.zeros(1, np.int32), False, 1, -1, -1, -1, 0, False, np.zeros(0, np.int64),
                    np.zeros(2, np.int64))  # fmt: skip
@@ -184,13 +184,13 @@ def test_the_boundary_refuses_what_it_cannot_search():
         raw.search(np.zeros(0, np.int64), False, 1, -1, -1, -1, 0, False, np.zeros(0, np.int64),
                    np.zeros(3, np.int64))  # fmt: skip
     with pytest.raises(ValueError, match="num_vars"):
-        Search(np.zeros(0, np.int64), np.zeros(1, np.int64), 0)
+        Clauses((np.zeros(0, np.int64), np.zeros(1, np.int64)), 0)
     with pytest.raises(ValueError, match="literal 5"):
-        Search(np.array([5], np.int64), np.array([0, 1], np.int64), 2)
+        Clauses((np.array([5], np.int64), np.array([0, 1], np.int64)), 2)
     with pytest.raises(ValueError, match="offsets"):
-        Search(np.array([1], np.int64), np.array([0, 2], np.int64), 2)
-    assert native([[1], [-1]], 1).run()[0] == EXHAUSTED  # refuted at the root
-    assert native([[]], 1).run()[0] == EXHAUSTED
+        Clauses((np.array([1], np.int64), np.array([0, 2], np.int64)), 2)
+    assert native([[1], [-1]], 1).search()[0] == EXHAUSTED  # refuted at the root
+    assert native([[]], 1).search()[0] == EXHAUSTED
 
 
 def _pigeons(holes: int) -> tuple[list[list[int]], int]:
@@ -209,15 +209,15 @@ def test_a_time_limit_and_ctrl_c_reach_the_search_through_the_signal_poll():
     search = native(clauses, num_vars)
     start = time.monotonic()
     with pytest.raises(TimeLimitReached), alarm_after(0.2):
-        search.run(max_models=None)
+        search.search(max_models=None)
     assert time.monotonic() - start < 2.0  # 0.2 s, and a loaded CI machine's margin
     timer = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
     start = time.monotonic()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        search.run(max_models=None)
+        search.search(max_models=None)
     assert time.monotonic() - start < 2.0
-    assert search.run(budget=5)[0] == DECISIONS  # the state is back at the root
+    assert search.search(budget=5)[0] == DECISIONS  # the state is back at the root
 
 
 @pytest.mark.parametrize(("name", "depth"), [("sudoku9_depth1", 1), ("sudoku9_x_depth2", 2)])
@@ -271,10 +271,10 @@ def test_the_clause_engine_gives_a_grid_up_at_its_time_limit():
         clauses.depths(grids, 1, time_limit=0)
 
 
-def test_propagation_before_a_search_is_the_engines():
-    """HomeBackend propagates a grid's givens on the search's own formula before it
-    searches (so that the search's counters are those of one formula serving both):
-    the same literals as Engine.propagate."""
+def test_the_engines_propagation_is_the_searchs():
+    """Engine.propagate enqueues the assumptions as a search starts (HomeBackend
+    propagates a grid's givens before it searches, on the same formula): as lists and
+    as arrays, in the same order, the set a closure of depth 0 assigns."""
     from solvers.core.engine import Engine
 
     formula = rule_formula(standard(9), "centrale")
@@ -282,12 +282,15 @@ def test_propagation_before_a_search_is_the_engines():
     geometry = standard(9)
     for line in (EASTER_MONSTER, FEWER_GIVENS):
         givens = given_literals(parse_cells(line, geometry), geometry)
-        ok, literals = engine.propagate_before_search(givens)
-        want_ok, want = engine.propagate(givens)  # (the order: test_core_clauses.py)
+        ok, literals = engine.propagate(givens, as_array=True)
+        want_ok, want = engine.probe(givens, depth=0)  # (the order: test_core_clauses.py)
         assert ok == want_ok and sorted(literals.tolist()) == sorted(want)
-    assert engine.propagate_before_search([1, -1])[0] is False
-    with pytest.raises(ValueError, match=r"nonzero literals|is not in 1"):
-        engine.propagate_before_search([0])
+        assert engine.propagate(givens) == (ok, literals.tolist())
+    assert engine.propagate([1, -1])[0] is False
+    assert engine.propagate([1, -1], as_array=True)[0] is False
+    for as_array in (False, True):
+        with pytest.raises(ValueError, match=r"nonzero literals|is not in 1"):
+            engine.propagate([0], as_array=as_array)
 
 
 def test_the_root_level_is_the_golden_one():
@@ -298,7 +301,7 @@ def test_the_root_level_is_the_golden_one():
 
     for key, clauses, num_vars in root_cases():
         cnf = Cnf.from_clauses(clauses, num_vars)
-        search = Search(cnf.literals, cnf.offsets, num_vars)
+        search = Clauses((cnf.literals, cnf.offsets), num_vars)
         fixed = search.fixed().tolist() if search.ok else []
         assert [search.ok, fixed] == json.loads(expected(GOLDEN, f"root|{key}")), key
         ok, lits = unit_propagate(clauses, [])

@@ -3,13 +3,14 @@
 same thing.  The sources sit in one folder per concern, beside this file:
 
     board/     the bit board of the exam's formula (core.h: the shared declarations)
-    clauses/   the clause engine (propagation, closures, depth loop) and Trace
-    search/    DPLL search on the clause engine
+    clauses/   the clause engine (propagation, closures, depth loop) and the trace's
+               reasons
+    search/    DPLL search on the clause engine (the same formula object, _core)
     length/    refutation lengths and BxB
     proof/     the proof log the kernels write, and the model checker's clause check
     boundary/  what every entry point shares: the checks of arrays, offsets, literals
                and logs (boundary.h), DIMACS codes, the bounds, the outcomes, the poll
-    python/    the Python types, one file per extension
+    python/    the Python types, one file per extension (module.c: Board, Clauses)
 
 Each extension is `solvers.core._<name>`, linked with the shared files; the board's
 kernels are compiled once per instruction set (board_base.c, board_sse41.c,
@@ -44,15 +45,10 @@ EXTENSIONS = {
         "clauses/clause_arrays.c",
         "clauses/clauses.c",
         "clauses/trace.c",
+        "search/search.c",
         "board/board_base.c",
         "board/board_sse41.c",
         "board/board_avx2.c",
-    ),
-    "_search": (
-        "python/search_module.c",
-        "search/search.c",
-        "clauses/clauses.c",
-        "clauses/clause_arrays.c",
     ),
     "_length": (
         "length/length.c",

@@ -15,23 +15,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "status.h"
+
 typedef uint64_t word;
 
-/* Results of the kernels (never seen by Python: module.c turns them into values). */
+/* A kernel's result and a grid's outcome in a depth loop (solvers.core.DEPTH_*): the
+ * names the board's and the clause engine's kernels read, each a value of the one
+ * vocabulary (status.h). */
 enum {
-    CORE_OK = 0,        /* at a fixpoint, no contradiction */
-    CORE_CONFLICT = 1,  /* a contradiction */
-    CORE_BUDGET = 2,    /* the grid's work budget ran out at a hypothesis boundary */
-    CORE_INTERRUPT = 3, /* a signal handler raised (Ctrl-C): the exception is set */
-};
-
-/* A grid's outcome in a depth loop (solvers.core.DEPTH_*). */
-enum {
-    DEPTH_OPEN = 0,
-    DEPTH_SAT = 1,
-    DEPTH_UNSAT = 2,
-    DEPTH_BAD = 3,
-    DEPTH_BUDGET = 5,
+    CORE_OK = STATUS_OPEN,           /* at a fixpoint, no contradiction */
+    CORE_CONFLICT = STATUS_CONFLICT, /* a contradiction */
+    CORE_BUDGET = STATUS_BUDGET,     /* the grid's work budget ran out at a hypothesis boundary */
+    CORE_INTERRUPT = STATUS_INTERRUPT, /* a signal handler raised (Ctrl-C): the exception is set */
+    DEPTH_OPEN = STATUS_OPEN,
+    DEPTH_SAT = STATUS_SAT,
+    DEPTH_UNSAT = STATUS_CONFLICT,
+    DEPTH_BAD = STATUS_BAD,
+    DEPTH_BUDGET = STATUS_BUDGET,
 };
 
 /* Signal polling: kernels run with the GIL released and call core_poll at hypothesis

@@ -76,7 +76,7 @@ typedef struct Cnf {
 
 /* Beyond core.h's: a closure stopped by its grid's time limit, and such a grid's status
  * (solvers.core.DEPTH_TIMEOUT). */
-enum { CNF_TIME = 4, DEPTH_TIMEOUT = 4 };
+enum { CNF_TIME = STATUS_TIME, DEPTH_TIMEOUT = STATUS_TIME };
 
 enum { C_LEVEL = 0, C_POS = 1, C_QUIET = 2, C_STAMP = 3, C_HYP = 4, C_COLUMNS = 5 };
 

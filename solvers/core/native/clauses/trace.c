@@ -1,5 +1,5 @@
-/* Unit propagation with reasons, for explanations: `Trace(flat, offsets, num_vars)` and
- * its `trace(assumptions)` (solvers.core.engine.Engine.trace).
+/* Unit propagation with reasons, for explanations: the arrays a clause object builds at
+ * its first trace (solvers.core.Clauses.trace, Engine.trace).
  *
  * A trace answers "which clause put each literal on the trail, and which clause was
  * falsified".  It is not the clause engine's watched propagation (clauses.c) on
@@ -14,52 +14,20 @@
  * The root level (the unit clauses and what they imply) is propagated once and never
  * listed; each trace starts from it and returns to it.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
 #include <stdlib.h>
 #include <string.h>
 
-#include "boundary.h"
 #include "codes.h"
 #include "trace.h"
 
-typedef struct {
-    PyObject_HEAD int32_t nvars;
-    int ready;
-    int32_t *lits;   /* the kept clauses' literal codes, flat */
-    int64_t *cstart; /* nclauses + 1 */
-    int64_t *orig;   /* each kept clause's input index */
-    int64_t *ostart; /* occ[ostart[x] .. ostart[x + 1]): the kept clauses holding code x */
-    int32_t *occ;
-    int8_t *value;   /* per code: 1 true, -1 false, 0 unassigned */
-    int32_t *trail;
-    int64_t *reason; /* per variable: the input index of the clause that implied it, -1 */
-    int64_t root;    /* the trail's size at the root level */
-    int64_t root_conflict; /* the clause refuting the formula at the root, or -1 */
-} TraceObject;
-
-
-static void trace_free(TraceObject *T) {
-    free(T->lits);
-    free(T->cstart);
-    free(T->orig);
-    free(T->ostart);
-    free(T->occ);
-    free(T->value);
-    free(T->trail);
-    free(T->reason);
-    T->lits = T->occ = T->trail = NULL;
-    T->cstart = T->orig = T->ostart = T->reason = NULL;
-    T->value = NULL;
+void trace_free(Trace *T) {
+    void *arrays[] = {T->lits, T->cstart, T->orig, T->ostart, T->occ, T->value, T->trail,
+                      T->reason};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+    memset(T, 0, sizeof *T); /* every array NULL: freed again, nothing happens */
 }
 
-static void trace_dealloc(TraceObject *self) {
-    trace_free(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static void assign(TraceObject *T, int64_t *size, int32_t lit, int64_t why) {
+static void assign(Trace *T, int64_t *size, int32_t lit, int64_t why) {
     T->value[lit] = 1;
     T->value[lit ^ 1] = -1;
     T->reason[lit >> 1] = why;
@@ -67,7 +35,7 @@ static void assign(TraceObject *T, int64_t *size, int32_t lit, int64_t why) {
 }
 
 /* Propagate the trail from `head`: -1, or the input index of a falsified clause. */
-static int64_t propagate(TraceObject *T, int64_t head, int64_t *size) {
+static int64_t propagate(Trace *T, int64_t head, int64_t *size) {
     const int8_t *value = T->value;
     while (head < *size) {
         int32_t false_lit = T->trail[head++] ^ 1;
@@ -90,16 +58,14 @@ static int64_t propagate(TraceObject *T, int64_t head, int64_t *size) {
     return -1;
 }
 
-static void undo(TraceObject *T, int64_t size) {
+static void undo(Trace *T, int64_t size) {
     for (int64_t i = T->root; i < size; i++) {
         int32_t lit = T->trail[i];
         T->value[lit] = T->value[lit ^ 1] = 0;
     }
 }
 
-/* Keep the clauses but tautologies, their literals merged; index the occurrences;
- * propagate the root.  0, or -1 when out of memory. */
-static int trace_build(TraceObject *T, const int64_t *flat, const int64_t *offsets,
+int trace_build(Trace *T, const int64_t *flat, const int64_t *offsets,
                        int64_t count, int32_t nvars) {
     int64_t total = offsets[count], nlits = 2 * (int64_t)nvars;
     T->nvars = nvars;
@@ -152,115 +118,23 @@ static int trace_build(TraceObject *T, const int64_t *flat, const int64_t *offse
     return 0;
 }
 
-static int trace_init(TraceObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"flat", "offsets", "num_vars", NULL};
-    PyObject *fo, *oo;
-    long long nvars;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOL", kwlist, &fo, &oo, &nvars)) return -1;
-    if (self->ready) {
-        PyErr_SetString(PyExc_RuntimeError, "a Trace object is initialised once");
-        return -1;
-    }
-    Py_buffer fv = {0}, ov = {0};
-    int r = -1;
-    if (get_clause_arrays(fo, oo, nvars, &fv, &ov) < 0) return -1;
-    if (trace_build(self, fv.buf, ov.buf, ov.shape[0] - 1, (int32_t)nvars) < 0) {
-        trace_free(self);
-        PyErr_NoMemory();
-        goto out;
-    }
-    self->ready = 1;
-    r = 0;
-out:
-    RELEASE(&fv, &ov);
-    return r;
-}
-
-/* trace(assumptions) -> (ok, [(literal, reason)], conflict): see solvers.core.engine. */
-static PyObject *trace_trace(TraceObject *self, PyObject *assumptions) {
-    if (!self->ready) {
-        PyErr_SetString(PyExc_RuntimeError, "the Trace object is not initialised");
-        return NULL;
-    }
-    if (self->root_conflict >= 0)
-        return Py_BuildValue("(O[]L)", Py_False, (long long)self->root_conflict);
-    PyObject *seq = PySequence_Fast(assumptions, "assumptions must be a sequence of ints");
-    if (!seq) return NULL;
-    /* read and checked whole before anything is assigned: an __index__ may raise */
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    int32_t *codes = malloc(sizeof(int32_t) * (size_t)(n + 1));
-    if (!codes) {
-        Py_DECREF(seq);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long long lit = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (lit == -1 && PyErr_Occurred()) {
-            free(codes);
-            Py_DECREF(seq);
-            return NULL;
-        }
-        if (!dimacs_in_range(lit, self->nvars)) {
-            check_literals((int64_t[]){lit}, 1, self->nvars, "assumption");
-            free(codes);
-            Py_DECREF(seq);
-            return NULL;
-        }
-        codes[i] = lit_code(lit);
-    }
-    Py_DECREF(seq);
-    int64_t size = self->root, conflict = -1;
-    int ok = 1;
-    for (Py_ssize_t i = 0; i < n && ok; i++) {
-        int8_t v = self->value[codes[i]];
+int64_t trace_assume(Trace *T, const int32_t *codes, int64_t n, int64_t *size, int *ok) {
+    int64_t conflict = -1;
+    *size = T->root;
+    *ok = 1;
+    for (int64_t i = 0; i < n && *ok; i++) {
+        int8_t v = T->value[codes[i]];
         if (v == 1) continue; /* already true: nothing new */
         if (v == -1) {        /* already false: no clause to blame */
-            ok = 0;
+            *ok = 0;
             break;
         }
-        int64_t head = size;
-        assign(self, &size, codes[i], -1);
-        conflict = propagate(self, head, &size);
-        ok = conflict < 0;
+        int64_t head = *size;
+        assign(T, size, codes[i], -1);
+        conflict = propagate(T, head, size);
+        *ok = conflict < 0;
     }
-    free(codes);
-    PyObject *steps = PyList_New(size - self->root);
-    for (int64_t i = self->root; steps && i < size; i++) {
-        int32_t lit = self->trail[i];
-        PyObject *step = Py_BuildValue("(LL)", (long long)code_lit(lit),
-                                       (long long)self->reason[lit >> 1]);
-        if (!step) Py_CLEAR(steps);
-        else PyList_SET_ITEM(steps, i - self->root, step);
-    }
-    undo(self, size);
-    if (!steps) return NULL;
-    PyObject *result = Py_BuildValue("(ONL)", ok ? Py_True : Py_False, steps, (long long)conflict);
-    return result;
+    return conflict;
 }
 
-static PyMethodDef trace_methods[] = {
-    {"trace", (PyCFunction)trace_trace, METH_O,
-     "trace(assumptions) -> (ok, [(literal, reason clause)], falsified clause or -1)"},
-    {NULL},
-};
-
-static PyTypeObject TraceType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "solvers.core._core.Trace",
-    .tp_basicsize = sizeof(TraceObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Trace(flat, offsets, num_vars): propagation with reasons, for explanations",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)trace_init,
-    .tp_dealloc = (destructor)trace_dealloc,
-    .tp_methods = trace_methods,
-};
-
-int trace_add_type(PyObject *module) {
-    if (PyType_Ready(&TraceType) < 0) return -1;
-    Py_INCREF(&TraceType);
-    if (PyModule_AddObject(module, "Trace", (PyObject *)&TraceType) < 0) {
-        Py_DECREF(&TraceType);
-        return -1;
-    }
-    return 0;
-}
+void trace_undo(Trace *T, int64_t size) { undo(T, size); }

@@ -1,5 +1,7 @@
-/* The Python face of the native core (solvers.core._core): the Board and Clauses
- * types, the variant table, and the checks at the boundary.
+/* The Python face of the native core (solvers.core._core): the Board type, the Clauses
+ * type (one formula object per CNF: propagation, closures, depth loops, batches, DPLL
+ * search, the root level and the trace, whose arrays it builds at the first trace), the
+ * variant table, the outcomes of status.h, and the checks at the boundary.
  *
  * Arrays cross the boundary through the buffer protocol (numpy arrays, no copies):
  * every array is checked for its element size, C contiguity and shape before a kernel
@@ -22,6 +24,8 @@
 #include "codes.h"
 #include "core.h"
 #include "proof_log.h"
+#include "search.h"
+#include "status.h"
 #include "trace.h"
 
 #define WITNESS_WORDS (1 << 19) /* witnesses kept per frame when they fit in this */
@@ -597,13 +601,21 @@ static PyTypeObject BoardType = {
 
 typedef struct {
     PyObject_HEAD Cnf f;
+    Search s;          /* DPLL's decision stack on the same formula */
+    Trace trace;       /* the reasons' arrays, built at the first trace */
+    PyObject *input;   /* (flat, offsets) as given: what the trace is built from */
     int ready;
     int busy;
+    int at_model;      /* the trail holds the model the last search found */
+    int traced;
     ListFace face;
 } ClausesObject;
 
 static void clauses_dealloc(ClausesObject *self) {
     cnf_free(&self->f);
+    search_free(&self->s);
+    trace_free(&self->trace);
+    Py_XDECREF(self->input);
     list_face_free(&self->face);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -618,6 +630,10 @@ static int clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (cnf_from_arrays(&self->f, fo, oo, nvars) < 0) return -1;
+    if (search_init(&self->s, &self->f) < 0 || !(self->input = PyTuple_Pack(2, fo, oo))) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return -1;
+    }
     self->ready = 1;
     return 0;
 }
@@ -632,12 +648,12 @@ static int clauses_enter(ClausesObject *self) {
         return -1;
     }
     self->busy = 1;
+    self->at_model = 0; /* every kernel but a search's next model starts from level 0 */
     return 0;
 }
 
 /* probe(lits, depth, positive_only, out[, log, budget, limit_ns]): the number of
- * literals written to out, or PROBE_CONFLICT, PROBE_BUDGET, PROBE_TIME */
-enum { PROBE_CONFLICT = -1, PROBE_BUDGET = -2, PROBE_TIME = -3 };
+ * literals written to out, or -STATUS_CONFLICT, -STATUS_BUDGET, -STATUS_TIME */
 static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
     PyObject *lo, *oo, *logo = NULL;
     int depth, positive_only;
@@ -678,10 +694,7 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
     F->log = NULL;
     F->limit_ns = 0;
     if (r != CORE_INTERRUPT)
-        result = PyLong_FromLongLong(r == CORE_OK       ? nout
-                                     : r == CORE_BUDGET ? PROBE_BUDGET
-                                     : r == CNF_TIME    ? PROBE_TIME
-                                                        : PROBE_CONFLICT);
+        result = PyLong_FromLongLong(r == CORE_OK ? nout : -(int64_t)r); /* -status */
 out:
     self->busy = 0;
     RELEASE(&lv, &ov, &gv);
@@ -861,23 +874,238 @@ out:
     return result;
 }
 
+/* search(assumptions, next_model, max_models, budget, work_budget, deadline_ns,
+ * probe_depth, positive_only, log, model) -> (outcome, models): DPLL (search.h). */
+static PyObject *clauses_search(ClausesObject *self, PyObject *args) {
+    PyObject *lo, *logo, *mo;
+    int next_model, probe_depth, positive_only;
+    long long max_models, budget, work_budget, deadline_ns;
+    if (!PyArg_ParseTuple(args, "OpLLLLipOO", &lo, &next_model, &max_models, &budget,
+                          &work_budget, &deadline_ns, &probe_depth, &positive_only, &logo, &mo))
+        return NULL;
+    if (probe_depth < 0 || probe_depth > MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "probe_depth must be in 0..%d, not %d", MAX_DEPTH,
+                     probe_depth);
+        return NULL;
+    }
+    int at_model = self->at_model;
+    if (clauses_enter(self) < 0) return NULL;
+    Cnf *F = &self->f;
+    Search *S = &self->s;
+    Py_buffer lv = {0}, gv = {0}, mv = {0};
+    PyObject *result = NULL;
+    if (next_model && !at_model) {
+        PyErr_SetString(PyExc_RuntimeError, "next_model: the last search found no model");
+        goto out;
+    }
+    if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 || get_log(logo, &gv) < 0 ||
+        get_ints(mo, &mv, "model", 8, 1, F->nvars, -1, 1) < 0)
+        goto out;
+    const int64_t *lits = lv.buf;
+    if (check_literals(lits, lv.shape[0], F->nvars, "assumption") < 0) goto out;
+    int64_t *log = gv.buf;
+    if (cnf_room(F, probe_depth) < 0) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    SearchAsk ask = {max_models, budget, work_budget, deadline_ns, probe_depth, positive_only};
+    int64_t models = 0;
+    int outcome = STATUS_EXHAUSTED;
+    Poll poll;
+    core_release(&poll);
+    if (!next_model && search_start(F, S, lits, lv.shape[0]) != CORE_OK) {
+        outcome = STATUS_EXHAUSTED; /* the assumptions contradict: no model, no lemma */
+    } else {
+        if (gv.shape[0] > 0) {
+            F->log = log;
+            F->log_len = gv.shape[0];
+            if (!next_model) log[LOG_BASE] = S->base;
+        }
+        outcome = search_run(F, S, &ask, next_model, &models, &poll);
+        F->log = NULL;
+        F->log_len = 0;
+    }
+    self->at_model = outcome == STATUS_FOUND;
+    if (self->at_model) {
+        int64_t *model = mv.buf;
+        for (int32_t v = 0; v < F->nvars; v++) model[v] = F->value[2 * v] == 1 ? v + 1 : -(v + 1);
+    } else {
+        cnf_cancel_until(F, 0);
+    }
+    core_reacquire(&poll);
+    if (outcome != STATUS_INTERRUPT) result = Py_BuildValue("(iL)", outcome, (long long)models);
+out:
+    self->busy = 0;
+    RELEASE(&lv, &gv, &mv);
+    return result;
+}
+
+/* The assumptions enqueued as a search starts them, each at a level of its own and
+ * propagated before the next (as PySAT's Minisat22.propagate does, and in the order the
+ * search meets the watches after it): CORE_OK or CORE_CONFLICT, the trail then to be
+ * read from trail_lim[0] and undone with cnf_cancel_until(F, 0). */
+static int propagate_levels(ClausesObject *self, const int64_t *lits, int64_t count) {
+    return search_start(&self->f, &self->s, lits, count);
+}
+
+/* propagate(assumptions, out) -> how many literals above the root level it wrote to
+ * out (num_vars int64), or -STATUS_CONFLICT. */
+static PyObject *clauses_propagate(ClausesObject *self, PyObject *args) {
+    PyObject *lo, *oo;
+    if (!PyArg_ParseTuple(args, "OO", &lo, &oo) || clauses_enter(self) < 0) return NULL;
+    Cnf *F = &self->f;
+    Py_buffer lv = {0}, ov = {0};
+    PyObject *result = NULL;
+    if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
+        get_ints(oo, &ov, "out", 8, 1, F->nvars, -1, 1) < 0 ||
+        check_literals(lv.buf, lv.shape[0], F->nvars, "assumption") < 0)
+        goto out;
+    int64_t count = -STATUS_CONFLICT, *lits = ov.buf;
+    if (propagate_levels(self, lv.buf, lv.shape[0]) == CORE_OK) {
+        count = 0;
+        for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) lits[count++] = code_lit(F->trail[i]);
+    }
+    cnf_cancel_until(F, 0);
+    result = PyLong_FromLongLong(count);
+out:
+    self->busy = 0;
+    RELEASE(&lv, &ov);
+    return result;
+}
+
+/* propagate_list(assumptions) -> (True, [literals]) or (False, []): propagate's answer
+ * for a Python sequence of ints, read and answered without numpy (Engine.propagate). */
+static PyObject *clauses_propagate_list(ClausesObject *self, PyObject *assumptions) {
+    if (clauses_enter(self) < 0) return NULL;
+    Cnf *F = &self->f;
+    int64_t stack[STACK_LITS], *heap = NULL;
+    Py_ssize_t count = -1;
+    if (list_face_room(&self->face, F->nvars) == 0)
+        count = read_literals(assumptions, stack, STACK_LITS, F->nvars, 0, &heap);
+    if (count < 0) {
+        self->busy = 0;
+        return NULL;
+    }
+    int r = propagate_levels(self, heap ? heap : stack, count);
+    free(heap);
+    const int64_t start = r == CORE_OK ? F->trail_lim[0] : 0;
+    PyObject *answer = probe_answer(&self->face, r, NULL, F->trail + start,
+                                    r == CORE_OK ? F->trail_size - start : 0);
+    cnf_cancel_until(F, 0);
+    self->busy = 0;
+    return answer;
+}
+
+/* fixed(out) -> how many literals the root level holds (the formula's units and what
+ * they imply, in the order they were assigned), written to out (num_vars int64), or
+ * -STATUS_CONFLICT when they are contradictory. */
+static PyObject *clauses_fixed(ClausesObject *self, PyObject *oo) {
+    if (clauses_enter(self) < 0) return NULL;
+    Cnf *F = &self->f;
+    Py_buffer ov = {0};
+    PyObject *result = NULL;
+    if (get_ints(oo, &ov, "out", 8, 1, F->nvars, -1, 1) == 0) {
+        cnf_cancel_until(F, 0); /* (a kept model is given up) */
+        int64_t count = -STATUS_CONFLICT, *lits = ov.buf;
+        if (!F->root_conflict)
+            for (count = 0; count < F->trail_size; count++) lits[count] = code_lit(F->trail[count]);
+        result = PyLong_FromLongLong(count);
+    }
+    self->busy = 0;
+    RELEASE(&ov);
+    return result;
+}
+
+/* Build the trace's arrays from the formula as given, at the first trace: 0, or -1 with
+ * the error set. */
+static int clauses_traced(ClausesObject *self) {
+    if (self->traced) return 0;
+    Py_buffer fv = {0}, ov = {0};
+    PyObject *fo = PyTuple_GET_ITEM(self->input, 0), *oo = PyTuple_GET_ITEM(self->input, 1);
+    if (get_clause_arrays(fo, oo, self->f.nvars, &fv, &ov) < 0) return -1;
+    int r = trace_build(&self->trace, fv.buf, ov.buf, ov.shape[0] - 1, self->f.nvars);
+    RELEASE(&fv, &ov);
+    if (r < 0) {
+        trace_free(&self->trace);
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->traced = 1;
+    return 0;
+}
+
+/* trace(assumptions) -> (ok, [(literal, reason)], conflict): see trace.c and
+ * solvers.core.engine.Engine.trace.  The assumptions are read and checked whole before
+ * anything is assigned (an item's __index__ may raise). */
+static PyObject *clauses_trace(ClausesObject *self, PyObject *assumptions) {
+    if (clauses_enter(self) < 0) return NULL;
+    Trace *T = &self->trace;
+    int64_t stack[STACK_LITS], *heap = NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = -1;
+    if (clauses_traced(self) < 0 || list_face_room(&self->face, self->f.nvars) < 0) goto out;
+    if (T->root_conflict >= 0) {
+        result = Py_BuildValue("(O[]L)", Py_False, (long long)T->root_conflict);
+        goto out;
+    }
+    n = read_literals(assumptions, stack, STACK_LITS, self->f.nvars, 0, &heap);
+    if (n < 0) goto out;
+    int64_t *lits = heap ? heap : stack;
+    int32_t *codes = (int32_t *)lits; /* in place: a code is no wider than its literal */
+    for (Py_ssize_t i = 0; i < n; i++) codes[i] = lit_code(lits[i]);
+    int64_t size;
+    int ok;
+    int64_t conflict = trace_assume(T, codes, n, &size, &ok);
+    PyObject *steps = PyList_New(size - T->root);
+    for (int64_t i = T->root; steps && i < size; i++) {
+        int32_t lit = T->trail[i];
+        PyObject *step =
+            Py_BuildValue("(LL)", (long long)code_lit(lit), (long long)T->reason[lit >> 1]);
+        if (!step)
+            Py_CLEAR(steps);
+        else
+            PyList_SET_ITEM(steps, i - T->root, step);
+    }
+    trace_undo(T, size);
+    if (steps) result = Py_BuildValue("(ONL)", ok ? Py_True : Py_False, steps, (long long)conflict);
+out:
+    free(heap);
+    self->busy = 0;
+    return result;
+}
+
+/* counters() -> (work, hypotheses, root_conflict, conflicts, decisions, backtracks),
+ * since the object was made. */
 static PyObject *clauses_counters(ClausesObject *self, PyObject *unused) {
-    return Py_BuildValue("KKiK", (unsigned long long)self->f.work,
+    return Py_BuildValue("KKiKLL", (unsigned long long)self->f.work,
                          (unsigned long long)self->f.hypotheses, self->f.root_conflict,
-                         (unsigned long long)self->f.conflicts);
+                         (unsigned long long)self->f.conflicts, (long long)self->s.decisions,
+                         (long long)self->s.backtracks);
 }
 
 static PyMethodDef clauses_methods[] = {
     {"probe", (PyCFunction)clauses_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
     {"probe_list", (PyCFunction)(void (*)(void))clauses_probe_list, METH_FASTCALL,
      "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
+    {"propagate", (PyCFunction)clauses_propagate, METH_VARARGS,
+     "propagate(assumptions, out) -> literals above the root level written, or -CONFLICT"},
+    {"propagate_list", (PyCFunction)clauses_propagate_list, METH_O,
+     "propagate_list(assumptions) -> (ok, literals), each assumption at a level of its own"},
     {"depths", (PyCFunction)clauses_depths, METH_VARARGS,
      "depths(grids, n, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
     {"batch", (PyCFunction)clauses_batch, METH_VARARGS, "batch(flat, offsets, ok, values)"},
     {"closures", (PyCFunction)clauses_closures, METH_VARARGS,
      "closures(flat, offsets, depth, positive_only, cell_vars, budget, status, assigned, "
      "conflicts, work, ns, true)"},
-    {"counters", (PyCFunction)clauses_counters, METH_NOARGS, "(work, hypotheses, root_conflict, conflicts)"},
+    {"search", (PyCFunction)clauses_search, METH_VARARGS,
+     "search(assumptions, next_model, max_models, budget, work_budget, deadline_ns, "
+     "probe_depth, positive_only, log, model) -> (outcome, models)"},
+    {"fixed", (PyCFunction)clauses_fixed, METH_O,
+     "fixed(out) -> the root level's literals written, or -CONFLICT when contradictory"},
+    {"trace", (PyCFunction)clauses_trace, METH_O,
+     "trace(assumptions) -> (ok, [(literal, reason clause)], falsified clause or -1)"},
+    {"counters", (PyCFunction)clauses_counters, METH_NOARGS,
+     "(work, hypotheses, root_conflict, conflicts, decisions, backtracks)"},
     {NULL},
 };
 
@@ -906,37 +1134,49 @@ static struct PyModuleDef core_module = {
     module_methods,
 };
 
+/* Add `type` to module `m` as `name`: 0, or -1 with the error set. */
+static int add_type(PyObject *m, const char *name, PyTypeObject *type) {
+    if (PyType_Ready(type) < 0) return -1;
+    Py_INCREF(type);
+    if (PyModule_AddObject(m, name, (PyObject *)type) == 0) return 0;
+    Py_DECREF(type);
+    return -1;
+}
+
 PyMODINIT_FUNC PyInit__core(void) {
     find_variants();
-    if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&ClausesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
-    Py_INCREF(&BoardType);
-    if (PyModule_AddObject(m, "Board", (PyObject *)&BoardType) < 0) {
-        Py_DECREF(&BoardType);
+    if (add_type(m, "Board", &BoardType) < 0 || add_type(m, "Clauses", &ClausesType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
-    Py_INCREF(&ClausesType);
-    if (PyModule_AddObject(m, "Clauses", (PyObject *)&ClausesType) < 0) {
-        Py_DECREF(&ClausesType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    /* The codes, slots and bounds Python reads from here (one definition: core.h,
+    /* The outcomes, slots and bounds Python reads from here (one definition: status.h,
      * proof_log.h, bounds.h). */
     static const struct {
         const char *name;
         long value;
     } constants[] = {
-        {"DEPTH_OPEN", DEPTH_OPEN},       {"DEPTH_SAT", DEPTH_SAT},
-        {"DEPTH_UNSAT", DEPTH_UNSAT},     {"DEPTH_BAD", DEPTH_BAD},
-        {"DEPTH_TIMEOUT", DEPTH_TIMEOUT}, {"DEPTH_BUDGET", DEPTH_BUDGET},
-        {"LOG_HEAD", LOG_HEAD},           {"LOG_BASE", LOG_BASE},
-        {"LOG_MARK", LOG_MARK},           {"LOG_MARKED_FRAMES", LOG_MARKED_FRAMES},
-        {"LOG_FIRST", LOG_FIRST},         {"PROBE_CONFLICT", PROBE_CONFLICT},
-        {"PROBE_BUDGET", PROBE_BUDGET},   {"PROBE_TIME", PROBE_TIME},
-        {"MAX_DEPTH", MAX_DEPTH},         {"MAX_SIDE", MAX_SIDE},
+        {"STATUS_OPEN", STATUS_OPEN},
+        {"STATUS_SAT", STATUS_SAT},
+        {"STATUS_CONFLICT", STATUS_CONFLICT},
+        {"STATUS_BAD", STATUS_BAD},
+        {"STATUS_TIME", STATUS_TIME},
+        {"STATUS_BUDGET", STATUS_BUDGET},
+        {"STATUS_INTERRUPT", STATUS_INTERRUPT},
+        {"STATUS_FOUND", STATUS_FOUND},
+        {"STATUS_EXHAUSTED", STATUS_EXHAUSTED},
+        {"STATUS_DECISIONS", STATUS_DECISIONS},
+        {"STATUS_STUCK", STATUS_STUCK},
+        {"STATUS_PAUSED", STATUS_PAUSED},
+        {"STATUS_BAD_SOLUTION", STATUS_BAD_SOLUTION},
+        {"LOG_HEAD", LOG_HEAD},
+        {"LOG_BASE", LOG_BASE},
+        {"LOG_MARK", LOG_MARK},
+        {"LOG_MARKED_FRAMES", LOG_MARKED_FRAMES},
+        {"LOG_FIRST", LOG_FIRST},
+        {"MAX_DEPTH", MAX_DEPTH},
+        {"MAX_SIDE", MAX_SIDE},
         {"MAX_SECONDS", MAX_SECONDS},
     };
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
@@ -947,10 +1187,6 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyObject *max_count = PyLong_FromLongLong(MAX_COUNT); /* wider than a C long may be */
     if (!max_count || PyModule_AddObject(m, "MAX_COUNT", max_count) < 0) {
         Py_XDECREF(max_count);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (trace_add_type(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -16,7 +16,7 @@
  *
  * The decision stack is trail_lim; flipped[d] says whether level d's decision has
  * already been reversed, which is all chronological backtracking needs.  The trail
- * holds a model when a search returns SEARCH_FOUND, so the next call with next_model
+ * holds a model when a search returns STATUS_FOUND, so the next call with next_model
  * backtracks from it: enumeration without blocking clauses.  Work budgets and the
  * deadline are checked at the start of a node only (and inside the closures, at their
  * hypothesis boundaries), so a search stopped by its budget stops at the same node on
@@ -120,15 +120,15 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
         if (!backtrack) {
             /* A node starts here with its literals enqueued: where the bounds are read. */
             if (core_poll(poll)) {
-                outcome = SEARCH_INTERRUPT;
+                outcome = STATUS_INTERRUPT;
                 break;
             }
             if (ask->work_budget >= 0 && F->work - work0 > (uint64_t)ask->work_budget) {
-                outcome = SEARCH_WORK;
+                outcome = STATUS_BUDGET;
                 break;
             }
             if (ask->deadline_ns >= 0 && core_now_ns() >= ask->deadline_ns) {
-                outcome = SEARCH_TIME;
+                outcome = STATUS_TIME;
                 break;
             }
             int r = cnf_propagate(F);
@@ -136,15 +136,15 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
                 r = cnf_closure(F, ask->probe_depth, ask->positive_only, poll, work0,
                                 ask->work_budget);
             if (r == CORE_INTERRUPT) {
-                outcome = SEARCH_INTERRUPT;
+                outcome = STATUS_INTERRUPT;
                 break;
             }
             if (r == CORE_BUDGET) {
-                outcome = SEARCH_WORK;
+                outcome = STATUS_BUDGET;
                 break;
             }
             if (r == CNF_TIME) { /* a closure's own time limit (F->limit_ns): not a conflict */
-                outcome = SEARCH_TIME;
+                outcome = STATUS_TIME;
                 break;
             }
             if (r != CORE_OK) {
@@ -157,12 +157,12 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
                     found++;
                     if (ask->max_models >= 0 && found >= ask->max_models) {
                         *models = found;
-                        return SEARCH_FOUND;
+                        return STATUS_FOUND;
                     }
                     backtrack = 1; /* look for the next model */
                 } else {
                     if (ask->budget >= 0 && decisions >= ask->budget) {
-                        outcome = SEARCH_DECISIONS;
+                        outcome = STATUS_DECISIONS;
                         break;
                     }
                     decisions++;
@@ -180,7 +180,7 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
             level--;
         }
         if (level <= S->base) {
-            outcome = SEARCH_EXHAUSTED;
+            outcome = STATUS_EXHAUSTED;
             break;
         }
         int32_t decision = F->trail[F->trail_lim[level - 1]];

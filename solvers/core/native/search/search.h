@@ -8,15 +8,11 @@
 
 #include "clauses.h"
 
-/* A search's outcome. */
-enum {
-    SEARCH_FOUND = 0,       /* max_models models found: the trail holds the last one */
-    SEARCH_EXHAUSTED = 1,   /* no further model above the base level */
-    SEARCH_DECISIONS = 2,   /* the decision budget ran out */
-    SEARCH_WORK = 3,        /* the work budget ran out (at the start of a node) */
-    SEARCH_TIME = 4,        /* the deadline passed (at the start of a node) */
-    SEARCH_INTERRUPT = 5,   /* a signal handler raised: the exception is set */
-};
+/* A search's outcome: STATUS_FOUND (max_models models found: the trail holds the last
+ * one), STATUS_EXHAUSTED (no further model above the base level), STATUS_DECISIONS (the
+ * decision budget ran out), STATUS_BUDGET (the work budget ran out) or STATUS_TIME (the
+ * deadline passed), both seen at the start of a node, or STATUS_INTERRUPT (a signal
+ * handler raised: the exception is set). */
 
 typedef struct Search {
     int8_t *flipped;     /* per level: its decision has been reversed already */
@@ -48,7 +44,7 @@ int search_start(Cnf *F, Search *S, const int64_t *lits, int64_t nlits);
 /* Run DPLL above S->base (search_start first); with next_model, first backtrack from
  * the model the trail holds.  *models counts the models found by this call.  Until a
  * model is found, every conflict and every closed branch is written to F->log as a
- * lemma.  The trail is back at S->base unless the outcome is SEARCH_FOUND. */
+ * lemma.  The trail is back at S->base unless the outcome is STATUS_FOUND. */
 int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t *models,
                Poll *poll);
 /* The lowest literal code of the first shortest clause not yet satisfied; -1 when every
