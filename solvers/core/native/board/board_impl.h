@@ -63,6 +63,7 @@
 #endif
 
 #include "core.h"
+#include "depth_loop.h"
 
 #define CAT2(a, b) a##_##b
 #define CAT(a, b) CAT2(a, b)
@@ -961,47 +962,48 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
     return CORE_OK;
 }
 
-static int depths(Geo *G, const int8_t *grids, int64_t count, int max_depth, int positive_only,
-                  int64_t budget, int8_t *status, int16_t *depth, int8_t *solutions,
-                  int64_t *work, int64_t *ns, Poll *poll) {
+/* The depth loop's steps on a board (depth_loop.h). */
+typedef struct BoardClimb {
+    Geo *G;
+    int kind;
+    word *b;
+    int positive_only;
+    Poll *poll;
+    uint64_t work0;
+    int64_t budget;
+} BoardClimb;
+
+static int climb_filled(void *engine, int8_t *solution) {
+    const BoardClimb *c = engine;
+    return filled(c->G, c->kind, c->b, solution);
+}
+
+static int climb_closure(void *engine, int depth) {
+    const BoardClimb *c = engine;
+    return closure(c->G, c->kind, depth, c->positive_only, c->poll, c->work0, c->budget);
+}
+
+static int depths(Geo *G, const DepthRun *run, Poll *poll) {
     word *b = G->boards;
     const int kind = kind_of(G);
-    for (int64_t g = 0; g < count; g++) {
+    BoardClimb c = {G, kind, b, run->positive_only, poll, 0, run->budget};
+    const DepthSteps steps = {climb_filled, climb_closure, &c, -1, DEPTH_BUDGET};
+    for (int64_t g = 0; g < run->count; g++) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         int64_t t0 = core_now_ns();
         uint64_t w0 = G->work;
-        int8_t *sol = solutions + (size_t)g * G->cells;
-        int started = start_board(G, kind, b, grids + (size_t)g * G->cells);
-        int d = 0;
+        c.work0 = w0;
+        int8_t *sol = run->solutions + (size_t)g * G->cells;
+        int started = start_board(G, kind, b, run->grids + (size_t)g * G->cells);
         if (started < 0) {
-            status[g] = DEPTH_BAD;
-        } else {
-            int r = started ? CORE_OK : CORE_CONFLICT;
-            for (;;) {
-                if (r == CORE_INTERRUPT) return r;
-                if (r == CORE_BUDGET) {
-                    status[g] = DEPTH_BUDGET;
-                    break;
-                }
-                if (r != CORE_OK) {
-                    status[g] = DEPTH_UNSAT;
-                    break;
-                }
-                if (filled(G, kind, b, sol)) {
-                    status[g] = DEPTH_SAT;
-                    break;
-                }
-                if (d >= max_depth) {
-                    status[g] = DEPTH_OPEN;
-                    break;
-                }
-                d++;
-                r = closure(G, kind, d, positive_only, poll, w0, budget);
-            }
+            run->status[g] = DEPTH_BAD;
+            run->depth[g] = 0;
+        } else if (depth_climb(&steps, started ? CORE_OK : CORE_CONFLICT, run->max_depth, sol,
+                               &run->status[g], &run->depth[g]) == CORE_INTERRUPT) {
+            return CORE_INTERRUPT;
         }
-        depth[g] = (int16_t)d;
-        work[g] = (int64_t)(G->work - w0);
-        ns[g] = core_now_ns() - t0;
+        run->work[g] = (int64_t)(G->work - w0);
+        run->ns[g] = core_now_ns() - t0;
     }
     return CORE_OK;
 }
