@@ -729,85 +729,99 @@ INLINE void keep_witnessed_k(Geo *G, int d, const word *board, const int NN) {
     fr[F_WIT] = kept;
 }
 
+/* The next hypothesis of a closure's last frame, whose hypotheses propagation tests:
+ * value by value from fr[F_POS], the next open literal of `board` not known to pass
+ * (`pass`), its code, or -1 when a full round (fr[F_QUIET]) found none. */
+INLINE int64_t next_by_value_k(const Geo *G, const word *board, const word *pass, int64_t *fr,
+                               int positive_only, const int NN) {
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), cells = (NN ? 81 : G->cells);
+    const int64_t ncand = 2 * (int64_t)n * cells;
+    const word *const cm = G->cellmask;
+    const word *solved = board + (size_t)n * W;
+    while (fr[F_QUIET] < ncand) { /* the next open literal not known to pass */
+        int64_t k = fr[F_POS];
+        int s = (int)(k / cells), c = (int)(k - (int64_t)s * cells);
+        int64_t next;
+        if ((s & 1) && positive_only) {
+            next = (int64_t)(s + 1) * cells;
+        } else {
+            int w = c >> 6, v = s >> 1;
+            word m = board[(size_t)v * W + w] & ~solved[w] & cm[w] &
+                     ~pass[((size_t)(s & 1) * n + v) * W + w] & (~(word)0 << (c & 63));
+            if (m) {
+                int cc = w * 64 + ctz(m);
+                int64_t p = (int64_t)s * cells + cc; /* its value-major position */
+                fr[F_QUIET] += p + 1 - k;
+                fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
+                return code_of(cc, v, s & 1);
+            }
+            int end = (w + 1) * 64 < cells ? (w + 1) * 64 : cells;
+            next = (int64_t)s * cells + end;
+        }
+        fr[F_QUIET] += next - k;
+        fr[F_POS] = next < ncand ? next : 0;
+    }
+    return -1;
+}
+
+/* The next hypothesis of a frame whose hypotheses closures test: cell by cell (fewer of
+ * them), as next_by_value_k. */
+INLINE int64_t next_by_cell_k(const Geo *G, const word *board, const word *pass, int64_t *fr,
+                              int positive_only, const int NN) {
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), cells = (NN ? 81 : G->cells);
+    const int64_t ncand = 2 * (int64_t)n * cells;
+    const word *solved = board + (size_t)n * W;
+    while (fr[F_QUIET] < ncand) {
+        int64_t k = fr[F_POS];
+        int slot = (int)(k / n), c = slot >> 1, neg = slot & 1;
+        int64_t next;
+        if (solved[c >> 6] >> (c & 63) & 1) {
+            next = (int64_t)(slot + 2 - neg) * n; /* the next cell */
+        } else if (neg && positive_only) {
+            next = (int64_t)(slot + 1) * n;
+        } else {
+            word m = column(board, n, W, c) & (~(word)0 << (k - (int64_t)slot * n));
+            const word *pc = pass + (size_t)neg * n * W + (c >> 6);
+            while (m && pc[(size_t)ctz(m) * W] >> (c & 63) & 1) m &= m - 1; /* passes */
+            if (m) {
+                int64_t p = (int64_t)slot * n + ctz(m); /* its cell-major position */
+                fr[F_QUIET] += p + 1 - k;
+                fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
+                return code_of(c, ctz(m), neg);
+            }
+            next = (int64_t)(slot + 1) * n;
+        }
+        fr[F_QUIET] += next - k;
+        fr[F_POS] = next < ncand ? next : 0;
+    }
+    return -1;
+}
+
 /* Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
  * Return CORE_OK with the closure in boards[0], CORE_CONFLICT, CORE_BUDGET (the work
  * since work0 exceeded budget >= 0 at a hypothesis boundary) or CORE_INTERRUPT. */
 INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
                    int64_t budget, const int NN) {
     if (depth <= 0) return CORE_OK;
-    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW), cells = (NN ? 81 : G->cells);
-    const int64_t ncand = 2 * (int64_t)n * cells;
-    const word *const cm = G->cellmask;
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW);
     int top = 0;
     open_frame(G, 0);
     for (;;) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         if (budget >= 0 && G->work - work0 > (uint64_t)budget) return CORE_BUDGET;
         word *board = G->boards + (size_t)top * BW;
-        const word *solved = board + (size_t)n * W;
         word *pass = frame_passed(G, top);
         int64_t *fr = G->frames + (size_t)top * NUM_COLUMNS;
-        int64_t code = -1;
-        int hc = 0, hv = 0, hneg = 0; /* its cell, value and polarity */
-        if (top + 1 == depth) { /* hypotheses tested by propagation: value by value */
-            while (fr[F_QUIET] < ncand) { /* the next open literal not known to pass */
-                int64_t k = fr[F_POS];
-                int s = (int)(k / cells), c = (int)(k - (int64_t)s * cells);
-                int64_t next;
-                if ((s & 1) && positive_only) {
-                    next = (int64_t)(s + 1) * cells;
-                } else {
-                    int w = c >> 6, v = s >> 1;
-                    word m = board[(size_t)v * W + w] & ~solved[w] & cm[w] &
-                             ~pass[((size_t)(s & 1) * n + v) * W + w] & (~(word)0 << (c & 63));
-                    if (m) {
-                        int cc = w * 64 + ctz(m);
-                        int64_t p = (int64_t)s * cells + cc; /* its value-major position */
-                        code = code_of(cc, v, s & 1);
-                        hc = cc, hv = v, hneg = s & 1;
-                        fr[F_QUIET] += p + 1 - k;
-                        fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
-                        break;
-                    }
-                    int end = (w + 1) * 64 < cells ? (w + 1) * 64 : cells;
-                    next = (int64_t)s * cells + end;
-                }
-                fr[F_QUIET] += next - k;
-                fr[F_POS] = next < ncand ? next : 0;
-            }
-        } else { /* hypotheses tested by closures: cell by cell, fewer of them */
-            while (fr[F_QUIET] < ncand) {
-                int64_t k = fr[F_POS];
-                int slot = (int)(k / n), c = slot >> 1, neg = slot & 1;
-                int64_t next;
-                if (solved[c >> 6] >> (c & 63) & 1) {
-                    next = (int64_t)(slot + 2 - neg) * n; /* the next cell */
-                } else if (neg && positive_only) {
-                    next = (int64_t)(slot + 1) * n;
-                } else {
-                    word m = column(board, n, W, c) & (~(word)0 << (k - (int64_t)slot * n));
-                    const word *pc = pass + (size_t)neg * n * W + (c >> 6);
-                    while (m && pc[(size_t)ctz(m) * W] >> (c & 63) & 1) m &= m - 1; /* passes */
-                    if (m) {
-                        int64_t p = (int64_t)slot * n + ctz(m); /* its cell-major position */
-                        hc = c, hv = ctz(m), hneg = neg;
-                        code = code_of(hc, hv, hneg);
-                        fr[F_QUIET] += p + 1 - k;
-                        fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
-                        break;
-                    }
-                    next = (int64_t)(slot + 1) * n;
-                }
-                fr[F_QUIET] += next - k;
-                fr[F_POS] = next < ncand ? next : 0;
-            }
-        }
+        const int64_t code = top + 1 == depth
+                                 ? next_by_value_k(G, board, pass, fr, positive_only, NN)
+                                 : next_by_cell_k(G, board, pass, fr, positive_only, NN);
         int ok;
         if (code < 0) { /* a full round learnt nothing: frame `top` is at its fixpoint */
             if (top == 0) return CORE_OK;
             top--;
             ok = 1; /* ... so the hypothesis of the frame below passes */
         } else {
+            const int hc = code_cell(code), hv = code_value(code), hneg = code_negative(code);
             G->hypotheses++;
             G->work++;
             if (top + 1 == depth && hneg && quiet_removal_k(G, board, hc, hv, NN)) {
