@@ -101,6 +101,62 @@ INLINE word column(const word *b, int n, int W, int c) {
     return m;
 }
 
+/* Geo's tables, read into a local once by the propagation kernels: stores to the board
+ * would make the compiler reload G's fields otherwise. */
+typedef struct Tables {
+    const word *cm, *peers, *hmask, *cellhouses, *allhouses;
+    const int *hlo, *hhi;
+} Tables;
+
+/* Place a value in cell c: take it out of the peers of c on its board bv, and mark in
+ * hd (the value's houses to scan) those of the cells that lost it, or every house when
+ * scanning them all costs less. */
+INLINE void place_w(const Tables *t, word *bv, word *hd, int c, const int W, const int HW) {
+    const word *pm = t->peers + (size_t)c * W;
+    word lostw[W];
+    int lost = 0;
+    for (int x = 0; x < W; x++) {
+        lostw[x] = bv[x] & pm[x] & t->cm[x];
+        lost += popc(lostw[x]);
+        bv[x] &= ~pm[x];
+    }
+    if (lost > FEW_LOST) {
+        for (int y = 0; y < HW; y++) hd[y] = t->allhouses[y];
+    } else {
+        for (int x = 0; x < W; x++)
+            for (word m = lostw[x]; m; m &= m - 1) {
+                const word *ch = t->cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
+                for (int y = 0; y < HW; y++) hd[y] |= ch[y];
+            }
+    }
+}
+
+/* The places left to a value (its board bv) in house h: their count, and when there are
+ * some, a word of them (*one) and its index (*at), the last such word. */
+INLINE int in_house_w(const Tables *t, const word *bv, int h, int *at, word *one, const int W) {
+    const word *hm = t->hmask + (size_t)h * W;
+    if (W == 1) {
+        *one = bv[0] & hm[0];
+        return popc(*one);
+    }
+    if (W == 2) { /* both words, without branches */
+        word t0 = bv[0] & hm[0], t1 = bv[1] & hm[1];
+        *at = t1 != 0;
+        *one = t1 ? t1 : t0;
+        return popc(t0) + popc(t1);
+    }
+    int count = 0;
+    for (int y = t->hlo[h]; y < t->hhi[h]; y++) {
+        word w = bv[y] & hm[y];
+        if (w) {
+            count += popc(w);
+            *at = y;
+            *one = w;
+        }
+    }
+    return count;
+}
+
 /* Run naked and hidden singles on board b to the fixpoint.  The values in `all_dirty`
  * changed anywhere since the board was last at its fixpoint, those in `cell_dirty` only
  * in cell `cell`: their houses are scanned for hidden singles.  Return CORE_OK or
@@ -116,9 +172,9 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
     word *solved = b + (size_t)n * W;
     /* the tables in locals: stores to the board would make the compiler reload G's
      * fields otherwise */
-    const word *const cm = G->cellmask, *const peers = G->peers, *const hmask = G->hmask;
-    const word *const cellhouses = G->cellhouses, *const allhouses = G->allhouses;
-    const int *const hlo = G->hlo, *const hhi = G->hhi;
+    const Tables t = {G->cellmask, G->peers, G->hmask, G->cellhouses, G->allhouses,
+                      G->hlo,      G->hhi};
+    const word *const cm = t.cm, *const cellhouses = t.cellhouses, *const allhouses = t.allhouses;
     uint64_t placed = 0;
     int result = CORE_OK;
     word hd[n * HW];
@@ -161,27 +217,8 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                         result = CORE_CONFLICT; /* a peer placed its value first */
                         goto done;
                     }
-                    word *bv = b + (size_t)v * W;
                     dirty |= (word)1 << v;
-                    int c = w * 64 + bit;
-                    const word *pm = peers + (size_t)c * W;
-                    word lostw[W];
-                    int lost = 0;
-                    for (int x = 0; x < W; x++) {
-                        lostw[x] = bv[x] & pm[x] & cm[x];
-                        lost += popc(lostw[x]);
-                        bv[x] &= ~pm[x];
-                    }
-                    if (lost > FEW_LOST) { /* scanning all of v's houses costs less */
-                        for (int y = 0; y < HW; y++) hd[v * HW + y] = allhouses[y];
-                    } else { /* the houses of the cells that lost v */
-                        for (int x = 0; x < W; x++)
-                            for (word m = lostw[x]; m; m &= m - 1) {
-                                const word *ch =
-                                    cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
-                                for (int y = 0; y < HW; y++) hd[v * HW + y] |= ch[y];
-                            }
-                    }
+                    place_w(&t, b + (size_t)v * W, hd + v * HW, w * 64 + bit, W, HW);
                     solved[w] |= (word)1 << bit;
                     placed++;
                 }
@@ -204,27 +241,9 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                 while (scan) {
                     int h = x * 64 + ctz(scan);
                     scan &= scan - 1;
-                    const word *hm = hmask + (size_t)h * W;
-                    int count = 0, at = 0;
+                    int at = 0;
                     word one = 0;
-                    if (W == 1) {
-                        one = bv[0] & hm[0];
-                        count = popc(one);
-                    } else if (W == 2) { /* both words, without branches */
-                        word t0 = bv[0] & hm[0], t1 = bv[1] & hm[1];
-                        count = popc(t0) + popc(t1);
-                        at = t1 != 0;
-                        one = t1 ? t1 : t0;
-                    } else {
-                        for (int y = hlo[h]; y < hhi[h]; y++) {
-                            word t = bv[y] & hm[y];
-                            if (t) {
-                                count += popc(t);
-                                at = y;
-                                one = t;
-                            }
-                        }
-                    }
+                    const int count = in_house_w(&t, bv, h, &at, &one, W);
                     if (count == 0) {
                         result = CORE_CONFLICT; /* the value has no place in house h */
                         goto done;
