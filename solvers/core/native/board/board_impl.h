@@ -396,6 +396,63 @@ INLINE void std9_update(const word *bv, int c, word *one, word *none) {
     }
 }
 
+/* prop9s's naked singles on the standard 9x9 board b, to their fixpoint: CORE_OK, or
+ * CORE_CONFLICT; the values placed join *dirty and leave *few, *placed counts the
+ * cells. */
+INLINE int naked9(const word *peers, word *b, word *dirty, word *few, uint64_t *placed) {
+    word *solved = b + 18;
+    const word cm1 = 0x1FFFF;
+    for (;;) {
+        word o0 = 0, o1 = 0, t0 = 0, t1 = 0;
+        for (int v = 0; v < 9; v++) {
+            t0 |= o0 & b[2 * v], t1 |= o1 & b[2 * v + 1];
+            o0 |= b[2 * v], o1 |= b[2 * v + 1];
+        }
+        if (~o0 | (cm1 & ~o1)) return CORE_CONFLICT; /* a cell with no candidate */
+        const word s0 = o0 & ~t0 & ~solved[0], s1 = o1 & ~t1 & ~solved[1] & cm1;
+        if (!(s0 | s1)) return CORE_OK;
+        /* Value by value: a single whose value a peer single of lower index took
+         * first is `lost`; prop_w, cell by cell, stops at the first of them, having
+         * placed the singles below it. */
+        word lost0 = 0, lost1 = 0;
+        for (int v = 0; v < 9; v++) {
+            word *bv = b + 2 * v;
+            const word m0 = bv[0] & s0, m1 = bv[1] & s1;
+            if (!(m0 | m1)) continue;
+            *dirty |= (word)1 << v;
+            *few &= ~((word)1 << v);
+            for (word m = m0; m; m &= m - 1) {
+                const word bit = m & -m;
+                if (!(bv[0] & bit)) {
+                    lost0 |= bit;
+                    continue;
+                }
+                const word *pm = peers + (size_t)ctz(m) * 2;
+                bv[0] &= ~pm[0];
+                bv[1] &= ~pm[1];
+            }
+            for (word m = m1; m; m &= m - 1) {
+                const word bit = m & -m;
+                if (!(bv[1] & bit)) {
+                    lost1 |= bit;
+                    continue;
+                }
+                const word *pm = peers + (size_t)(64 + ctz(m)) * 2;
+                bv[0] &= ~pm[0];
+                bv[1] &= ~pm[1];
+            }
+        }
+        if (lost0 | lost1) { /* the singles below the first lost one were placed */
+            *placed += lost0 ? popc(s0 & ((lost0 & -lost0) - 1))
+                             : popc(s0) + popc(s1 & ((lost1 & -lost1) - 1));
+            return CORE_CONFLICT;
+        }
+        solved[0] |= s0;
+        solved[1] |= s1;
+        *placed += popc(s0) + popc(s1);
+    }
+}
+
 /* prop_w on the standard 9x9 board: the same steps in the same order (so the same
  * fixpoint, and the same cells placed before a contradiction), but each dirty value's
  * hidden singles found in all its open houses at once (std9_houses), which needs no
@@ -403,7 +460,6 @@ INLINE void std9_update(const word *bv, int c, word *one, word *none) {
  * last at its fixpoint. */
 static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_dirty, int cell,
                                                      word cell_dirty) {
-    word *solved = b + 18;
     word dirty = all_dirty | cell_dirty;
     /* the values changed only in `cell`: until they change elsewhere, only its three
      * houses can hold a hidden single of theirs, checked one by one (cheaper) */
@@ -414,62 +470,13 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
         houses[0] = row, houses[1] = 9 + col, houses[2] = 18 + row / 3 * 3 + col / 3;
     }
     const word *const peers = G->peers, *const hmask = G->hmask;
-    const word cm1 = 0x1FFFF, open_bits = ((word)1 << 27) - 1;
+    const word open_bits = ((word)1 << 27) - 1;
     uint64_t placed = 0;
     int result = CORE_OK;
     for (;;) {
-        for (;;) { /* naked singles */
-            word o0 = 0, o1 = 0, t0 = 0, t1 = 0;
-            for (int v = 0; v < 9; v++) {
-                t0 |= o0 & b[2 * v], t1 |= o1 & b[2 * v + 1];
-                o0 |= b[2 * v], o1 |= b[2 * v + 1];
-            }
-            if (~o0 | (cm1 & ~o1)) {
-                result = CORE_CONFLICT; /* a cell with no candidate */
-                goto done;
-            }
-            const word s0 = o0 & ~t0 & ~solved[0], s1 = o1 & ~t1 & ~solved[1] & cm1;
-            if (!(s0 | s1)) break;
-            /* Value by value: a single whose value a peer single of lower index took
-             * first is `lost`; prop_w, cell by cell, stops at the first of them, having
-             * placed the singles below it. */
-            word lost0 = 0, lost1 = 0;
-            for (int v = 0; v < 9; v++) {
-                word *bv = b + 2 * v;
-                const word m0 = bv[0] & s0, m1 = bv[1] & s1;
-                if (!(m0 | m1)) continue;
-                dirty |= (word)1 << v;
-                few &= ~((word)1 << v);
-                for (word m = m0; m; m &= m - 1) {
-                    const word bit = m & -m;
-                    if (!(bv[0] & bit)) {
-                        lost0 |= bit;
-                        continue;
-                    }
-                    const word *pm = peers + (size_t)ctz(m) * 2;
-                    bv[0] &= ~pm[0];
-                    bv[1] &= ~pm[1];
-                }
-                for (word m = m1; m; m &= m - 1) {
-                    const word bit = m & -m;
-                    if (!(bv[1] & bit)) {
-                        lost1 |= bit;
-                        continue;
-                    }
-                    const word *pm = peers + (size_t)(64 + ctz(m)) * 2;
-                    bv[0] &= ~pm[0];
-                    bv[1] &= ~pm[1];
-                }
-            }
-            if (lost0 | lost1) { /* the singles below the first lost one were placed */
-                placed += lost0 ? popc(s0 & ((lost0 & -lost0) - 1))
-                                : popc(s0) + popc(s1 & ((lost1 & -lost1) - 1));
-                result = CORE_CONFLICT;
-                goto done;
-            }
-            solved[0] |= s0;
-            solved[1] |= s1;
-            placed += popc(s0) + popc(s1);
+        if (naked9(peers, b, &dirty, &few, &placed) != CORE_OK) {
+            result = CORE_CONFLICT;
+            goto done;
         }
         word reduced = 0, kept[2] = {0, 0}; /* the cells a hidden single reduced */
         /* std9_houses four values at a time when most of them are to be scanned; when
