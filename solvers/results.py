@@ -111,6 +111,27 @@ def rating_label(
     return str(value)
 
 
+@dataclass(frozen=True, kw_only=True)
+class SearchEnd:
+    """How a rating's refutation searches ended, the part the length and the BxB ratings
+    share: stopped by the time limit (`timed_out`) or the work budget (`over_budget`),
+    and the searches made; `label` prints the rating with rating_label, from the status,
+    the value and the deepest level tried that the rating's `shown` gives."""
+
+    timed_out: bool = False
+    over_budget: bool = False
+    searches: int = 0
+
+    def shown(self) -> tuple[Status, int | None, int]:
+        raise NotImplementedError
+
+    def label(self) -> str:
+        """Return the rating as `rate` prints it: '4', 'unsat', '>D', '>budget' or
+        'timeout'."""
+        status, value, beyond = self.shown()
+        return rating_label(status, value, beyond, self.timed_out, over_budget=self.over_budget)
+
+
 # The harness's depth buckets: depths 0-3, deeper than 3 or beyond the depth tried
 # ("more"), a contradiction found ("unsat"), the work budget (">budget", as every label
 # says it) or the time limit ("timeout") reached before the depth was known.

@@ -49,7 +49,7 @@ from solvers.core.literals import to_dimacs
 from solvers.core.rules import GridRules
 from solvers.limits import clock, deadline_after
 from solvers.ratings.length import RefutationRater
-from solvers.results import rating_label
+from solvers.results import SearchEnd
 
 # The kernels (solvers/core/native/length/bxb.c, through solvers.core.length) return SOLVED,
 # CONTRADICTION, STUCK, OUT_OF_BUDGET (work[SEARCHES] reached work[BUDGET]) or
@@ -95,7 +95,7 @@ class NestedRefutation:
 
 
 @dataclass(frozen=True)
-class BxbRating:
+class BxbRating(SearchEnd):
     """A grid's braids-of-braids rating: `value` the smallest p for which T&E(B_p)
     solves it (None when not settled), `status` SAT when solved, UNSAT when the grid
     has no solution, UNKNOWN when no p up to the last one tried solved it or the work
@@ -105,16 +105,9 @@ class BxbRating:
     value: int | None
     status: Status
     seconds: float
-    timed_out: bool = False
-    over_budget: bool = False
-    searches: int = 0
 
-    def label(self) -> str:
-        """Return the rating as `rate` prints it: '3', 'unsat', '>2', '>budget' or
-        'timeout'."""
-        return rating_label(
-            self.status, self.value, 2, self.timed_out, over_budget=self.over_budget
-        )
+    def shown(self) -> tuple[Status, int | None, int]:
+        return self.status, self.value, 2
 
 
 class BxbRater:
@@ -158,7 +151,14 @@ class BxbRater:
 
         def done(status: Status, value: int | None = None, timed_out=False, over=False):
             spent = int(self.work[SEARCHES])
-            return BxbRating(value, status, clock() - begin, timed_out, over, spent)
+            return BxbRating(
+                value,
+                status,
+                clock() - begin,
+                timed_out=timed_out,
+                over_budget=over,
+                searches=spent,
+            )
 
         T = r.start(grid)
         if T is None:

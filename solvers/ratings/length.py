@@ -65,7 +65,7 @@ from solvers.core.length import (
 )
 from solvers.core.literals import to_code, to_dimacs
 from solvers.limits import TimeLimitReached, clock, deadline_after
-from solvers.results import rating_label
+from solvers.results import SearchEnd
 
 # Simplest-first steps per kernel call: one, so that each step whose least length is
 # above 2 is searched again with alternative cones (within one call the kernel does
@@ -75,7 +75,7 @@ STEPS_PER_CALL = 1
 
 
 @dataclass(frozen=True)
-class RefutationRating:
+class RefutationRating(SearchEnd):
     """A grid's refutation-length rating: `length` is the longest step (None when the
     resolution stopped short), `depth` the deepest nesting a step needed, `status` SAT
     when the resolution filled the grid, UNSAT when it reached a contradiction, UNKNOWN
@@ -88,16 +88,9 @@ class RefutationRating:
     status: Status
     steps: int
     seconds: float
-    timed_out: bool = False
-    over_budget: bool = False
-    searches: int = 0
 
-    def label(self) -> str:
-        """Return the length as `rate` prints it: '4', 'unsat', '>D', '>budget' or
-        'timeout'."""
-        return rating_label(
-            self.status, self.length, self.depth, self.timed_out, over_budget=self.over_budget
-        )
+    def shown(self) -> tuple[Status, int | None, int]:
+        return self.status, self.length, self.depth
 
 
 @dataclass(frozen=True)
@@ -297,7 +290,14 @@ class RefutationRater:
             stopped = timed_out or over
             shown = depth if status is not Status.UNKNOWN or stopped else max_depth
             return RefutationRating(
-                length, shown, status, steps, seconds, timed_out, over, self.spent
+                length,
+                shown,
+                status,
+                steps,
+                seconds,
+                timed_out=timed_out,
+                over_budget=over,
+                searches=self.spent,
             )
 
         S = self._state  # one state for every grid (nothing keeps it between calls)

@@ -108,7 +108,7 @@ def test_one_label_maker_for_rate_and_the_harness(status, depth, timed_out, labe
     rating = Rating(depth, status, 5, 0.0, timed_out=timed_out)
     assert (rating.depth_label(), rating.bucket()) == (label, bucket)
     assert depth_bucket(label) == bucket
-    length = RefutationRating(depth, 1, status, 0, 0.0, timed_out)
+    length = RefutationRating(depth, 1, status, 0, 0.0, timed_out=timed_out)
     assert length.label() == label.partition("@")[0].replace(">5", ">1")
 
 

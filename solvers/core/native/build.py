@@ -24,6 +24,7 @@ SHARED = ("boundary/boundary.c", "boundary/poll.c", "boundary/codes.c")
 HEADERS = (
     "board/core.h",
     "board/board_impl.h",
+    "board/depth_loop.h",
     "clauses/clauses.h",
     "clauses/trace.h",
     "search/search.h",

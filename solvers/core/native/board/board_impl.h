@@ -63,6 +63,7 @@
 #endif
 
 #include "core.h"
+#include "depth_loop.h"
 
 #define CAT2(a, b) a##_##b
 #define CAT(a, b) CAT2(a, b)
@@ -100,6 +101,62 @@ INLINE word column(const word *b, int n, int W, int c) {
     return m;
 }
 
+/* Geo's tables, read into a local once by the propagation kernels: stores to the board
+ * would make the compiler reload G's fields otherwise. */
+typedef struct Tables {
+    const word *cm, *peers, *hmask, *cellhouses, *allhouses;
+    const int *hlo, *hhi;
+} Tables;
+
+/* Place a value in cell c: take it out of the peers of c on its board bv, and mark in
+ * hd (the value's houses to scan) those of the cells that lost it, or every house when
+ * scanning them all costs less. */
+INLINE void place_w(const Tables *t, word *bv, word *hd, int c, const int W, const int HW) {
+    const word *pm = t->peers + (size_t)c * W;
+    word lostw[W];
+    int lost = 0;
+    for (int x = 0; x < W; x++) {
+        lostw[x] = bv[x] & pm[x] & t->cm[x];
+        lost += popc(lostw[x]);
+        bv[x] &= ~pm[x];
+    }
+    if (lost > FEW_LOST) {
+        for (int y = 0; y < HW; y++) hd[y] = t->allhouses[y];
+    } else {
+        for (int x = 0; x < W; x++)
+            for (word m = lostw[x]; m; m &= m - 1) {
+                const word *ch = t->cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
+                for (int y = 0; y < HW; y++) hd[y] |= ch[y];
+            }
+    }
+}
+
+/* The places left to a value (its board bv) in house h: their count, and when there are
+ * some, a word of them (*one) and its index (*at), the last such word. */
+INLINE int in_house_w(const Tables *t, const word *bv, int h, int *at, word *one, const int W) {
+    const word *hm = t->hmask + (size_t)h * W;
+    if (W == 1) {
+        *one = bv[0] & hm[0];
+        return popc(*one);
+    }
+    if (W == 2) { /* both words, without branches */
+        word t0 = bv[0] & hm[0], t1 = bv[1] & hm[1];
+        *at = t1 != 0;
+        *one = t1 ? t1 : t0;
+        return popc(t0) + popc(t1);
+    }
+    int count = 0;
+    for (int y = t->hlo[h]; y < t->hhi[h]; y++) {
+        word w = bv[y] & hm[y];
+        if (w) {
+            count += popc(w);
+            *at = y;
+            *one = w;
+        }
+    }
+    return count;
+}
+
 /* Run naked and hidden singles on board b to the fixpoint.  The values in `all_dirty`
  * changed anywhere since the board was last at its fixpoint, those in `cell_dirty` only
  * in cell `cell`: their houses are scanned for hidden singles.  Return CORE_OK or
@@ -115,9 +172,9 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
     word *solved = b + (size_t)n * W;
     /* the tables in locals: stores to the board would make the compiler reload G's
      * fields otherwise */
-    const word *const cm = G->cellmask, *const peers = G->peers, *const hmask = G->hmask;
-    const word *const cellhouses = G->cellhouses, *const allhouses = G->allhouses;
-    const int *const hlo = G->hlo, *const hhi = G->hhi;
+    const Tables t = {G->cellmask, G->peers, G->hmask, G->cellhouses, G->allhouses,
+                      G->hlo,      G->hhi};
+    const word *const cm = t.cm, *const cellhouses = t.cellhouses, *const allhouses = t.allhouses;
     uint64_t placed = 0;
     int result = CORE_OK;
     word hd[n * HW];
@@ -160,27 +217,8 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                         result = CORE_CONFLICT; /* a peer placed its value first */
                         goto done;
                     }
-                    word *bv = b + (size_t)v * W;
                     dirty |= (word)1 << v;
-                    int c = w * 64 + bit;
-                    const word *pm = peers + (size_t)c * W;
-                    word lostw[W];
-                    int lost = 0;
-                    for (int x = 0; x < W; x++) {
-                        lostw[x] = bv[x] & pm[x] & cm[x];
-                        lost += popc(lostw[x]);
-                        bv[x] &= ~pm[x];
-                    }
-                    if (lost > FEW_LOST) { /* scanning all of v's houses costs less */
-                        for (int y = 0; y < HW; y++) hd[v * HW + y] = allhouses[y];
-                    } else { /* the houses of the cells that lost v */
-                        for (int x = 0; x < W; x++)
-                            for (word m = lostw[x]; m; m &= m - 1) {
-                                const word *ch =
-                                    cellhouses + (size_t)(x * 64 + ctz(m)) * HW;
-                                for (int y = 0; y < HW; y++) hd[v * HW + y] |= ch[y];
-                            }
-                    }
+                    place_w(&t, b + (size_t)v * W, hd + v * HW, w * 64 + bit, W, HW);
                     solved[w] |= (word)1 << bit;
                     placed++;
                 }
@@ -203,27 +241,9 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                 while (scan) {
                     int h = x * 64 + ctz(scan);
                     scan &= scan - 1;
-                    const word *hm = hmask + (size_t)h * W;
-                    int count = 0, at = 0;
+                    int at = 0;
                     word one = 0;
-                    if (W == 1) {
-                        one = bv[0] & hm[0];
-                        count = popc(one);
-                    } else if (W == 2) { /* both words, without branches */
-                        word t0 = bv[0] & hm[0], t1 = bv[1] & hm[1];
-                        count = popc(t0) + popc(t1);
-                        at = t1 != 0;
-                        one = t1 ? t1 : t0;
-                    } else {
-                        for (int y = hlo[h]; y < hhi[h]; y++) {
-                            word t = bv[y] & hm[y];
-                            if (t) {
-                                count += popc(t);
-                                at = y;
-                                one = t;
-                            }
-                        }
-                    }
+                    const int count = in_house_w(&t, bv, h, &at, &one, W);
                     if (count == 0) {
                         result = CORE_CONFLICT; /* the value has no place in house h */
                         goto done;
@@ -376,6 +396,63 @@ INLINE void std9_update(const word *bv, int c, word *one, word *none) {
     }
 }
 
+/* prop9s's naked singles on the standard 9x9 board b, to their fixpoint: CORE_OK, or
+ * CORE_CONFLICT; the values placed join *dirty and leave *few, *placed counts the
+ * cells. */
+INLINE int naked9(const word *peers, word *b, word *dirty, word *few, uint64_t *placed) {
+    word *solved = b + 18;
+    const word cm1 = 0x1FFFF;
+    for (;;) {
+        word o0 = 0, o1 = 0, t0 = 0, t1 = 0;
+        for (int v = 0; v < 9; v++) {
+            t0 |= o0 & b[2 * v], t1 |= o1 & b[2 * v + 1];
+            o0 |= b[2 * v], o1 |= b[2 * v + 1];
+        }
+        if (~o0 | (cm1 & ~o1)) return CORE_CONFLICT; /* a cell with no candidate */
+        const word s0 = o0 & ~t0 & ~solved[0], s1 = o1 & ~t1 & ~solved[1] & cm1;
+        if (!(s0 | s1)) return CORE_OK;
+        /* Value by value: a single whose value a peer single of lower index took
+         * first is `lost`; prop_w, cell by cell, stops at the first of them, having
+         * placed the singles below it. */
+        word lost0 = 0, lost1 = 0;
+        for (int v = 0; v < 9; v++) {
+            word *bv = b + 2 * v;
+            const word m0 = bv[0] & s0, m1 = bv[1] & s1;
+            if (!(m0 | m1)) continue;
+            *dirty |= (word)1 << v;
+            *few &= ~((word)1 << v);
+            for (word m = m0; m; m &= m - 1) {
+                const word bit = m & -m;
+                if (!(bv[0] & bit)) {
+                    lost0 |= bit;
+                    continue;
+                }
+                const word *pm = peers + (size_t)ctz(m) * 2;
+                bv[0] &= ~pm[0];
+                bv[1] &= ~pm[1];
+            }
+            for (word m = m1; m; m &= m - 1) {
+                const word bit = m & -m;
+                if (!(bv[1] & bit)) {
+                    lost1 |= bit;
+                    continue;
+                }
+                const word *pm = peers + (size_t)(64 + ctz(m)) * 2;
+                bv[0] &= ~pm[0];
+                bv[1] &= ~pm[1];
+            }
+        }
+        if (lost0 | lost1) { /* the singles below the first lost one were placed */
+            *placed += lost0 ? popc(s0 & ((lost0 & -lost0) - 1))
+                             : popc(s0) + popc(s1 & ((lost1 & -lost1) - 1));
+            return CORE_CONFLICT;
+        }
+        solved[0] |= s0;
+        solved[1] |= s1;
+        *placed += popc(s0) + popc(s1);
+    }
+}
+
 /* prop_w on the standard 9x9 board: the same steps in the same order (so the same
  * fixpoint, and the same cells placed before a contradiction), but each dirty value's
  * hidden singles found in all its open houses at once (std9_houses), which needs no
@@ -383,7 +460,6 @@ INLINE void std9_update(const word *bv, int c, word *one, word *none) {
  * last at its fixpoint. */
 static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_dirty, int cell,
                                                      word cell_dirty) {
-    word *solved = b + 18;
     word dirty = all_dirty | cell_dirty;
     /* the values changed only in `cell`: until they change elsewhere, only its three
      * houses can hold a hidden single of theirs, checked one by one (cheaper) */
@@ -394,62 +470,13 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
         houses[0] = row, houses[1] = 9 + col, houses[2] = 18 + row / 3 * 3 + col / 3;
     }
     const word *const peers = G->peers, *const hmask = G->hmask;
-    const word cm1 = 0x1FFFF, open_bits = ((word)1 << 27) - 1;
+    const word open_bits = ((word)1 << 27) - 1;
     uint64_t placed = 0;
     int result = CORE_OK;
     for (;;) {
-        for (;;) { /* naked singles */
-            word o0 = 0, o1 = 0, t0 = 0, t1 = 0;
-            for (int v = 0; v < 9; v++) {
-                t0 |= o0 & b[2 * v], t1 |= o1 & b[2 * v + 1];
-                o0 |= b[2 * v], o1 |= b[2 * v + 1];
-            }
-            if (~o0 | (cm1 & ~o1)) {
-                result = CORE_CONFLICT; /* a cell with no candidate */
-                goto done;
-            }
-            const word s0 = o0 & ~t0 & ~solved[0], s1 = o1 & ~t1 & ~solved[1] & cm1;
-            if (!(s0 | s1)) break;
-            /* Value by value: a single whose value a peer single of lower index took
-             * first is `lost`; prop_w, cell by cell, stops at the first of them, having
-             * placed the singles below it. */
-            word lost0 = 0, lost1 = 0;
-            for (int v = 0; v < 9; v++) {
-                word *bv = b + 2 * v;
-                const word m0 = bv[0] & s0, m1 = bv[1] & s1;
-                if (!(m0 | m1)) continue;
-                dirty |= (word)1 << v;
-                few &= ~((word)1 << v);
-                for (word m = m0; m; m &= m - 1) {
-                    const word bit = m & -m;
-                    if (!(bv[0] & bit)) {
-                        lost0 |= bit;
-                        continue;
-                    }
-                    const word *pm = peers + (size_t)ctz(m) * 2;
-                    bv[0] &= ~pm[0];
-                    bv[1] &= ~pm[1];
-                }
-                for (word m = m1; m; m &= m - 1) {
-                    const word bit = m & -m;
-                    if (!(bv[1] & bit)) {
-                        lost1 |= bit;
-                        continue;
-                    }
-                    const word *pm = peers + (size_t)(64 + ctz(m)) * 2;
-                    bv[0] &= ~pm[0];
-                    bv[1] &= ~pm[1];
-                }
-            }
-            if (lost0 | lost1) { /* the singles below the first lost one were placed */
-                placed += lost0 ? popc(s0 & ((lost0 & -lost0) - 1))
-                                : popc(s0) + popc(s1 & ((lost1 & -lost1) - 1));
-                result = CORE_CONFLICT;
-                goto done;
-            }
-            solved[0] |= s0;
-            solved[1] |= s1;
-            placed += popc(s0) + popc(s1);
+        if (naked9(peers, b, &dirty, &few, &placed) != CORE_OK) {
+            result = CORE_CONFLICT;
+            goto done;
         }
         word reduced = 0, kept[2] = {0, 0}; /* the cells a hidden single reduced */
         /* std9_houses four values at a time when most of them are to be scanned; when
@@ -728,85 +755,99 @@ INLINE void keep_witnessed_k(Geo *G, int d, const word *board, const int NN) {
     fr[F_WIT] = kept;
 }
 
+/* The next hypothesis of a closure's last frame, whose hypotheses propagation tests:
+ * value by value from fr[F_POS], the next open literal of `board` not known to pass
+ * (`pass`), its code, or -1 when a full round (fr[F_QUIET]) found none. */
+INLINE int64_t next_by_value_k(const Geo *G, const word *board, const word *pass, int64_t *fr,
+                               int positive_only, const int NN) {
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), cells = (NN ? 81 : G->cells);
+    const int64_t ncand = 2 * (int64_t)n * cells;
+    const word *const cm = G->cellmask;
+    const word *solved = board + (size_t)n * W;
+    while (fr[F_QUIET] < ncand) { /* the next open literal not known to pass */
+        int64_t k = fr[F_POS];
+        int s = (int)(k / cells), c = (int)(k - (int64_t)s * cells);
+        int64_t next;
+        if ((s & 1) && positive_only) {
+            next = (int64_t)(s + 1) * cells;
+        } else {
+            int w = c >> 6, v = s >> 1;
+            word m = board[(size_t)v * W + w] & ~solved[w] & cm[w] &
+                     ~pass[((size_t)(s & 1) * n + v) * W + w] & (~(word)0 << (c & 63));
+            if (m) {
+                int cc = w * 64 + ctz(m);
+                int64_t p = (int64_t)s * cells + cc; /* its value-major position */
+                fr[F_QUIET] += p + 1 - k;
+                fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
+                return code_of(cc, v, s & 1);
+            }
+            int end = (w + 1) * 64 < cells ? (w + 1) * 64 : cells;
+            next = (int64_t)s * cells + end;
+        }
+        fr[F_QUIET] += next - k;
+        fr[F_POS] = next < ncand ? next : 0;
+    }
+    return -1;
+}
+
+/* The next hypothesis of a frame whose hypotheses closures test: cell by cell (fewer of
+ * them), as next_by_value_k. */
+INLINE int64_t next_by_cell_k(const Geo *G, const word *board, const word *pass, int64_t *fr,
+                              int positive_only, const int NN) {
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), cells = (NN ? 81 : G->cells);
+    const int64_t ncand = 2 * (int64_t)n * cells;
+    const word *solved = board + (size_t)n * W;
+    while (fr[F_QUIET] < ncand) {
+        int64_t k = fr[F_POS];
+        int slot = (int)(k / n), c = slot >> 1, neg = slot & 1;
+        int64_t next;
+        if (solved[c >> 6] >> (c & 63) & 1) {
+            next = (int64_t)(slot + 2 - neg) * n; /* the next cell */
+        } else if (neg && positive_only) {
+            next = (int64_t)(slot + 1) * n;
+        } else {
+            word m = column(board, n, W, c) & (~(word)0 << (k - (int64_t)slot * n));
+            const word *pc = pass + (size_t)neg * n * W + (c >> 6);
+            while (m && pc[(size_t)ctz(m) * W] >> (c & 63) & 1) m &= m - 1; /* passes */
+            if (m) {
+                int64_t p = (int64_t)slot * n + ctz(m); /* its cell-major position */
+                fr[F_QUIET] += p + 1 - k;
+                fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
+                return code_of(c, ctz(m), neg);
+            }
+            next = (int64_t)(slot + 1) * n;
+        }
+        fr[F_QUIET] += next - k;
+        fr[F_POS] = next < ncand ? next : 0;
+    }
+    return -1;
+}
+
 /* Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
  * Return CORE_OK with the closure in boards[0], CORE_CONFLICT, CORE_BUDGET (the work
  * since work0 exceeded budget >= 0 at a hypothesis boundary) or CORE_INTERRUPT. */
 INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
                    int64_t budget, const int NN) {
     if (depth <= 0) return CORE_OK;
-    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW), cells = (NN ? 81 : G->cells);
-    const int64_t ncand = 2 * (int64_t)n * cells;
-    const word *const cm = G->cellmask;
+    const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW);
     int top = 0;
     open_frame(G, 0);
     for (;;) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         if (budget >= 0 && G->work - work0 > (uint64_t)budget) return CORE_BUDGET;
         word *board = G->boards + (size_t)top * BW;
-        const word *solved = board + (size_t)n * W;
         word *pass = frame_passed(G, top);
         int64_t *fr = G->frames + (size_t)top * NUM_COLUMNS;
-        int64_t code = -1;
-        int hc = 0, hv = 0, hneg = 0; /* its cell, value and polarity */
-        if (top + 1 == depth) { /* hypotheses tested by propagation: value by value */
-            while (fr[F_QUIET] < ncand) { /* the next open literal not known to pass */
-                int64_t k = fr[F_POS];
-                int s = (int)(k / cells), c = (int)(k - (int64_t)s * cells);
-                int64_t next;
-                if ((s & 1) && positive_only) {
-                    next = (int64_t)(s + 1) * cells;
-                } else {
-                    int w = c >> 6, v = s >> 1;
-                    word m = board[(size_t)v * W + w] & ~solved[w] & cm[w] &
-                             ~pass[((size_t)(s & 1) * n + v) * W + w] & (~(word)0 << (c & 63));
-                    if (m) {
-                        int cc = w * 64 + ctz(m);
-                        int64_t p = (int64_t)s * cells + cc; /* its value-major position */
-                        code = code_of(cc, v, s & 1);
-                        hc = cc, hv = v, hneg = s & 1;
-                        fr[F_QUIET] += p + 1 - k;
-                        fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
-                        break;
-                    }
-                    int end = (w + 1) * 64 < cells ? (w + 1) * 64 : cells;
-                    next = (int64_t)s * cells + end;
-                }
-                fr[F_QUIET] += next - k;
-                fr[F_POS] = next < ncand ? next : 0;
-            }
-        } else { /* hypotheses tested by closures: cell by cell, fewer of them */
-            while (fr[F_QUIET] < ncand) {
-                int64_t k = fr[F_POS];
-                int slot = (int)(k / n), c = slot >> 1, neg = slot & 1;
-                int64_t next;
-                if (solved[c >> 6] >> (c & 63) & 1) {
-                    next = (int64_t)(slot + 2 - neg) * n; /* the next cell */
-                } else if (neg && positive_only) {
-                    next = (int64_t)(slot + 1) * n;
-                } else {
-                    word m = column(board, n, W, c) & (~(word)0 << (k - (int64_t)slot * n));
-                    const word *pc = pass + (size_t)neg * n * W + (c >> 6);
-                    while (m && pc[(size_t)ctz(m) * W] >> (c & 63) & 1) m &= m - 1; /* passes */
-                    if (m) {
-                        int64_t p = (int64_t)slot * n + ctz(m); /* its cell-major position */
-                        hc = c, hv = ctz(m), hneg = neg;
-                        code = code_of(hc, hv, hneg);
-                        fr[F_QUIET] += p + 1 - k;
-                        fr[F_POS] = p + 1 < ncand ? p + 1 : 0;
-                        break;
-                    }
-                    next = (int64_t)(slot + 1) * n;
-                }
-                fr[F_QUIET] += next - k;
-                fr[F_POS] = next < ncand ? next : 0;
-            }
-        }
+        const int64_t code = top + 1 == depth
+                                 ? next_by_value_k(G, board, pass, fr, positive_only, NN)
+                                 : next_by_cell_k(G, board, pass, fr, positive_only, NN);
         int ok;
         if (code < 0) { /* a full round learnt nothing: frame `top` is at its fixpoint */
             if (top == 0) return CORE_OK;
             top--;
             ok = 1; /* ... so the hypothesis of the frame below passes */
         } else {
+            const int hc = code_cell(code), hv = code_value(code), hneg = code_negative(code);
             G->hypotheses++;
             G->work++;
             if (top + 1 == depth && hneg && quiet_removal_k(G, board, hc, hv, NN)) {
@@ -961,47 +1002,48 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
     return CORE_OK;
 }
 
-static int depths(Geo *G, const int8_t *grids, int64_t count, int max_depth, int positive_only,
-                  int64_t budget, int8_t *status, int16_t *depth, int8_t *solutions,
-                  int64_t *work, int64_t *ns, Poll *poll) {
+/* The depth loop's steps on a board (depth_loop.h). */
+typedef struct BoardClimb {
+    Geo *G;
+    int kind;
+    word *b;
+    int positive_only;
+    Poll *poll;
+    uint64_t work0;
+    int64_t budget;
+} BoardClimb;
+
+static int climb_filled(void *engine, int8_t *solution) {
+    const BoardClimb *c = engine;
+    return filled(c->G, c->kind, c->b, solution);
+}
+
+static int climb_closure(void *engine, int depth) {
+    const BoardClimb *c = engine;
+    return closure(c->G, c->kind, depth, c->positive_only, c->poll, c->work0, c->budget);
+}
+
+static int depths(Geo *G, const DepthRun *run, Poll *poll) {
     word *b = G->boards;
     const int kind = kind_of(G);
-    for (int64_t g = 0; g < count; g++) {
+    BoardClimb c = {G, kind, b, run->positive_only, poll, 0, run->budget};
+    const DepthSteps steps = {climb_filled, climb_closure, &c, -1, DEPTH_BUDGET};
+    for (int64_t g = 0; g < run->count; g++) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         int64_t t0 = core_now_ns();
         uint64_t w0 = G->work;
-        int8_t *sol = solutions + (size_t)g * G->cells;
-        int started = start_board(G, kind, b, grids + (size_t)g * G->cells);
-        int d = 0;
+        c.work0 = w0;
+        int8_t *sol = run->solutions + (size_t)g * G->cells;
+        int started = start_board(G, kind, b, run->grids + (size_t)g * G->cells);
         if (started < 0) {
-            status[g] = DEPTH_BAD;
-        } else {
-            int r = started ? CORE_OK : CORE_CONFLICT;
-            for (;;) {
-                if (r == CORE_INTERRUPT) return r;
-                if (r == CORE_BUDGET) {
-                    status[g] = DEPTH_BUDGET;
-                    break;
-                }
-                if (r != CORE_OK) {
-                    status[g] = DEPTH_UNSAT;
-                    break;
-                }
-                if (filled(G, kind, b, sol)) {
-                    status[g] = DEPTH_SAT;
-                    break;
-                }
-                if (d >= max_depth) {
-                    status[g] = DEPTH_OPEN;
-                    break;
-                }
-                d++;
-                r = closure(G, kind, d, positive_only, poll, w0, budget);
-            }
+            run->status[g] = DEPTH_BAD;
+            run->depth[g] = 0;
+        } else if (depth_climb(&steps, started ? CORE_OK : CORE_CONFLICT, run->max_depth, sol,
+                               &run->status[g], &run->depth[g]) == CORE_INTERRUPT) {
+            return CORE_INTERRUPT;
         }
-        depth[g] = (int16_t)d;
-        work[g] = (int64_t)(G->work - w0);
-        ns[g] = core_now_ns() - t0;
+        run->work[g] = (int64_t)(G->work - w0);
+        run->ns[g] = core_now_ns() - t0;
     }
     return CORE_OK;
 }

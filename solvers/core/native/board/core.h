@@ -86,6 +86,19 @@ typedef struct Geo {
 
 enum { F_POS = 0, F_QUIET = 1, F_HYP = 2, F_WIT = 3, NUM_COLUMNS = 4 };
 
+/* A depth loop's grids (cells int8 each) and its answers, one entry a grid: status,
+ * depth, solutions (cells int8 a grid), work and ns; budget < 0: none. */
+typedef struct DepthRun {
+    const int8_t *grids;
+    int64_t count;
+    int max_depth, positive_only;
+    int64_t budget;
+    int8_t *status;
+    int16_t *depth;
+    int8_t *solutions;
+    int64_t *work, *ns;
+} DepthRun;
+
 /* One compiled variant of the board kernels (board_impl.h, per instruction set). */
 typedef struct BoardOps {
     const char *name;
@@ -98,11 +111,8 @@ typedef struct BoardOps {
      * CORE_INTERRUPT */
     int (*probe)(Geo *, const int64_t *lits, int64_t nlits, int depth, int positive_only,
                  int64_t *out, int64_t *nout, Poll *);
-    /* rate grids: status, depth, solutions (cells int8 a grid), work per grid, ns per
-     * grid; budget < 0: none.  CORE_OK or CORE_INTERRUPT */
-    int (*depths)(Geo *, const int8_t *grids, int64_t count, int max_depth,
-                  int positive_only, int64_t budget, int8_t *status, int16_t *depth,
-                  int8_t *solutions, int64_t *work, int64_t *ns, Poll *);
+    /* rate grids (a DepthRun's): CORE_OK or CORE_INTERRUPT */
+    int (*depths)(Geo *, const DepthRun *, Poll *);
 } BoardOps;
 
 extern const BoardOps board_ops_base;

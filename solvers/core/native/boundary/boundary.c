@@ -8,8 +8,10 @@
 static const char *const KIND_NAMES[] = {"int", "uint", "bool"};
 static const char *const KIND_FORMATS[] = {"bhilq", "BHILQ", "?"};
 
-int get_view(PyObject *obj, Py_buffer *view, const char *name, int kind, int itemsize, int ndim,
-             Py_ssize_t d0, Py_ssize_t min0, Py_ssize_t d1, int writable) {
+int get_view(PyObject *obj, Py_buffer *view, const char *name, int kind, int itemsize,
+             Shape shape, int writable) {
+    const int ndim = shape.ndim;
+    const Py_ssize_t d0 = shape.d0, min0 = shape.min0, d1 = shape.d1;
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, view, flags) < 0) {
         PyErr_Clear();

@@ -16,16 +16,22 @@
 
 enum { SIGNED = 0, UNSIGNED = 1, BOOL = 2 };
 
-/* Get a C-contiguous buffer (writable if asked) of `kind` items of `itemsize` bytes,
- * `ndim` dimensions, shape (d0, d1) where -1 is any and -2 is "at least min0"; on failure
- * set ValueError naming the array and return -1. */
-int get_view(PyObject *obj, Py_buffer *view, const char *name, int kind, int itemsize, int ndim,
-             Py_ssize_t d0, Py_ssize_t min0, Py_ssize_t d1, int writable);
+/* The shape an array must have: ndim dimensions (d0, d1), where -1 is any and, for d0,
+ * -2 is "at least min0" (d1 is read only when ndim is 2). */
+typedef struct Shape {
+    int ndim;
+    Py_ssize_t d0, min0, d1;
+} Shape;
+
+/* Get a C-contiguous buffer (writable if asked) of `kind` items of `itemsize` bytes and
+ * that shape; on failure set ValueError naming the array and return -1. */
+int get_view(PyObject *obj, Py_buffer *view, const char *name, int kind, int itemsize,
+             Shape shape, int writable);
 
 /* get_view of signed integers of any length on the dimensions that are -1. */
 static inline int get_ints(PyObject *obj, Py_buffer *view, const char *name, int itemsize,
                            int ndim, Py_ssize_t d0, Py_ssize_t d1, int writable) {
-    return get_view(obj, view, name, SIGNED, itemsize, ndim, d0, 0, d1, writable);
+    return get_view(obj, view, name, SIGNED, itemsize, (Shape){ndim, d0, 0, d1}, writable);
 }
 
 /* Release the first n views that were taken (a view never taken has no obj). */

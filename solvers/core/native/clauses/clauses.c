@@ -25,6 +25,7 @@
  */
 #include "clauses.h"
 #include "codes.h"
+#include "depth_loop.h"
 #include "proof_log.h"
 
 #include <stdlib.h>
@@ -399,10 +400,9 @@ int cnf_probe_trail(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int p
 
 void cnf_probe_done(Cnf *F) { cancel_until(F, 0); }
 
-int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
-              int64_t *out, int64_t *nout, Poll *poll, int64_t budget) {
+int cnf_probe(Cnf *F, const Probe *q, int64_t *out, int64_t *nout, Poll *poll) {
     *nout = 0;
-    int r = cnf_probe_trail(F, lits, nlits, depth, positive_only, poll, budget);
+    int r = cnf_probe_trail(F, q->lits, q->nlits, q->depth, q->positive_only, poll, q->budget);
     if (r == CORE_OK) { /* the answer: the trail above the root (assume opened a level) */
         int64_t start = F->trail_lim[0], end = F->trail_size;
         for (int64_t i = start; i < end; i++) out[i - start] = code_lit(F->trail[i]);
@@ -426,24 +426,43 @@ static int filled(const Cnf *F, int n, int8_t *out) {
     return 1;
 }
 
-int cnf_depths(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
-               int positive_only, int64_t budget, int8_t *status, int16_t *depth,
-               int8_t *solutions, int64_t *work, int64_t *ns, Poll *poll) {
+/* The depth loop's steps on the clause engine (depth_loop.h). */
+typedef struct CnfClimb {
+    Cnf *F;
+    int n, positive_only;
+    Poll *poll;
+    uint64_t work0;
+    int64_t budget;
+} CnfClimb;
+
+static int climb_filled(void *engine, int8_t *solution) {
+    const CnfClimb *c = engine;
+    return filled(c->F, c->n, solution);
+}
+
+static int climb_closure(void *engine, int depth) {
+    const CnfClimb *c = engine;
+    return closure(c->F, depth, c->positive_only, c->poll, c->work0, c->budget);
+}
+
+int cnf_depths(Cnf *F, const DepthRun *run, int n, Poll *poll) {
     int64_t cells = (int64_t)n * n;
     int64_t *lits = malloc(sizeof(int64_t) * (cells + 1));
     if (!lits) return -1;
+    CnfClimb climb = {F, n, run->positive_only, poll, 0, run->budget};
+    const DepthSteps steps = {climb_filled, climb_closure, &climb, CNF_TIME, DEPTH_TIMEOUT};
     int result = CORE_OK;
-    for (int64_t g = 0; g < count; g++) {
+    for (int64_t g = 0; g < run->count; g++) {
         if (core_poll(poll)) {
             result = CORE_INTERRUPT;
             break;
         }
         int64_t t0 = core_now_ns();
         uint64_t w0 = F->work;
+        climb.work0 = w0;
         F->grid_t0 = t0;
         if (F->log_at) F->log_at[g] = F->log[LOG_HEAD];
-        const int8_t *grid = grids + g * cells;
-        int8_t *sol = solutions + g * cells;
+        const int8_t *grid = run->grids + g * cells;
         int64_t m = 0;
         int bad = 0;
         for (int64_t c = 0; c < cells && !bad; c++) {
@@ -455,43 +474,23 @@ int cnf_depths(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
             else
                 lits[m++] = var;
         }
-        int d = 0;
         if (bad) {
-            status[g] = DEPTH_BAD;
+            run->status[g] = DEPTH_BAD;
+            run->depth[g] = 0;
         } else {
             int r = assume(F, lits, m);
             if (F->log) F->log[LOG_BASE] = F->dlevel;
-            for (;;) {
-                if (r == CORE_INTERRUPT) break;
-                if (r == CORE_BUDGET || r == CNF_TIME) {
-                    status[g] = r == CORE_BUDGET ? DEPTH_BUDGET : DEPTH_TIMEOUT;
-                    break;
-                }
-                if (r != CORE_OK) {
-                    status[g] = DEPTH_UNSAT;
-                    break;
-                }
-                if (filled(F, n, sol)) {
-                    status[g] = DEPTH_SAT;
-                    break;
-                }
-                if (d >= max_depth) {
-                    status[g] = DEPTH_OPEN;
-                    break;
-                }
-                d++;
-                r = closure(F, d, positive_only, poll, w0, budget);
-            }
+            r = depth_climb(&steps, r, run->max_depth, run->solutions + g * cells,
+                            &run->status[g], &run->depth[g]);
             cancel_until(F, 0);
             if (r == CORE_INTERRUPT) {
                 result = r;
                 break;
             }
         }
-        depth[g] = (int16_t)d;
         if (F->log_at) F->log_at[g + 1] = F->log[LOG_HEAD];
-        work[g] = (int64_t)(F->work - w0);
-        ns[g] = core_now_ns() - t0;
+        run->work[g] = (int64_t)(F->work - w0);
+        run->ns[g] = core_now_ns() - t0;
     }
     free(lits);
     return result;
@@ -513,20 +512,19 @@ int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count
     return CORE_OK;
 }
 
-int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int depth,
-                 int positive_only, int64_t cell_vars, int64_t budget, int8_t *status,
-                 int64_t *assigned, int64_t *conflicts, int64_t *work, int64_t *ns,
-                 int8_t *truth, Poll *poll) {
-    for (int64_t g = 0; g < count; g++) {
+int cnf_closures(Cnf *F, const ClosureRun *run, Poll *poll) {
+    const int64_t cell_vars = run->cell_vars, *offsets = run->offsets;
+    int8_t *status = run->status;
+    for (int64_t g = 0; g < run->count; g++) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         int64_t t0 = core_now_ns();
         uint64_t w0 = F->work, c0 = F->conflicts;
         F->grid_t0 = t0;
-        const int64_t *lits = flat + offsets[g];
+        const int64_t *lits = run->flat + offsets[g];
         int64_t nlits = offsets[g + 1] - offsets[g];
-        int8_t *row = truth + g * (int64_t)F->nvars;
+        int8_t *row = run->truth + g * (int64_t)F->nvars;
         memset(row, 0, (size_t)F->nvars);
-        assigned[g] = 0;
+        run->assigned[g] = 0;
         int bad = 0;
         for (int64_t i = 0; i < nlits; i++)
             if (!dimacs_in_range(lits[i], F->nvars)) bad = 1;
@@ -534,7 +532,7 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
             status[g] = DEPTH_BAD;
         } else {
             int r = assume(F, lits, nlits);
-            if (r == CORE_OK) r = closure(F, depth, positive_only, poll, w0, budget);
+            if (r == CORE_OK) r = closure(F, run->depth, run->positive_only, poll, w0, run->budget);
             if (r == CORE_INTERRUPT) {
                 cancel_until(F, 0);
                 return r;
@@ -546,16 +544,16 @@ int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t co
             } else {
                 int64_t n = 0;
                 for (int64_t v = 0; v < cell_vars; v++) n += F->value[2 * v] != 0;
-                assigned[g] = n;
+                run->assigned[g] = n;
                 status[g] = n == cell_vars ? DEPTH_SAT : DEPTH_OPEN;
                 if (n == cell_vars)
                     for (int32_t v = 0; v < F->nvars; v++) row[v] = F->value[2 * v] == 1;
             }
             cancel_until(F, 0);
         }
-        conflicts[g] = (int64_t)(F->conflicts - c0);
-        work[g] = (int64_t)(F->work - w0);
-        ns[g] = core_now_ns() - t0;
+        run->conflicts[g] = (int64_t)(F->conflicts - c0);
+        run->work[g] = (int64_t)(F->work - w0);
+        run->ns[g] = core_now_ns() - t0;
     }
     return CORE_OK;
 }

@@ -87,12 +87,17 @@ int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclau
 void cnf_free(Cnf *F);
 int cnf_room(Cnf *F, int depth);
 
-/* Closure of depth `depth` of the assumptions (DIMACS, checked): CORE_OK with the
+/* Closure of depth `depth` of the assumptions lits (DIMACS, checked): CORE_OK with the
  * literals above the root level in out[0 .. *nout), CORE_CONFLICT, CORE_INTERRUPT,
  * CORE_BUDGET (the query's work past `budget`, -1: none, seen at a hypothesis boundary)
  * or CNF_TIME (F->limit_ns past F->grid_t0, when set). */
-int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
-              int64_t *out, int64_t *nout, Poll *poll, int64_t budget);
+typedef struct Probe {
+    const int64_t *lits;
+    int64_t nlits;
+    int depth, positive_only;
+    int64_t budget;
+} Probe;
+int cnf_probe(Cnf *F, const Probe *q, int64_t *out, int64_t *nout, Poll *poll);
 /* cnf_probe in two steps, for a caller that reads the answer off the trail itself:
  * the closure (CORE_OK with the literals above the root level on the trail, from
  * trail[trail_lim[0]] to trail[trail_size - 1], or cnf_probe's other outcomes), then
@@ -100,10 +105,9 @@ int cnf_probe(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positiv
 int cnf_probe_trail(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
                     Poll *poll, int64_t budget);
 void cnf_probe_done(Cnf *F);
-/* Rate grids (cells values each; cell c holding k is variable n * c + k). */
-int cnf_depths(Cnf *F, const int8_t *grids, int64_t count, int n, int max_depth,
-               int positive_only, int64_t budget, int8_t *status, int16_t *depth,
-               int8_t *solutions, int64_t *work, int64_t *ns, Poll *poll);
+/* Rate a DepthRun's grids of side n (cell c holding k is variable n * c + k): CORE_OK,
+ * CORE_INTERRUPT, or -1 when out of memory. */
+int cnf_depths(Cnf *F, const DepthRun *run, int n, Poll *poll);
 /* Propagate each assumption set (DIMACS, checked) flat[offsets[g] .. offsets[g+1]):
  * ok[g] 1 or 0 on a conflict; values[g] (nvars each) 1 / -1 / 0 per variable, root
  * level included. */
@@ -116,10 +120,16 @@ int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count
  * DEPTH_BAD for a literal beyond the formula, DEPTH_BUDGET), assigned (of those
  * variables, root level included), conflicts, work and ns per set, and true[g]
  * (nvars each) the variables true in the closure when SAT. */
-int cnf_closures(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int depth,
-                 int positive_only, int64_t cell_vars, int64_t budget, int8_t *status,
-                 int64_t *assigned, int64_t *conflicts, int64_t *work, int64_t *ns,
-                 int8_t *truth, Poll *poll);
+typedef struct ClosureRun {
+    const int64_t *flat, *offsets;
+    int64_t count;
+    int depth, positive_only;
+    int64_t cell_vars, budget;
+    int8_t *status;
+    int64_t *assigned, *conflicts, *work, *ns;
+    int8_t *truth;
+} ClosureRun;
+int cnf_closures(Cnf *F, const ClosureRun *run, Poll *poll);
 
 /* The engine's steps, for the other kernels built on it (search.c). */
 void cnf_enqueue(Cnf *F, int32_t lit);

@@ -15,8 +15,8 @@
 /* The clauses: int32 literals and int64 offsets rising from 0 to len(literals); the
  * number of clauses in *m. */
 static int get_clauses(PyObject *lits, PyObject *offsets, Py_buffer v[2], int64_t *m) {
-    if (get_view(lits, &v[0], "literals", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(offsets, &v[1], "offsets", SIGNED, 8, 1, -2, 1, 0, 0) < 0)
+    if (get_view(lits, &v[0], "literals", SIGNED, 4, (Shape){1, -1, 0, 0}, 0) < 0 ||
+        get_view(offsets, &v[1], "offsets", SIGNED, 8, (Shape){1, -2, 1, 0}, 0) < 0)
         return -1;
     *m = v[1].shape[0] - 1;
     return check_offsets(&v[1], v[0].shape[0]);
@@ -34,7 +34,7 @@ static PyObject *py_first_falsified(PyObject *self, PyObject *args) {
     Py_buffer v[3] = {{0}};
     int64_t m;
     if (get_clauses(lits, offsets, v, &m) < 0 ||
-        get_view(model, &v[2], "model", SIGNED, 8, 1, -1, 0, 0, 0) < 0) {
+        get_view(model, &v[2], "model", SIGNED, 8, (Shape){1, -1, 0, 0}, 0) < 0) {
         release(v, 3);
         return NULL;
     }
@@ -60,7 +60,7 @@ static PyObject *py_falsified_rows(PyObject *self, PyObject *args) {
     Py_buffer v[3] = {{0}};
     int64_t m;
     if (get_clauses(lits, offsets, v, &m) < 0 ||
-        get_view(truth, &v[2], "true", BOOL, 1, 2, -1, 0, -1, 0) < 0) {
+        get_view(truth, &v[2], "true", BOOL, 1, (Shape){2, -1, 0, -1}, 0) < 0) {
         release(v, 3);
         return NULL;
     }

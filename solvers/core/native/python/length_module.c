@@ -139,7 +139,7 @@ static int formula_init(FormulaObject *self, PyObject *args, PyObject *kwds) {
         PyObject *a = field(F, "Formula", 6, position[i]);
         if (!a) goto fail;
         Py_ssize_t want = (i == 2 || i == 3) ? nlits + 1 : -1;
-        if (get_view(a, &v[i], label[i], SIGNED, 4, 1, want, 0, 0, 0) < 0) goto fail;
+        if (get_view(a, &v[i], label[i], SIGNED, 4, (Shape){1, want, 0, 0}, 0) < 0) goto fail;
     }
     int64_t nlit = v[0].shape[0], m = v[1].shape[0] - 1, nbimp = v[4].shape[0];
     const int32_t *lits = v[0].buf, *cstart = v[1].buf, *wstart = v[2].buf, *bstart = v[3].buf;
@@ -224,8 +224,8 @@ static PyObject *py_build(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_buffer v[2] = {{0}};
-    if (get_view(flat_obj, &v[0], "flat", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(offsets_obj, &v[1], "offsets", SIGNED, 8, 1, -2, 1, 0, 0) < 0) {
+    if (get_view(flat_obj, &v[0], "flat", SIGNED, 4, (Shape){1, -1, 0, 0}, 0) < 0 ||
+        get_view(offsets_obj, &v[1], "offsets", SIGNED, 8, (Shape){1, -2, 1, 0}, 0) < 0) {
         release(v, 2);
         return NULL;
     }
@@ -356,8 +356,8 @@ static int bind_state(const LFormula *f, PyObject *S, LState *s, Py_buffer *v, i
                                 f->nlits, f->m,  f->m,  -2};
     for (int i = 0; i < STATE_VIEWS; i++) {
         PyObject *a = field(S, "State", STATE_FIELDS, spec[i].pos);
-        if (!a || get_view(a, &v[i], spec[i].name, spec[i].kind, spec[i].size, spec[i].ndim,
-                           shape[i], 1, f->words, writable) < 0)
+        if (!a || get_view(a, &v[i], spec[i].name, spec[i].kind, spec[i].size,
+                           (Shape){spec[i].ndim, shape[i], 1, f->words}, writable) < 0)
             return -1;
     }
     s->value = v[0].buf, s->level = v[1].buf, s->reason = v[2].buf, s->trail = v[3].buf;
@@ -422,8 +422,8 @@ static int bind_scratch(const LFormula *f, PyObject *X, LScratch *x, Py_buffer *
     const Py_ssize_t least[SCRATCH_FIELDS] = {0, 0, 0, 0, 0, 0, 1, f->m + 2};
     for (int i = 0; i < SCRATCH_FIELDS; i++) {
         PyObject *a = field(X, "Scratch", SCRATCH_FIELDS, i);
-        if (!a || get_view(a, &v[i], spec[i].name, spec[i].kind, spec[i].size, spec[i].ndim,
-                           shape[i], least[i], f->words, 1) < 0)
+        if (!a || get_view(a, &v[i], spec[i].name, spec[i].kind, spec[i].size,
+                           (Shape){spec[i].ndim, shape[i], least[i], f->words}, 1) < 0)
             return -1;
     }
     x->value = v[0].buf, x->cone = v[1].buf, x->trail = v[2].buf, x->stamp = v[3].buf;
@@ -478,8 +478,8 @@ static int bind_alternatives(const LFormula *f, PyObject *A, LAlternatives *a, P
     for (int i = 0; i < ALT_FIELDS; i++) {
         PyObject *o = field(A, "Alternatives", ALT_FIELDS, i);
         int size = (i == 2 || i == 9 || i == 10) ? 8 : 4;
-        if (!o || get_view(o, &v[i], spec[i].name, spec[i].kind, size, spec[i].ndim, shape[i],
-                           least[i], second[i], 1) < 0)
+        if (!o || get_view(o, &v[i], spec[i].name, spec[i].kind, size,
+                           (Shape){spec[i].ndim, shape[i], least[i], second[i]}, 1) < 0)
             return -1;
     }
     a->ncones = v[0].buf, a->cones = v[1].buf, a->pool = v[2].buf, a->bucket = v[3].buf;
@@ -579,8 +579,8 @@ static PyObject *py_restart(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Py_buffer *units = &b.extra[0], *givens = &b.extra[1];
     if (bind(&b, fo, So, NULL, NULL) < 0 ||
-        get_view(uo, units, "units", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(go, givens, "givens", SIGNED, 4, 1, -1, 0, 0, 0) < 0)
+        get_view(uo, units, "units", SIGNED, 4, (Shape){1, -1, 0, 0}, 0) < 0 ||
+        get_view(go, givens, "givens", SIGNED, 4, (Shape){1, -1, 0, 0}, 0) < 0)
         goto done;
     if (!ints_in(units->buf, units->shape[0], 0, b.f->nlits) ||
         !ints_in(givens->buf, givens->shape[0], 0, b.f->nlits)) {
@@ -603,8 +603,8 @@ static PyObject *py_assert_facts(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Py_buffer *lits = &b.extra[0], *cones = &b.extra[1];
     if (bind(&b, fo, So, NULL, NULL) < 0 ||
-        get_view(lo, lits, "lits", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(co, cones, "cones", SIGNED, 4, 1, -2, lits->shape[0], 0, 0) < 0)
+        get_view(lo, lits, "lits", SIGNED, 4, (Shape){1, -1, 0, 0}, 0) < 0 ||
+        get_view(co, cones, "cones", SIGNED, 4, (Shape){1, -2, lits->shape[0], 0}, 0) < 0)
         goto done;
     if (why != REASON_DECISION && why != REASON_PROBE && why != REASON_UNIT) {
         PyErr_Format(PyExc_ValueError, "why %d is not REASON_DECISION, _PROBE or _UNIT", why);
@@ -645,7 +645,8 @@ static PyObject *py_solved(PyObject *self, PyObject *args) {
     if (!f || check_candidates(f, n) < 0) return NULL;
     Py_buffer view = {0};
     PyObject *value = field(So, "State", STATE_FIELDS, 0);
-    if (!value || get_view(value, &view, "State.value", SIGNED, 1, 1, f->nlits, 0, 0, 0) < 0)
+    if (!value || get_view(value, &view, "State.value", SIGNED, 1, (Shape){1, f->nlits, 0, 0},
+                           0) < 0)
         return NULL;
     LState S = {.value = view.buf};
     int solved = length_solved(&S, n);
@@ -660,8 +661,8 @@ static PyObject *py_model_mask(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Py_buffer *codes = &b.extra[0], *mask = &b.extra[1];
     if (bind(&b, fo, So, NULL, NULL) < 0 ||
-        get_view(co, codes, "codes", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(mo, mask, "mask", BOOL, 1, 1, b.f->nv, 0, 0, 1) < 0)
+        get_view(co, codes, "codes", SIGNED, 4, (Shape){1, -1, 0, 0}, 0) < 0 ||
+        get_view(mo, mask, "mask", BOOL, 1, (Shape){1, b.f->nv, 0, 0}, 1) < 0)
         goto done;
     result = PyBool_FromLong(
         length_model_mask(b.f, &b.S, codes->buf, codes->shape[0], mask->buf));
@@ -733,7 +734,7 @@ static PyObject *lengths_call(PyObject *args, int alternatives) {
     PyObject *result = NULL;
     Py_buffer *lengths = &b.extra[0];
     if (bind(&b, fo, So, Xo, Ao) < 0 || check_candidates(b.f, n) < 0 ||
-        get_view(lo, lengths, "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0)
+        get_view(lo, lengths, "lengths", SIGNED, 8, (Shape){1, -2, n, 0}, 1) < 0)
         goto done;
     Poll poll;
     let_go(&b, &poll);
@@ -758,8 +759,8 @@ static PyObject *py_shorter_lengths(PyObject *self, PyObject *args) {
 static int bind_rating(Bound *b, long long n, long long limit, PyObject *lo, PyObject *go,
                        LRating *r) {
     if (check_candidates(b->f, n) < 0 ||
-        get_view(lo, &b->extra[0], "lengths", SIGNED, 8, 1, -2, n, 0, 1) < 0 ||
-        get_view(go, &b->extra[1], "step_lengths", SIGNED, 8, 1, -1, 0, 0, 1) < 0)
+        get_view(lo, &b->extra[0], "lengths", SIGNED, 8, (Shape){1, -2, n, 0}, 1) < 0 ||
+        get_view(go, &b->extra[1], "step_lengths", SIGNED, 8, (Shape){1, -1, 0, 0}, 1) < 0)
         return -1;
     *r = (LRating){&b->S, &b->X, &b->A, n, limit, b->extra[0].buf, b->extra[1].buf,
                    b->extra[1].shape[0]};
@@ -777,12 +778,13 @@ static PyObject *py_simplest_first(PyObject *self, PyObject *args) {
     LRating r;
     if (bind(&b, fo, So, Xo, Ao) < 0 || bind_rating(&b, n, limit, lo, go, &r) < 0) goto done;
     if (to != Py_None) { /* (a candidate true in a solution: no search) */
-        if (get_view(to, &b.extra[2], "known_true", BOOL, 1, 1, -2, n, 0, 0) < 0) goto done;
+        if (get_view(to, &b.extra[2], "known_true", BOOL, 1, (Shape){1, -2, n, 0},
+                     0) < 0) goto done;
         b.k.known_true = b.extra[2].buf;
     }
     int64_t *searches = NULL; /* [spent, allowed] */
     if (bo != Py_None) {
-        if (get_view(bo, &b.extra[3], "searches", SIGNED, 8, 1, 2, 0, 0, 1) < 0) goto done;
+        if (get_view(bo, &b.extra[3], "searches", SIGNED, 8, (Shape){1, 2, 0, 0}, 1) < 0) goto done;
         searches = b.extra[3].buf;
     }
     Poll poll;
@@ -805,14 +807,15 @@ static int bind_grids(Bound *b, long long side, long long allowed, PyObject *con
         PyErr_Format(PyExc_ValueError, "a side of %lld does not fit the formula's variables", side);
         return -1;
     }
-    if (get_view(o[0], units, "units", SIGNED, 4, 1, -1, 0, 0, 0) < 0 ||
-        get_view(o[1], values, "values", SIGNED, 1, 2, -1, 0, side * side, 0) < 0)
+    if (get_view(o[0], units, "units", SIGNED, 4, (Shape){1, -1, 0, 0}, 0) < 0 ||
+        get_view(o[1], values, "values", SIGNED, 1, (Shape){2, -1, 0, side * side}, 0) < 0)
         return -1;
     int64_t ngrids = values->shape[0];
     if (o[2] != Py_None &&
-        get_view(o[2], solutions, "solutions", SIGNED, 1, 2, ngrids, 0, side * side, 0) < 0)
+        get_view(o[2], solutions, "solutions", SIGNED, 1, (Shape){2, ngrids, 0, side * side},
+                 0) < 0)
         return -1;
-    if (get_view(o[3], &b->extra[5], "out", SIGNED, 8, 2, ngrids, 0, 5, 1) < 0) return -1;
+    if (get_view(o[3], &b->extra[5], "out", SIGNED, 8, (Shape){2, ngrids, 0, 5}, 1) < 0) return -1;
     if (!ints_in(units->buf, units->shape[0], 0, f->nlits)) {
         PyErr_SetString(PyExc_ValueError, "units hold no literal code");
         return -1;
@@ -883,10 +886,11 @@ static PyObject *py_refutation_chain(PyObject *self, PyObject *args) {
     Py_buffer v[4] = {{0}};
     PyObject *result = NULL;
     PyObject *value = field(So, "State", STATE_FIELDS, 0);
-    if (!value || get_view(value, &v[0], "State.value", SIGNED, 1, 1, f->nlits, 0, 0, 0) < 0 ||
-        get_view(co, &v[1], "cone", UNSIGNED, 8, 1, f->words, 0, 0, 0) < 0 ||
-        get_view(lo, &v[2], "out_lits", SIGNED, 8, 1, -1, 0, 0, 1) < 0 ||
-        get_view(oo, &v[3], "out_constraints", SIGNED, 8, 1, v[2].shape[0], 0, 0, 1) < 0 ||
+    if (!value || get_view(value, &v[0], "State.value", SIGNED, 1, (Shape){1, f->nlits, 0, 0},
+                           0) < 0 ||
+        get_view(co, &v[1], "cone", UNSIGNED, 8, (Shape){1, f->words, 0, 0}, 0) < 0 ||
+        get_view(lo, &v[2], "out_lits", SIGNED, 8, (Shape){1, -1, 0, 0}, 1) < 0 ||
+        get_view(oo, &v[3], "out_constraints", SIGNED, 8, (Shape){1, v[2].shape[0], 0, 0}, 1) < 0 ||
         check_literal(f, hypothesis, "hypothesis") < 0)
         goto done;
     LState S = {.value = v[0].buf};
@@ -921,12 +925,15 @@ static int bind_memo(const LFormula *f, PyObject *memo, int64_t ncand, LMemo *m,
         PyErr_SetString(PyExc_TypeError, "memo must be a tuple of 3 arrays");
         return -1;
     }
-    if (get_view(PyTuple_GET_ITEM(memo, 0), &v[0], names[0], SIGNED, 1, 2, -1, 0, f->nlits, 1) <
+    if (get_view(PyTuple_GET_ITEM(memo, 0), &v[0], names[0], SIGNED, 1,
+                 (Shape){2, -1, 0, f->nlits}, 1) <
         0)
         return -1;
     Py_ssize_t rows = v[0].shape[0];
-    if (get_view(PyTuple_GET_ITEM(memo, 1), &v[1], names[1], SIGNED, 8, 1, rows, 0, 0, 1) < 0 ||
-        get_view(PyTuple_GET_ITEM(memo, 2), &v[2], names[2], BOOL, 1, 1, rows, 0, 0, 1) < 0)
+    if (get_view(PyTuple_GET_ITEM(memo, 1), &v[1], names[1], SIGNED, 8, (Shape){1, rows, 0, 0},
+                 1) < 0 ||
+        get_view(PyTuple_GET_ITEM(memo, 2), &v[2], names[2], BOOL, 1, (Shape){1, rows, 0, 0},
+                 1) < 0)
         return -1;
     if (rows != 0 && rows < ncand) {
         PyErr_Format(PyExc_ValueError, "memo has %zd rows: 0 or one a candidate (%lld)", rows,
@@ -979,7 +986,7 @@ static int bxb_bind(BxbBound *b, const LFormula *f, PyObject *const o[5], long l
     if (check_candidates(f, n) < 0 || bind_state(f, To, &b->T, b->t, 1) < 0 ||
         bind_scratch(f, Xo, &b->X, b->x) < 0 ||
         !apart(b->t, STATE_VIEWS, b->x, SCRATCH_FIELDS, "the state T and the scratch X") ||
-        get_view(wo, &b->work, "work", SIGNED, 8, 1, W_NUM_COUNTERS, 0, 0, 1) < 0)
+        get_view(wo, &b->work, "work", SIGNED, 8, (Shape){1, W_NUM_COUNTERS, 0, 0}, 1) < 0)
         return -1;
     if (Uo && (bind_state(f, Uo, &b->U, b->u, 1) < 0 ||
                !apart(b->t, STATE_VIEWS, b->u, STATE_VIEWS, "the workspace U and the state T") ||
@@ -1021,7 +1028,8 @@ static PyObject *bxb_call(PyObject *args, int which) {
         PyErr_Format(PyExc_ValueError, "candidate %lld is not in 0..%lld", v, n - 1);
         goto done;
     }
-    if (which == TRIAL && get_view(to, &b.truth, "true_somewhere", BOOL, 1, 1, -2, n, 0, 0) < 0)
+    if (which == TRIAL && get_view(to, &b.truth, "true_somewhere", BOOL, 1, (Shape){1, -2, n, 0},
+                                   0) < 0)
         goto done;
     if (which == HYPOTHESIS) {
         codes = malloc(sizeof(int32_t) * (size_t)f->nlits);

@@ -561,8 +561,9 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
     }
     Poll poll;
     core_release(&poll);
-    int r = ops->depths(G, gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
-                        solv.buf, wv.buf, nv.buf, &poll);
+    const DepthRun run = {gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
+                          solv.buf, wv.buf, nv.buf};
+    int r = ops->depths(G, &run, &poll);
     core_reacquire(&poll);
     self->busy = 0;
     RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
@@ -688,8 +689,8 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
     F->limit_ns = limit_ns;
     F->grid_t0 = core_now_ns();
     core_release(&poll);
-    int r = cnf_probe(F, lits, lv.shape[0], depth, positive_only, ov.buf, &nout, &poll,
-                      budget < 0 ? -1 : budget);
+    const Probe q = {lits, lv.shape[0], depth, positive_only, budget < 0 ? -1 : budget};
+    int r = cnf_probe(F, &q, ov.buf, &nout, &poll);
     core_reacquire(&poll);
     F->log = NULL;
     F->limit_ns = 0;
@@ -778,8 +779,9 @@ static PyObject *clauses_depths(ClausesObject *self, PyObject *args) {
     }
     Poll poll;
     core_release(&poll);
-    int r = cnf_depths(F, gv.buf, count, n, max_depth, positive_only, budget, sv.buf, dv.buf,
-                       solv.buf, wv.buf, nv.buf, &poll);
+    const DepthRun run = {gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
+                          solv.buf, wv.buf, nv.buf};
+    int r = cnf_depths(F, &run, n, &poll);
     core_reacquire(&poll);
     if (r < 0)
         PyErr_NoMemory();
@@ -863,8 +865,9 @@ static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
     Poll poll;
     F->limit_ns = limit_ns;
     core_release(&poll);
-    int r = cnf_closures(F, fv.buf, offsets, count, depth, positive_only, cell_vars, budget,
-                         sv.buf, av.buf, cv.buf, wv.buf, nv.buf, tv.buf, &poll);
+    const ClosureRun run = {fv.buf, offsets, count, depth, positive_only, cell_vars, budget,
+                            sv.buf, av.buf, cv.buf, wv.buf, nv.buf, tv.buf};
+    int r = cnf_closures(F, &run, &poll);
     core_reacquire(&poll);
     F->limit_ns = 0;
     if (r != CORE_INTERRUPT) result = Py_NewRef(Py_None);
