@@ -905,10 +905,6 @@ static int start_board(Geo *G, int kind, word *b, const int8_t *grid) {
     if (kind == STD9) return start_board_k(G, b, grid, STD9);
     return kind ? start_board_k(G, b, grid, 9) : start_board_k(G, b, grid, 0);
 }
-static int test(Geo *G, int kind, word *b, int c, int v, int negative) {
-    if (kind == STD9) return test_k(G, b, c, v, negative, STD9);
-    return kind ? test_k(G, b, c, v, negative, 9) : test_k(G, b, c, v, negative, 0);
-}
 static int prop_kind(Geo *G, int kind, word *b, word dirty) {
     if (kind == STD9) return propk(G, STD9, b, dirty, -1, 0);
     return propk(G, kind ? 9 : 0, b, dirty, -1, 0);

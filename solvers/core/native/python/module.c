@@ -273,6 +273,7 @@ static int probe_list_args(PyObject *const *args, Py_ssize_t nargs, int *depth,
 
 typedef struct {
     PyObject_HEAD Geo g;
+    int ready; /* set by a construction that succeeded: a half-built Board refuses calls */
     int busy;
     ListFace face;
 } BoardObject;
@@ -332,7 +333,7 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
     PyObject *houses_obj, *peers_obj;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO", kwlist, &n, &houses_obj, &peers_obj))
         return -1;
-    if (self->g.cells) {
+    if (self->g.cells || self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "a Board is initialised once");
         return -1;
     }
@@ -428,11 +429,15 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
             if (p >= 0) G->peers[(size_t)c * W + (p >> 6)] |= (word)1 << (p & 63);
         }
     RELEASE(&hv, &pv);
-    return board_room(G, 1);
+    if (board_room(G, 1) < 0) return -1;
+    self->ready = 1;
+    return 0;
 }
 
+/* Enter a kernel: refused (and the flag left as found) on a Board that is not built or
+ * that runs a kernel in another thread; the caller clears `busy` once it has entered. */
 static int board_enter(BoardObject *self) {
-    if (!self->g.cells) {
+    if (!self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "the Board is not initialised");
         return -1;
     }
@@ -491,7 +496,11 @@ static PyObject *board_probe(BoardObject *self, PyObject *args) {
         RELEASE(&lv, &ov);
         return NULL;
     }
-    if (board_enter(self) < 0 || board_room(G, depth) < 0) {
+    if (board_enter(self) < 0) {
+        RELEASE(&lv, &ov);
+        return NULL;
+    }
+    if (board_room(G, depth) < 0) {
         self->busy = 0;
         RELEASE(&lv, &ov);
         return NULL;
@@ -554,7 +563,11 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
         RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
         return NULL;
     }
-    if (board_enter(self) < 0 || board_room(G, max_depth) < 0) {
+    if (board_enter(self) < 0) {
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+        return NULL;
+    }
+    if (board_room(G, max_depth) < 0) {
         self->busy = 0;
         RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
         return NULL;
