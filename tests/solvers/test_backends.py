@@ -709,7 +709,10 @@ def test_time_limit_stops_every_solver(name):
     assert result.status is Status.UNKNOWN, result
     assert result.timed_out and not result.failed
     assert result.reason == "time limit of 0.3 s reached"
-    assert elapsed < 2.0
+    # Wide: PySAT's solvers stop between conflict-budget slices, and a slice took 2.1 s
+    # with two other processes on this 2-core machine; a solver deaf to the limit runs
+    # for minutes on these pigeons.
+    assert elapsed < 6.0
 
 
 @pytest.mark.parametrize("encoding", ["centrale", "minimal", "augmented"])
