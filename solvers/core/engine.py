@@ -28,6 +28,7 @@ import numpy as np
 from encoder.numbering import Lit
 from solvers import core
 from solvers.budgets import BudgetExhausted
+from solvers.core.clauses import or_minus_one
 from solvers.core.extension import EXHAUSTED as NATIVE_EXHAUSTED
 from solvers.core.extension import FOUND as NATIVE_FOUND
 from solvers.core.extension import TIME as NATIVE_TIME
@@ -346,9 +347,14 @@ class Engine:
 
         The generator searches on a copy of the formula it owns (a second native object,
         the one exception to one per engine), so the engine can be used while it is
-        suspended; its work is added to accum_stats as it goes."""
+        suspended; its work is added to accum_stats as it goes.  A bad limit or
+        assumption is refused at the call, as count refuses it, not at the first model."""
+        or_minus_one(limit)
         lits = _literal_array(assumptions)
         self._check_range(lits)
+        return self._models(lits, limit)
+
+    def _models(self, lits: np.ndarray, limit: int | None) -> Iterator[tuple[Lit, ...]]:
         if not self.ok or limit == 0:
             return
         if self.num_vars == 0:

@@ -351,3 +351,14 @@ def test_a_rewound_engine_propagates_as_a_fresh_one():
         differs += unrewound != fresh
         used.rewind()
     assert differs  # the test can tell: without rewinding, counts drift
+
+
+@pytest.mark.parametrize("limit, error", [(-1, ValueError), (1.5, TypeError), (True, TypeError)])
+def test_enumerate_refuses_the_limits_count_refuses(limit, error):
+    """enumerate(limit=-1) yielded nothing where count(limit=-1) raised; both refuse
+    it now, at the call."""
+    engine = Engine([[1, 2]])
+    with pytest.raises(error, match="a limit or budget must be"):
+        engine.count(limit=limit)
+    with pytest.raises(error, match="a limit or budget must be"):
+        engine.enumerate(limit=limit)
