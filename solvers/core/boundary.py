@@ -6,6 +6,7 @@ the face the board and the clause engine share (`ClosureFace`)."""
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,12 +32,32 @@ def grid_rows(grids, cells: int) -> np.ndarray:
 
 
 def literal_sets(sets) -> tuple[np.ndarray, np.ndarray]:
-    """Return lists of DIMACS ints as (flat, offsets) int64 arrays."""
+    """Return sets of DIMACS ints as (flat, offsets) int64 arrays: lists of ints, or a
+    pair (flat, offsets) of numpy integer arrays, taken as they are.  Only a pair of
+    arrays is read as (flat, offsets): ([1], [6]) is two sets.  Exact integers only: a
+    float, a string or a uint64 beyond int64 is refused, not cast into another set."""
+    if isinstance(sets, tuple) and len(sets) == 2 and all(isinstance(a, np.ndarray) for a in sets):
+        return exact_int64(sets[0], "flat"), exact_int64(sets[1], "offsets")
     sets = [list(s) for s in sets]
     offsets = np.zeros(len(sets) + 1, np.int64)
     np.cumsum([len(s) for s in sets], out=offsets[1:])
-    flat = np.fromiter((lit for s in sets for lit in s), np.int64, int(offsets[-1]))
+    literals = map(operator.index, (lit for s in sets for lit in s))
+    try:
+        flat = np.fromiter(literals, np.int64, int(offsets[-1]))
+    except TypeError as problem:
+        raise TypeError(f"a literal must be an integer: {problem}") from None
+    except OverflowError:
+        raise OverflowError("a literal beyond int64") from None
     return flat, offsets
+
+
+def exact_int64(a: np.ndarray, name: str) -> np.ndarray:
+    """`a` as a C-contiguous int64 array, when it holds integers int64 can hold."""
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, not {a.dtype}")
+    if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
+        raise OverflowError(f"{name}: {int(a.max())} is beyond int64")
+    return np.ascontiguousarray(a, dtype=np.int64)
 
 
 def polarity_flag(polarity: str) -> bool:

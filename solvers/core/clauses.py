@@ -61,13 +61,10 @@ class Clauses(ClosureFace):
     keeps_log = True
 
     def __init__(self, clauses, num_vars: int | None = None):
-        """`clauses`: lists of DIMACS ints, or a pair (flat, offsets) of int64 arrays,
+        """`clauses`: lists of DIMACS ints, or a pair (flat, offsets) of integer arrays,
         clause i being flat[offsets[i]:offsets[i + 1]]; num_vars defaults to the highest
         variable.  A formula of no variable is refused."""
-        if isinstance(clauses, tuple) and len(clauses) == 2 and hasattr(clauses[0], "dtype"):
-            flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in clauses)
-        else:
-            flat, offsets = literal_sets(clauses)
+        flat, offsets = literal_sets(clauses)
         if num_vars is None:
             num_vars = int(np.abs(flat).max()) if flat.size else 0
         self.num_vars = num_vars
@@ -173,10 +170,7 @@ class Clauses(ClosureFace):
         """Propagate each set of assumptions (lists of DIMACS ints, or a pair (flat,
         offsets)): return (ok, values), ok[g] 1 or 0 on a conflict, values[g] per
         variable 1 true, -1 false, 0 unassigned (root level included)."""
-        if isinstance(assumption_sets, tuple) and len(assumption_sets) == 2:
-            flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in assumption_sets)
-        else:
-            flat, offsets = literal_sets(assumption_sets)
+        flat, offsets = literal_sets(assumption_sets)
         count = max(offsets.shape[0] - 1, 0)
         ok = np.empty(count, np.int8)
         values = np.empty((count, self.num_vars), np.int8)
@@ -213,10 +207,7 @@ class Clauses(ClosureFace):
         or a pair (flat, offsets)) in one call, as Engine.closures: the harness's closure
         solvers over a chunk of grids; `budget` (work units, None: none) bounds each, and
         so does `time_limit` (seconds, None: none; DEPTH_TIMEOUT)."""
-        if isinstance(assumption_sets, tuple) and len(assumption_sets) == 2:
-            flat, offsets = (np.ascontiguousarray(a, dtype=np.int64) for a in assumption_sets)
-        else:
-            flat, offsets = literal_sets(assumption_sets)
+        flat, offsets = literal_sets(assumption_sets)
         limit = budget_units(budget)
         count = max(offsets.shape[0] - 1, 0)
         status = np.zeros(count, np.int8)

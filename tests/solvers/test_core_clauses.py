@@ -254,3 +254,25 @@ def test_batches_of_closures(encoding):
         native.closures([[1], [0]], 1, 729)
     cut = native.closures([sets[0]] * 2, 2, 729, budget=100)
     assert cut.status.tolist() == [core.DEPTH_BUDGET] * 2
+
+
+def test_only_a_pair_of_arrays_is_read_as_flat_and_offsets():
+    """([1], [6]) is two sets, not flat [1] with offsets [6] (which any pair of
+    sequences was read as); and the arrays' values are taken exactly: a float array is
+    refused, not truncated (1.9 became 1), a uint64 beyond int64 refused (2^64-1
+    became -1)."""
+    import numpy as np
+
+    clauses = core.Clauses([[1, 2], [-1, 2], [3]])
+    ok, values = clauses.propagate_batch(([1], [-2]))
+    assert ok.tolist() == [1, 0] and values[0].tolist() == [1, 1, 1]
+    beyond = np.array([2**64 - 1], np.uint64)
+    for pair, error in [
+        ((np.array([1.9]), np.array([0, 1])), TypeError),
+        ((beyond, np.array([0, 1])), OverflowError),
+    ]:
+        for call in (clauses.propagate_batch, core.Clauses):
+            with pytest.raises(error):
+                call(pair)
+    with pytest.raises(TypeError, match="a literal must be an integer"):
+        core.Clauses([[1.9, -2.7]])
