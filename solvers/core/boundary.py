@@ -51,8 +51,25 @@ def literal_sets(sets) -> tuple[np.ndarray, np.ndarray]:
     return flat, offsets
 
 
+def literal_array(assumptions) -> np.ndarray:
+    """Assumptions (a sequence of ints, or an integer array) as a 1-D int64 array,
+    exact integers only, as the list paths in C take them: 1.9 is refused, not 1."""
+    if not isinstance(assumptions, np.ndarray):
+        if not isinstance(assumptions, list | tuple):
+            assumptions = list(assumptions)
+        try:  # numpy reads ints as int64, and a float or a string as what it is
+            assumptions = np.asarray(assumptions)
+        except OverflowError:
+            raise OverflowError("an assumption beyond int64") from None
+        if assumptions.size == 0:
+            return np.empty(0, np.int64)
+    return exact_int64(assumptions.reshape(-1), "assumptions")
+
+
 def exact_int64(a: np.ndarray, name: str) -> np.ndarray:
     """`a` as a C-contiguous int64 array, when it holds integers int64 can hold."""
+    if a.dtype == np.int64 and a.flags.c_contiguous:  # the common case, at once
+        return a
     if a.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integers, not {a.dtype}")
     if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
@@ -128,7 +145,7 @@ class ClosureFace:
             raise ValueError("the board keeps no proof log: probe on the clause engine")
         if not as_array and log is None:  # read and answered by the extension, no array
             return self._native.probe_list(assumptions, depth, polarity_flag(polarity))
-        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        lits = literal_array(assumptions)
         logged = () if log is None else (log,)
         count = self._native.probe(lits, int(depth), polarity_flag(polarity), self._out, *logged)
         if count < 0:

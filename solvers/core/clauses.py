@@ -30,6 +30,7 @@ from solvers.core.boundary import (
     budget_units,
     grid_rows,
     limit_ns,
+    literal_array,
     literal_sets,
     polarity_flag,
 )
@@ -101,7 +102,7 @@ class Clauses(ClosureFace):
         or (PROBE_BUDGET or PROBE_TIME, []) when the query's work passed `budget` (work
         units, None: none) or its time passed `time_limit` (seconds, None: none), both
         seen at a hypothesis boundary."""
-        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        lits = literal_array(assumptions)
         count = self._cnf.probe(lits, int(depth), polarity_flag(polarity), self._out, log,
                                 budget_units(budget), limit_ns(time_limit))  # fmt: skip
         if count < 0:
@@ -116,7 +117,7 @@ class Clauses(ClosureFace):
         literals come in the order of the ported engine (tests/solvers/data)."""
         if not as_array:
             return self._cnf.propagate_list(assumptions)
-        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        lits = literal_array(assumptions)
         count = self._cnf.propagate(lits, self._out)
         if count < 0:
             return False, np.empty(0, np.int64)
@@ -148,7 +149,7 @@ class Clauses(ClosureFace):
         the lemmas of the search and its closures go until a model is found
         (`solvers.core.proof_log`).  `next_model`: go on from the model the last call found
         (the assumptions are then ignored)."""
-        lits = np.ascontiguousarray(assumptions, dtype=np.int64).reshape(-1)
+        lits = literal_array(assumptions)
         deadline_ns = -1 if deadline is None else max(int(deadline * 1e9), 0)
         model = np.zeros(self.num_vars, np.int64)
         outcome, models = self._cnf.search(

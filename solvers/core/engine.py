@@ -57,9 +57,7 @@ class EngineAnswer:
 
 
 def _literal_array(assumptions: Iterable[Lit]) -> np.ndarray:
-    if not isinstance(assumptions, list | tuple | np.ndarray):
-        assumptions = list(assumptions)
-    return np.ascontiguousarray(assumptions, dtype=np.int64)
+    return core.boundary.literal_array(assumptions)
 
 
 def _none(as_array: bool):

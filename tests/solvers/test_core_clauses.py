@@ -276,3 +276,31 @@ def test_only_a_pair_of_arrays_is_read_as_flat_and_offsets():
                 call(pair)
     with pytest.raises(TypeError, match="a literal must be an integer"):
         core.Clauses([[1.9, -2.7]])
+
+
+def test_assumptions_are_exact_integers_on_every_path():
+    """The array paths cast what the list paths refused: Clauses.probe and Board.probe
+    with as_array, Engine.probe and Engine.solve with float or uint64 assumptions
+    answered for another set of literals (1.9 as 1, 2^64-1 as -1)."""
+    import numpy as np
+
+    from encoder.geometry import standard
+    from solvers.core.engine import Engine
+
+    engine = Engine([[1, 2], [-1, 2]])
+    board = core.Board(standard())
+    calls = [
+        lambda lits: engine.probe(lits, 1, as_array=True),
+        lambda lits: engine.propagate(lits, as_array=True),
+        lambda lits: engine.solve(lits),
+        lambda lits: engine.clauses.probe(lits, 1, as_array=True),
+        lambda lits: board.probe(lits, 1, as_array=True),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError):
+            call(np.array([1.9]))
+        with pytest.raises(TypeError):
+            call([1.9])
+        with pytest.raises(OverflowError):
+            call(np.array([2**64 - 1], np.uint64))
+        assert call(np.array([1], np.int16)) is not None
