@@ -85,10 +85,15 @@ def polarity_flag(polarity: str) -> bool:
 
 
 def budget_units(budget: int | None) -> int:
-    """A work budget for the core: -1 for none."""
-    if budget is not None and budget < 0:
-        raise ValueError(f"budget must be >= 0 or None, not {budget}")
-    return -1 if budget is None else int(budget)
+    """A limit or budget for the core: a whole number >= 0, or None (-1: none).  A float
+    or a bool is refused, not truncated into another limit."""
+    if budget is None:
+        return -1
+    if isinstance(budget, bool) or not isinstance(budget, int | np.integer):
+        raise TypeError(f"a limit or budget must be an integer or None, not {budget!r}")
+    if budget < 0:
+        raise ValueError(f"a limit or budget must be >= 0 or None, not {budget}")
+    return int(budget)
 
 
 def depth_arrays(grids: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -153,8 +153,8 @@ class Clauses(ClosureFace):
         deadline_ns = -1 if deadline is None else max(int(deadline * 1e9), 0)
         model = np.zeros(self.num_vars, np.int64)
         outcome, models = self._cnf.search(
-            lits, next_model, or_minus_one(max_models), or_minus_one(budget),
-            or_minus_one(work_budget), deadline_ns, int(probe_depth), bool(positive_only), log,
+            lits, next_model, budget_units(max_models), budget_units(budget),
+            budget_units(work_budget), deadline_ns, int(probe_depth), bool(positive_only), log,
             model,
         )  # fmt: skip
         return outcome, models, model if outcome == FOUND else None
@@ -226,15 +226,3 @@ class Clauses(ClosureFace):
                 f"set {g}: literals must be in 1..{self.num_vars} or their negation: {lits}"
             )
         return Closures(status, assigned, conflicts, work, ns / 1e9, true)
-
-
-def or_minus_one(value: int | None) -> int:
-    """A limit or budget for the core: a whole number >= 0, or None (-1: none).  A float
-    or a bool is refused, not truncated into another limit."""
-    if value is None:
-        return -1
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"a limit or budget must be an integer or None, not {value!r}")
-    if value < 0:
-        raise ValueError(f"a limit or budget must be >= 0 or None, not {value}")
-    return int(value)

@@ -28,7 +28,7 @@ import numpy as np
 from encoder.numbering import Lit
 from solvers import core
 from solvers.budgets import BudgetExhausted
-from solvers.core.clauses import or_minus_one
+from solvers.core.boundary import budget_units, literal_array
 from solvers.core.extension import EXHAUSTED as NATIVE_EXHAUSTED
 from solvers.core.extension import FOUND as NATIVE_FOUND
 from solvers.core.extension import TIME as NATIVE_TIME
@@ -54,10 +54,6 @@ class EngineAnswer:
             raise TypeError(f"status must be a Status, not {self.status!r}")
         if self.model and self.status is not Status.SAT:
             raise ValueError(f"a {self.status.name} result carries no model")
-
-
-def _literal_array(assumptions: Iterable[Lit]) -> np.ndarray:
-    return core.boundary.literal_array(assumptions)
 
 
 def _none(as_array: bool):
@@ -185,11 +181,11 @@ class Engine:
         clauses = self._clauses
         if clauses is None:
             if self.num_vars == 0:  # no variable, so no assumption either
-                self._check_range(_literal_array(assumptions))
+                self._check_range(literal_array(assumptions))
                 return self.ok, _none(as_array)
             clauses = self._core()
         if as_array:
-            lits = _literal_array(assumptions)
+            lits = literal_array(assumptions)
             self._check_range(lits)
             return clauses.propagate_levels(lits, as_array=True)
         return clauses.propagate_list(assumptions)
@@ -214,7 +210,7 @@ class Engine:
             raise ValueError(f"polarity must be one of {POLARITIES}, not {polarity!r}")
         if depth < 0:
             raise ValueError(f"depth must be >= 0, not {depth}")
-        lits = _literal_array(assumptions)
+        lits = literal_array(assumptions)
         self._check_range(lits)
         if not self.ok:
             return False, _none(as_array)
@@ -264,7 +260,7 @@ class Engine:
         the formula's order, that imply each literal
         (`solvers/core/native/clauses/trace.c`): they do not depend on the queries asked
         before."""
-        lits = _literal_array(assumptions)
+        lits = literal_array(assumptions)
         self._check_range(lits)
         if self.num_vars == 0:
             empty = np.flatnonzero(np.diff(self._cnf.offsets) == 0)
@@ -305,7 +301,7 @@ class Engine:
         (`solvers.core.Clauses.search`)."""
         if probe_depth < 0:
             raise ValueError(f"probe_depth must be >= 0, not {probe_depth}")
-        lits = _literal_array(assumptions)
+        lits = literal_array(assumptions)
         self._check_range(lits)
         if not self.ok:
             return EngineAnswer(Status.UNSAT, ())
@@ -326,7 +322,7 @@ class Engine:
     ) -> SolutionCount:
         """Return the number of models (over all num_vars variables), up to `limit`;
         `budget`: decisions (None: none)."""
-        lits = _literal_array(assumptions)
+        lits = literal_array(assumptions)
         self._check_range(lits)
         if not self.ok or limit == 0:
             return SolutionCount(0, not self.ok)
@@ -347,8 +343,8 @@ class Engine:
         the one exception to one per engine), so the engine can be used while it is
         suspended; its work is added to accum_stats as it goes.  A bad limit or
         assumption is refused at the call, as count refuses it, not at the first model."""
-        or_minus_one(limit)
-        lits = _literal_array(assumptions)
+        budget_units(limit)
+        lits = literal_array(assumptions)
         self._check_range(lits)
         return self._models(lits, limit)
 
