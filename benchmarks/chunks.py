@@ -273,6 +273,7 @@ def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[tuple[str, ...], t
     sends it (its depth bucket says the closure of depth 1 does not settle it), and one
     of depth 0 rates 0 at once (unit propagation fills it)."""
     from solvers.ratings.bxb import BXB, LengthColumn
+    from solvers.ratings.length import RefutationRater
 
     raters: dict[Geometry, LengthColumn] = {}
     lengths, bxbs = [], []
@@ -281,7 +282,9 @@ def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[tuple[str, ...], t
         rater = keep_loaded(
             raters,
             geometry,
-            lambda g: LengthColumn(g, task.encoding, task.timeout, task.budget.searches),
+            lambda g: LengthColumn(
+                g, RefutationRater(g, task.encoding, task.timeout, task.budget.searches)
+            ),
         )
         rated = rater.rate(puzzle.grid, depth=int(depth) if depth in ("0", "2") else None)
         bxb = rated.rating == BXB

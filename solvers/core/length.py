@@ -48,11 +48,15 @@ stays a constraint of its own) and copied into the core once as a `LengthFormula
 num_vars)` (its indices checked then): links are its implication lists (`bstart`,
 `bimp`), constraints its long clauses (`cstart`, `lits`); the core adds `occ`, each
 literal's constraints, laid out like the watch lists.  The state of the facts
-(`State`) is the clause engine's assignment - `value`, `trail` (the facts in order,
-propagated from `st[QHEAD]`), `reason` (the constraint or link that forced a fact, or
-a REASON_ code), `level` - extended with the facts' cones and per-constraint counts.
-The scratch arrays of one hypothesis (`Scratch`) use the same words for the
-hypothesis's own assignment.  Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED, ...:
+(`State(formula, track)`) is the clause engine's assignment - `value`, `trail` (the
+facts in order), `reason` (the constraint or link that forced a fact, or a REASON_
+code), `level` - extended with the facts' cones and per-constraint counts.  The work
+arrays of one hypothesis (`Scratch(formula)`) use the same words for the hypothesis's
+own assignment, and those of the alternative cones' search are `Alternatives(formula)`.
+All three are the core's own records (python/length_records.c): made for one formula,
+written only by the kernels, read by Python through copies (`State.value`,
+`State.pool_row`, `Scratch.best_cone`), so a call checks whose they are, not what they
+hold.  Status codes (SOLVED, CONTRADICTION, STUCK, PAUSED, ...:
 status.h's Status, negated) and the sentinels NO_CONFLICT and REASON_* are the core's,
 read below from the extension.
 
@@ -76,11 +80,12 @@ constraint of the cone that forces a value or has none left, and again, so the c
 uses only the constraints its length counts, in an order that depends on the cone
 alone (not on which of several derivations of it the search met first).
 
-Every kernel checks its arrays at the boundary (element size, contiguity, shape against
-the formula, every index the state holds) and raises ValueError or TypeError on a bad
-one.  The long kernels (candidate_lengths, shorter_lengths, simplest_first,
-failed_closure) release the GIL and poll for signals between hypotheses: Ctrl-C and
-the opt-in time limit's TimeLimitReached stop them within a few tens of milliseconds.
+Every kernel checks its arguments at the boundary: a record of another type or formula,
+or one a kernel holds in another thread, and a bad array or number of the call's own, are
+TypeError, ValueError or RuntimeError, never a crash.  The long kernels
+(candidate_lengths, shorter_lengths, simplest_first, failed_closure) release the GIL
+and poll for signals between hypotheses: Ctrl-C and the opt-in time limit's
+TimeLimitReached stop them within a few tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -105,21 +110,13 @@ Built = namedtuple("Built", "F units unit_idx first_empty")
 # (the longest constraint) and num_links are attributes.
 LengthFormula = _length.Formula
 
-# The facts and their cones: the assignment (value, level, reason, trail, trail_lim,
-# st) and, per literal, the pool row of a true literal's cone (`cone`); per constraint,
-# its false and true literals (`nfalse`, `ntrue`); the cone rows (`pool`, row 0 empty).
-State = namedtuple(
-    "State",
-    ("value", "level", "reason", "trail", "trail_lim", "st", "cone", "nfalse", "ntrue", "pool"),
-)
-# Slots of State.st: the assignment's (TRAIL_SIZE, QHEAD, DLEVEL: PROPAGATE_SLOTS of
-# them), then the cones' (POOL_SIZE, TRACK).
-PROPAGATE_SLOTS = _length.PROPAGATE_SLOTS
-POOL_SIZE = _length.POOL_SIZE  # rows of the cone pool in use
-TRACK = _length.TRACK  # 1: facts of the state carry cones (nested rating), 0: all empty
-NUM_SLOTS = _length.NUM_SLOTS
-TRAIL_SIZE, QHEAD, NEVER = _length.TRAIL_SIZE, _length.QHEAD, _length.NEVER
-SPARE_LEVELS = 8  # trail_lim's slots beyond num_vars (levels can outnumber variables)
+# The kernels' records: State(formula, track=False), the facts and, when tracked, their
+# cones (its copy(track=None), add_cone(words) -> pool row, pool_row(row), value, track);
+# Scratch(formula), one hypothesis's work arrays (best_cone: the last search's best
+# contradiction); Alternatives(formula), the alternative cones' search's.
+State = _length.State
+Scratch = _length.Scratch
+Alternatives = _length.Alternatives
 
 EMPTY = _length.EMPTY  # pool row of the empty cone
 
@@ -130,58 +127,7 @@ SOLVED, CONTRADICTION, STUCK = _length.SOLVED, _length.CONTRADICTION, _length.ST
 REASON_DECISION, REASON_PROBE = _length.REASON_DECISION, _length.REASON_PROBE
 REASON_UNIT, BINARY_REASON = _length.REASON_UNIT, _length.BINARY_REASON
 
-# The work arrays of `shortest_refutation`, allocated once per rater.
-Scratch = namedtuple(
-    "Scratch",
-    (
-        "value",  # per literal: the hypothesis's own assignment (1 true, -1 false, 0 open)
-        "cone",  # per literal: scratch pool row of a hypothesis literal's cone
-        "trail",  # literals the hypothesis made true, in order
-        "stamp",  # per constraint: the hypothesis number that last touched it
-        "nfalse",  # per touched constraint: its false literals under the hypothesis
-        "false_cones",  # per touched constraint: the union of the cones of those literals
-        "pool",  # the hypothesis's cone rows (row 0 empty)
-        "bucket",  # per cone size: its last entry (-1: none), entries wait in buckets
-        "entry_next",  # per entry: the entry below it in its bucket
-        "entry_lit",  # per entry: the literal it would make true
-        "entry_cone",  # per entry: its cone's pool row
-        "best_cone",  # the best contradiction's cone
-        "work",  # a cone being computed
-        "st",  # the scalar slots below
-    ),
-)
-# Slots of Scratch.st.
-STAMP = _length.STAMP  # the current hypothesis's number
-SCRATCH_POOL_SIZE = _length.SCRATCH_POOL_SIZE  # rows of Scratch.pool in use
-ENTRIES = _length.ENTRIES  # entries pushed for this hypothesis
-SCRATCH_TRAIL_SIZE = _length.SCRATCH_TRAIL_SIZE  # literals on Scratch.trail
-NUM_SCRATCH_SLOTS = _length.NUM_SCRATCH_SLOTS
-
-# The work arrays of `refutation_with_alternatives`, allocated once per rater
-# (`new_alternatives`); Scratch's value, trail, stamp, nfalse, false_cones (there: the
-# cones of the literals the state's facts removed), best_cone and work serve it too.
-Alternatives = namedtuple(
-    "Alternatives",
-    (
-        "ncones",  # per literal: the cones it keeps (at most CONES_PER_LITERAL)
-        "cones",  # per literal: their rows in pool
-        "pool",  # cone rows (row 0 empty)
-        "bucket",  # per cone size: its last entry (-1: none)
-        "entry_next",  # per entry: the entry below it in its bucket
-        "entry_lit",  # per entry: the literal it would make true
-        "entry_cone",  # per entry: its cone's pool row
-        "others",  # the other false literals of the constraint being combined
-        "choice",  # which cone of each of them is combined
-        "partial",  # partial[j]: the union of the cones chosen before others[j]'s
-        "st",  # the scalar slots below
-    ),
-)
-# Slots of Alternatives.st.
-ALT_POOL_SIZE = _length.ALT_POOL_SIZE  # rows of Alternatives.pool in use
-ALT_ENTRIES = _length.ALT_ENTRIES  # entries pushed for this hypothesis
-ALT_OVERFLOW = _length.ALT_OVERFLOW  # 1: an array filled (the plain search answers instead)
-CONES_PER_LITERAL = _length.CONES_PER_LITERAL
-ALTERNATIVE_WORDS = 1 << 22  # the cone pool's and entries' cap (32 MB of cones)
+CONES_PER_LITERAL = _length.CONES_PER_LITERAL  # alternative cones a literal keeps
 
 # The kernels (length.c); solvers.core._length's docstrings give their arguments, and
 # length.c's comments their contracts.
@@ -228,70 +174,3 @@ def build(flat: np.ndarray, offsets: np.ndarray, num_vars: int) -> Built:
     ints = [np.frombuffer(a, np.int32) for a in arrays]
     n = len(ClauseArrays._fields)
     return Built(ClauseArrays(*ints[:n]), ints[n], ints[n + 1], first_empty)
-
-
-def new_state(f: LengthFormula, track: bool) -> State:
-    """Return an empty State of formula f: no facts, cones tracked if `track`."""
-    nv, m = f.num_vars, f.num_constraints
-    st = np.zeros(NUM_SLOTS, np.int64)
-    st[POOL_SIZE] = 1
-    st[TRACK] = 1 if track else 0
-    return State(
-        np.zeros(2 * nv, np.int8),  # value: per literal, 1 true, -1 false, 0 open
-        np.zeros(nv, np.int32),  # level
-        np.full(nv, _length.REASON_DECISION, np.int32),  # reason
-        np.zeros(nv, np.int32),  # trail
-        np.zeros(nv + SPARE_LEVELS, np.int32),  # trail_lim
-        st,
-        np.zeros(2 * nv, np.int32),  # cone
-        np.zeros(m, np.int32),  # nfalse
-        np.zeros(m, np.int32),  # ntrue
-        np.zeros((2 * nv + m + 2, f.num_words), np.uint64),  # pool
-    )
-
-
-def copy_state(S: State) -> State:
-    """Return a copy of S (every array copied)."""
-    return State(*(a.copy() for a in S))
-
-
-def new_scratch(f: LengthFormula) -> Scratch:
-    """Return the work arrays of `shortest_refutation` (allocated once per rater)."""
-    m, nlits, words = f.num_constraints, 2 * f.num_vars, f.num_words
-    entries = f.num_links + m + 2
-    return Scratch(
-        np.zeros(nlits, np.int8),
-        np.zeros(nlits, np.int32),
-        np.zeros(nlits, np.int32),
-        np.zeros(m, np.int64),
-        np.zeros(m, np.int32),
-        np.zeros((m, words), np.uint64),
-        np.zeros((m + 2, words), np.uint64),
-        np.full(m + 2, -1, np.int32),
-        np.zeros(entries, np.int32),
-        np.zeros(entries, np.int32),
-        np.zeros(entries, np.int32),
-        np.zeros(words, np.uint64),
-        np.zeros(words, np.uint64),
-        np.zeros(NUM_SCRATCH_SLOTS, np.int64),
-    )
-
-
-def new_alternatives(f: LengthFormula) -> Alternatives:
-    """Return the work arrays of `refutation_with_alternatives` (once per rater)."""
-    m, words, width = f.num_constraints, f.num_words, f.width
-    rows = max(2, min(16 * (m + 2), ALTERNATIVE_WORDS // max(words, 1)))
-    entries = min(CONES_PER_LITERAL * f.num_links + rows + 2, ALTERNATIVE_WORDS)
-    return Alternatives(
-        np.zeros(2 * f.num_vars, np.int32),
-        np.zeros((2 * f.num_vars, CONES_PER_LITERAL), np.int32),
-        np.zeros((rows, words), np.uint64),
-        np.full(m + 2, -1, np.int32),
-        np.zeros(entries, np.int32),
-        np.zeros(entries, np.int32),
-        np.zeros(entries, np.int32),
-        np.zeros(width, np.int32),
-        np.zeros(width, np.int32),
-        np.zeros((width + 1, words), np.uint64),
-        np.zeros(3, np.int64),
-    )

@@ -40,7 +40,6 @@ from encoder.geometry import Geometry
 from encoder.grids import describe_clash, find_clashes, format_pretty
 from encoder.numbering import Grid, cell_value
 from solvers.budgets import DEFAULT_BUDGET, Budget
-from solvers.core import length as K
 from solvers.core.rules import GridRules
 from solvers.ratings.bxb import BxbRater
 from solvers.ratings.length import RefutationRater
@@ -330,7 +329,7 @@ class Explainer:
         """Return the step of a hypothesis refuted by T&E(B_p): the values refutations
         of length at most p rule out under it, each with its chain, then what breaks."""
         hypothesis, p = nested.hypothesis, nested.level
-        under = K.copy_state(state)
+        under = state.copy()
         rater.add_fact(under, hypothesis)
         inner_lines, ruled_out = [], []
         for lit, length, cone in nested.eliminations:

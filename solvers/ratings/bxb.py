@@ -125,7 +125,7 @@ class BxbRater:
         self.lengths = lengths or RefutationRater(geometry, encoding)
         self.time_limit = time_limit
         self.searches = searches
-        self._workspace = K.new_state(self.lengths.formula, False)  # the hypotheses'
+        self._workspace = K.State(self.lengths.formula)  # the hypotheses'
         self.engine = GridRules(geometry, encoding)
         # Each hypothesis's last state, resumed at its next trial (see
         # `_hypothesis_fails`), when one value a literal for each candidate fits.
@@ -195,7 +195,8 @@ class BxbRater:
         true_somewhere = self._solution_candidates(grid)
         no_memo = (np.zeros((0, 2 * r.num_vars), np.int8), np.zeros(0, np.int64), np.zeros(0, bool))
         work = new_work()  # one explanation step, bounded by its caller
-        hypotheses = [v for v in range(r.num_candidates) if T.value[2 * v] == 0]
+        value = T.value
+        hypotheses = [v for v in range(r.num_candidates) if value[2 * v] == 0]
         hypotheses = [v for v in hypotheses if not true_somewhere[v]]
         p = 1
         while p <= r.num_constraints:
@@ -219,21 +220,23 @@ class BxbRater:
     def _replay(self, T: K.State, v: int, p: int) -> NestedRefutation:
         """Return B_p under candidate v, which ends in a contradiction, step by step."""
         r = self.lengths
-        U = K.copy_state(T)
+        U = T.copy()
         eliminated: list[tuple[int, int, tuple[int, ...]]] = []
         ok = progress = r.add_fact(U, v + 1)
         while ok:
             if not progress:
                 raise AssertionError("B_p under the hypothesis should end in a contradiction")
             progress = False
+            value = U.value  # (read again after each fact added)
             for y in range(r.num_candidates):
-                if U.value[2 * y] != 0:
+                if value[2 * y] != 0:
                     continue
                 length = K.shortest_refutation(r.formula, U, r.X, 2 * y, p)
                 if length <= p:
                     ruled_out = int(to_dimacs(2 * y + 1))
                     eliminated.append((ruled_out, int(length), r._bits(r.X.best_cone)))
                     ok = r.add_fact(U, ruled_out)
+                    value = U.value
                     progress = True
                     if not ok:
                         break
@@ -272,20 +275,16 @@ BXB = "BxB"  # braids of braids, for grids one level of refutations leaves open
 class LengthColumn:
     """The length column of `solvers rate`, the harness and `benchmarks agreement`:
     the refutation-length rating (`solvers.ratings.length`) of a grid that one level of
-    refutations solves, BxB of a grid that needs two.  `searches` (the work budget)
-    and `time_limit` bound both together for each grid."""
+    refutations solves, BxB of a grid that needs two, both over the rater `lengths`
+    (RefutationRater(geometry) when None), whose `searches` (the work budget) and
+    `time_limit` bound both together for each grid."""
 
-    def __init__(
-        self,
-        geometry: Geometry,
-        encoding: str = "centrale",
-        time_limit: float | None = None,
-        searches: int = DEFAULT_BUDGET.searches,
-    ):
-        self.lengths = RefutationRater(geometry, encoding, time_limit, searches)
-        self.bxb = BxbRater(geometry, encoding, time_limit, lengths=self.lengths)
-        self.time_limit = time_limit
-        self.searches = searches
+    def __init__(self, geometry: Geometry, lengths: RefutationRater | None = None):
+        self.lengths = lengths or RefutationRater(geometry)
+        r = self.lengths
+        self.bxb = BxbRater(geometry, r.encoding, r.time_limit, lengths=r)
+        self.time_limit = r.time_limit
+        self.searches = r.searches
 
     def rate(
         self,

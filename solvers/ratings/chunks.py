@@ -156,7 +156,7 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                 Rater(g, options.encoding, options.polarity, options.timeout, options.budget),
                 None
                 if options.length_depth is None
-                else LengthColumn(g, options.encoding, options.timeout, options.budget.searches),
+                else LengthColumn(g, lengths_rater(g, options)),
             ),
         )
         values = np.array([p.grid for p in batch], dtype=np.int8)
@@ -178,6 +178,13 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
                 continue
             yield _depth_line(index, text, label, depth, seconds, puzzle, options, length, proof)
             index += 1
+
+
+def lengths_rater(geometry, options: RateOptions):
+    """The refutation-length rater the length column of `options` uses."""
+    from solvers.ratings.length import RefutationRater
+
+    return RefutationRater(geometry, options.encoding, options.timeout, options.budget.searches)
 
 
 def length_column(length_rater, values, out, labels, length_depth) -> list:
@@ -245,9 +252,7 @@ def rate_array(grids: GridArray, options: RateOptions) -> Iterator[SettledLines 
     if options.length_depth is not None:
         from solvers.ratings.bxb import LengthColumn
 
-        length_rater = LengthColumn(
-            geometry, options.encoding, options.timeout, options.budget.searches
-        )
+        length_rater = LengthColumn(geometry, lengths_rater(geometry, options))
     for start in range(0, len(grids.values), ARRAY_BATCH):
         values = grids.values[start : start + ARRAY_BATCH]
         out = rater.depths(values, max_depth)

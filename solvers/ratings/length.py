@@ -119,6 +119,7 @@ class RefutationRater:
         searches: int = DEFAULT_BUDGET.searches,
     ):
         self.geometry = geometry
+        self.encoding = encoding
         self.time_limit = time_limit
         self.searches = searches
         self.spent = 0  # searches counted for the grid being rated
@@ -130,14 +131,14 @@ class RefutationRater:
         # clauses), each literal's constraints, and the work arrays of one hypothesis.
         self.F, self._units, _, _ = K.build(cnf.literals, cnf.offsets, self.num_vars)
         self.formula = K.LengthFormula(self.F, self.num_vars)  # the core's copy, checked once
-        self.X = K.new_scratch(self.formula)
-        self.A = K.new_alternatives(self.formula)
+        self.X = K.Scratch(self.formula)
+        self.A = K.Alternatives(self.formula)
         self.num_constraints = self.formula.num_constraints
         # Input index of each constraint's clause, for explanations.
         self.constraint_clause = tuple(self.F.corig.tolist())
         self._lengths = np.zeros(self.num_candidates, np.int64)
         self._step_lengths = np.zeros(0, np.int64)
-        self._state = K.new_state(self.formula, False)  # rate()'s
+        self._state = K.State(self.formula)  # rate()'s
         self._deadline: float | None = None
         self._previous: dict[int, int] = {}  # nested length of each hypothesis last seen
         n = geometry.size  # _known_true's: each cell's first literal code, less 2
@@ -150,7 +151,7 @@ class RefutationRater:
     def start(self, grid: Grid) -> K.State | None:
         """Return the state after unit propagation of the givens, or None on a
         contradiction."""
-        S = K.new_state(self.formula, False)
+        S = K.State(self.formula)
         return S if self._restart(S, grid) else None
 
     def _restart(self, S: K.State, grid: Grid) -> bool:
@@ -168,11 +169,7 @@ class RefutationRater:
         """Make literal `code` a fact of S with `cone` (None: empty) and reason `why` (by
         default: the negation of a refuted hypothesis); return the contradiction's pool
         row or NO_CONFLICT."""
-        row = K.EMPTY
-        if cone is not None and S.st[K.TRACK]:
-            row = int(S.st[K.POOL_SIZE])
-            S.st[K.POOL_SIZE] += 1
-            S.pool[row] = cone
+        row = S.add_cone(cone) if cone is not None and S.track else K.EMPTY
         lits, rows = np.array([code], np.int32), np.array([row], np.int32)
         return K.assert_facts(self.formula, S, lits, rows, why)
 
@@ -200,8 +197,7 @@ class RefutationRater:
         return tuple(int(row.argmax()) + 1 if row.any() else 0 for row in true)
 
     def _open(self, S: K.State) -> list[int]:
-        value = S.value
-        return [2 * v for v in range(self.num_candidates) if value[2 * v] == 0]
+        return (2 * np.flatnonzero(S.value[0 : 2 * self.num_candidates : 2] == 0)).tolist()
 
     def charge(self, searches: int = 1) -> None:
         """Count `searches` against the grid's budget; raise BudgetExhausted past it, and
@@ -436,8 +432,7 @@ class RefutationRater:
     def _fails(self, S: K.State, z: int, depth: int) -> bool:
         """Return True when hypothesis z leads to a contradiction under the closure of
         depth depth-1 (no cones: the cheap test before the nested length is counted)."""
-        U = K.copy_state(S)
-        U.st[K.TRACK] = 0
+        U = S.copy(track=False)
         if self._assert(U, z, why=REASON_DECISION) != NO_CONFLICT:
             return True
         while True:
@@ -463,8 +458,7 @@ class RefutationRater:
         None when there is none of length <= bound.  (A contradiction's cone contains
         the cone of the elimination that triggers it, and eliminations come in order of
         cone size, so the resolution stops once its steps are longer than `bound`.)"""
-        U = K.copy_state(S)
-        U.st[K.TRACK] = 1
+        U = S.copy(track=True)
         conflict = self._assert(U, z, why=REASON_DECISION)
         while conflict == NO_CONFLICT:
             self.charge()
@@ -478,7 +472,7 @@ class RefutationRater:
                 cones = []
                 for v in chosen:
                     K.shortest_refutation(self.formula, U, self.X, 2 * v, best)
-                    cones.append(self.X.best_cone.copy())
+                    cones.append(self.X.best_cone)
                 for v, cone in zip(chosen, cones, strict=True):
                     conflict = self._assert(U, 2 * v + 1, cone)
                     if conflict != NO_CONFLICT:
@@ -500,7 +494,7 @@ class RefutationRater:
                     conflict = self._assert(U, y ^ 1, self._words(cone))
                     if conflict != NO_CONFLICT:
                         break
-        cone = self._bits(U.pool[conflict])
+        cone = self._bits(U.pool_row(conflict))
         return (len(cone), cone) if len(cone) <= bound else None
 
     def _bits(self, words: np.ndarray) -> tuple[int, ...]:

@@ -58,13 +58,13 @@ class Core:
         self.num_constraints = self.f.num_constraints
 
     def new_state(self, track: bool):
-        return C.new_state(self.f, track)
+        return C.State(self.f, track)
 
     def new_scratch(self):
-        return C.new_scratch(self.f)
+        return C.Scratch(self.f)
 
     def new_alternatives(self):
-        return C.new_alternatives(self.f)
+        return C.Alternatives(self.f)
 
     def restart(self, S, grid):
         return C.restart(self.f, S, self.units, grid)
@@ -121,17 +121,22 @@ def chosen(lengths: np.ndarray, best: int, limit: int) -> str:
     return digest(lengths == best) if best <= limit else "-"
 
 
-# The goldens hold the states in the slot layout they were recorded with: 18 slots of
-# st, the cones' at 16 and 17, slot 9 holding NEVER and the others unused (0).
+# The goldens hold the states in the layout they were recorded with: the fields value,
+# level, reason, trail, trail_lim (num_vars + 8 entries, all 0: no kernel wrote it), st,
+# cone, nfalse, ntrue, pool (rows of cones); 18 slots of st, the cones' at 16 and 17,
+# slot 9 holding NEVER and the others unused (0).
 RECORDED_SLOTS, RECORDED_POOL_SIZE, RECORDED_NEVER_SLOT = 18, 16, 9
+PROPAGATE_SLOTS = 3  # (trail size, qhead, level), then the cones' (pool size, track)
+NEVER = (1 << 62) - 1
+SPARE_LEVELS = 8
 
 
 def recorded_st(st: np.ndarray) -> np.ndarray:
     """st in the recorded layout: the assignment's slots, NEVER, the cones' slots."""
     out = np.zeros(RECORDED_SLOTS, np.int64)
-    out[: C.PROPAGATE_SLOTS] = st[: C.PROPAGATE_SLOTS]
-    out[RECORDED_NEVER_SLOT] = C.NEVER
-    out[RECORDED_POOL_SIZE:] = st[C.POOL_SIZE :]
+    out[:PROPAGATE_SLOTS] = st[:PROPAGATE_SLOTS]
+    out[RECORDED_NEVER_SLOT] = NEVER
+    out[RECORDED_POOL_SIZE:] = st[PROPAGATE_SLOTS:]
     return out
 
 
@@ -148,8 +153,12 @@ def recorded(answer: tuple) -> tuple:
 
 
 def state_digest(S) -> str:
-    arrays = (recorded_st(a) if name == "st" else a for name, a in zip(S._fields, S, strict=True))
-    return digest(*(np.asarray(a) for a in arrays))
+    a = S.arrays()
+    trail_lim = np.zeros(a["trail"].size + SPARE_LEVELS, np.int32)
+    pool = a["pool"].reshape(-1, S.formula.num_words)
+    arrays = (a["value"], a["level"], a["reason"], a["trail"], trail_lim, recorded_st(a["st"]),
+              a["cone"], a["nfalse"], a["ntrue"], pool)  # fmt: skip
+    return digest(*arrays)
 
 
 def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
@@ -160,26 +169,27 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
     n = PAIRS[name][0].size ** 3
     m = k.num_constraints
     track = rng.random() < 0.5
-    S = k.new_state(False)
+    S = k.new_state(False)  # (the givens' facts without cones, then the state tracked)
     out[key + "restart"] = str(k.restart(S, grids[rng.randrange(len(grids))]))
-    S.st[C.TRACK] = 1 if track else 0
-    open_lits = [2 * v + s for v in range(n) for s in (0, 1) if S.value[2 * v] == 0]
+    S = S.copy(track=track)
+    value = S.value
+    open_lits = [2 * v + s for v in range(n) for s in (0, 1) if value[2 * v] == 0]
     lits = np.array(rng.sample(open_lits, min(len(open_lits), rng.randint(0, 8))), np.int32)
     rows = np.zeros(lits.size, np.int32)
     if track:
         for i in range(lits.size):  # a random cone for each fact
-            row = int(S.st[C.POOL_SIZE])
-            S.st[C.POOL_SIZE] += 1
+            cone = np.zeros(k.f.num_words, np.uint64)
             for c in rng.sample(range(m), rng.randint(0, 6)):
-                S.pool[row, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
-            rows[i] = row
+                cone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+            rows[i] = S.add_cone(cone)
     why = rng.choice([C.REASON_DECISION, C.REASON_PROBE])
     conflict = k.assert_facts(S, lits, rows, why)
     out[key + "facts"] = f"{conflict}|{state_digest(S)}"
     if conflict != C.NO_CONFLICT:
         return out
     X, A = k.new_scratch(), k.new_alternatives()
-    open_lits = [z for z in range(2 * n) if S.value[z] == 0]
+    value = S.value
+    open_lits = [z for z in range(2 * n) if value[z] == 0]
     for i, z in enumerate(rng.sample(open_lits, min(len(open_lits), 6))):
         limit = rng.randint(-2, m + 3)
         a = k.shortest_refutation(S, X, z, limit)
@@ -191,7 +201,7 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
             got = k.refutation_chain(S, X.best_cone, z, chain[0], chain[1])
             answer += [digest(X.best_cone), repr(got), digest(chain)]
         out[key + f"refutation{i}"] = "|".join(answer)
-    out[key + "after_refutations"] = f"{state_digest(S)}|{digest(X[0])}"
+    out[key + "after_refutations"] = f"{state_digest(S)}|{digest(X.arrays()['value'])}"
     limit = rng.randint(0, m)
     lengths = np.zeros(n, np.int64)
     a = k.candidate_lengths(S, X, n, limit, lengths)
@@ -199,7 +209,7 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
     a = k.shorter_lengths(S, X, A, n, limit, lengths)
     out[key + "shorter_lengths"] = f"{a}|{chosen(lengths, a, min(limit, m))}"
     limit, budget = rng.randint(0, m), rng.randint(0, 40)
-    U = C.copy_state(S)
+    U = S.copy()
     log = np.zeros(8, np.int64)
     lengths = np.zeros(n, np.int64)
     a = k.simplest_first(U, X, A, n, limit, lengths, log, budget)
@@ -213,7 +223,7 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
     out[key + "simplest_first"] = (
         f"{limit}|{budget}|{recorded(a)!r}|{state_digest(U)}|{last}|{digest(log)}|{solved}"
     )
-    V = C.copy_state(S)
+    V = S.copy()
     out[key + "failed_closure"] = f"{recorded((k.failed_closure(V, X, n),))[0]}|{state_digest(V)}"
     for i, lit in enumerate(rng.sample(range(2 * k.num_vars), 3)):
         out[key + f"eliminate{i}"] = f"{lit}|{k.eliminate(V, lit)}|{state_digest(V)}"
@@ -221,7 +231,7 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
         return out
     # BxB: T&E(B_p) for p = 1, 2, ... on one growing state with the hypotheses' saved
     # states (memo), as BxbRater.rate runs it; then single hypotheses without memo.
-    T = C.copy_state(S)
+    T = S.copy()
     nlits = 2 * k.num_vars
     W = k.new_state(False)
     memo = (np.zeros((n, nlits), np.int8), np.zeros(n, np.int64), np.zeros(n, np.bool_))
@@ -239,7 +249,8 @@ def run_case(k, grids, name: str, seed: int) -> dict[str, str]:
         if a[0] != C.STUCK:
             break
     no_memo = (np.zeros((0, nlits), np.int8), np.zeros(0, np.int64), np.zeros(0, np.bool_))
-    open_v = [v for v in range(n) if T.value[2 * v] == 0]
+    value = T.value
+    open_v = [v for v in range(n) if value[2 * v] == 0]
     for i, v in enumerate(rng.sample(open_v, min(len(open_v), 3))):
         a = k.try_hypothesis(T, W, X, n, v, 2, np.inf, no_memo, work)
         out[key + f"try_hypothesis{i}"] = f"{v}|{recorded(a)!r}|{digest(work)}|{state_digest(W)}"

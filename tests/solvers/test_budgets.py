@@ -31,6 +31,7 @@ from solvers.core import DEPTH_BUDGET, DEPTH_SAT, Board, Clauses
 from solvers.core.engine import Engine
 from solvers.ratings.bxb import BXB, LengthColumn
 from solvers.ratings.depth import Rater
+from solvers.ratings.length import RefutationRater
 from solvers.results import Status
 
 GEOMETRY = standard(9)
@@ -168,11 +169,14 @@ def test_length_and_bxb_stop_at_their_search_budget_the_same_every_time():
     rated = column.rate(depth_1)
     assert rated.label.isdigit() and not rated.over_budget
     spent = column.lengths.spent
+
+    def within(searches: int) -> LengthColumn:
+        return LengthColumn(GEOMETRY, RefutationRater(GEOMETRY, searches=searches))
+
     for searches in (1, spent // 2):
-        labels = {LengthColumn(GEOMETRY, searches=searches).rate(depth_1).label for _ in range(2)}
-        assert labels == {OVER_BUDGET}
-    assert LengthColumn(GEOMETRY, searches=spent).rate(depth_1).label == rated.label
-    small = LengthColumn(GEOMETRY, searches=2_000).rate(monster, depth=2)
+        assert {within(searches).rate(depth_1).label for _ in range(2)} == {OVER_BUDGET}
+    assert within(spent).rate(depth_1).label == rated.label
+    small = within(2_000).rate(monster, depth=2)
     assert small.rating == BXB and small.over_budget and small.label == OVER_BUDGET
 
 

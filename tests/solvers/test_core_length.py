@@ -98,7 +98,6 @@ def test_the_codes_have_one_home():
     for name in ("NO_CONFLICT", "PAUSED", "SOLVED", "CONTRADICTION", "REASON_DECISION",
                  "REASON_PROBE"):  # fmt: skip
         assert getattr(L, name) == getattr(K, name), name
-    assert K.PROPAGATE_SLOTS == K.POOL_SIZE == 3 and K.SPARE_LEVELS == 8
 
 
 # --- the boundary ----------------------------------------------------------------------
@@ -112,11 +111,7 @@ def rater():
 def records(rater):
     f = rater.formula
     S = rater.start((1, 2, 3) + (0,) * 33)
-    return f, S, K.new_scratch(f), K.new_alternatives(f)
-
-
-def replaced(record, field: str, value):
-    return record._replace(**{field: value})
+    return f, S, K.Scratch(f), K.Alternatives(f)
 
 
 def calls(f, S, X, A):
@@ -129,77 +124,88 @@ def calls(f, S, X, A):
     yield lambda: K.shorter_lengths(f, S, X, A, n, 10, lengths)
     yield lambda: K.simplest_first(f, S, X, A, n, 10, lengths, log, 5)
     yield lambda: K.failed_closure(f, S, X, n)
+    yield lambda: K.solved(f, S, n)
     yield lambda: K.eliminate(f, S, 1)
 
 
-BAD_STATES = {
-    "value int32": lambda S: replaced(S, "value", S.value.astype(np.int32)),
-    "value strided": lambda S: replaced(S, "value", np.zeros(2 * S.value.size, np.int8)[::2]),
-    "cone short": lambda S: replaced(S, "cone", S.cone[:-1].copy()),
-    "pool signed": lambda S: replaced(S, "pool", S.pool.astype(np.int64)),
-    "pool 1-d": lambda S: replaced(S, "pool", S.pool[0].copy()),
-    "st short": lambda S: replaced(S, "st", S.st[:3].copy()),
-    "a list": lambda S: replaced(S, "trail", S.trail.tolist()),
-    "read-only": lambda S: replaced(S, "nfalse", np.frombuffer(S.nfalse.tobytes(), np.int32)),
-}
+def test_records_are_the_cores_own(rater):
+    # A record is made for one formula; Python reads copies, never the kernels' arrays.
+    f, S, X, _ = records(rater)
+    value = S.value
+    assert value.dtype == np.int8 and value.size == 2 * f.num_vars and not value.flags.writeable
+    assert S.formula is f and not S.track and S.num_facts > 0
+    T = S.copy(track=True)
+    assert T.track and not S.track and np.array_equal(T.value, value)
+    K.eliminate(f, T, int(np.flatnonzero(value == 0)[0]))
+    assert np.array_equal(S.value, value)  # the copy has arrays of its own
+    assert X.best_cone.size == f.num_words and not X.arrays()["value"].any()
+    assert set(S.arrays()) == {"value", "level", "reason", "trail", "st", "cone", "nfalse",
+                               "ntrue", "pool"}  # fmt: skip
+    with pytest.raises(RuntimeError, match="made once"):
+        S.__init__(f)
+    with pytest.raises(TypeError):
+        K.State(rater.F)  # the arrays, not the core's formula
+    with pytest.raises(RuntimeError, match="not made"):
+        K.shortest_refutation(f, K.State.__new__(K.State), X, 0, 10)
 
 
-@pytest.mark.parametrize("bad", sorted(BAD_STATES))
-def test_bad_arrays_are_value_errors(rater, bad):
+def test_records_of_another_formula_or_type_are_refused(rater):
     f, S, X, A = records(rater)
-    for call in calls(f, BAD_STATES[bad](K.copy_state(S)), X, A):
-        with pytest.raises(ValueError):
+    other = RefutationRater(make_geometry(6))
+    _, T, Y, B = records(other)
+    for call in calls(f, T, X, A):  # a State of another formula of the same shape
+        with pytest.raises(ValueError, match="another Formula"):
             call()
+    with pytest.raises(ValueError, match="another Formula"):
+        K.shortest_refutation(f, S, Y, 0, 10)
+    with pytest.raises(ValueError, match="another Formula"):
+        K.refutation_with_alternatives(f, S, X, B, 0, 10)
+    with pytest.raises(TypeError):
+        K.shortest_refutation(f, S, A, 0, 10)  # Alternatives for Scratch
+    with pytest.raises(TypeError):
+        K.shortest_refutation(f, tuple(S.arrays().values()), X, 0, 10)
 
 
-def with_slot(S, slot, value):
-    T = K.copy_state(S)
-    T.st[slot] = value
-    return T
-
-
-def with_item(S, field, index, value):
-    T = K.copy_state(S)
-    getattr(T, field)[index] = value
-    return T
-
-
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda S: with_slot(S, K.TRAIL_SIZE, S.value.size),
-        lambda S: with_slot(S, K.QHEAD, S.st[K.TRAIL_SIZE] + 1),
-        lambda S: with_slot(S, K.POOL_SIZE, 0),
-        lambda S: with_slot(S, K.POOL_SIZE, S.pool.shape[0] + 1),
-        lambda S: with_slot(S, K.TRACK, 2),
-        lambda S: with_item(S, "trail", 0, S.value.size),
-        lambda S: with_item(S, "cone", 3, 1),  # a row past the pool in use
-        lambda S: with_item(S, "pool", (0, -1), np.uint64(1) << np.uint64(63)),
-    ],
-)
-def test_indices_out_of_range_are_value_errors(rater, make):
-    f, S, X, A = records(rater)
-    for call in calls(f, make(S), X, A):
+def test_cones_enter_a_tracked_state_checked(rater):
+    f, S, _, _ = records(rater)
+    cone = np.zeros(f.num_words, np.uint64)
+    with pytest.raises(ValueError, match="untracked"):
+        S.add_cone(cone)
+    T = S.copy(track=True)
+    cone[0] = 5
+    row = T.add_cone(cone)
+    assert np.array_equal(T.pool_row(row), cone)
+    past = cone.copy()
+    past[-1] = np.uint64(1) << np.uint64(63)  # (144 constraints: bit 191 is none)
+    with pytest.raises(ValueError, match="past the constraints"):
+        T.add_cone(past)
+    for bad in (cone[:-1], cone.astype(np.int64), cone.tolist()):
         with pytest.raises(ValueError):
-            call()
+            T.add_cone(bad)
+    with pytest.raises(ValueError, match="not in use"):
+        T.pool_row(row + 1)
+    with pytest.raises(TypeError):
+        T.pool_row(1.0)
+    rows = np.array([row], np.int32)
+    assert K.assert_facts(f, T, np.array([0], np.int32), rows, K.REASON_PROBE) in (
+        K.NO_CONFLICT, *range(row + 1, 10**6))  # fmt: skip
 
 
-def test_scratch_and_arguments_are_checked(rater):
-    f, S, X, A = records(rater)
+def test_a_kernel_that_stops_leaves_its_scratch_fresh(rater):
+    # A search interrupted mid-hypothesis leaves its work arrays half written; the next
+    # call resets them, so the answers are those of fresh records.
+    f, S, X, _ = records(rater)
     n = f.num_vars // 2
-    dirty = K.new_scratch(f)
-    dirty.value[5] = 1
-    with pytest.raises(ValueError, match="all 0"):
-        K.shortest_refutation(f, S, dirty, 0, 10)
-    dirty = K.new_scratch(f)
-    dirty.st[:] = 0
-    dirty.stamp[3] = 1  # a constraint stamped ahead of the searches' count
-    with pytest.raises(ValueError, match="ahead"):
-        K.shortest_refutation(f, S, dirty, 0, 10)
-    dirty = K.new_alternatives(f)
-    dirty.ncones[5] = 1
-    with pytest.raises(ValueError, match="all 0"):
-        K.refutation_with_alternatives(f, S, X, dirty, 0, 10)
+    fresh = K.candidate_lengths(f, S, K.Scratch(f), n, 10, np.zeros(n, np.int64))
+    with pytest.raises(ValueError):  # refused after the records were taken
+        K.candidate_lengths(f, S, X, n, 10, np.zeros(n - 1, np.int64))
+    assert K.candidate_lengths(f, S, X, n, 10, np.zeros(n, np.int64)) == fresh
+    assert not X.arrays()["value"].any()
+
+
+def test_arguments_are_checked(rater):
+    f, S, X, _ = records(rater)
+    n = f.num_vars // 2
     with pytest.raises(ValueError):
         K.shortest_refutation(f, S, X, 2 * f.num_vars, 10)  # no such literal
     with pytest.raises(ValueError):
@@ -218,15 +224,13 @@ def test_scratch_and_arguments_are_checked(rater):
     with pytest.raises(TypeError):
         K.shortest_refutation(rater.F, S, X, 0, 10)  # the formula, not the core's copy
     with pytest.raises(TypeError):
-        K.shortest_refutation(f, tuple(S)[:-1], X, 0, 10)
-    with pytest.raises(TypeError):
-        K.shortest_refutation(f, S, A, 0, 10)
+        K.shortest_refutation(f, S, X, 0.0, 10)
 
 
 def test_bxb_arguments_are_checked(rater):
     f, T, X, _ = records(rater)
     n = f.num_vars // 2
-    U = K.new_state(f, False)
+    U = K.State(f)
     work = np.zeros(K.NUM_COUNTERS, np.int64)
     work[K.BUDGET] = 1 << 40
     memo = (np.zeros((n, 2 * f.num_vars), np.int8), np.zeros(n, np.int64), np.zeros(n, bool))
@@ -277,22 +281,27 @@ def test_a_formula_is_checked_once(rater):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_garbage_states_never_crash(rater, data):
-    # Any values where the records hold values (not indices): the kernels answer or
-    # raise ValueError (an array would overflow), nothing else.
+def test_random_states_never_crash(rater, data):
+    # Any state the kernels can reach - random facts, random cones on a tracked state,
+    # contradictions included: every kernel answers or raises ValueError, nothing else.
     f, S, X, A = records(rater)
-    S = K.copy_state(S)
-    S.value[:] = data.draw(st.lists(st.integers(-2, 2), min_size=S.value.size,
-                                    max_size=S.value.size))  # fmt: skip
-    S.nfalse[:] = data.draw(st.lists(st.integers(-3, 6), min_size=S.nfalse.size,
-                                     max_size=S.nfalse.size))  # fmt: skip
-    S.st[K.TRACK] = data.draw(st.integers(0, 1))
-    S.st[K.QHEAD] = data.draw(st.integers(0, int(S.st[K.TRAIL_SIZE])))
+    S = S.copy(track=data.draw(st.booleans()))
+    for _ in range(data.draw(st.integers(0, 12))):
+        lit = data.draw(st.integers(0, 2 * f.num_vars - 1))
+        row = K.EMPTY
+        if S.track and data.draw(st.booleans()):
+            cone = np.zeros(f.num_words, np.uint64)
+            for c in data.draw(st.lists(st.integers(0, f.num_constraints - 1), max_size=6)):
+                cone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+            row = S.add_cone(cone)
+        why = data.draw(st.sampled_from([K.REASON_DECISION, K.REASON_PROBE]))
+        if K.assert_facts(f, S, np.array([lit], np.int32), np.array([row], np.int32), why) != (
+            K.NO_CONFLICT
+        ):
+            break
     for call in calls(f, S, X, A):
         with contextlib.suppress(ValueError):
             call()
-        X.value[:] = 0  # (a kernel that raised may leave its scratch behind)
-        A.ncones[:] = 0
 
 
 # --- Ctrl-C ----------------------------------------------------------------------------
@@ -309,7 +318,7 @@ S0 = r.start(puzzle.grid)
 print("ready", flush=True)
 try:
     while True:
-        S = K.copy_state(S0)
+        S = S0.copy()
         K.simplest_first(r.formula, S, r.X, r.A, r.num_candidates, 10**6, r._lengths,
                          r._step_lengths, 10**6)
 except KeyboardInterrupt:
@@ -345,8 +354,7 @@ def test_a_step_chooses_what_unbounded_searches_choose(encoding):
     checked = 0
     for puzzle in puzzles:
         for track in (0, 1):
-            S = rater.start(puzzle.grid)
-            S.st[K.TRACK] = track
+            S = rater.start(puzzle.grid).copy(track=bool(track))
             for lit in rng.choice(np.flatnonzero(S.value[0 : 2 * n : 2] == 0), 3, replace=False):
                 if K.eliminate(f, S, int(2 * lit + 1)) != K.NO_CONFLICT:
                     break

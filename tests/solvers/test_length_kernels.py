@@ -39,14 +39,14 @@ def shortest(
     built = K.build(cnf.literals, cnf.offsets, cnf.num_vars)
     assert built.units.size == 0
     f = K.LengthFormula(built.F, cnf.num_vars)
-    S = K.new_state(f, False)
+    S = K.State(f)
     codes = to_codes(np.asarray(facts, np.int64))
     cones = np.zeros(codes.size, np.int32)
     assert K.assert_facts(f, S, codes, cones, K.REASON_DECISION) == K.NO_CONFLICT
-    X = K.new_scratch(f)
+    X = K.Scratch(f)
     m = f.num_constraints
     if alternatives:
-        A = K.new_alternatives(f)
+        A = K.Alternatives(f)
         length = K.refutation_with_alternatives(f, S, X, A, to_code(hypothesis), m)
     else:
         length = K.shortest_refutation(f, S, X, to_code(hypothesis), m)

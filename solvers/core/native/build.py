@@ -10,7 +10,8 @@ same thing.  The sources sit in one folder per concern, beside this file:
     proof/     the proof log the kernels write, and the model checker's clause check
     boundary/  what every entry point shares: the checks of arrays, offsets, literals
                and logs (boundary.h), DIMACS codes, the bounds, the outcomes, the poll
-    python/    the Python types, one file per extension (module.c: Board, Clauses)
+    python/    the Python types and functions of each extension (module.c: Board,
+               Clauses; length_records.c: the length kernels' records)
 
 Each extension is `solvers.core._<name>`, linked with the shared files; the board's
 kernels are compiled once per instruction set (board_base.c, board_sse41.c,
@@ -37,6 +38,7 @@ HEADERS = (
     "boundary/codes.h",
     "boundary/status.h",
     "boundary/bounds.h",
+    "python/length_records.h",
 )
 FLAGS = ("-std=c11", "-O3", "-fno-strict-aliasing")  # -O3: the 9x9 batch 2% faster than -O2
 
@@ -55,6 +57,7 @@ EXTENSIONS = {
         "length/length.c",
         "length/bxb.c",
         "length/length_formula.c",
+        "python/length_records.c",
         "python/length_module.c",
     ),
     "_check": ("python/check_module.c", "proof/clause_check.c"),

@@ -119,3 +119,12 @@ int get_log(PyObject *obj, Py_buffer *view) {
     }
     return 0;
 }
+
+PyObject *with_constants(PyObject *m, const Constant *constants, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    return m;
+}

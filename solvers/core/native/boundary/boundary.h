@@ -62,6 +62,15 @@ int get_clause_arrays(PyObject *flat, PyObject *offsets, long long nvars, Py_buf
 /* -1 with a ValueError unless num_vars is in 1..2^30 (a variable's code fits int32). */
 int check_num_vars(long long nvars);
 
+/* A named integer an extension exports, so that Python reads the one definition C has. */
+typedef struct {
+    const char *name;
+    long long value;
+} Constant;
+
+/* Module m with the n constants added, or NULL with the exception set (m released). */
+PyObject *with_constants(PyObject *m, const Constant *constants, size_t n);
+
 /* Get a proof log (proof_log.h): an int64 array, empty (record nothing) or of at least
  * LOG_FIRST entries whose head is at least LOG_FIRST; on failure set a ValueError. */
 int get_log(PyObject *obj, Py_buffer *view);

@@ -22,6 +22,14 @@
  */
 #include "length.h"
 
+/* The formula's arrays as local constants: the compiler then keeps them in registers
+ * across the kernels' stores (the core builds with -fno-strict-aliasing, so a store
+ * through any pointer could otherwise change f's fields). */
+#define FORMULA_ARRAYS(f)                                                                 \
+    const int32_t *const bstart = (f)->bstart, *const bimp = (f)->bimp;                   \
+    const int32_t *const wstart = (f)->wstart, *const occ = (f)->occ;                     \
+    const int32_t *const cstart = (f)->cstart, *const lits = (f)->lits
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,8 +187,10 @@ int64_t length_restart(LCall *k, LState *S, const int32_t *units, int64_t nunits
     memset(S->cone, 0, sizeof(int32_t) * (size_t)f->nlits);
     memset(S->nfalse, 0, sizeof(int32_t) * (size_t)f->m);
     memset(S->ntrue, 0, sizeof(int32_t) * (size_t)f->m);
+    const int64_t track = S->st[ST_TRACK]; /* (the State's own, kept) */
     memset(S->st, 0, sizeof(int64_t) * ST_NUM_SLOTS);
     S->st[ST_POOL_SIZE] = 1;
+    S->st[ST_TRACK] = track;
     int64_t most = nunits > ngivens ? nunits : ngivens;
     int32_t *no_cones = calloc((size_t)(most > 0 ? most : 1), sizeof(int32_t)); /* all EMPTY */
     if (!no_cones) {
@@ -268,9 +278,7 @@ static inline __attribute__((always_inline)) int64_t shortest(LCall *k, LState *
                                                               int32_t z, int64_t limit,
                                                               int64_t *beyond, const int W) {
     const LFormula *f = k->f;
-    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
-    const int32_t *const wstart = f->wstart, *const occ = f->occ;
-    const int32_t *const cstart = f->cstart, *const lits = f->lits;
+    FORMULA_ARRAYS(f);
     const int8_t *const value = S->value;
     const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
     int8_t *const hvalue = X->value;
@@ -778,9 +786,7 @@ static int64_t first_hop(LCall *k, LState *S, LScratch *X, int64_t ncand, int64_
  * less, plain or with alternative cones, and need not be searched within L. */
 static int64_t conflict_round(LCall *k, LState *S, LScratch *X, int32_t z, int64_t limit) {
     const LFormula *f = k->f;
-    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
-    const int32_t *const wstart = f->wstart, *const occ = f->occ;
-    const int32_t *const cstart = f->cstart, *const lits = f->lits;
+    FORMULA_ARRAYS(f);
     const int8_t *const value = S->value;
     const int32_t *const ntrue = S->ntrue;
     int8_t *const hvalue = X->value;
@@ -927,9 +933,7 @@ static inline int links_meet(const LFormula *f, const LState *S, const LScratch 
  * shows a shorter refutation.) */
 static int pair_refutable(LCall *k, LState *S, LScratch *X, PairScratch *P, int32_t z) {
     const LFormula *f = k->f;
-    const int32_t *const bstart = f->bstart, *const bimp = f->bimp;
-    const int32_t *const wstart = f->wstart, *const occ = f->occ;
-    const int32_t *const cstart = f->cstart, *const lits = f->lits;
+    FORMULA_ARRAYS(f);
     const int8_t *const value = S->value;
     const int32_t *const nfalse = S->nfalse, *const ntrue = S->ntrue;
     int8_t *const hvalue = X->value;

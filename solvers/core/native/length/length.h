@@ -1,8 +1,8 @@
-/* The refutation-length kernels' records (length.c, bxb.c) as length_module.c hands them
- * over: the formula (links and constraints, copied and checked once), and views of the
- * numpy arrays of the state of the facts (State), of one hypothesis's scratch (Scratch)
- * and of the alternative cones' search (Alternatives), checked at every call; and the
- * contexts a rating's and a T&E's kernels share.  The words are solvers.core.length's
+/* The refutation-length kernels' records (length.c, bxb.c): the formula (links and
+ * constraints, copied and checked once), the state of the facts (State), one hypothesis's
+ * scratch (Scratch) and the alternative cones' search (Alternatives), each an array block
+ * the core owns (python/length_records.c) and only these kernels write; and the contexts
+ * a rating's and a T&E's kernels share.  The words are solvers.core.length's
  * (and MiniSat's: value, trail, reason, level, qhead).  Outcomes are status.h's Status,
  * negated (the kernels' other return values are lengths, counts and rows, all >= 0).
  */
@@ -14,8 +14,7 @@
 #include "core.h"
 #include "status.h"
 
-/* Slots of State.st: the assignment's (the first ST_PROPAGATE_SLOTS), then the cones'
- * (solvers.core.length reads them). */
+/* Slots of State.st: the assignment's (the first ST_PROPAGATE_SLOTS), then the cones'. */
 enum {
     ST_TRAIL_SIZE = 0,
     ST_QHEAD = 1,
@@ -29,6 +28,8 @@ enum {
 enum { X_STAMP = 0, X_POOL_SIZE = 1, X_ENTRIES = 2, X_TRAIL_SIZE = 3, X_NUM_SLOTS = 4 };
 enum { A_POOL_SIZE = 0, A_ENTRIES = 1, A_OVERFLOW = 2, A_NUM_SLOTS = 3 };
 enum { CONES_PER_LITERAL = 4, EMPTY = 0 };
+/* The cap of Alternatives' pool (in words) and entries: 32 MB of cones. */
+enum { ALTERNATIVE_WORDS = 1 << 22 };
 /* The sentinels of a propagation's result (no contradiction) and of a fact's reason:
  * their one definition (solvers.core.length reads them).  They are no outcomes. */
 enum {

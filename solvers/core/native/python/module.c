@@ -1169,10 +1169,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     }
     /* The outcomes, slots and bounds Python reads from here (one definition: status.h,
      * proof_log.h, bounds.h). */
-    static const struct {
-        const char *name;
-        long value;
-    } constants[] = {
+    static const Constant constants[] = {
         {"STATUS_OPEN", STATUS_OPEN},
         {"STATUS_SAT", STATUS_SAT},
         {"STATUS_CONFLICT", STATUS_CONFLICT},
@@ -1195,11 +1192,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         {"MAX_SIDE", MAX_SIDE},
         {"MAX_SECONDS", MAX_SECONDS},
     };
-    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
-        if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
-            Py_DECREF(m);
-            return NULL;
-        }
+    if (!(m = with_constants(m, constants, sizeof constants / sizeof constants[0]))) return NULL;
     PyObject *max_count = PyLong_FromLongLong(MAX_COUNT); /* wider than a C long may be */
     if (!max_count || PyModule_AddObject(m, "MAX_COUNT", max_count) < 0) {
         Py_XDECREF(max_count);
