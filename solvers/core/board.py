@@ -9,7 +9,9 @@ KeyboardInterrupt within a few tens of milliseconds.
 Work budgets.  Each kernel counts its work (cells placed and hypotheses tested); a
 depth loop given `budget` gives a grid up (DEPTH_BUDGET, at the depth it was working
 on) at the first hypothesis boundary where the work spent on that grid exceeds the
-budget, so the same grids and budget give the same answers on every machine.
+budget, so the same grids and budget give the same answers on every machine.  The
+opt-in `time_limit` of a depth loop is the clause engine's (DEPTH_TIMEOUT), read where
+the signal poll reads the clock, every few dozen hypotheses.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from encoder.geometry import Geometry
-from solvers.core.boundary import ClosureFace, grid_rows
+from solvers.core.boundary import ClosureFace, grid_rows, limit_ns
 from solvers.core.extension import MAX_SIDE, _core
 
 BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
@@ -34,7 +36,8 @@ def applies(geometry: Geometry, encoding: str) -> bool:
 class Board(ClosureFace):
     """The bit boards of one geometry (side up to MAX_SIDE) and their work arrays; one
     kernel at a time.  `probe`, `propagate` and `depths` (ClosureFace): those of the
-    clause engine on the `centrale` rule formula, but no proof log and no clock."""
+    clause engine on the `centrale` rule formula, time limit included, but no proof
+    log."""
 
     def __init__(self, geometry: Geometry):
         n = geometry.size
@@ -65,9 +68,9 @@ class Board(ClosureFace):
         return grid_rows(grids, self.cells)
 
     def _depth_loop(self, grids, max_depth, flag, limit, arrays, log, log_at, time_limit):
-        if log is not None or log_at is not None or time_limit is not None:
+        if log is not None or log_at is not None:
             raise ValueError(
-                "the board keeps no proof log and no clock: rate on the clause engine "
-                "(solvers.core.board_or_clauses with proofs or a time limit)"
+                "the board keeps no proof log: rate on the clause engine "
+                "(solvers.core.board_or_clauses with proofs)"
             )
-        self._board.depths(grids, max_depth, flag, limit, *arrays)
+        self._board.depths(grids, max_depth, flag, limit, *arrays, limit_ns(time_limit))

@@ -177,12 +177,12 @@ class ClosureFace:
     ):
         """Rate each grid (a row of N*N values, 0 for a blank) at the first depth whose
         closure fills it (SAT) or contradicts (UNSAT), else OPEN at max_depth; `budget`
-        (work units, None: none) bounds each grid's work.  The clause engine's alone:
-        `log` and `log_at` (one entry per grid and one more), where the closures'
-        lemmas are written, grid g's from log_at[g] to log_at[g + 1]
-        (`solvers.core.proof_log`; None: nowhere), and `time_limit` (seconds, None:
-        none; opt-in, the answers then depend on the machine): a grid still working past
-        it is DEPTH_TIMEOUT, at the depth it was working on."""
+        (work units, None: none) bounds each grid's work, and `time_limit` (seconds,
+        None: none; opt-in, the answers then depend on the machine) its wall time: a
+        grid still working past it is DEPTH_TIMEOUT, at the depth it was working on.
+        The clause engine's alone: `log` and `log_at` (one entry per grid and one more),
+        where the closures' lemmas are written, grid g's from log_at[g] to log_at[g + 1]
+        (`solvers.core.proof_log`; None: nowhere)."""
         from solvers.core.extension import Depths
 
         grids = self._grid_rows(grids)

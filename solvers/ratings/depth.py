@@ -8,9 +8,9 @@ rules are loaded once per geometry and the givens are passed as assumptions, so 
 a file of grids builds one engine.  The native core rates (`solvers.core`): on the
 exam's complete encoding (`centrale`) its bit-parallel board, whose closures are the
 clause engine's (solvers/core/native/board/board_impl.h says why) at a fraction of the cost, and
-every other encoding on its clause engine.  The proofs (`depth_proofs`, which log each
-closure's lemmas) and a rating under the opt-in time limit (the board keeps no clock)
-run on the core's clause engine.
+every other encoding on its clause engine, both under the opt-in time limit too.  The
+proofs (`depth_proofs`, which log each closure's lemmas) run on the core's clause
+engine.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ class Rater:
         # The core's engine for these rules (the board where it applies, else the clause
         # engine: solvers.core.board_or_clauses), built now so that unknown encodings fail
         # here.
-        self.engine = core.board_or_clauses(geometry, encoding, time_limit=time_limit is not None)
+        self.engine = core.board_or_clauses(geometry, encoding)
         self._log_capacity = 0  # what the proofs of the last depth loop needed (depth_proofs)
 
     @functools.cached_property

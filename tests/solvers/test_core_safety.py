@@ -273,3 +273,38 @@ def test_an_assumption_whose_index_changes_the_list_is_read_safely():
     assert literals == []
     with pytest.raises(TypeError, match="sequence of ints"):
         board.propagate(1.5)
+
+
+SLY_TRACE = """
+from encoder.encodings import given_literals, rule_formula
+from encoder.geometry import standard
+from encoder.grids import parse_cells
+import solvers.core as core
+
+formula = rule_formula(standard(9))
+clauses = core.Clauses(formula.clauses, formula.num_vars)
+givens = given_literals(parse_cells(sys.argv[1], standard(9)), standard(9))
+literals = [int(str(lit)) for lit in givens]  # fresh ints, which the list alone holds
+
+class Sly:
+    def __index__(self):
+        literals.clear()  # frees the list's array and the ints it alone held
+        junk = [str(k) * 9 for k in range(len(givens) * 8)]  # ... and reuses the memory
+        return givens[0]
+
+literals.insert(0, Sly())
+print(clauses.trace(literals) == clauses.trace([givens[0], *givens]), literals == [])
+"""
+
+
+def test_a_trace_whose_item_empties_the_list_answers():
+    """`Clauses.trace(list)` (the explanations' entry) with an item whose __index__
+    empties the list: the core reads the items of a copy, so it answers the trace of
+    the items it was given, never reading the freed ones (issue 42, item 3).  Run in a
+    child: a core reading borrowed items would die of a signal there."""
+    child = subprocess.run(
+        [sys.executable, "-c", "import sys\n" + SLY_TRACE, EASTER_MONSTER],
+        capture_output=True, text=True, cwd=PROJECT, timeout=120,
+    )  # fmt: skip
+    assert child.returncode >= 0, f"killed by signal {-child.returncode}: {child.stderr[-2000:]}"
+    assert (child.returncode, child.stdout) == (0, "True True\n"), child.stderr[-2000:]

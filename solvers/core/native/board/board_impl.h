@@ -55,7 +55,10 @@
  *
  * Work.  G->work counts cells placed and hypotheses tested: the clock of the per-grid
  * budget, which is read at hypothesis boundaries only, so a budget gives the same
- * answer on every machine.
+ * answer on every machine.  The opt-in time limit of a depth loop's grids is read at
+ * hypothesis boundaries too, but only where the poll reads the clock (core_poll_due:
+ * a grid's first boundary, then every POLL_EVERY): no limit costs nothing, and a grid
+ * stops within that many hypotheses of passing its limit.
  */
 #include <string.h>
 #ifdef __SSE2__
@@ -825,16 +828,19 @@ INLINE int64_t next_by_cell_k(const Geo *G, const word *board, const word *pass,
 
 /* Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
  * Return CORE_OK with the closure in boards[0], CORE_CONFLICT, CORE_BUDGET (the work
- * since work0 exceeded budget >= 0 at a hypothesis boundary) or CORE_INTERRUPT. */
+ * since work0 exceeded budget >= 0 at a hypothesis boundary), CORE_TIME (the clock
+ * past deadline_ns >= 0 where the poll looks at it) or CORE_INTERRUPT. */
 INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
-                   int64_t budget, const int NN) {
+                   int64_t budget, int64_t deadline_ns, const int NN) {
     if (depth <= 0) return CORE_OK;
     const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW);
     int top = 0;
     open_frame(G, 0);
     for (;;) {
+        const int clock_due = deadline_ns >= 0 && core_poll_due(poll);
         if (core_poll(poll)) return CORE_INTERRUPT;
         if (budget >= 0 && G->work - work0 > (uint64_t)budget) return CORE_BUDGET;
+        if (clock_due && core_now_ns() > deadline_ns) return CORE_TIME;
         word *board = G->boards + (size_t)top * BW;
         word *pass = frame_passed(G, top);
         int64_t *fr = G->frames + (size_t)top * NUM_COLUMNS;
@@ -910,10 +916,11 @@ static int prop_kind(Geo *G, int kind, word *b, word dirty) {
     return propk(G, kind ? 9 : 0, b, dirty, -1, 0);
 }
 static int closure(Geo *G, int kind, int depth, int positive_only, Poll *poll, uint64_t work0,
-                   int64_t budget) {
-    if (kind == STD9) return closure_k(G, depth, positive_only, poll, work0, budget, STD9);
-    if (kind) return closure_k(G, depth, positive_only, poll, work0, budget, 9);
-    return closure_k(G, depth, positive_only, poll, work0, budget, 0);
+                   int64_t budget, int64_t deadline_ns) {
+    if (kind == STD9)
+        return closure_k(G, depth, positive_only, poll, work0, budget, deadline_ns, STD9);
+    if (kind) return closure_k(G, depth, positive_only, poll, work0, budget, deadline_ns, 9);
+    return closure_k(G, depth, positive_only, poll, work0, budget, deadline_ns, 0);
 }
 
 /* Write each cell's placed value into out (0 when open); return 1 when none is open. */
@@ -978,7 +985,7 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
     const int kind = kind_of(G);
     if (prop_kind(G, kind, b, dirty | (nlits == 0 ? all_values(n) : 0)) != CORE_OK)
         return CORE_CONFLICT;
-    int r = closure(G, kind, depth, positive_only, poll, G->work, -1);
+    int r = closure(G, kind, depth, positive_only, poll, G->work, -1, -1);
     if (r != CORE_OK) return r;
     const word *solved = b + (size_t)n * W;
     int64_t m = 0;
@@ -1007,6 +1014,7 @@ typedef struct BoardClimb {
     Poll *poll;
     uint64_t work0;
     int64_t budget;
+    int64_t deadline_ns; /* the grid's time limit as a core_now_ns() time (-1: none) */
 } BoardClimb;
 
 static int climb_filled(void *engine, int8_t *solution) {
@@ -1016,19 +1024,25 @@ static int climb_filled(void *engine, int8_t *solution) {
 
 static int climb_closure(void *engine, int depth) {
     const BoardClimb *c = engine;
-    return closure(c->G, c->kind, depth, c->positive_only, c->poll, c->work0, c->budget);
+    return closure(c->G, c->kind, depth, c->positive_only, c->poll, c->work0, c->budget,
+                   c->deadline_ns);
 }
 
 static int depths(Geo *G, const DepthRun *run, Poll *poll) {
     word *b = G->boards;
     const int kind = kind_of(G);
-    BoardClimb c = {G, kind, b, run->positive_only, poll, 0, run->budget};
-    const DepthSteps steps = {climb_filled, climb_closure, &c, -1, DEPTH_BUDGET};
+    BoardClimb c = {G, kind, b, run->positive_only, poll, 0, run->budget, -1};
+    const DepthSteps steps = {climb_filled, climb_closure, &c, CORE_TIME, STATUS_TIME};
     for (int64_t g = 0; g < run->count; g++) {
         if (core_poll(poll)) return CORE_INTERRUPT;
         int64_t t0 = core_now_ns();
         uint64_t w0 = G->work;
         c.work0 = w0;
+        c.deadline_ns = -1;
+        if (run->limit_ns > 0) { /* saturated: a limit beyond the clock's range never passes */
+            c.deadline_ns = run->limit_ns > INT64_MAX - t0 ? INT64_MAX : t0 + run->limit_ns;
+            core_poll_soon(poll); /* a grid's first hypothesis boundary looks at the clock */
+        }
         int8_t *sol = run->solutions + (size_t)g * G->cells;
         int started = start_board(G, kind, b, run->grids + (size_t)g * G->cells);
         if (started < 0) {

@@ -26,6 +26,7 @@ enum {
     CORE_OK = STATUS_OPEN,           /* at a fixpoint, no contradiction */
     CORE_CONFLICT = STATUS_CONFLICT, /* a contradiction */
     CORE_BUDGET = STATUS_BUDGET,     /* the grid's work budget ran out at a hypothesis boundary */
+    CORE_TIME = STATUS_TIME,         /* the grid's opt-in time limit passed, seen at a poll */
     CORE_INTERRUPT = STATUS_INTERRUPT, /* a signal handler raised (Ctrl-C): the exception is set */
     DEPTH_OPEN = STATUS_OPEN,
     DEPTH_SAT = STATUS_SAT,
@@ -51,7 +52,12 @@ static inline int core_poll(Poll *poll) {
     if (--poll->countdown) return 0;
     return core_poll_slow(poll);
 }
-int64_t core_now_ns(void);
+/* 1 when the next core_poll reads the clock: a kernel with a time limit reads it then
+ * too, so that the limit costs a clock reading only on the poll's cadence, and none
+ * when no limit is set; core_poll_soon makes the next call read it. */
+static inline int core_poll_due(const Poll *poll) { return poll->countdown == 1; }
+static inline void core_poll_soon(Poll *poll) { poll->countdown = 1; }
+int64_t core_now_ns(void); /* CLOCK_MONOTONIC, in ns */
 
 /* Geometry and work arrays of one board (module.c builds it; the variants read it). */
 typedef struct Geo {
@@ -87,7 +93,9 @@ typedef struct Geo {
 enum { F_POS = 0, F_QUIET = 1, F_HYP = 2, F_WIT = 3, NUM_COLUMNS = 4 };
 
 /* A depth loop's grids (cells int8 each) and its answers, one entry a grid: status,
- * depth, solutions (cells int8 a grid), work and ns; budget < 0: none. */
+ * depth, solutions (cells int8 a grid), work and ns; budget < 0: none; limit_ns, each
+ * grid's opt-in time limit (0: none; the board's, the clause engine keeps its own in
+ * Cnf). */
 typedef struct DepthRun {
     const int8_t *grids;
     int64_t count;
@@ -97,6 +105,7 @@ typedef struct DepthRun {
     int16_t *depth;
     int8_t *solutions;
     int64_t *work, *ns;
+    int64_t limit_ns;
 } DepthRun;
 
 /* One compiled variant of the board kernels (board_impl.h, per instruction set). */
@@ -111,7 +120,8 @@ typedef struct BoardOps {
      * CORE_INTERRUPT */
     int (*probe)(Geo *, const int64_t *lits, int64_t nlits, int depth, int positive_only,
                  int64_t *out, int64_t *nout, Poll *);
-    /* rate grids (a DepthRun's): CORE_OK or CORE_INTERRUPT */
+    /* rate grids (a DepthRun's; a grid past its time limit is STATUS_TIME): CORE_OK or
+     * CORE_INTERRUPT */
     int (*depths)(Geo *, const DepthRun *, Poll *);
 } BoardOps;
 

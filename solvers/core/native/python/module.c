@@ -542,14 +542,19 @@ static PyObject *board_probe_list(BoardObject *self, PyObject *const *args, Py_s
     return probe_answer(&self->face, r, self->face.out, NULL, nout);
 }
 
-/* depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns) */
+/* depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[,
+ * limit_ns]): limit_ns, each grid's opt-in time limit (0: none), as the clauses' */
 static PyObject *board_depths(BoardObject *self, PyObject *args) {
     PyObject *go, *so, *dO, *solo, *wo, *no;
     int max_depth, positive_only;
-    long long budget;
-    if (!PyArg_ParseTuple(args, "OipLOOOOO", &go, &max_depth, &positive_only, &budget, &so, &dO,
-                          &solo, &wo, &no))
+    long long budget, limit_ns = 0;
+    if (!PyArg_ParseTuple(args, "OipLOOOOO|L", &go, &max_depth, &positive_only, &budget, &so,
+                          &dO, &solo, &wo, &no, &limit_ns))
         return NULL;
+    if (limit_ns < 0) {
+        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
+        return NULL;
+    }
     if (check_depth(max_depth) < 0) return NULL;
     Geo *G = &self->g;
     Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
@@ -575,7 +580,7 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
     Poll poll;
     core_release(&poll);
     const DepthRun run = {gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
-                          solv.buf, wv.buf, nv.buf};
+                          solv.buf, wv.buf, nv.buf, limit_ns};
     int r = ops->depths(G, &run, &poll);
     core_reacquire(&poll);
     self->busy = 0;
@@ -595,7 +600,8 @@ static PyMethodDef board_methods[] = {
     {"probe_list", (PyCFunction)(void (*)(void))board_probe_list, METH_FASTCALL,
      "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
     {"depths", (PyCFunction)board_depths, METH_VARARGS,
-     "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
+     "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[, "
+     "limit_ns])"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
     {NULL},
 };
