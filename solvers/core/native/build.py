@@ -2,7 +2,7 @@
 (by path, before the package is importable) and by the sanitizer test, so both build the
 same thing.  The sources sit in one folder per concern, beside this file:
 
-    board/     the bit board of the exam's formula (core.h: the shared declarations)
+    board/     the bit board of the exam's formula (board.h)
     clauses/   the clause engine (propagation, closures, depth loop) and the trace's
                reasons
     search/    DPLL search on the clause engine (the same formula object, _core)
@@ -10,6 +10,7 @@ same thing.  The sources sit in one folder per concern, beside this file:
     proof/     the proof log the kernels write, and the model checker's clause check
     boundary/  what every entry point shares: the checks of arrays, offsets, literals
                and logs (boundary.h), DIMACS codes, the bounds, the outcomes, the poll
+               and the clock (poll.h), a depth loop's record (depth_run.h)
     python/    the Python types and functions of each extension (module.c: Board,
                Clauses; length_records.c: the length kernels' records)
 
@@ -23,7 +24,7 @@ FOLDERS = ("board", "clauses", "search", "length", "proof", "boundary", "python"
 # linked into every extension
 SHARED = ("boundary/boundary.c", "boundary/poll.c", "boundary/codes.c")
 HEADERS = (
-    "board/core.h",
+    "board/board.h",
     "board/board_impl.h",
     "board/depth_loop.h",
     "clauses/clauses.h",
@@ -38,6 +39,8 @@ HEADERS = (
     "boundary/codes.h",
     "boundary/status.h",
     "boundary/bounds.h",
+    "boundary/poll.h",
+    "boundary/depth_run.h",
     "python/length_records.h",
 )
 FLAGS = ("-std=c11", "-O3", "-fno-strict-aliasing")  # -O3: the 9x9 batch 2% faster than -O2

@@ -1,5 +1,5 @@
 /* The board's kernels: unit propagation of the centrale encoding on one bit board per
- * value (core.h says the layout), the failed-literal closures nested to depth k, the
+ * value (board.h says the layout), the failed-literal closures nested to depth k, the
  * depth loop and the batch of givens.  This file is compiled once per instruction
  * set (board_base.c, board_sse41.c, board_avx2.c include it with VARIANT defined);
  * module.c picks one table of entry points at load time.
@@ -65,7 +65,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "core.h"
+#include "board.h"
 #include "depth_loop.h"
 
 #define CAT2(a, b) a##_##b
@@ -76,7 +76,7 @@
 #endif
 
 /* 9x9 (two words, one house word): the kernels compiled with its constants */
-INLINE int is9(const Geo *G) { return G->n == 9 && G->W == 2 && G->HW == 1; }
+INLINE int is9(const Board *G) { return G->n == 9 && G->W == 2 && G->HW == 1; }
 #if defined(__GNUC__) && !defined(__clang__)
 /* gcc: 9x9 propagation, the hot loop, with its small loops unrolled (measured faster
  * than -O2 alone and than -O3) */
@@ -104,7 +104,7 @@ INLINE word column(const word *b, int n, int W, int c) {
     return m;
 }
 
-/* Geo's tables, read into a local once by the propagation kernels: stores to the board
+/* Board's tables, read into a local once by the propagation kernels: stores to the board
  * would make the compiler reload G's fields otherwise. */
 typedef struct Tables {
     const word *cm, *peers, *hmask, *cellhouses, *allhouses;
@@ -162,13 +162,13 @@ INLINE int in_house_w(const Tables *t, const word *bv, int h, int *at, word *one
 
 /* Run naked and hidden singles on board b to the fixpoint.  The values in `all_dirty`
  * changed anywhere since the board was last at its fixpoint, those in `cell_dirty` only
- * in cell `cell`: their houses are scanned for hidden singles.  Return CORE_OK or
- * CORE_CONFLICT (the board is then left half-propagated, for the caller to drop).
+ * in cell `cell`: their houses are scanned for hidden singles.  Return STATUS_OPEN or
+ * STATUS_CONFLICT (the board is then left half-propagated, for the caller to drop).
  *
  * hd[v] are the houses to scan for value v: all of them once v was placed somewhere (its
  * peers lost it: scanning every open house costs less than finding theirs), else the
  * houses of the cells that lost v since its last scan (hidden singles, hypotheses). */
-INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, const int W,
+INLINE int prop_w(Board *G, word *b, word all_dirty, int cell, word cell_dirty, const int W,
                   const int NN, const int HWC) {
     /* NN, HWC: the side and house words when known at compile time (0: read G) */
     const int n = NN ? 9 : G->n, cells = NN ? 81 : G->cells, HW = HWC ? HWC : G->HW;
@@ -179,7 +179,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                       G->hlo,      G->hhi};
     const word *const cm = t.cm, *const cellhouses = t.cellhouses, *const allhouses = t.allhouses;
     uint64_t placed = 0;
-    int result = CORE_OK;
+    int result = STATUS_OPEN;
     word hd[n * HW];
     word kept[W]; /* the cells a hidden single reduced, in this scan */
     for (int v = 0; v < n; v++)
@@ -207,7 +207,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                 any |= ones[w];
             }
             if (empty) {
-                result = CORE_CONFLICT; /* a cell with no candidate */
+                result = STATUS_CONFLICT; /* a cell with no candidate */
                 goto done;
             }
             if (!any) break;
@@ -217,7 +217,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                     int v = 0;
                     while (v < n && !(b[(size_t)v * W + w] >> bit & 1)) v++;
                     if (v == n) {
-                        result = CORE_CONFLICT; /* a peer placed its value first */
+                        result = STATUS_CONFLICT; /* a peer placed its value first */
                         goto done;
                     }
                     dirty |= (word)1 << v;
@@ -248,7 +248,7 @@ INLINE int prop_w(Geo *G, word *b, word all_dirty, int cell, word cell_dirty, co
                     word one = 0;
                     const int count = in_house_w(&t, bv, h, &at, &one, W);
                     if (count == 0) {
-                        result = CORE_CONFLICT; /* the value has no place in house h */
+                        result = STATUS_CONFLICT; /* the value has no place in house h */
                         goto done;
                     }
                     if (count == 1 && !(kept[at] & one)) { /* not reduced to v already */
@@ -275,12 +275,12 @@ done:
 }
 
 /* 9x9: its loops unrolled, one copy for every caller */
-static __attribute__((noinline)) PROP9_OPT int prop9(Geo *G, word *b, word all_dirty, int cell,
+static __attribute__((noinline)) PROP9_OPT int prop9(Board *G, word *b, word all_dirty, int cell,
                                            word cell_dirty) {
     return prop_w(G, b, all_dirty, cell, cell_dirty, 2, 9, 1);
 }
 
-static int prop(Geo *G, word *b, word all_dirty, int cell, word cell_dirty) {
+static int prop(Board *G, word *b, word all_dirty, int cell, word cell_dirty) {
     if (is9(G)) return prop9(G, b, all_dirty, cell, cell_dirty);
     switch (G->W) {
     case 1: return prop_w(G, b, all_dirty, cell, cell_dirty, 1, 0, 0);
@@ -399,8 +399,8 @@ INLINE void std9_update(const word *bv, int c, word *one, word *none) {
     }
 }
 
-/* prop9s's naked singles on the standard 9x9 board b, to their fixpoint: CORE_OK, or
- * CORE_CONFLICT; the values placed join *dirty and leave *few, *placed counts the
+/* prop9s's naked singles on the standard 9x9 board b, to their fixpoint: STATUS_OPEN, or
+ * STATUS_CONFLICT; the values placed join *dirty and leave *few, *placed counts the
  * cells. */
 INLINE int naked9(const word *peers, word *b, word *dirty, word *few, uint64_t *placed) {
     word *solved = b + 18;
@@ -411,9 +411,9 @@ INLINE int naked9(const word *peers, word *b, word *dirty, word *few, uint64_t *
             t0 |= o0 & b[2 * v], t1 |= o1 & b[2 * v + 1];
             o0 |= b[2 * v], o1 |= b[2 * v + 1];
         }
-        if (~o0 | (cm1 & ~o1)) return CORE_CONFLICT; /* a cell with no candidate */
+        if (~o0 | (cm1 & ~o1)) return STATUS_CONFLICT; /* a cell with no candidate */
         const word s0 = o0 & ~t0 & ~solved[0], s1 = o1 & ~t1 & ~solved[1] & cm1;
-        if (!(s0 | s1)) return CORE_OK;
+        if (!(s0 | s1)) return STATUS_OPEN;
         /* Value by value: a single whose value a peer single of lower index took
          * first is `lost`; prop_w, cell by cell, stops at the first of them, having
          * placed the singles below it. */
@@ -448,7 +448,7 @@ INLINE int naked9(const word *peers, word *b, word *dirty, word *few, uint64_t *
         if (lost0 | lost1) { /* the singles below the first lost one were placed */
             *placed += lost0 ? popc(s0 & ((lost0 & -lost0) - 1))
                              : popc(s0) + popc(s1 & ((lost1 & -lost1) - 1));
-            return CORE_CONFLICT;
+            return STATUS_CONFLICT;
         }
         solved[0] |= s0;
         solved[1] |= s1;
@@ -461,7 +461,7 @@ INLINE int naked9(const word *peers, word *b, word *dirty, word *few, uint64_t *
  * hidden singles found in all its open houses at once (std9_houses), which needs no
  * record of the houses that changed.  `dirty`: the values changed since the board was
  * last at its fixpoint. */
-static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_dirty, int cell,
+static __attribute__((noinline)) PROP9_OPT int prop9s(Board *G, word *b, word all_dirty, int cell,
                                                      word cell_dirty) {
     word dirty = all_dirty | cell_dirty;
     /* the values changed only in `cell`: until they change elsewhere, only its three
@@ -475,10 +475,10 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
     const word *const peers = G->peers, *const hmask = G->hmask;
     const word open_bits = ((word)1 << 27) - 1;
     uint64_t placed = 0;
-    int result = CORE_OK;
+    int result = STATUS_OPEN;
     for (;;) {
-        if (naked9(peers, b, &dirty, &few, &placed) != CORE_OK) {
-            result = CORE_CONFLICT;
+        if (naked9(peers, b, &dirty, &few, &placed) != STATUS_OPEN) {
+            result = STATUS_CONFLICT;
             goto done;
         }
         word reduced = 0, kept[2] = {0, 0}; /* the cells a hidden single reduced */
@@ -501,7 +501,7 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
                     int count = popc(x0 & hm[0]) + popc(x1 & hm[1]);
                     if (!(open >> houses[j] & 1)) continue;
                     if (count == 0) {
-                        result = CORE_CONFLICT; /* the value has no place in house */
+                        result = STATUS_CONFLICT; /* the value has no place in house */
                         goto done;
                     }
                     single |= (word)(count == 1) << houses[j];
@@ -514,7 +514,7 @@ static __attribute__((noinline)) PROP9_OPT int prop9s(Geo *G, word *b, word all_
                     single = std9_houses(x0, x1, &none);
                 single &= open;
                 if (none & open) {
-                    result = CORE_CONFLICT; /* the value has no place in an open house */
+                    result = STATUS_CONFLICT; /* the value has no place in an open house */
                     goto done;
                 }
             }
@@ -550,7 +550,7 @@ done:
 
 /* STD9 when G is the standard 9x9 board, 9 for another 9x9 (X, windoku, jigsaw), else 0:
  * the NN the kernels below are compiled with.  The entry points ask once a call. */
-static int kind_of(const Geo *G) {
+static int kind_of(const Board *G) {
     if (!is9(G)) return 0;
     if (G->nh != 27) return 9;
     for (int h = 0; h < 27; h++)
@@ -560,7 +560,7 @@ static int kind_of(const Geo *G) {
 }
 
 /* prop with 9x9's constants when NN is 9 or STD9 (the caller checked kind_of) */
-INLINE int propk(Geo *G, const int NN, word *b, word all_dirty, int cell, word cell_dirty) {
+INLINE int propk(Board *G, const int NN, word *b, word all_dirty, int cell, word cell_dirty) {
     if (NN == STD9) return prop9s(G, b, all_dirty, cell, cell_dirty);
     if (NN == 9) return prop9(G, b, all_dirty, cell, cell_dirty);
     return prop(G, b, all_dirty, cell, cell_dirty);
@@ -569,7 +569,7 @@ INLINE int propk(Geo *G, const int NN, word *b, word all_dirty, int cell, word c
 static word all_values(int n) { return n == 64 ? ~(word)0 : ((word)1 << n) - 1; }
 
 /* Every value possible everywhere, every house open, nothing solved. */
-static void blank_board(const Geo *G, word *b) {
+static void blank_board(const Board *G, word *b) {
     const int W = G->W, n = G->n;
     for (int x = 0; x < W; x++) {
         word all = G->cellmask[x];
@@ -582,7 +582,7 @@ static void blank_board(const Geo *G, word *b) {
 }
 
 /* Keep only value v in cell c; return the values removed (as dirty bits). */
-INLINE word restrict_cell_k(const Geo *G, word *b, int c, int v, const int NN) {
+INLINE word restrict_cell_k(const Board *G, word *b, int c, int v, const int NN) {
     const int W = (NN ? 2 : G->W);
     const word bit = (word)1 << (c & 63);
     word changed = 0;
@@ -606,7 +606,7 @@ INLINE word restrict_cell_k(const Geo *G, word *b, int c, int v, const int NN) {
 
 /* Set b to the givens of grid (cells values, 0 blank) and propagate: 1 at a fixpoint,
  * 0 on a contradiction, -1 for a value outside 0..N. */
-INLINE int start_board_k(Geo *G, word *b, const int8_t *grid, const int NN) {
+INLINE int start_board_k(Board *G, word *b, const int8_t *grid, const int NN) {
     const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W);
     if (NN == STD9) { /* every value everywhere, the 27 houses open, nothing solved */
         for (int v = 0; v < 9; v++) b[2 * v] = ~(word)0, b[2 * v + 1] = ((word)1 << 44) - 1;
@@ -646,7 +646,7 @@ INLINE int start_board_k(Geo *G, word *b, const int8_t *grid, const int NN) {
         if (bad) return -1;
         for (int v = 0; v < 9; v++)
             for (int w = 0; w < 2; w++) b[v * 2 + w] &= ~(given[w] & ~has[v + 1][w]);
-        return propk(G, NN, b, all_values(n), -1, 0) == CORE_OK;
+        return propk(G, NN, b, all_values(n), -1, 0) == STATUS_OPEN;
     }
     for (int c = 0; c < (NN ? 81 : G->cells); c++) {
         int k = grid[c];
@@ -657,16 +657,16 @@ INLINE int start_board_k(Geo *G, word *b, const int8_t *grid, const int NN) {
         for (int u = 0; u < n; u++)
             if (u != k - 1) col[(size_t)u * W] &= ~bit;
     }
-    return propk(G, NN, b, all_values(n), -1, 0) == CORE_OK;
+    return propk(G, NN, b, all_values(n), -1, 0) == STATUS_OPEN;
 }
 
 /* Apply the hypothesis "cell c = v + 1" (or, negative, "v + 1 removed from c") to board
  * b (at its fixpoint) and propagate. */
-INLINE int test_k(Geo *G, word *b, int c, int v, int negative, const int NN) {
+INLINE int test_k(Board *G, word *b, int c, int v, int negative, const int NN) {
     const int W = (NN ? 2 : G->W);
     word bit = (word)1 << (c & 63);
     word *bv = b + (size_t)v * W + (c >> 6);
-    if (!(*bv & bit)) return CORE_CONFLICT;
+    if (!(*bv & bit)) return STATUS_CONFLICT;
     if (negative) { /* "v removed from c" */
         *bv &= ~bit;
         return propk(G, NN, b, 0, c, (word)1 << v);
@@ -676,7 +676,7 @@ INLINE int test_k(Geo *G, word *b, int c, int v, int negative, const int NN) {
 
 /* True when removing v from c (b at its fixpoint) propagates nothing: c keeps two
  * candidates or more, and v two other places or more in each full house of c. */
-INLINE int quiet_removal_k(const Geo *G, const word *b, int c, int v, const int NN) {
+INLINE int quiet_removal_k(const Board *G, const word *b, int c, int v, const int NN) {
     const int W = (NN ? 2 : G->W);
     const word bit = (word)1 << (c & 63);
     const word *col = b + (c >> 6);
@@ -708,7 +708,7 @@ INLINE int quiet_removal_k(const Geo *G, const word *b, int c, int v, const int 
 
 /* Mark as passing every literal of the closure `after` of a hypothesis that passed on
  * `before`: the values placed, and the values removed. */
-INLINE void mark_passed_k(const Geo *G, word *pass, const word *before, const word *after, const int NN) {
+INLINE void mark_passed_k(const Board *G, word *pass, const word *before, const word *after, const int NN) {
     const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W);
     const word *solved = after + (size_t)n * W;
     word *neg = pass + (size_t)n * W;
@@ -720,9 +720,9 @@ INLINE void mark_passed_k(const Geo *G, word *pass, const word *before, const wo
         }
 }
 
-static word *frame_passed(Geo *G, int d) { return G->passed + (size_t)d * 2 * G->n * G->W; }
+static word *frame_passed(Board *G, int d) { return G->passed + (size_t)d * 2 * G->n * G->W; }
 
-static void open_frame(Geo *G, int d) {
+static void open_frame(Board *G, int d) {
     int64_t *fr = G->frames + (size_t)d * NUM_COLUMNS;
     fr[F_POS] = fr[F_QUIET] = fr[F_WIT] = 0;
     memset(frame_passed(G, d), 0, sizeof(word) * 2 * G->n * G->W);
@@ -730,7 +730,7 @@ static void open_frame(Geo *G, int d) {
 
 /* After frame d learnt facts (its board is now `board`), keep the witnesses whose
  * closure holds every fact of `board` and rebuild the frame's marks from them. */
-INLINE void keep_witnessed_k(Geo *G, int d, const word *board, const int NN) {
+INLINE void keep_witnessed_k(Board *G, int d, const word *board, const int NN) {
     const int BW = (NN ? 20 : G->BW), W = (NN ? 2 : G->W), n = (NN ? 9 : G->n);
     word *pass = frame_passed(G, d);
     memset(pass, 0, sizeof(word) * 2 * n * W);
@@ -761,7 +761,7 @@ INLINE void keep_witnessed_k(Geo *G, int d, const word *board, const int NN) {
 /* The next hypothesis of a closure's last frame, whose hypotheses propagation tests:
  * value by value from fr[F_POS], the next open literal of `board` not known to pass
  * (`pass`), its code, or -1 when a full round (fr[F_QUIET]) found none. */
-INLINE int64_t next_by_value_k(const Geo *G, const word *board, const word *pass, int64_t *fr,
+INLINE int64_t next_by_value_k(const Board *G, const word *board, const word *pass, int64_t *fr,
                                int positive_only, const int NN) {
     const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), cells = (NN ? 81 : G->cells);
     const int64_t ncand = 2 * (int64_t)n * cells;
@@ -795,7 +795,7 @@ INLINE int64_t next_by_value_k(const Geo *G, const word *board, const word *pass
 
 /* The next hypothesis of a frame whose hypotheses closures test: cell by cell (fewer of
  * them), as next_by_value_k. */
-INLINE int64_t next_by_cell_k(const Geo *G, const word *board, const word *pass, int64_t *fr,
+INLINE int64_t next_by_cell_k(const Board *G, const word *board, const word *pass, int64_t *fr,
                               int positive_only, const int NN) {
     const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), cells = (NN ? 81 : G->cells);
     const int64_t ncand = 2 * (int64_t)n * cells;
@@ -827,20 +827,20 @@ INLINE int64_t next_by_cell_k(const Geo *G, const word *board, const word *pass,
 }
 
 /* Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
- * Return CORE_OK with the closure in boards[0], CORE_CONFLICT, CORE_BUDGET (the work
- * since work0 exceeded budget >= 0 at a hypothesis boundary), CORE_TIME (the clock
- * past deadline_ns >= 0 where the poll looks at it) or CORE_INTERRUPT. */
-INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t work0,
+ * Return STATUS_OPEN with the closure in boards[0], STATUS_CONFLICT, STATUS_BUDGET (the work
+ * since work0 exceeded budget >= 0 at a hypothesis boundary), STATUS_TIME (the clock
+ * past deadline_ns >= 0 where the poll looks at it) or STATUS_INTERRUPT. */
+INLINE int closure_k(Board *G, int depth, int positive_only, Poll *poll, uint64_t work0,
                    int64_t budget, int64_t deadline_ns, const int NN) {
-    if (depth <= 0) return CORE_OK;
+    if (depth <= 0) return STATUS_OPEN;
     const int n = (NN ? 9 : G->n), W = (NN ? 2 : G->W), BW = (NN ? 20 : G->BW);
     int top = 0;
     open_frame(G, 0);
     for (;;) {
         const int clock_due = deadline_ns >= 0 && core_poll_due(poll);
-        if (core_poll(poll)) return CORE_INTERRUPT;
-        if (budget >= 0 && G->work - work0 > (uint64_t)budget) return CORE_BUDGET;
-        if (clock_due && core_now_ns() > deadline_ns) return CORE_TIME;
+        if (core_poll(poll)) return STATUS_INTERRUPT;
+        if (budget >= 0 && G->work - work0 > (uint64_t)budget) return STATUS_BUDGET;
+        if (clock_due && core_now_ns() > deadline_ns) return STATUS_TIME;
         word *board = G->boards + (size_t)top * BW;
         word *pass = frame_passed(G, top);
         int64_t *fr = G->frames + (size_t)top * NUM_COLUMNS;
@@ -849,7 +849,7 @@ INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t 
                                  : next_by_cell_k(G, board, pass, fr, positive_only, NN);
         int ok;
         if (code < 0) { /* a full round learnt nothing: frame `top` is at its fixpoint */
-            if (top == 0) return CORE_OK;
+            if (top == 0) return STATUS_OPEN;
             top--;
             ok = 1; /* ... so the hypothesis of the frame below passes */
         } else {
@@ -863,7 +863,7 @@ INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t 
             fr[F_HYP] = code;
             word *next = board + BW;
             memcpy(next, board, sizeof(word) * BW);
-            if (test_k(G, next, hc, hv, hneg, NN) != CORE_OK) {
+            if (test_k(G, next, hc, hv, hneg, NN) != STATUS_OPEN) {
                 ok = 0;
             } else if (top + 1 == depth) {
                 ok = 1; /* the last frame tests hypotheses with propagation alone */
@@ -889,14 +889,14 @@ INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t 
             }
             fr_t[F_QUIET] = 0;
             int64_t h = fr_t[F_HYP];
-            if (test_k(G, board_t, code_cell(h), code_value(h), !code_negative(h), NN) == CORE_OK) {
+            if (test_k(G, board_t, code_cell(h), code_value(h), !code_negative(h), NN) == STATUS_OPEN) {
                 if (witnessing)
                     keep_witnessed_k(G, top, board_t, NN);
                 else /* the facts grew: earlier passes prove nothing now */
                     memset(frame_passed(G, top), 0, sizeof(word) * 2 * n * W);
                 break;
             }
-            if (top == 0) return CORE_CONFLICT;
+            if (top == 0) return STATUS_CONFLICT;
             top--; /* frame `top` is contradictory, so its own hypothesis fails */
         }
     }
@@ -904,18 +904,18 @@ INLINE int closure_k(Geo *G, int depth, int positive_only, Poll *poll, uint64_t 
 
 /* The entry points of the kernels above, compiled with the constants of G's kind
  * (kind_of: the standard 9x9 board, another 9x9, or the geometry's). */
-static word restrict_cell(const Geo *G, word *b, int c, int v) {
+static word restrict_cell(const Board *G, word *b, int c, int v) {
     return is9(G) ? restrict_cell_k(G, b, c, v, 9) : restrict_cell_k(G, b, c, v, 0);
 }
-static int start_board(Geo *G, int kind, word *b, const int8_t *grid) {
+static int start_board(Board *G, int kind, word *b, const int8_t *grid) {
     if (kind == STD9) return start_board_k(G, b, grid, STD9);
     return kind ? start_board_k(G, b, grid, 9) : start_board_k(G, b, grid, 0);
 }
-static int prop_kind(Geo *G, int kind, word *b, word dirty) {
+static int prop_kind(Board *G, int kind, word *b, word dirty) {
     if (kind == STD9) return propk(G, STD9, b, dirty, -1, 0);
     return propk(G, kind ? 9 : 0, b, dirty, -1, 0);
 }
-static int closure(Geo *G, int kind, int depth, int positive_only, Poll *poll, uint64_t work0,
+static int closure(Board *G, int kind, int depth, int positive_only, Poll *poll, uint64_t work0,
                    int64_t budget, int64_t deadline_ns) {
     if (kind == STD9)
         return closure_k(G, depth, positive_only, poll, work0, budget, deadline_ns, STD9);
@@ -924,7 +924,7 @@ static int closure(Geo *G, int kind, int depth, int positive_only, Poll *poll, u
 }
 
 /* Write each cell's placed value into out (0 when open); return 1 when none is open. */
-INLINE int filled_k(const Geo *G, const word *b, int8_t *out, const int NN) {
+INLINE int filled_k(const Board *G, const word *b, int8_t *out, const int NN) {
     const int n = NN ? 9 : G->n, W = NN ? 2 : G->W;
     const word *solved = b + (size_t)n * W;
     memset(out, 0, (size_t)(NN ? 81 : G->cells));
@@ -941,16 +941,16 @@ INLINE int filled_k(const Geo *G, const word *b, int8_t *out, const int NN) {
         }
     return full;
 }
-static int filled(const Geo *G, int kind, const word *b, int8_t *out) {
+static int filled(const Board *G, int kind, const word *b, int8_t *out) {
     return kind ? filled_k(G, b, out, 9) : filled_k(G, b, out, 0);
 }
 
-static int batch(Geo *G, const int8_t *grids, int64_t count, int8_t *ok, int8_t *values,
+static int batch(Board *G, const int8_t *grids, int64_t count, int8_t *ok, int8_t *values,
                  Poll *poll) {
     word *b = G->boards;
     const int kind = kind_of(G);
     for (int64_t g = 0; g < count; g++) {
-        if (core_poll(poll)) return CORE_INTERRUPT;
+        if (core_poll(poll)) return STATUS_INTERRUPT;
         const int8_t *grid = grids + (size_t)g * G->cells;
         int8_t *out = values + (size_t)g * G->cells;
         int r = start_board(G, kind, b, grid);
@@ -960,10 +960,10 @@ static int batch(Geo *G, const int8_t *grids, int64_t count, int8_t *ok, int8_t 
         else
             memset(out, 0, (size_t)G->cells);
     }
-    return CORE_OK;
+    return STATUS_OPEN;
 }
 
-static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+static int probe(Board *G, const int64_t *lits, int64_t nlits, int depth, int positive_only,
                  int64_t *out, int64_t *nout, Poll *poll) {
     const int n = G->n, W = G->W;
     word *b = G->boards;
@@ -975,7 +975,7 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
         int c = (int)((var - 1) / n), v = (int)((var - 1) % n);
         word bit = (word)1 << (c & 63), *bv = b + (size_t)v * W + (c >> 6);
         if (lits[i] > 0) {
-            if (!(*bv & bit)) return CORE_CONFLICT; /* an assumption already false */
+            if (!(*bv & bit)) return STATUS_CONFLICT; /* an assumption already false */
             dirty |= restrict_cell(G, b, c, v) | ((word)1 << v);
         } else if (*bv & bit) {
             *bv &= ~bit;
@@ -983,10 +983,10 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
         }
     }
     const int kind = kind_of(G);
-    if (prop_kind(G, kind, b, dirty | (nlits == 0 ? all_values(n) : 0)) != CORE_OK)
-        return CORE_CONFLICT;
+    if (prop_kind(G, kind, b, dirty | (nlits == 0 ? all_values(n) : 0)) != STATUS_OPEN)
+        return STATUS_CONFLICT;
     int r = closure(G, kind, depth, positive_only, poll, G->work, -1, -1);
-    if (r != CORE_OK) return r;
+    if (r != STATUS_OPEN) return r;
     const word *solved = b + (size_t)n * W;
     int64_t m = 0;
     for (int c = 0; c < G->cells; c++) {
@@ -1002,12 +1002,12 @@ static int probe(Geo *G, const int64_t *lits, int64_t nlits, int depth, int posi
         }
     }
     *nout = m;
-    return CORE_OK;
+    return STATUS_OPEN;
 }
 
 /* The depth loop's steps on a board (depth_loop.h). */
 typedef struct BoardClimb {
-    Geo *G;
+    Board *G;
     int kind;
     word *b;
     int positive_only;
@@ -1028,13 +1028,13 @@ static int climb_closure(void *engine, int depth) {
                    c->deadline_ns);
 }
 
-static int depths(Geo *G, const DepthRun *run, Poll *poll) {
+static int depths(Board *G, const DepthRun *run, Poll *poll) {
     word *b = G->boards;
     const int kind = kind_of(G);
     BoardClimb c = {G, kind, b, run->positive_only, poll, 0, run->budget, -1};
-    const DepthSteps steps = {climb_filled, climb_closure, &c, CORE_TIME, STATUS_TIME};
+    const DepthSteps steps = {climb_filled, climb_closure, &c, STATUS_TIME, STATUS_TIME};
     for (int64_t g = 0; g < run->count; g++) {
-        if (core_poll(poll)) return CORE_INTERRUPT;
+        if (core_poll(poll)) return STATUS_INTERRUPT;
         int64_t t0 = core_now_ns();
         uint64_t w0 = G->work;
         c.work0 = w0;
@@ -1046,16 +1046,16 @@ static int depths(Geo *G, const DepthRun *run, Poll *poll) {
         int8_t *sol = run->solutions + (size_t)g * G->cells;
         int started = start_board(G, kind, b, run->grids + (size_t)g * G->cells);
         if (started < 0) {
-            run->status[g] = DEPTH_BAD;
+            run->status[g] = STATUS_BAD;
             run->depth[g] = 0;
-        } else if (depth_climb(&steps, started ? CORE_OK : CORE_CONFLICT, run->max_depth, sol,
-                               &run->status[g], &run->depth[g]) == CORE_INTERRUPT) {
-            return CORE_INTERRUPT;
+        } else if (depth_climb(&steps, started ? STATUS_OPEN : STATUS_CONFLICT, run->max_depth, sol,
+                               &run->status[g], &run->depth[g]) == STATUS_INTERRUPT) {
+            return STATUS_INTERRUPT;
         }
         run->work[g] = (int64_t)(G->work - w0);
         run->ns[g] = core_now_ns() - t0;
     }
-    return CORE_OK;
+    return STATUS_OPEN;
 }
 
 const BoardOps CAT(board_ops, VARIANT) = {

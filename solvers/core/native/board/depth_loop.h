@@ -7,7 +7,7 @@
 #ifndef SUDOKU_DEPTH_LOOP_H
 #define SUDOKU_DEPTH_LOOP_H
 
-#include "core.h"
+#include "board.h"
 
 /* An engine's two steps: filled writes the solution and returns 1 when every cell is
  * placed; closure closes the current level at depth d and returns its outcome. */
@@ -21,34 +21,34 @@ typedef struct DepthSteps {
 } DepthSteps;
 
 /* Climb from r, the outcome of the givens' propagation: the grid's status in *status
- * and the depth reached in *depth, and CORE_INTERRUPT when a signal stopped it (the
- * status then unwritten), CORE_OK otherwise. */
+ * and the depth reached in *depth, and STATUS_INTERRUPT when a signal stopped it (the
+ * status then unwritten), STATUS_OPEN otherwise. */
 static inline int depth_climb(const DepthSteps *s, int r, int max_depth, int8_t *solution,
                               int8_t *status, int16_t *depth) {
     int d = 0;
     for (;;) {
-        if (r == CORE_INTERRUPT) break;
-        if (r == CORE_BUDGET || r == s->timeout) {
-            *status = (int8_t)(r == CORE_BUDGET ? DEPTH_BUDGET : s->timeout_status);
+        if (r == STATUS_INTERRUPT) break;
+        if (r == STATUS_BUDGET || r == s->timeout) {
+            *status = (int8_t)(r == STATUS_BUDGET ? STATUS_BUDGET : s->timeout_status);
             break;
         }
-        if (r != CORE_OK) {
-            *status = DEPTH_UNSAT;
+        if (r != STATUS_OPEN) {
+            *status = STATUS_CONFLICT;
             break;
         }
         if (s->filled(s->engine, solution)) {
-            *status = DEPTH_SAT;
+            *status = STATUS_SAT;
             break;
         }
         if (d >= max_depth) {
-            *status = DEPTH_OPEN;
+            *status = STATUS_OPEN;
             break;
         }
         d++;
         r = s->closure(s->engine, d);
     }
     *depth = (int16_t)d;
-    return r == CORE_INTERRUPT ? CORE_INTERRUPT : CORE_OK;
+    return r == STATUS_INTERRUPT ? STATUS_INTERRUPT : STATUS_OPEN;
 }
 
 #endif

@@ -3,7 +3,7 @@
  * (core_release), calls core_poll at its hypothesis boundaries and between grids, and
  * takes the GIL back (core_reacquire); every POLL_EVERY polls the clock is read, and at
  * most every POLL_NS the GIL is taken for PyErr_CheckSignals, so a signal handler that
- * raises ends the kernel within a few tens of milliseconds (CORE_INTERRUPT, the
+ * raises ends the kernel within a few tens of milliseconds (STATUS_INTERRUPT, the
  * exception set).
  */
 #define PY_SSIZE_T_CLEAN
@@ -11,7 +11,7 @@
 
 #include <time.h>
 
-#include "core.h"
+#include "poll.h"
 
 #define POLL_EVERY 64            /* core_poll calls between two looks at the clock */
 #define POLL_NS (20 * 1000000LL) /* signals checked at most every 20 ms */

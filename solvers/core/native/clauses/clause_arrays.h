@@ -9,6 +9,6 @@
 /* Build F from the DIMACS clauses flat[offsets[i] .. offsets[i+1]) (int64 arrays) over
  * nvars variables (1 .. 2^30), every value checked first (get_clause_arrays), the GIL released
  * while it builds: 0, or -1 with a Python exception set. */
-int cnf_from_arrays(Cnf *F, PyObject *flat, PyObject *offsets, long long nvars);
+int clauses_from_arrays(Clauses *F, PyObject *flat, PyObject *offsets, long long nvars);
 
 #endif

@@ -37,7 +37,7 @@ static int cmp_i32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-void cnf_free(Cnf *F) {
+void clauses_free(Clauses *F) {
     free(F->lits);
     free(F->cstart);
     free(F->wl);
@@ -52,15 +52,15 @@ void cnf_free(Cnf *F) {
     memset(F, 0, sizeof(*F));
 }
 
-static void enqueue(Cnf *F, int32_t lit) {
+static void enqueue(Clauses *F, int32_t lit) {
     F->value[lit] = 1;
     F->value[lit ^ 1] = -1;
     F->trail[F->trail_size++] = lit;
 }
 
-static void new_level(Cnf *F) { F->trail_lim[F->dlevel++] = (int32_t)F->trail_size; }
+static void new_level(Clauses *F) { F->trail_lim[F->dlevel++] = (int32_t)F->trail_size; }
 
-static void cancel_until(Cnf *F, int32_t level) {
+static void cancel_until(Clauses *F, int32_t level) {
     if (F->dlevel <= level) return;
     int64_t start = F->trail_lim[level];
     for (int64_t i = F->trail_size - 1; i >= start; i--) {
@@ -79,11 +79,11 @@ static void cancel_until(Cnf *F, int32_t level) {
 #define PROPAGATE_OPT
 #endif
 
-/* Propagate the trail from qhead: return CORE_OK, every implied literal on the trail,
- * or CORE_CONFLICT (a clause falsified; the trail is left for the caller to cancel).
+/* Propagate the trail from qhead: return STATUS_OPEN, every implied literal on the trail,
+ * or STATUS_CONFLICT (a clause falsified; the trail is left for the caller to cancel).
  * The arrays and counters are read into locals once: stores through `value` (int8)
  * may alias anything, so fields read through F would be reloaded after each one. */
-PROPAGATE_OPT static int propagate(Cnf *F) {
+PROPAGATE_OPT static int propagate(Clauses *F) {
     int8_t *const value = F->value;
     int32_t *const trail = F->trail;
     const int32_t *const bimp = F->bimp;
@@ -91,7 +91,7 @@ PROPAGATE_OPT static int propagate(Cnf *F) {
     WatchList *const wl = F->wl;
     Watch *const watches = F->watches;
     int64_t qhead = F->qhead, size = F->trail_size;
-    int result = CORE_OK;
+    int result = STATUS_OPEN;
     while (qhead < size) {
         int32_t p = trail[qhead++];
         WatchList *const at = wl + p;
@@ -100,7 +100,7 @@ PROPAGATE_OPT static int propagate(Cnf *F) {
             int8_t v = value[q];
             if (v == 1) continue;
             if (v == -1) {
-                result = CORE_CONFLICT;
+                result = STATUS_CONFLICT;
                 goto done;
             }
             value[q] = 1;
@@ -145,7 +145,7 @@ PROPAGATE_OPT static int propagate(Cnf *F) {
             if (value[first] == -1) { /* conflict: keep the rest of the list */
                 for (i++; i < n; i++) ws[j++] = ws[i];
                 at->count = j;
-                result = CORE_CONFLICT;
+                result = STATUS_CONFLICT;
                 goto done;
             }
             value[first] = 1;
@@ -161,7 +161,7 @@ done:
     return result;
 }
 
-int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclauses,
+int clauses_build(Clauses *F, const int64_t *flat, const int64_t *offsets, int64_t nclauses,
               int32_t nvars) {
     memset(F, 0, sizeof(*F));
     F->nvars = nvars;
@@ -262,18 +262,18 @@ int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclau
             else if (F->value[u] == 0)
                 enqueue(F, u);
         }
-        if (!F->root_conflict && propagate(F) != CORE_OK) F->root_conflict = 1;
+        if (!F->root_conflict && propagate(F) != STATUS_OPEN) F->root_conflict = 1;
     }
     free(codes);
     free(size);
     free(occ);
     free(bcount);
     free(units);
-    if (!ok) cnf_free(F);
+    if (!ok) clauses_free(F);
     return ok ? 0 : -1;
 }
 
-int cnf_room(Cnf *F, int depth) {
+int clauses_room(Clauses *F, int depth) {
     if (depth <= F->room) return 0;
     free(F->frames);
     free(F->marks);
@@ -292,7 +292,7 @@ int cnf_room(Cnf *F, int depth) {
     return 0;
 }
 
-static void open_frame(Cnf *F, int d) {
+static void open_frame(Clauses *F, int d) {
     int64_t *fr = F->frames + (size_t)d * C_COLUMNS;
     fr[C_LEVEL] = F->dlevel;
     fr[C_POS] = fr[C_QUIET] = 0;
@@ -300,19 +300,19 @@ static void open_frame(Cnf *F, int d) {
 }
 
 /* Close the current level under the failed-literal rule of depth `depth` (the trail
- * propagated): CORE_OK (the facts stay on the trail), CORE_CONFLICT, CORE_BUDGET or
- * CORE_INTERRUPT. */
-static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t work0,
+ * propagated): STATUS_OPEN (the facts stay on the trail), STATUS_CONFLICT, STATUS_BUDGET or
+ * STATUS_INTERRUPT. */
+static int closure(Clauses *F, int depth, int positive_only, Poll *poll, uint64_t work0,
                    int64_t budget) {
-    if (depth <= 0) return CORE_OK;
+    if (depth <= 0) return STATUS_OPEN;
     const int step = positive_only ? 2 : 1;
     const int64_t ncand = 2 * (int64_t)F->nvars / step, nlit = 2 * (int64_t)F->nvars;
     int top = 0;
     open_frame(F, 0);
     for (;;) {
-        if (core_poll(poll)) return CORE_INTERRUPT;
-        if (budget >= 0 && F->work - work0 > (uint64_t)budget) return CORE_BUDGET;
-        if (F->limit_ns > 0 && core_now_ns() - F->grid_t0 > F->limit_ns) return CNF_TIME;
+        if (core_poll(poll)) return STATUS_INTERRUPT;
+        if (budget >= 0 && F->work - work0 > (uint64_t)budget) return STATUS_BUDGET;
+        if (F->limit_ns > 0 && core_now_ns() - F->grid_t0 > F->limit_ns) return STATUS_TIME;
         int64_t *fr = F->frames + (size_t)top * C_COLUMNS;
         int64_t *mark = F->marks + (size_t)top * nlit;
         int32_t lit = -1;
@@ -328,7 +328,7 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
         }
         int ok;
         if (lit < 0) {
-            if (top == 0) return CORE_OK;
+            if (top == 0) return STATUS_OPEN;
             top--;
             ok = 1;
         } else {
@@ -338,7 +338,7 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
             log_mark(F, top);
             new_level(F);
             enqueue(F, lit);
-            if (propagate(F) != CORE_OK) {
+            if (propagate(F) != STATUS_OPEN) {
                 F->conflicts++; /* a failed hypothesis */
                 ok = 0;
             } else if (top + 1 == depth) {
@@ -364,12 +364,12 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
             enqueue(F, (int32_t)ft[C_HYP] ^ 1);
             log_lemma(F, base, (int32_t)ft[C_HYP] ^ 1);
             ft[C_QUIET] = 0;
-            if (propagate(F) == CORE_OK) {
+            if (propagate(F) == STATUS_OPEN) {
                 ft[C_STAMP] = ++F->stamp; /* the facts grew: earlier passes prove nothing */
                 break;
             }
             F->conflicts++; /* the frame itself is contradictory */
-            if (top == 0) return CORE_CONFLICT;
+            if (top == 0) return STATUS_CONFLICT;
             top--;
         }
     }
@@ -377,44 +377,44 @@ static int closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t wo
 
 /* Start a query: back to the root, a new level, the assumptions enqueued and
  * propagated. */
-static int assume(Cnf *F, const int64_t *lits, int64_t nlits) {
+static int assume(Clauses *F, const int64_t *lits, int64_t nlits) {
     cancel_until(F, 0);
-    if (F->root_conflict) return CORE_CONFLICT;
+    if (F->root_conflict) return STATUS_CONFLICT;
     new_level(F);
     for (int64_t i = 0; i < nlits; i++) {
         int32_t code = lit_code(lits[i]);
-        if (F->value[code] == -1) return CORE_CONFLICT;
+        if (F->value[code] == -1) return STATUS_CONFLICT;
         if (F->value[code] == 0) enqueue(F, code);
     }
     return propagate(F);
 }
 
-int cnf_probe_trail(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+int clauses_probe_trail(Clauses *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
                     Poll *poll, int64_t budget) {
     uint64_t work0 = F->work;
     int r = assume(F, lits, nlits);
     if (F->log) F->log[LOG_BASE] = F->dlevel; /* lemmas hold the hypotheses above it */
-    if (r == CORE_OK) r = closure(F, depth, positive_only, poll, work0, budget);
+    if (r == STATUS_OPEN) r = closure(F, depth, positive_only, poll, work0, budget);
     return r;
 }
 
-void cnf_probe_done(Cnf *F) { cancel_until(F, 0); }
+void clauses_probe_done(Clauses *F) { cancel_until(F, 0); }
 
-int cnf_probe(Cnf *F, const Probe *q, int64_t *out, int64_t *nout, Poll *poll) {
+int clauses_probe(Clauses *F, const Probe *q, int64_t *out, int64_t *nout, Poll *poll) {
     *nout = 0;
-    int r = cnf_probe_trail(F, q->lits, q->nlits, q->depth, q->positive_only, poll, q->budget);
-    if (r == CORE_OK) { /* the answer: the trail above the root (assume opened a level) */
+    int r = clauses_probe_trail(F, q->lits, q->nlits, q->depth, q->positive_only, poll, q->budget);
+    if (r == STATUS_OPEN) { /* the answer: the trail above the root (assume opened a level) */
         int64_t start = F->trail_lim[0], end = F->trail_size;
         for (int64_t i = start; i < end; i++) out[i - start] = code_lit(F->trail[i]);
         *nout = end - start;
     }
-    cnf_probe_done(F);
+    clauses_probe_done(F);
     return r;
 }
 
 /* Write the value of each cell's true literal above the root level (0 for none) and
  * return 1 when every cell has one. */
-static int filled(const Cnf *F, int n, int8_t *out) {
+static int filled(const Clauses *F, int n, int8_t *out) {
     int64_t cells = (int64_t)n * n, cell_vars = cells * n;
     memset(out, 0, (size_t)cells);
     for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) {
@@ -428,7 +428,7 @@ static int filled(const Cnf *F, int n, int8_t *out) {
 
 /* The depth loop's steps on the clause engine (depth_loop.h). */
 typedef struct CnfClimb {
-    Cnf *F;
+    Clauses *F;
     int n, positive_only;
     Poll *poll;
     uint64_t work0;
@@ -445,16 +445,16 @@ static int climb_closure(void *engine, int depth) {
     return closure(c->F, depth, c->positive_only, c->poll, c->work0, c->budget);
 }
 
-int cnf_depths(Cnf *F, const DepthRun *run, int n, Poll *poll) {
+int clauses_depths(Clauses *F, const DepthRun *run, int n, Poll *poll) {
     int64_t cells = (int64_t)n * n;
     int64_t *lits = malloc(sizeof(int64_t) * (cells + 1));
     if (!lits) return -1;
     CnfClimb climb = {F, n, run->positive_only, poll, 0, run->budget};
-    const DepthSteps steps = {climb_filled, climb_closure, &climb, CNF_TIME, DEPTH_TIMEOUT};
-    int result = CORE_OK;
+    const DepthSteps steps = {climb_filled, climb_closure, &climb, STATUS_TIME, STATUS_TIME};
+    int result = STATUS_OPEN;
     for (int64_t g = 0; g < run->count; g++) {
         if (core_poll(poll)) {
-            result = CORE_INTERRUPT;
+            result = STATUS_INTERRUPT;
             break;
         }
         int64_t t0 = core_now_ns();
@@ -475,7 +475,7 @@ int cnf_depths(Cnf *F, const DepthRun *run, int n, Poll *poll) {
                 lits[m++] = var;
         }
         if (bad) {
-            run->status[g] = DEPTH_BAD;
+            run->status[g] = STATUS_BAD;
             run->depth[g] = 0;
         } else {
             int r = assume(F, lits, m);
@@ -483,7 +483,7 @@ int cnf_depths(Cnf *F, const DepthRun *run, int n, Poll *poll) {
             r = depth_climb(&steps, r, run->max_depth, run->solutions + g * cells,
                             &run->status[g], &run->depth[g]);
             cancel_until(F, 0);
-            if (r == CORE_INTERRUPT) {
+            if (r == STATUS_INTERRUPT) {
                 result = r;
                 break;
             }
@@ -496,27 +496,27 @@ int cnf_depths(Cnf *F, const DepthRun *run, int n, Poll *poll) {
     return result;
 }
 
-int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int8_t *ok,
+int clauses_batch(Clauses *F, const int64_t *flat, const int64_t *offsets, int64_t count, int8_t *ok,
               int8_t *values, Poll *poll) {
     for (int64_t g = 0; g < count; g++) {
-        if (core_poll(poll)) return CORE_INTERRUPT;
+        if (core_poll(poll)) return STATUS_INTERRUPT;
         int r = assume(F, flat + offsets[g], offsets[g + 1] - offsets[g]);
-        ok[g] = r == CORE_OK;
+        ok[g] = r == STATUS_OPEN;
         int8_t *row = values + g * (int64_t)F->nvars;
-        if (r == CORE_OK)
+        if (r == STATUS_OPEN)
             for (int32_t v = 0; v < F->nvars; v++) row[v] = F->value[2 * v];
         else
             memset(row, 0, (size_t)F->nvars);
         cancel_until(F, 0);
     }
-    return CORE_OK;
+    return STATUS_OPEN;
 }
 
-int cnf_closures(Cnf *F, const ClosureRun *run, Poll *poll) {
+int clauses_closures(Clauses *F, const ClosureRun *run, Poll *poll) {
     const int64_t cell_vars = run->cell_vars, *offsets = run->offsets;
     int8_t *status = run->status;
     for (int64_t g = 0; g < run->count; g++) {
-        if (core_poll(poll)) return CORE_INTERRUPT;
+        if (core_poll(poll)) return STATUS_INTERRUPT;
         int64_t t0 = core_now_ns();
         uint64_t w0 = F->work, c0 = F->conflicts;
         F->grid_t0 = t0;
@@ -529,23 +529,23 @@ int cnf_closures(Cnf *F, const ClosureRun *run, Poll *poll) {
         for (int64_t i = 0; i < nlits; i++)
             if (!dimacs_in_range(lits[i], F->nvars)) bad = 1;
         if (bad) {
-            status[g] = DEPTH_BAD;
+            status[g] = STATUS_BAD;
         } else {
             int r = assume(F, lits, nlits);
-            if (r == CORE_OK) r = closure(F, run->depth, run->positive_only, poll, w0, run->budget);
-            if (r == CORE_INTERRUPT) {
+            if (r == STATUS_OPEN) r = closure(F, run->depth, run->positive_only, poll, w0, run->budget);
+            if (r == STATUS_INTERRUPT) {
                 cancel_until(F, 0);
                 return r;
             }
-            if (r == CORE_BUDGET || r == CNF_TIME) {
-                status[g] = r == CORE_BUDGET ? DEPTH_BUDGET : DEPTH_TIMEOUT;
-            } else if (r != CORE_OK) {
-                status[g] = DEPTH_UNSAT;
+            if (r == STATUS_BUDGET || r == STATUS_TIME) {
+                status[g] = r == STATUS_BUDGET ? STATUS_BUDGET : STATUS_TIME;
+            } else if (r != STATUS_OPEN) {
+                status[g] = STATUS_CONFLICT;
             } else {
                 int64_t n = 0;
                 for (int64_t v = 0; v < cell_vars; v++) n += F->value[2 * v] != 0;
                 run->assigned[g] = n;
-                status[g] = n == cell_vars ? DEPTH_SAT : DEPTH_OPEN;
+                status[g] = n == cell_vars ? STATUS_SAT : STATUS_OPEN;
                 if (n == cell_vars)
                     for (int32_t v = 0; v < F->nvars; v++) row[v] = F->value[2 * v] == 1;
             }
@@ -555,15 +555,15 @@ int cnf_closures(Cnf *F, const ClosureRun *run, Poll *poll) {
         run->work[g] = (int64_t)(F->work - w0);
         run->ns[g] = core_now_ns() - t0;
     }
-    return CORE_OK;
+    return STATUS_OPEN;
 }
 
 /* The steps above, for search.c (the static versions stay inlined in these kernels). */
-void cnf_enqueue(Cnf *F, int32_t lit) { enqueue(F, lit); }
-void cnf_new_level(Cnf *F) { new_level(F); }
-void cnf_cancel_until(Cnf *F, int32_t level) { cancel_until(F, level); }
-int cnf_propagate(Cnf *F) { return propagate(F); }
-int cnf_closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t work0,
+void clauses_enqueue(Clauses *F, int32_t lit) { enqueue(F, lit); }
+void clauses_new_level(Clauses *F) { new_level(F); }
+void clauses_cancel_until(Clauses *F, int32_t level) { cancel_until(F, level); }
+int clauses_propagate(Clauses *F) { return propagate(F); }
+int clauses_closure(Clauses *F, int depth, int positive_only, Poll *poll, uint64_t work0,
                 int64_t budget) {
     return closure(F, depth, positive_only, poll, work0, budget);
 }

@@ -12,9 +12,11 @@
 #ifndef SUDOKU_CLAUSES_H
 #define SUDOKU_CLAUSES_H
 
-#include "core.h"
+#include "depth_run.h"
+#include "poll.h"
+#include "status.h"
 
-/* A watch: where a long clause's literals start in Cnf.lits (so propagation reads the
+/* A watch: where a long clause's literals start in Clauses.lits (so propagation reads the
  * clause without an index table) and a blocker, one of its literals: while the blocker
  * is true the clause is satisfied and left unread.  Both in one word, the blocker in the
  * high half: one load a visit, and a plain integer (a struct of two ints was kept in
@@ -34,7 +36,7 @@ typedef struct WatchList {
     int32_t start, count;
 } WatchList;
 
-typedef struct Cnf {
+typedef struct Clauses {
     int32_t nvars;
     int root_conflict; /* the formula's units (or an empty clause) are contradictory */
     /* long clauses (3 literals or more), flat, each after its size: clause c is
@@ -72,52 +74,48 @@ typedef struct Cnf {
     /* the opt-in wall-clock limit of each grid of a depth loop or closures (0: none), read
      * at the closures' hypothesis boundaries, and when the grid began (core_now_ns) */
     int64_t limit_ns, grid_t0;
-} Cnf;
-
-/* Beyond core.h's: a closure stopped by its grid's time limit, and such a grid's status
- * (solvers.core.DEPTH_TIMEOUT). */
-enum { CNF_TIME = STATUS_TIME, DEPTH_TIMEOUT = STATUS_TIME };
+} Clauses;
 
 enum { C_LEVEL = 0, C_POS = 1, C_QUIET = 2, C_STAMP = 3, C_HYP = 4, C_COLUMNS = 5 };
 
 /* Build the formula from DIMACS literals (checked by the caller: 1 <= |lit| <= nvars),
  * clause i being flat[offsets[i] .. offsets[i+1]); 0, or -1 when out of memory. */
-int cnf_build(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t nclauses,
+int clauses_build(Clauses *F, const int64_t *flat, const int64_t *offsets, int64_t nclauses,
               int32_t nvars);
-void cnf_free(Cnf *F);
-int cnf_room(Cnf *F, int depth);
+void clauses_free(Clauses *F);
+int clauses_room(Clauses *F, int depth);
 
-/* Closure of depth `depth` of the assumptions lits (DIMACS, checked): CORE_OK with the
- * literals above the root level in out[0 .. *nout), CORE_CONFLICT, CORE_INTERRUPT,
- * CORE_BUDGET (the query's work past `budget`, -1: none, seen at a hypothesis boundary)
- * or CNF_TIME (F->limit_ns past F->grid_t0, when set). */
+/* Closure of depth `depth` of the assumptions lits (DIMACS, checked): STATUS_OPEN with the
+ * literals above the root level in out[0 .. *nout), STATUS_CONFLICT, STATUS_INTERRUPT,
+ * STATUS_BUDGET (the query's work past `budget`, -1: none, seen at a hypothesis boundary)
+ * or STATUS_TIME (F->limit_ns past F->grid_t0, when set). */
 typedef struct Probe {
     const int64_t *lits;
     int64_t nlits;
     int depth, positive_only;
     int64_t budget;
 } Probe;
-int cnf_probe(Cnf *F, const Probe *q, int64_t *out, int64_t *nout, Poll *poll);
-/* cnf_probe in two steps, for a caller that reads the answer off the trail itself:
- * the closure (CORE_OK with the literals above the root level on the trail, from
- * trail[trail_lim[0]] to trail[trail_size - 1], or cnf_probe's other outcomes), then
+int clauses_probe(Clauses *F, const Probe *q, int64_t *out, int64_t *nout, Poll *poll);
+/* clauses_probe in two steps, for a caller that reads the answer off the trail itself:
+ * the closure (STATUS_OPEN with the literals above the root level on the trail, from
+ * trail[trail_lim[0]] to trail[trail_size - 1], or clauses_probe's other outcomes), then
  * back to the root level (always, whatever the closure returned). */
-int cnf_probe_trail(Cnf *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+int clauses_probe_trail(Clauses *F, const int64_t *lits, int64_t nlits, int depth, int positive_only,
                     Poll *poll, int64_t budget);
-void cnf_probe_done(Cnf *F);
-/* Rate a DepthRun's grids of side n (cell c holding k is variable n * c + k): CORE_OK,
- * CORE_INTERRUPT, or -1 when out of memory. */
-int cnf_depths(Cnf *F, const DepthRun *run, int n, Poll *poll);
+void clauses_probe_done(Clauses *F);
+/* Rate a DepthRun's grids of side n (cell c holding k is variable n * c + k): STATUS_OPEN,
+ * STATUS_INTERRUPT, or -1 when out of memory. */
+int clauses_depths(Clauses *F, const DepthRun *run, int n, Poll *poll);
 /* Propagate each assumption set (DIMACS, checked) flat[offsets[g] .. offsets[g+1]):
  * ok[g] 1 or 0 on a conflict; values[g] (nvars each) 1 / -1 / 0 per variable, root
  * level included. */
-int cnf_batch(Cnf *F, const int64_t *flat, const int64_t *offsets, int64_t count, int8_t *ok,
+int clauses_batch(Clauses *F, const int64_t *flat, const int64_t *offsets, int64_t count, int8_t *ok,
               int8_t *values, Poll *poll);
 
 /* The closure of depth `depth` of each assumption set (DIMACS) flat[offsets[g] ..
- * offsets[g+1]), for solvers.core.Clauses.closures: status (DEPTH_SAT when the
- * closure assigns each of the first cell_vars variables, DEPTH_OPEN, DEPTH_UNSAT,
- * DEPTH_BAD for a literal beyond the formula, DEPTH_BUDGET), assigned (of those
+ * offsets[g+1]), for solvers.core.Clauses.closures: status (STATUS_SAT when the
+ * closure assigns each of the first cell_vars variables, STATUS_OPEN, STATUS_CONFLICT,
+ * STATUS_BAD for a literal beyond the formula, STATUS_BUDGET), assigned (of those
  * variables, root level included), conflicts, work and ns per set, and true[g]
  * (nvars each) the variables true in the closure when SAT. */
 typedef struct ClosureRun {
@@ -129,17 +127,17 @@ typedef struct ClosureRun {
     int64_t *assigned, *conflicts, *work, *ns;
     int8_t *truth;
 } ClosureRun;
-int cnf_closures(Cnf *F, const ClosureRun *run, Poll *poll);
+int clauses_closures(Clauses *F, const ClosureRun *run, Poll *poll);
 
 /* The engine's steps, for the other kernels built on it (search.c). */
-void cnf_enqueue(Cnf *F, int32_t lit);
-void cnf_new_level(Cnf *F);
-void cnf_cancel_until(Cnf *F, int32_t level);
-int cnf_propagate(Cnf *F);
+void clauses_enqueue(Clauses *F, int32_t lit);
+void clauses_new_level(Clauses *F);
+void clauses_cancel_until(Clauses *F, int32_t level);
+int clauses_propagate(Clauses *F);
 /* Close the current level under the failed-literal rule of depth `depth` (the trail
- * propagated): CORE_OK, CORE_CONFLICT, CORE_BUDGET (the work since work0 is past
- * `budget`, checked at hypothesis boundaries; budget < 0: none) or CORE_INTERRUPT. */
-int cnf_closure(Cnf *F, int depth, int positive_only, Poll *poll, uint64_t work0,
+ * propagated): STATUS_OPEN, STATUS_CONFLICT, STATUS_BUDGET (the work since work0 is past
+ * `budget`, checked at hypothesis boundaries; budget < 0: none) or STATUS_INTERRUPT. */
+int clauses_closure(Clauses *F, int depth, int positive_only, Poll *poll, uint64_t work0,
                 int64_t budget);
 
 #endif

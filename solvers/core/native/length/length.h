@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "core.h"
+#include "poll.h"
 #include "status.h"
 
 /* Slots of State.st: the assignment's (the first ST_PROPAGATE_SLOTS), then the cones'. */

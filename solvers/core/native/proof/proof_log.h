@@ -18,14 +18,14 @@
 enum { LOG_HEAD = 0, LOG_BASE = 1, LOG_MARK = 2, LOG_MARKED_FRAMES = 16 };
 enum { LOG_FIRST = LOG_MARK + LOG_MARKED_FRAMES };
 
-static inline void log_put(Cnf *F, int64_t *head, int64_t value) {
+static inline void log_put(Clauses *F, int64_t *head, int64_t value) {
     if (*head >= 0 && *head < F->log_len) F->log[*head] = value; /* head: the caller's */
     (*head)++;
 }
 
 /* Append the lemma: the negated first literal (the decision or hypothesis) of each level
  * log[LOG_BASE] + 1 .. upto, then the literal `code` unless it is negative. */
-static inline void log_lemma(Cnf *F, int32_t upto, int32_t code) {
+static inline void log_lemma(Clauses *F, int32_t upto, int32_t code) {
     if (!F->log) return;
     int64_t head = F->log[LOG_HEAD];
     /* the base level is the caller's array too: a negative one would index before
@@ -41,13 +41,13 @@ static inline void log_lemma(Cnf *F, int32_t upto, int32_t code) {
 }
 
 /* Remember where the lemmas of frame `frame`'s new hypothesis begin. */
-static inline void log_mark(Cnf *F, int frame) {
+static inline void log_mark(Clauses *F, int frame) {
     if (F->log && frame < LOG_MARKED_FRAMES) F->log[LOG_MARK + frame] = F->log[LOG_HEAD];
 }
 
 /* Drop the lemmas learnt under frame `frame`'s hypothesis, which passed: they prove
  * nothing the answer needs. */
-static inline void log_forget(Cnf *F, int frame) {
+static inline void log_forget(Clauses *F, int frame) {
     if (F->log && frame < LOG_MARKED_FRAMES) F->log[LOG_HEAD] = F->log[LOG_MARK + frame];
 }
 

@@ -22,7 +22,7 @@
 #include "clause_arrays.h"
 #include "clauses.h"
 #include "codes.h"
-#include "core.h"
+#include "board.h"
 #include "proof_log.h"
 #include "search.h"
 #include "status.h"
@@ -241,10 +241,10 @@ static void probe_reacquire(Poll *poll, int depth) {
 /* The answer of a probe: (True, [literals]) or (False, []). */
 static PyObject *probe_answer(ListFace *L, int r, const int64_t *out, const int32_t *codes,
                               int64_t nout) {
-    if (r == CORE_INTERRUPT) return NULL;
-    PyObject *list = literal_list(L, out, codes, r == CORE_OK ? nout : 0);
+    if (r == STATUS_INTERRUPT) return NULL;
+    PyObject *list = literal_list(L, out, codes, r == STATUS_OPEN ? nout : 0);
     if (!list) return NULL;
-    PyObject *answer = PyTuple_Pack(2, r == CORE_OK ? Py_True : Py_False, list);
+    PyObject *answer = PyTuple_Pack(2, r == STATUS_OPEN ? Py_True : Py_False, list);
     Py_DECREF(list);
     return answer;
 }
@@ -272,13 +272,13 @@ static int probe_list_args(PyObject *const *args, Py_ssize_t nargs, int *depth,
 /* ---- Board ------------------------------------------------------------------- */
 
 typedef struct {
-    PyObject_HEAD Geo g;
+    PyObject_HEAD Board g;
     int ready; /* set by a construction that succeeded: a half-built Board refuses calls */
     int busy;
     ListFace face;
 } BoardObject;
 
-static void geo_free_room(Geo *G) {
+static void board_free_room(Board *G) {
     free(G->boards);
     free(G->passed);
     free(G->frames);
@@ -291,7 +291,7 @@ static void geo_free_room(Geo *G) {
 }
 
 static void board_dealloc(BoardObject *self) {
-    Geo *G = &self->g;
+    Board *G = &self->g;
     free(G->peers);
     free(G->hmask);
     free(G->hlo);
@@ -301,15 +301,15 @@ static void board_dealloc(BoardObject *self) {
     free(G->cellmask);
     free(G->allhouses);
     free(G->cellhouses);
-    geo_free_room(G);
+    board_free_room(G);
     list_face_free(&self->face);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 /* Make room for closures of `depth`; -1 with MemoryError set when it cannot. */
-static int board_room(Geo *G, int depth) {
+static int board_room(Board *G, int depth) {
     if (depth <= G->room) return 0;
-    geo_free_room(G);
+    board_free_room(G);
     size_t d = (size_t)(depth < 1 ? 1 : depth);
     size_t ncand = 2 * (size_t)G->n * G->cells;
     G->keep = depth > 1 && ncand * G->BW <= WITNESS_WORDS ? (int)ncand : 0;
@@ -319,7 +319,7 @@ static int board_room(Geo *G, int depth) {
     G->wit = calloc(d * G->keep * G->BW + 1, sizeof(word));
     G->witcode = calloc(d * G->keep + 1, sizeof(int32_t));
     if (!G->boards || !G->passed || !G->frames || !G->wit || !G->witcode) {
-        geo_free_room(G);
+        board_free_room(G);
         PyErr_NoMemory();
         return -1;
     }
@@ -371,7 +371,7 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
                 return -1;
             }
         }
-    Geo *G = &self->g;
+    Board *G = &self->g;
     G->n = n;
     G->cells = cells;
     G->nh = nh;
@@ -471,7 +471,7 @@ static PyObject *board_batch(BoardObject *self, PyObject *args) {
     core_reacquire(&poll);
     self->busy = 0;
     RELEASE(&gv, &ov, &vv);
-    if (r == CORE_INTERRUPT) return NULL;
+    if (r == STATUS_INTERRUPT) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -483,7 +483,7 @@ static PyObject *board_probe(BoardObject *self, PyObject *args) {
     int depth, positive_only;
     if (!PyArg_ParseTuple(args, "OipO", &lo, &depth, &positive_only, &oo)) return NULL;
     if (check_depth(depth) < 0) return NULL;
-    Geo *G = &self->g;
+    Board *G = &self->g;
     int64_t nvars = (int64_t)G->n * G->cells;
     Py_buffer lv = {0}, ov = {0};
     if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0) return NULL;
@@ -512,8 +512,8 @@ static PyObject *board_probe(BoardObject *self, PyObject *args) {
     core_reacquire(&poll);
     self->busy = 0;
     RELEASE(&lv, &ov);
-    if (r == CORE_INTERRUPT) return NULL;
-    return PyLong_FromLongLong(r == CORE_OK ? nout : -1);
+    if (r == STATUS_INTERRUPT) return NULL;
+    return PyLong_FromLongLong(r == STATUS_OPEN ? nout : -1);
 }
 
 /* probe_list(assumptions, depth, positive_only) -> (True, [literals]) or (False, []):
@@ -522,7 +522,7 @@ static PyObject *board_probe_list(BoardObject *self, PyObject *const *args, Py_s
     int depth, positive_only;
     if (probe_list_args(args, nargs, &depth, &positive_only) < 0 || board_enter(self) < 0)
         return NULL;
-    Geo *G = &self->g;
+    Board *G = &self->g;
     int64_t nvars = (int64_t)G->n * G->cells, stack[STACK_LITS], *heap = NULL;
     Py_ssize_t count = -1;
     if (list_face_room(&self->face, nvars) == 0 && board_room(G, depth) == 0)
@@ -556,7 +556,7 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
         return NULL;
     }
     if (check_depth(max_depth) < 0) return NULL;
-    Geo *G = &self->g;
+    Board *G = &self->g;
     Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
     if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
     Py_ssize_t count = gv.shape[0];
@@ -585,7 +585,7 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
     core_reacquire(&poll);
     self->busy = 0;
     RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
-    if (r == CORE_INTERRUPT) return NULL;
+    if (r == STATUS_INTERRUPT) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -620,7 +620,7 @@ static PyTypeObject BoardType = {
 /* ---- Clauses ----------------------------------------------------------------- */
 
 typedef struct {
-    PyObject_HEAD Cnf f;
+    PyObject_HEAD Clauses f;
     Search s;          /* DPLL's decision stack on the same formula */
     Trace trace;       /* the reasons' arrays, built at the first trace */
     PyObject *input;   /* (flat, offsets) as given: what the trace is built from */
@@ -631,8 +631,8 @@ typedef struct {
     ListFace face;
 } ClausesObject;
 
-static void clauses_dealloc(ClausesObject *self) {
-    cnf_free(&self->f);
+static void py_clauses_dealloc(ClausesObject *self) {
+    clauses_free(&self->f);
     search_free(&self->s);
     trace_free(&self->trace);
     Py_XDECREF(self->input);
@@ -640,7 +640,7 @@ static void clauses_dealloc(ClausesObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) {
+static int py_clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"flat", "offsets", "num_vars", NULL};
     PyObject *fo, *oo;
     long long nvars;
@@ -649,7 +649,7 @@ static int clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "a Clauses object is initialised once");
         return -1;
     }
-    if (cnf_from_arrays(&self->f, fo, oo, nvars) < 0) return -1;
+    if (clauses_from_arrays(&self->f, fo, oo, nvars) < 0) return -1;
     if (search_init(&self->s, &self->f) < 0 || !(self->input = PyTuple_Pack(2, fo, oo))) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         return -1;
@@ -658,7 +658,7 @@ static int clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-static int clauses_enter(ClausesObject *self) {
+static int py_clauses_enter(ClausesObject *self) {
     if (!self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "the Clauses object is not initialised");
         return -1;
@@ -674,7 +674,7 @@ static int clauses_enter(ClausesObject *self) {
 
 /* probe(lits, depth, positive_only, out[, log, budget, limit_ns]): the number of
  * literals written to out, or -STATUS_CONFLICT, -STATUS_BUDGET, -STATUS_TIME */
-static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
+static PyObject *py_clauses_probe(ClausesObject *self, PyObject *args) {
     PyObject *lo, *oo, *logo = NULL;
     int depth, positive_only;
     long long budget = -1, limit_ns = 0;
@@ -686,8 +686,8 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
         return NULL;
     }
     if (logo == Py_None) logo = NULL;
-    if (check_depth(depth) < 0 || clauses_enter(self) < 0) return NULL;
-    Cnf *F = &self->f;
+    if (check_depth(depth) < 0 || py_clauses_enter(self) < 0) return NULL;
+    Clauses *F = &self->f;
     Py_buffer lv = {0}, ov = {0}, gv = {0};
     PyObject *result = NULL;
     if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
@@ -695,7 +695,7 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
         goto out;
     const int64_t *lits = lv.buf;
     if (check_literals(lits, lv.shape[0], F->nvars, "assumption") < 0) goto out;
-    if (cnf_room(F, depth) < 0) {
+    if (clauses_room(F, depth) < 0) {
         PyErr_NoMemory();
         goto out;
     }
@@ -709,12 +709,12 @@ static PyObject *clauses_probe(ClausesObject *self, PyObject *args) {
     F->grid_t0 = core_now_ns();
     core_release(&poll);
     const Probe q = {lits, lv.shape[0], depth, positive_only, budget < 0 ? -1 : budget};
-    int r = cnf_probe(F, &q, ov.buf, &nout, &poll);
+    int r = clauses_probe(F, &q, ov.buf, &nout, &poll);
     core_reacquire(&poll);
     F->log = NULL;
     F->limit_ns = 0;
-    if (r != CORE_INTERRUPT)
-        result = PyLong_FromLongLong(r == CORE_OK ? nout : -(int64_t)r); /* -status */
+    if (r != STATUS_INTERRUPT)
+        result = PyLong_FromLongLong(r == STATUS_OPEN ? nout : -(int64_t)r); /* -status */
 out:
     self->busy = 0;
     RELEASE(&lv, &ov, &gv);
@@ -722,16 +722,16 @@ out:
 }
 
 /* probe_list(assumptions, depth, positive_only): as Board's, on the clauses */
-static PyObject *clauses_probe_list(ClausesObject *self, PyObject *const *args,
+static PyObject *py_clauses_probe_list(ClausesObject *self, PyObject *const *args,
                                     Py_ssize_t nargs) {
     int depth, positive_only;
-    if (probe_list_args(args, nargs, &depth, &positive_only) < 0 || clauses_enter(self) < 0)
+    if (probe_list_args(args, nargs, &depth, &positive_only) < 0 || py_clauses_enter(self) < 0)
         return NULL;
-    Cnf *F = &self->f;
+    Clauses *F = &self->f;
     int64_t stack[STACK_LITS], *heap = NULL;
     Py_ssize_t count = -1;
     if (list_face_room(&self->face, F->nvars) == 0) {
-        if (cnf_room(F, depth) < 0)
+        if (clauses_room(F, depth) < 0)
             PyErr_NoMemory();
         else
             count = read_literals(args[0], stack, STACK_LITS, F->nvars, 0, &heap);
@@ -742,19 +742,19 @@ static PyObject *clauses_probe_list(ClausesObject *self, PyObject *const *args,
     }
     Poll poll;
     probe_release(&poll, depth);
-    int r = cnf_probe_trail(F, heap ? heap : stack, count, depth, positive_only, &poll, -1);
+    int r = clauses_probe_trail(F, heap ? heap : stack, count, depth, positive_only, &poll, -1);
     probe_reacquire(&poll, depth);
     free(heap);
     /* the answer read off the trail (no copy through the face's array), then undone */
-    const int64_t start = r == CORE_OK ? F->trail_lim[0] : 0; /* assume opened level 1 */
+    const int64_t start = r == STATUS_OPEN ? F->trail_lim[0] : 0; /* assume opened level 1 */
     PyObject *answer = probe_answer(&self->face, r, NULL, F->trail + start,
-                                    r == CORE_OK ? F->trail_size - start : 0);
-    cnf_probe_done(F);
+                                    r == STATUS_OPEN ? F->trail_size - start : 0);
+    clauses_probe_done(F);
     self->busy = 0;
     return answer;
 }
 
-static PyObject *clauses_depths(ClausesObject *self, PyObject *args) {
+static PyObject *py_clauses_depths(ClausesObject *self, PyObject *args) {
     PyObject *go, *so, *dO, *solo, *wo, *no, *logo = NULL, *ato = NULL;
     int n, max_depth, positive_only;
     long long budget, limit_ns = 0;
@@ -772,8 +772,8 @@ static PyObject *clauses_depths(ClausesObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "size must be in 1..127 (int8 values), not %d", n);
         return NULL;
     }
-    if (clauses_enter(self) < 0) return NULL;
-    Cnf *F = &self->f;
+    if (py_clauses_enter(self) < 0) return NULL;
+    Clauses *F = &self->f;
     PyObject *result = NULL;
     Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0}, logv = {0},
               atv = {0};
@@ -792,7 +792,7 @@ static PyObject *clauses_depths(ClausesObject *self, PyObject *args) {
         F->log_at = atv.obj ? atv.buf : NULL;
     }
     F->limit_ns = limit_ns;
-    if (cnf_room(F, max_depth) < 0) {
+    if (clauses_room(F, max_depth) < 0) {
         PyErr_NoMemory();
         goto out;
     }
@@ -800,11 +800,11 @@ static PyObject *clauses_depths(ClausesObject *self, PyObject *args) {
     core_release(&poll);
     const DepthRun run = {gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
                           solv.buf, wv.buf, nv.buf};
-    int r = cnf_depths(F, &run, n, &poll);
+    int r = clauses_depths(F, &run, n, &poll);
     core_reacquire(&poll);
     if (r < 0)
         PyErr_NoMemory();
-    else if (r != CORE_INTERRUPT)
+    else if (r != STATUS_INTERRUPT)
         result = Py_NewRef(Py_None);
 out: /* on every path: the log's buffer is released below, so nothing may point into it */
     F->log = NULL;
@@ -815,11 +815,11 @@ out: /* on every path: the log's buffer is released below, so nothing may point 
     return result;
 }
 
-static PyObject *clauses_batch(ClausesObject *self, PyObject *args) {
+static PyObject *py_clauses_batch(ClausesObject *self, PyObject *args) {
     PyObject *fo, *oo, *oko, *vo;
     if (!PyArg_ParseTuple(args, "OOOO", &fo, &oo, &oko, &vo)) return NULL;
-    if (clauses_enter(self) < 0) return NULL;
-    Cnf *F = &self->f;
+    if (py_clauses_enter(self) < 0) return NULL;
+    Clauses *F = &self->f;
     PyObject *result = NULL;
     Py_buffer fv = {0}, ov = {0}, okv = {0}, vv = {0};
     if (get_ints(fo, &fv, "flat", 8, 1, -1, -1, 0) < 0 ||
@@ -832,9 +832,9 @@ static PyObject *clauses_batch(ClausesObject *self, PyObject *args) {
         goto out;
     Poll poll;
     core_release(&poll);
-    int r = cnf_batch(F, fv.buf, ov.buf, count, okv.buf, vv.buf, &poll);
+    int r = clauses_batch(F, fv.buf, ov.buf, count, okv.buf, vv.buf, &poll);
     core_reacquire(&poll);
-    if (r != CORE_INTERRUPT) result = Py_NewRef(Py_None);
+    if (r != STATUS_INTERRUPT) result = Py_NewRef(Py_None);
 out:
     self->busy = 0;
     RELEASE(&fv, &ov, &okv, &vv);
@@ -844,7 +844,7 @@ out:
 
 /* closures(flat, offsets, depth, positive_only, cell_vars, budget, status, assigned,
  * conflicts, work, ns, true) */
-static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
+static PyObject *py_clauses_closures(ClausesObject *self, PyObject *args) {
     PyObject *fo, *oo, *so, *ao, *co, *wo, *no, *to;
     int depth, positive_only;
     long long cell_vars, budget, limit_ns = 0;
@@ -855,8 +855,8 @@ static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
         return NULL;
     }
-    if (check_depth(depth) < 0 || clauses_enter(self) < 0) return NULL;
-    Cnf *F = &self->f;
+    if (check_depth(depth) < 0 || py_clauses_enter(self) < 0) return NULL;
+    Clauses *F = &self->f;
     PyObject *result = NULL;
     Py_buffer fv = {0}, ov = {0}, sv = {0}, av = {0}, cv = {0}, wv = {0}, nv = {0}, tv = {0};
     if (cell_vars < 0 || cell_vars > F->nvars) {
@@ -877,7 +877,7 @@ static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
         get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0 ||
         get_ints(to, &tv, "true", 1, 2, count, F->nvars, 1) < 0)
         goto out;
-    if (cnf_room(F, depth) < 0) {
+    if (clauses_room(F, depth) < 0) {
         PyErr_NoMemory();
         goto out;
     }
@@ -886,10 +886,10 @@ static PyObject *clauses_closures(ClausesObject *self, PyObject *args) {
     core_release(&poll);
     const ClosureRun run = {fv.buf, offsets, count, depth, positive_only, cell_vars, budget,
                             sv.buf, av.buf, cv.buf, wv.buf, nv.buf, tv.buf};
-    int r = cnf_closures(F, &run, &poll);
+    int r = clauses_closures(F, &run, &poll);
     core_reacquire(&poll);
     F->limit_ns = 0;
-    if (r != CORE_INTERRUPT) result = Py_NewRef(Py_None);
+    if (r != STATUS_INTERRUPT) result = Py_NewRef(Py_None);
 out:
     self->busy = 0;
     RELEASE(&fv, &ov, &sv, &av, &cv, &wv, &nv, &tv);
@@ -898,7 +898,7 @@ out:
 
 /* search(assumptions, next_model, max_models, budget, work_budget, deadline_ns,
  * probe_depth, positive_only, log, model) -> (outcome, models): DPLL (search.h). */
-static PyObject *clauses_search(ClausesObject *self, PyObject *args) {
+static PyObject *py_clauses_search(ClausesObject *self, PyObject *args) {
     PyObject *lo, *logo, *mo;
     int next_model, probe_depth, positive_only;
     long long max_models, budget, work_budget, deadline_ns;
@@ -911,8 +911,8 @@ static PyObject *clauses_search(ClausesObject *self, PyObject *args) {
         return NULL;
     }
     int at_model = self->at_model;
-    if (clauses_enter(self) < 0) return NULL;
-    Cnf *F = &self->f;
+    if (py_clauses_enter(self) < 0) return NULL;
+    Clauses *F = &self->f;
     Search *S = &self->s;
     Py_buffer lv = {0}, gv = {0}, mv = {0};
     PyObject *result = NULL;
@@ -926,7 +926,7 @@ static PyObject *clauses_search(ClausesObject *self, PyObject *args) {
     const int64_t *lits = lv.buf;
     if (check_literals(lits, lv.shape[0], F->nvars, "assumption") < 0) goto out;
     int64_t *log = gv.buf;
-    if (cnf_room(F, probe_depth) < 0) {
+    if (clauses_room(F, probe_depth) < 0) {
         PyErr_NoMemory();
         goto out;
     }
@@ -935,7 +935,7 @@ static PyObject *clauses_search(ClausesObject *self, PyObject *args) {
     int outcome = STATUS_EXHAUSTED;
     Poll poll;
     core_release(&poll);
-    if (!next_model && search_start(F, S, lits, lv.shape[0]) != CORE_OK) {
+    if (!next_model && search_start(F, S, lits, lv.shape[0]) != STATUS_OPEN) {
         outcome = STATUS_EXHAUSTED; /* the assumptions contradict: no model, no lemma */
     } else {
         if (gv.shape[0] > 0) {
@@ -952,7 +952,7 @@ static PyObject *clauses_search(ClausesObject *self, PyObject *args) {
         int64_t *model = mv.buf;
         for (int32_t v = 0; v < F->nvars; v++) model[v] = F->value[2 * v] == 1 ? v + 1 : -(v + 1);
     } else {
-        cnf_cancel_until(F, 0);
+        clauses_cancel_until(F, 0);
     }
     core_reacquire(&poll);
     if (outcome != STATUS_INTERRUPT) result = Py_BuildValue("(iL)", outcome, (long long)models);
@@ -964,18 +964,18 @@ out:
 
 /* The assumptions enqueued as a search starts them, each at a level of its own and
  * propagated before the next (as PySAT's Minisat22.propagate does, and in the order the
- * search meets the watches after it): CORE_OK or CORE_CONFLICT, the trail then to be
- * read from trail_lim[0] and undone with cnf_cancel_until(F, 0). */
+ * search meets the watches after it): STATUS_OPEN or STATUS_CONFLICT, the trail then to be
+ * read from trail_lim[0] and undone with clauses_cancel_until(F, 0). */
 static int propagate_levels(ClausesObject *self, const int64_t *lits, int64_t count) {
     return search_start(&self->f, &self->s, lits, count);
 }
 
 /* propagate(assumptions, out) -> how many literals above the root level it wrote to
  * out (num_vars int64), or -STATUS_CONFLICT. */
-static PyObject *clauses_propagate(ClausesObject *self, PyObject *args) {
+static PyObject *py_clauses_propagate(ClausesObject *self, PyObject *args) {
     PyObject *lo, *oo;
-    if (!PyArg_ParseTuple(args, "OO", &lo, &oo) || clauses_enter(self) < 0) return NULL;
-    Cnf *F = &self->f;
+    if (!PyArg_ParseTuple(args, "OO", &lo, &oo) || py_clauses_enter(self) < 0) return NULL;
+    Clauses *F = &self->f;
     Py_buffer lv = {0}, ov = {0};
     PyObject *result = NULL;
     if (get_ints(lo, &lv, "assumptions", 8, 1, -1, -1, 0) < 0 ||
@@ -983,11 +983,11 @@ static PyObject *clauses_propagate(ClausesObject *self, PyObject *args) {
         check_literals(lv.buf, lv.shape[0], F->nvars, "assumption") < 0)
         goto out;
     int64_t count = -STATUS_CONFLICT, *lits = ov.buf;
-    if (propagate_levels(self, lv.buf, lv.shape[0]) == CORE_OK) {
+    if (propagate_levels(self, lv.buf, lv.shape[0]) == STATUS_OPEN) {
         count = 0;
         for (int64_t i = F->trail_lim[0]; i < F->trail_size; i++) lits[count++] = code_lit(F->trail[i]);
     }
-    cnf_cancel_until(F, 0);
+    clauses_cancel_until(F, 0);
     result = PyLong_FromLongLong(count);
 out:
     self->busy = 0;
@@ -997,9 +997,9 @@ out:
 
 /* propagate_list(assumptions) -> (True, [literals]) or (False, []): propagate's answer
  * for a Python sequence of ints, read and answered without numpy (Engine.propagate). */
-static PyObject *clauses_propagate_list(ClausesObject *self, PyObject *assumptions) {
-    if (clauses_enter(self) < 0) return NULL;
-    Cnf *F = &self->f;
+static PyObject *py_clauses_propagate_list(ClausesObject *self, PyObject *assumptions) {
+    if (py_clauses_enter(self) < 0) return NULL;
+    Clauses *F = &self->f;
     int64_t stack[STACK_LITS], *heap = NULL;
     Py_ssize_t count = -1;
     if (list_face_room(&self->face, F->nvars) == 0)
@@ -1010,10 +1010,10 @@ static PyObject *clauses_propagate_list(ClausesObject *self, PyObject *assumptio
     }
     int r = propagate_levels(self, heap ? heap : stack, count);
     free(heap);
-    const int64_t start = r == CORE_OK ? F->trail_lim[0] : 0;
+    const int64_t start = r == STATUS_OPEN ? F->trail_lim[0] : 0;
     PyObject *answer = probe_answer(&self->face, r, NULL, F->trail + start,
-                                    r == CORE_OK ? F->trail_size - start : 0);
-    cnf_cancel_until(F, 0);
+                                    r == STATUS_OPEN ? F->trail_size - start : 0);
+    clauses_cancel_until(F, 0);
     self->busy = 0;
     return answer;
 }
@@ -1021,13 +1021,13 @@ static PyObject *clauses_propagate_list(ClausesObject *self, PyObject *assumptio
 /* fixed(out) -> how many literals the root level holds (the formula's units and what
  * they imply, in the order they were assigned), written to out (num_vars int64), or
  * -STATUS_CONFLICT when they are contradictory. */
-static PyObject *clauses_fixed(ClausesObject *self, PyObject *oo) {
-    if (clauses_enter(self) < 0) return NULL;
-    Cnf *F = &self->f;
+static PyObject *py_clauses_fixed(ClausesObject *self, PyObject *oo) {
+    if (py_clauses_enter(self) < 0) return NULL;
+    Clauses *F = &self->f;
     Py_buffer ov = {0};
     PyObject *result = NULL;
     if (get_ints(oo, &ov, "out", 8, 1, F->nvars, -1, 1) == 0) {
-        cnf_cancel_until(F, 0); /* (a kept model is given up) */
+        clauses_cancel_until(F, 0); /* (a kept model is given up) */
         int64_t count = -STATUS_CONFLICT, *lits = ov.buf;
         if (!F->root_conflict)
             for (count = 0; count < F->trail_size; count++) lits[count] = code_lit(F->trail[count]);
@@ -1040,7 +1040,7 @@ static PyObject *clauses_fixed(ClausesObject *self, PyObject *oo) {
 
 /* Build the trace's arrays from the formula as given, at the first trace: 0, or -1 with
  * the error set. */
-static int clauses_traced(ClausesObject *self) {
+static int py_clauses_traced(ClausesObject *self) {
     if (self->traced) return 0;
     Py_buffer fv = {0}, ov = {0};
     PyObject *fo = PyTuple_GET_ITEM(self->input, 0), *oo = PyTuple_GET_ITEM(self->input, 1);
@@ -1059,13 +1059,13 @@ static int clauses_traced(ClausesObject *self) {
 /* trace(assumptions) -> (ok, [(literal, reason)], conflict): see trace.c and
  * solvers.core.engine.Engine.trace.  The assumptions are read and checked whole before
  * anything is assigned (an item's __index__ may raise). */
-static PyObject *clauses_trace(ClausesObject *self, PyObject *assumptions) {
-    if (clauses_enter(self) < 0) return NULL;
+static PyObject *py_clauses_trace(ClausesObject *self, PyObject *assumptions) {
+    if (py_clauses_enter(self) < 0) return NULL;
     Trace *T = &self->trace;
     int64_t stack[STACK_LITS], *heap = NULL;
     PyObject *result = NULL;
     Py_ssize_t n = -1;
-    if (clauses_traced(self) < 0 || list_face_room(&self->face, self->f.nvars) < 0) goto out;
+    if (py_clauses_traced(self) < 0 || list_face_room(&self->face, self->f.nvars) < 0) goto out;
     if (T->root_conflict >= 0) {
         result = Py_BuildValue("(O[]L)", Py_False, (long long)T->root_conflict);
         goto out;
@@ -1098,35 +1098,35 @@ out:
 
 /* counters() -> (work, hypotheses, root_conflict, conflicts, decisions, backtracks),
  * since the object was made. */
-static PyObject *clauses_counters(ClausesObject *self, PyObject *unused) {
+static PyObject *py_clauses_counters(ClausesObject *self, PyObject *unused) {
     return Py_BuildValue("KKiKLL", (unsigned long long)self->f.work,
                          (unsigned long long)self->f.hypotheses, self->f.root_conflict,
                          (unsigned long long)self->f.conflicts, (long long)self->s.decisions,
                          (long long)self->s.backtracks);
 }
 
-static PyMethodDef clauses_methods[] = {
-    {"probe", (PyCFunction)clauses_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
-    {"probe_list", (PyCFunction)(void (*)(void))clauses_probe_list, METH_FASTCALL,
+static PyMethodDef py_clauses_methods[] = {
+    {"probe", (PyCFunction)py_clauses_probe, METH_VARARGS, "probe(lits, depth, positive_only, out)"},
+    {"probe_list", (PyCFunction)(void (*)(void))py_clauses_probe_list, METH_FASTCALL,
      "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
-    {"propagate", (PyCFunction)clauses_propagate, METH_VARARGS,
+    {"propagate", (PyCFunction)py_clauses_propagate, METH_VARARGS,
      "propagate(assumptions, out) -> literals above the root level written, or -CONFLICT"},
-    {"propagate_list", (PyCFunction)clauses_propagate_list, METH_O,
+    {"propagate_list", (PyCFunction)py_clauses_propagate_list, METH_O,
      "propagate_list(assumptions) -> (ok, literals), each assumption at a level of its own"},
-    {"depths", (PyCFunction)clauses_depths, METH_VARARGS,
+    {"depths", (PyCFunction)py_clauses_depths, METH_VARARGS,
      "depths(grids, n, max_depth, positive_only, budget, status, depth, solutions, work, ns)"},
-    {"batch", (PyCFunction)clauses_batch, METH_VARARGS, "batch(flat, offsets, ok, values)"},
-    {"closures", (PyCFunction)clauses_closures, METH_VARARGS,
+    {"batch", (PyCFunction)py_clauses_batch, METH_VARARGS, "batch(flat, offsets, ok, values)"},
+    {"closures", (PyCFunction)py_clauses_closures, METH_VARARGS,
      "closures(flat, offsets, depth, positive_only, cell_vars, budget, status, assigned, "
      "conflicts, work, ns, true)"},
-    {"search", (PyCFunction)clauses_search, METH_VARARGS,
+    {"search", (PyCFunction)py_clauses_search, METH_VARARGS,
      "search(assumptions, next_model, max_models, budget, work_budget, deadline_ns, "
      "probe_depth, positive_only, log, model) -> (outcome, models)"},
-    {"fixed", (PyCFunction)clauses_fixed, METH_O,
+    {"fixed", (PyCFunction)py_clauses_fixed, METH_O,
      "fixed(out) -> the root level's literals written, or -CONFLICT when contradictory"},
-    {"trace", (PyCFunction)clauses_trace, METH_O,
+    {"trace", (PyCFunction)py_clauses_trace, METH_O,
      "trace(assumptions) -> (ok, [(literal, reason clause)], falsified clause or -1)"},
-    {"counters", (PyCFunction)clauses_counters, METH_NOARGS,
+    {"counters", (PyCFunction)py_clauses_counters, METH_NOARGS,
      "(work, hypotheses, root_conflict, conflicts, decisions, backtracks)"},
     {NULL},
 };
@@ -1137,9 +1137,9 @@ static PyTypeObject ClausesType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Clauses(flat, offsets, num_vars): a CNF formula and its propagation state",
     .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)clauses_init,
-    .tp_dealloc = (destructor)clauses_dealloc,
-    .tp_methods = clauses_methods,
+    .tp_init = (initproc)py_clauses_init,
+    .tp_dealloc = (destructor)py_clauses_dealloc,
+    .tp_methods = py_clauses_methods,
 };
 
 /* ---- module ------------------------------------------------------------------ */

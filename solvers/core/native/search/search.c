@@ -29,7 +29,7 @@
 #include "codes.h"
 #include "proof_log.h"
 
-int search_init(Search *S, const Cnf *F) {
+int search_init(Search *S, const Clauses *F) {
     S->flipped = calloc((size_t)F->nvars + 8, sizeof(int8_t)); /* a level per decision */
     S->saved = calloc(2 * ((size_t)F->nvars + 8), sizeof(int64_t));
     S->base = 0;
@@ -45,24 +45,24 @@ void search_free(Search *S) {
     S->saved = NULL;
 }
 
-int search_start(Cnf *F, Search *S, const int64_t *lits, int64_t nlits) {
-    cnf_cancel_until(F, 0);
-    if (F->root_conflict) return CORE_CONFLICT;
+int search_start(Clauses *F, Search *S, const int64_t *lits, int64_t nlits) {
+    clauses_cancel_until(F, 0);
+    if (F->root_conflict) return STATUS_CONFLICT;
     for (int64_t i = 0; i < nlits; i++) {
         int32_t code = lit_code(lits[i]);
         if (F->value[code] == 1) continue;
-        if (F->value[code] == -1 || (cnf_new_level(F), cnf_enqueue(F, code), cnf_propagate(F)) != CORE_OK) {
-            cnf_cancel_until(F, 0);
-            return CORE_CONFLICT;
+        if (F->value[code] == -1 || (clauses_new_level(F), clauses_enqueue(F, code), clauses_propagate(F)) != STATUS_OPEN) {
+            clauses_cancel_until(F, 0);
+            return STATUS_CONFLICT;
         }
     }
-    cnf_new_level(F); /* an empty level: facts derived by probing sit above the assumptions */
+    clauses_new_level(F); /* an empty level: facts derived by probing sit above the assumptions */
     S->base = F->dlevel;
     S->binary = S->free = 0;
-    return CORE_OK;
+    return STATUS_OPEN;
 }
 
-int32_t search_branch(const Cnf *F, Search *S) {
+int32_t search_branch(const Clauses *F, Search *S) {
     const int8_t *value = F->value;
     int32_t best = -1;
     int64_t best_size = INT64_MAX;
@@ -102,15 +102,15 @@ int32_t search_branch(const Cnf *F, Search *S) {
 
 /* Open a level for `lit` as a decision (flipped: its second branch), the cursors of
  * the level below kept for the backtrack to it. */
-static void decide(Cnf *F, Search *S, int32_t lit, int8_t flipped) {
+static void decide(Clauses *F, Search *S, int32_t lit, int8_t flipped) {
     S->saved[2 * F->dlevel] = S->binary;
     S->saved[2 * F->dlevel + 1] = S->free;
-    cnf_new_level(F);
+    clauses_new_level(F);
     S->flipped[F->dlevel] = flipped;
-    cnf_enqueue(F, lit);
+    clauses_enqueue(F, lit);
 }
 
-int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t *models,
+int search_run(Clauses *F, Search *S, const SearchAsk *ask, int next_model, int64_t *models,
                Poll *poll) {
     const uint64_t work0 = F->work;
     int64_t found = 0, decisions = 0;
@@ -131,23 +131,23 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
                 outcome = STATUS_TIME;
                 break;
             }
-            int r = cnf_propagate(F);
-            if (r == CORE_OK && ask->probe_depth > 0)
-                r = cnf_closure(F, ask->probe_depth, ask->positive_only, poll, work0,
+            int r = clauses_propagate(F);
+            if (r == STATUS_OPEN && ask->probe_depth > 0)
+                r = clauses_closure(F, ask->probe_depth, ask->positive_only, poll, work0,
                                 ask->work_budget);
-            if (r == CORE_INTERRUPT) {
+            if (r == STATUS_INTERRUPT) {
                 outcome = STATUS_INTERRUPT;
                 break;
             }
-            if (r == CORE_BUDGET) {
+            if (r == STATUS_BUDGET) {
                 outcome = STATUS_BUDGET;
                 break;
             }
-            if (r == CNF_TIME) { /* a closure's own time limit (F->limit_ns): not a conflict */
+            if (r == STATUS_TIME) { /* a closure's own time limit (F->limit_ns): not a conflict */
                 outcome = STATUS_TIME;
                 break;
             }
-            if (r != CORE_OK) {
+            if (r != STATUS_OPEN) {
                 F->conflicts++; /* as the closure's: one count of every contradiction */
                 if (found == 0) log_lemma(F, F->dlevel, -1);
                 backtrack = 1;
@@ -184,13 +184,13 @@ int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t 
             break;
         }
         int32_t decision = F->trail[F->trail_lim[level - 1]];
-        cnf_cancel_until(F, level - 1);
+        clauses_cancel_until(F, level - 1);
         S->binary = S->saved[2 * (level - 1)];
         S->free = S->saved[2 * (level - 1) + 1];
         S->backtracks++;
         decide(F, S, decision ^ 1, 1);
     }
-    cnf_cancel_until(F, S->base);
+    clauses_cancel_until(F, S->base);
     *models = found;
     return outcome;
 }

@@ -36,19 +36,19 @@ typedef struct SearchAsk {
     int probe_depth, positive_only;
 } SearchAsk;
 
-int search_init(Search *S, const Cnf *F);
+int search_init(Search *S, const Clauses *F);
 void search_free(Search *S);
 /* Enqueue the assumptions (DIMACS, checked by the caller) each at a level of its own as
- * MiniSat does, then open the base level: CORE_OK or CORE_CONFLICT (back at level 0). */
-int search_start(Cnf *F, Search *S, const int64_t *lits, int64_t nlits);
+ * MiniSat does, then open the base level: STATUS_OPEN or STATUS_CONFLICT (back at level 0). */
+int search_start(Clauses *F, Search *S, const int64_t *lits, int64_t nlits);
 /* Run DPLL above S->base (search_start first); with next_model, first backtrack from
  * the model the trail holds.  *models counts the models found by this call.  Until a
  * model is found, every conflict and every closed branch is written to F->log as a
  * lemma.  The trail is back at S->base unless the outcome is STATUS_FOUND. */
-int search_run(Cnf *F, Search *S, const SearchAsk *ask, int next_model, int64_t *models,
+int search_run(Clauses *F, Search *S, const SearchAsk *ask, int next_model, int64_t *models,
                Poll *poll);
 /* The lowest literal code of the first shortest clause not yet satisfied; -1 when every
  * variable is assigned (search.c says why).  Moves S's cursors. */
-int32_t search_branch(const Cnf *F, Search *S);
+int32_t search_branch(const Clauses *F, Search *S);
 
 #endif

@@ -1,0 +1,81 @@
+/* The bit board of the exam's formula: its geometry and work arrays (Board), and the
+ * table of one compiled variant of its kernels (BoardOps).
+ *
+ * Board layout (fsss2's idea, for any side N <= 64): one bit board per value, W 64-bit
+ * words holding the N*N cells' bits (bit c: the value is still possible in cell c) and
+ * then one bit per full house (bit N*N + h: the value is not yet placed in house h,
+ * the house is still open for it), followed by one more W-word board `solved` (the
+ * cells whose value has been placed, that is taken out of their peers).  A board is
+ * BW = (N + 1) * W words; 9x9 is 81 + 27 = 108 bits, W = 2, BW = 20.
+ */
+#ifndef SUDOKU_BOARD_H
+#define SUDOKU_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "depth_run.h"
+#include "poll.h"
+#include "status.h"
+
+typedef uint64_t word;
+
+/* Geometry and work arrays of one board (module.c builds it; the variants read it). */
+typedef struct Board {
+    int n;       /* side: N values, N*N cells */
+    int cells;   /* N*N */
+    int nh;      /* full houses (N cells each: their at-least-one clauses exist) */
+    int W;       /* words per value board */
+    int BW;      /* words per board: N value boards and `solved` */
+    word *peers; /* cells x W: c's peers, and the bits of c's full houses */
+    word *hmask; /* nh x W: the cells of house h */
+    int *hlo;    /* nh: the first word of house h */
+    int *hhi;    /* nh: one past its last word */
+    int *chouse; /* cells x maxch: c's full houses */
+    int *nch;    /* cells: how many */
+    int maxch;
+    word *cellmask; /* W: every cell bit */
+    int HW;           /* words of a set of houses */
+    word *allhouses;  /* HW: every full house */
+    word *cellhouses; /* cells x HW: c's full houses */
+    /* work arrays, grown for the deepest closure asked (core_board_room) */
+    int room;          /* closures up to this depth fit */
+    word *boards;      /* (room + 1) x BW: frame d tests its hypotheses on board d + 1 */
+    word *passed;      /* room x 2 x N x W: literals known to pass, per frame and polarity */
+    int64_t *frames;   /* room x NUM_COLUMNS */
+    int keep;          /* witnesses kept per frame (0: none, see board_impl.h) */
+    word *wit;         /* room x keep x BW: the closures of passing hypotheses */
+    int32_t *witcode;  /* room x keep */
+    /* counters */
+    uint64_t work;        /* cells placed + hypotheses tested: the budget's clock */
+    uint64_t hypotheses;  /* hypotheses tested */
+} Board;
+
+enum { F_POS = 0, F_QUIET = 1, F_HYP = 2, F_WIT = 3, NUM_COLUMNS = 4 };
+
+
+/* One compiled variant of the board kernels (board_impl.h, per instruction set). */
+typedef struct BoardOps {
+    const char *name;
+    /* propagate the givens of grids[g] (cells int8 each): ok[g] 1 fixpoint, 0
+     * contradiction, -1 bad value; values[g] the cells placed (0 open) */
+    int (*batch)(Board *, const int8_t *grids, int64_t count, int8_t *ok, int8_t *values,
+                 Poll *);
+    /* the closure of depth `depth` of the assumptions (DIMACS cell literals, checked
+     * by the caller): STATUS_OPEN with the literals in out[0 .. *nout), STATUS_CONFLICT,
+     * STATUS_INTERRUPT */
+    int (*probe)(Board *, const int64_t *lits, int64_t nlits, int depth, int positive_only,
+                 int64_t *out, int64_t *nout, Poll *);
+    /* rate grids (a DepthRun's; a grid past its time limit is STATUS_TIME): STATUS_OPEN or
+     * STATUS_INTERRUPT */
+    int (*depths)(Board *, const DepthRun *, Poll *);
+} BoardOps;
+
+extern const BoardOps board_ops_base;
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CORE_X86_VARIANTS 1
+extern const BoardOps board_ops_sse41;
+extern const BoardOps board_ops_avx2;
+#endif
+
+#endif
