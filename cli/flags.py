@@ -134,7 +134,7 @@ def add_budget_flag(parser, defaults: Mapping[str, int]) -> None:
         default=[],
         metavar="KIND=N",
         help="work budget per grid, in the engine's own units (repeatable; KIND: "
-        f"propagations, default {defaults['propagations']:,}: the home-grown engine and the "
+        f"work, default {defaults['work']:,} work units: the home-grown engine and the "
         f"depth rating; searches, default {defaults['searches']:,}: refutation length and "
         f"BxB; conflicts, default {defaults['conflicts']:,}: PySAT solvers); a grid past it "
         "is labelled >budget, the same on every machine",

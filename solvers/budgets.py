@@ -4,9 +4,9 @@ units, so that a result is a function of its input and never of the machine's lo
 A budget counts work the engine does anyway, and stops a grid at a point that depends
 on the grid alone:
 
-- `propagations`: the home-grown engine's closures, depth loops and search.  The
-  clause engines count literals propagated (the C core's, hypotheses tested too); the
-  boards count cells placed and hypotheses tested.  A grid is given up at the first
+- `work`: the home-grown engine's closures, depth loops and search, in its work units:
+  the clause engine counts literals propagated and hypotheses tested, the board cells
+  placed and hypotheses tested.  A grid is given up at the first
   hypothesis boundary where the work spent on it exceeds the budget: the C core checks
   there.
 - `searches`: the refutation-length and BxB ratings; the hypotheses whose shortest
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-DEFAULT_PROPAGATIONS = 200_000_000
+DEFAULT_WORK = 200_000_000
 DEFAULT_SEARCHES = 50_000_000
 DEFAULT_CONFLICTS = 1_000_000
 
@@ -35,7 +35,7 @@ OVER_BUDGET = ">budget"  # the label of a grid whose budget ran out
 class Budget:
     """The work one grid may take, per kind of engine (see the module docstring)."""
 
-    propagations: int = DEFAULT_PROPAGATIONS
+    work: int = DEFAULT_WORK
     searches: int = DEFAULT_SEARCHES
     conflicts: int = DEFAULT_CONFLICTS
 
@@ -46,7 +46,7 @@ class Budget:
                 raise ValueError(f"budget {field.name} must be a positive integer, not {value!r}")
 
     def describe(self) -> str:
-        """Return the budget as the commands print it: 'propagations=N, ...'."""
+        """Return the budget as the commands print it: 'work=N, ...'."""
         return ", ".join(f"{f.name}={getattr(self, f.name):,}" for f in fields(self))
 
 
@@ -54,9 +54,13 @@ DEFAULT_BUDGET = Budget()
 KINDS = tuple(f.name for f in fields(Budget))
 
 
+# What a budget of each kind counts, as its messages say it.
+UNITS = {"work": "work units", "searches": "searches", "conflicts": "conflicts"}
+
+
 def budget_reason(kind: str, budget: int) -> str:
     """Return the reason an UNKNOWN answer gives when a budget stopped it."""
-    return f"work budget of {budget:,} {kind} reached"
+    return f"work budget of {budget:,} {UNITS[kind]} reached"
 
 
 class BudgetExhausted(Exception):

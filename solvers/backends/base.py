@@ -67,7 +67,7 @@ with `failed` set and the reason in `reason`; the caller's run goes on, and the
 command reports the failure and exits non-zero at the end.
 
 Every backend takes `budget` (`solvers.budgets.Budget`), the work one call may take in
-the engine's own units: propagations for the home engine, conflicts for PySAT (one
+the engine's own units: work units for the home engine, conflicts for PySAT (one
 uninterrupted `solve_limited` call, so that its counts do not depend on the machine);
 past it the answer is UNKNOWN with `over_budget` set, the same on every machine.  A
 binary's work is not visible from outside: it has no budget.  `timeout` (seconds per

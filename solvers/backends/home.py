@@ -25,7 +25,7 @@ BATCH_VALUES = 1 << 24
 
 class HomeBackend(Backend):
     """The home-grown engine: `depth` None = DPLL (complete), else the closure of that
-    depth (0 = unit propagation, 1 = failed literals, ...); `budget.propagations` and
+    depth (0 = unit propagation, 1 = failed literals, ...); `budget.work` and
     `timeout` (seconds, None: no limit) per call."""
 
     def __init__(
@@ -71,7 +71,7 @@ class HomeBackend(Backend):
             return self._closures([assumptions], with_units=True)[0]
         start = time.perf_counter()
         try:
-            with self.engine.limited(self.timeout, self.budget.propagations):
+            with self.engine.limited(self.timeout, self.budget.work):
                 return self._bounded(assumptions)
         except TimeLimitReached as stop:
             seconds = time.perf_counter() - start
@@ -105,7 +105,7 @@ class HomeBackend(Backend):
         offsets = np.zeros(len(sets) + 1, dtype=np.int64)
         np.cumsum([len(lits) for lits in sets], out=offsets[1:])
         flat = np.fromiter(itertools.chain.from_iterable(sets), np.int64, int(offsets[-1]))
-        budget = self.budget.propagations
+        budget = self.budget.work
         out = self.engine.clauses.closures(
             (flat, offsets), self.depth, self.cell_vars, budget=budget, time_limit=self.timeout
         )
@@ -138,7 +138,7 @@ class HomeBackend(Backend):
             if code in (DEPTH_TIMEOUT, DEPTH_BUDGET):
                 over = code == DEPTH_BUDGET
                 reason = (
-                    budget_reason("propagations", self.budget.propagations)
+                    budget_reason("work", self.budget.work)
                     if over
                     else time_limit_reason(self.timeout)
                 )

@@ -105,7 +105,7 @@ def solve(
     """Return what `solver` (a name of `SOLVERS`) answers on `grid`.
 
     `budget` (a `solvers.budgets.Budget`; None: the default one) bounds the call's work
-    in the solver's own units, as the commands' `--budget KIND=N` does: propagations for
+    in the solver's own units, as the commands' `--budget KIND=N` does: work units for
     the home-grown solvers, conflicts for PySAT's (a solver binary has none).  Past it
     the answer is UNKNOWN with `result.over_budget` set, the same on every machine.
     `timeout` (seconds, None: none) adds a wall-clock limit; past it the answer is

@@ -221,7 +221,7 @@ class Engine:
             self._seconds_left(),
         )  # fmt: skip
         if outcome == core.PROBE_BUDGET:
-            raise BudgetExhausted("propagations", self.work_budget)
+            raise BudgetExhausted("work", self.work_budget)
         if outcome == core.PROBE_TIME:
             raise TimeLimitReached(self.time_limit)
         if outcome == core.PROBE_CONFLICT:
@@ -281,7 +281,7 @@ class Engine:
             work_budget=self.work_budget, deadline=deadline, **ask
         )
         if outcome == NATIVE_WORK:
-            raise BudgetExhausted("propagations", self.work_budget)
+            raise BudgetExhausted("work", self.work_budget)
         if outcome == NATIVE_TIME:
             raise TimeLimitReached(self.time_limit)
         return outcome, models, model

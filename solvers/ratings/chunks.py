@@ -218,8 +218,8 @@ def _depth_line(
         note = f"{puzzle.source}: no solution: {why_unsat(puzzle)}"
     elif label.startswith(OVER_BUDGET):
         note = (
-            f"{puzzle.source}: work budget of {options.budget.propagations:,} "
-            f"propagations reached at depth {depth}; --budget propagations=N allows more"
+            f"{puzzle.source}: work budget of {options.budget.work:,} "
+            f"work units reached at depth {depth}; --budget work=N allows more"
         )
     elif length_over:
         note = (

@@ -91,7 +91,7 @@ _LADDER_STATUS = {
 
 class Rater:
     """Rates grids of one geometry and encoding, reusing one engine; `budget` (its
-    `propagations`: the engine's or the board's work) and `time_limit` (seconds, None:
+    `work`: the engine's or the board's work units) and `time_limit` (seconds, None:
     none) bound the rating of each grid."""
 
     def __init__(
@@ -141,7 +141,7 @@ class Rater:
         one call of the core."""
         values = self._rows(grids)
         return self.engine.depths(
-            values, max_depth, self.polarity, self.budget.propagations, time_limit=self.time_limit
+            values, max_depth, self.polarity, self.budget.work, time_limit=self.time_limit
         )
 
     def depth_proofs(self, grids: Sequence[Grid], max_depth: int = 2) -> tuple[Depths, list[str]]:
@@ -152,7 +152,7 @@ class Rater:
         values = self._rows(grids)
         out, lemmas, self._log_capacity = depth_lemmas(
             self.prover, values, max_depth, self.polarity, self.time_limit,
-            self._log_capacity, self.budget.propagations,
+            self._log_capacity, self.budget.work,
         )  # fmt: skip
         return out, rating_proofs(out, lemmas, values, self.geometry)
 

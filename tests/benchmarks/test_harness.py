@@ -516,7 +516,7 @@ def test_a_budget_too_small_to_rate_anything_still_reports_every_grid(tmp_path):
     sets = [
         PROJECT / "data" / "sets" / f"{name}.txt" for name in ("sudoku9_depth1", "sudoku4_minimal")
     ]
-    tiny = ["--budget", "propagations=1", "--budget", "searches=1", "--budget", "conflicts=1"]
+    tiny = ["--budget", "work=1", "--budget", "searches=1", "--budget", "conflicts=1"]
     out = tmp_path / "out"
     result = run_cli(*sets, "--limit", "3", "--length", "--solvers", "up,fl,minisat22", *tiny,
                      "--out", out)  # fmt: skip
@@ -528,7 +528,7 @@ def test_a_budget_too_small_to_rate_anything_still_reports_every_grid(tmp_path):
     assert {r["depth"] for r in nine} == {">budget"}
     assert {r["length"] for r in nine} == {">budget"}
     assert {r["status"] for r in nine if r["solver"] == "fl"} == {"UNKNOWN"}
-    assert all("work budget of 1 propagations" in r["reason"] for r in nine if r["solver"] == "fl")
+    assert all("work budget of 1 work units" in r["reason"] for r in nine if r["solver"] == "fl")
     assert "fl: 6 of 6 grids reached their work budget" in result.stderr
     assert "| >budget % |" in result.stdout.replace("   ", " ").replace("  ", " ")
     # the length table says the budget apart from what the rating left open

@@ -683,7 +683,7 @@ def test_time_limit_kills_the_binary_and_its_children(tmp_path):
 
 # A work budget no closure here reaches: the time-limit tests are about the clock alone
 # (sixteen holes' depth-3 closure reaches the default budget in about a second).
-NO_WORK_LIMIT = replace(DEFAULT_BUDGET, propagations=10**12)
+NO_WORK_LIMIT = replace(DEFAULT_BUDGET, work=10**12)
 
 
 def _pigeons(holes: int) -> list[list[int]]:

@@ -111,7 +111,7 @@ def test_a_query_past_its_budget_raises_and_leaves_the_engine_ready():
 
 def test_rater_labels_a_grid_past_its_budget_the_same_on_the_board_and_in_order():
     grid = parse_grid(EASTER_MONSTER, GEOMETRY)
-    tight = Rater(GEOMETRY, budget=Budget(propagations=10))
+    tight = Rater(GEOMETRY, budget=Budget(work=10))
     [rating] = tight.rate_many([grid], 2)
     assert rating.over_budget and rating.depth_label().startswith(OVER_BUDGET + "@")
     assert rating.bucket() == ">budget"
@@ -140,16 +140,16 @@ def test_the_home_backends_label_a_grid_past_its_budget():
     formula = rule_formula(GEOMETRY, "centrale")
     givens = given_literals(parse_grid(EASTER_MONSTER, GEOMETRY), GEOMETRY)
     for name in ("fl2", "dpll"):
-        with make_backend(name, budget=Budget(propagations=50)) as backend:
+        with make_backend(name, budget=Budget(work=50)) as backend:
             backend.load(formula.clauses, formula.num_vars, num_cell_vars(9))
             [result] = backend.solve_many([givens])
             assert result.status is Status.UNKNOWN and result.over_budget, name
-            assert "work budget of 50 propagations" in result.reason
+            assert "work budget of 50 work units" in result.reason
 
 
 @pytest.mark.parametrize(
     ("solver", "budget", "kind"),
-    [("dpll", Budget(propagations=50), "50 propagations"),
+    [("dpll", Budget(work=50), "50 work units"),
      ("minisat22", Budget(conflicts=1), "1 conflicts")],
 )  # fmt: skip
 def test_the_python_api_solve_takes_a_budget_as_the_commands_do(solver, budget, kind):
@@ -181,8 +181,8 @@ def test_length_and_bxb_stop_at_their_search_budget_the_same_every_time():
 
 
 @pytest.mark.parametrize(
-    "text", ["propagations=0", "propagations=-5", "searches=abc", "conflicts=1.5", "foo=3",
-             "propagations", "searches=nan", "conflicts=inf", "propagations="],
+    "text", ["work=0", "work=-5", "searches=abc", "conflicts=1.5", "foo=3",
+             "work", "searches=nan", "conflicts=inf", "work="],
 )  # fmt: skip
 def test_a_budget_that_is_not_a_whole_number_of_a_known_kind_is_refused(text):
     with pytest.raises(argparse.ArgumentTypeError):
@@ -193,9 +193,9 @@ def test_budget_items_override_the_defaults():
     assert budget_item(KINDS)("searches=1e6") == ("searches", 1_000_000)
     assert budget_item(KINDS)("conflicts=1_000") == ("conflicts", 1000)
     budget = budget_from([("searches", 7), ("conflicts", 9)])
-    assert budget == Budget(DEFAULT_BUDGET.propagations, 7, 9)
+    assert budget == Budget(DEFAULT_BUDGET.work, 7, 9)
     with pytest.raises(ValueError, match="positive integer"):
-        Budget(propagations=0)
+        Budget(work=0)
 
 
 def _solvers_cli(*args: str, capsys) -> tuple[int, str, str]:

@@ -58,7 +58,7 @@ NINE += grid_lines("sudoku9_depth1.txt", 6)
         ("--max-depth", "1"),
         ("--max-depth", "3"),
         ("--polarity", "positive"),
-        ("--budget", "propagations=1000"),
+        ("--budget", "work=1000"),
         ("--encoding", "minimal"),
         ("--diagonals",),
     ],
@@ -76,11 +76,11 @@ def test_the_variant_of_the_file_name(tmp_path, capsys):
 
 
 def test_notes_are_kept(tmp_path, capsys):
-    fast, grid_by_grid = rate_both(tmp_path, capsys, NINE, "--budget", "propagations=1000")
+    fast, grid_by_grid = rate_both(tmp_path, capsys, NINE, "--budget", "work=1000")
     assert fast == grid_by_grid
     notes = fast[1].splitlines()
     assert any("FILE:14: no solution: value 1 given twice in row 0" in note for note in notes)
-    assert any("work budget of 1,000 propagations" in note for note in notes)
+    assert any("work budget of 1,000 work units" in note for note in notes)
     assert notes[-1].endswith("grids reached their work budget")
 
 
