@@ -14,8 +14,7 @@ chunks of `--chunk-size` grids at fixed positions, runs them with an executor
 (`executors`) on `--workers` processes, and merges the per-grid results back in run
 order, so the figures do not depend on the number of workers (times do, a little).
 `--executor dask` runs the same chunks on a Dask cluster (`executors.dask_cluster`): a
-LocalCluster of `--workers` processes, or the cluster of the scheduler at
-`--scheduler`.  Every answer is checked after its timed call (see `benchmarks.chunks`);
+LocalCluster of `--workers` processes, or the one of the scheduler at `--scheduler`.  Every answer is checked after its timed call (see `benchmarks.chunks`);
 a wrong answer stops the run with the grid shown and exit status 1.  Ctrl-C stops the
 run: the chunks already finished are reported and written, and the exit status is 130.
 With `--out DIR`, each finished chunk is first committed to a journal in DIR
@@ -31,12 +30,11 @@ reported.  `--length` adds the finer ratings, each in its own table and CSV colu
 refutation length of grids of depth 0-1, the BxB of grids of depth 2.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
-`results.json` (with metadata), `results.csv` (one row per grid and solver, chunk by
-chunk in run order, read back from the journal) and PNG
-plots (`benchmarks.plots`), written after the tables are printed, each through a
-temporary file renamed into place (`puzzles.outputs`); a file that cannot be written is
-one line on stderr and exit status 1, the tables already out.  A progress bar goes to
-stderr when it is a terminal.
+`results.json` (with metadata), `results.csv` (one row per grid and solver, in run
+order, read back from the journal) and PNG plots (`benchmarks.plots`), written after the
+tables, each through a temporary file renamed into place (`puzzles.outputs`); a file
+that cannot be written is one line on stderr and exit 1.  A progress bar goes to stderr
+when it is a terminal.
 """
 
 from __future__ import annotations
