@@ -14,20 +14,21 @@ chunks of `--chunk-size` grids at fixed positions, runs them with an executor
 (`executors`) on `--workers` processes, and merges the per-grid results back in run
 order, so the figures do not depend on the number of workers (times do, a little).
 `--executor dask` runs the same chunks on a Dask cluster (`executors.dask_cluster`): a
-LocalCluster of `--workers` processes, or the one of the scheduler at `--scheduler`.  Every answer is checked after its timed call (see `benchmarks.chunks`);
-a wrong answer stops the run with the grid shown and exit status 1.  Ctrl-C stops the
-run: the chunks already finished are reported and written, and the exit status is 130.
-With `--out DIR`, each finished chunk is first committed to a journal in DIR
-(`benchmarks.journal`); `--resume` finishes a run cut short by Ctrl-C, a kill, a full
-disk or a lost worker, with the results of a run never interrupted.
+LocalCluster of `--workers` processes, or the one of the scheduler at `--scheduler`.
+Every answer is checked after its timed call (see `benchmarks.chunks`); a wrong answer
+stops the run with the grid shown and exit 1.  Ctrl-C stops the run, the finished
+chunks reported and written, exit status 130.  With `--out DIR`, each finished chunk
+is first committed to a journal in DIR (`benchmarks.journal`); `--resume` finishes a
+run cut short (Ctrl-C, a kill, a full disk, a lost worker) with the results of a run
+never interrupted.
 Every grid's work is bounded by a budget in its engine's own units (`--budget`,
 `solvers.budgets`), so the tables are a function of the input: the same on every
-machine, at any load, with any number of workers.  `--timeout S` adds a wall-clock
-limit (the report's header then says its results depend on the machine).  Grids past
-a budget or the time limit and grids a solver failed on count as UNKNOWN and are
-counted per solver on stderr; a failure makes the exit status 1 once everything is
-reported.  `--length` adds the finer ratings, each in its own table and CSV column: the
-refutation length of grids of depth 0-1, the BxB of grids of depth 2.
+machine, at any load, with any number of workers. `--timeout S` adds a wall-clock limit
+(the report's header then says its results depend on the machine). Grids past a budget
+or the time limit and grids a solver failed on count as UNKNOWN, counted per solver on
+stderr; a failure makes the exit status 1 once all is reported. `--length` adds the
+finer ratings, a table and CSV column each: the refutation length at depth 0-1, BxB at
+depth 2.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
 `results.json` (with metadata), `results.csv` (one row per grid and solver, in run

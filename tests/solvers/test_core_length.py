@@ -191,18 +191,6 @@ def test_cones_enter_a_tracked_state_checked(rater):
         K.NO_CONFLICT, *range(row + 1, 10**6))  # fmt: skip
 
 
-def test_a_kernel_that_stops_leaves_its_scratch_fresh(rater):
-    # A search interrupted mid-hypothesis leaves its work arrays half written; the next
-    # call resets them, so the answers are those of fresh records.
-    f, S, X, _ = records(rater)
-    n = f.num_vars // 2
-    fresh = K.candidate_lengths(f, S, K.Scratch(f), n, 10, np.zeros(n, np.int64))
-    with pytest.raises(ValueError):  # refused after the records were taken
-        K.candidate_lengths(f, S, X, n, 10, np.zeros(n - 1, np.int64))
-    assert K.candidate_lengths(f, S, X, n, 10, np.zeros(n, np.int64)) == fresh
-    assert not X.arrays()["value"].any()
-
-
 def test_arguments_are_checked(rater):
     f, S, X, _ = records(rater)
     n = f.num_vars // 2

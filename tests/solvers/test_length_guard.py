@@ -1,12 +1,15 @@
-"""The length kernels' one-kernel-at-a-time guard.
+"""The length kernels' one-kernel-at-a-time guard, and a kernel stopped midway.
 
 A long length kernel runs without the GIL, so a second thread may call another kernel
 on the same State, Scratch or Alternatives meanwhile: every entry (each kernel, and the
 records' reads and copies) is refused while a kernel holds the record, the refusal
-leaves the record held, and the first kernel's answer is the one it gives alone."""
+leaves the record held, and the first kernel's answer is the one it gives alone.  A
+kernel that a signal stops in the middle of a hypothesis leaves its work arrays half
+written: the next call resets them, and answers as with fresh ones."""
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
 from pathlib import Path
@@ -122,3 +125,28 @@ def test_a_refused_call_leaves_the_records_held(sixteen):
     assert min(refused.values()) >= 3, f"the kernel ended first: {refused}"
     [(answer, value)] = answers
     assert answer == alone[0] and np.array_equal(value, alone[1])
+
+
+class Stop(Exception):
+    pass
+
+
+@pytest.mark.slow
+def test_a_kernel_stopped_midway_leaves_its_work_arrays_fresh(sixteen):
+    r, S0 = sixteen
+    alone = resolution(r, S0.copy())
+
+    def stop(signum, frame):
+        raise Stop
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)  # (the resolution lasts seconds)
+        with pytest.raises(Stop):
+            resolution(r, S0.copy())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    answer, value = resolution(r, S0.copy())  # r.X and r.A as the stopped kernel left them
+    assert answer == alone[0] and np.array_equal(value, alone[1])
+    assert not r.X.arrays()["value"].any()

@@ -159,10 +159,10 @@ static int bind(Bound *b, PyObject *fo, PyObject *So, PyObject *Xo, PyObject *Ao
     return 0;
 }
 
-/* Give the records back (`result` NULL: the call failed, perhaps inside a kernel) and
- * release the views; return result. */
+/* Give the records back (a kernel that stopped or overflowed leaves its work arrays
+ * half written) and release the views; return result. */
 static PyObject *unbind(Bound *b, PyObject *result) {
-    for (int i = 0; i < 3; i++) give_record(b->held[i], result == NULL);
+    for (int i = 0; i < 3; i++) give_record(b->held[i], b->k.stop || b->k.bad);
     release(b->extra, EXTRA);
     return result;
 }
@@ -521,7 +521,7 @@ typedef struct {
 } BxbBound;
 
 static PyObject *bxb_unbind(BxbBound *b, PyObject *result) {
-    for (int i = 0; i < 3; i++) give_record(b->held[i], result == NULL);
+    for (int i = 0; i < 3; i++) give_record(b->held[i], b->k.stop || b->k.bad);
     release(b->m, 3);
     release(&b->work, 1);
     release(&b->truth, 1);

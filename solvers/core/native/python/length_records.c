@@ -420,10 +420,10 @@ RecordHead *take_record(PyObject *obj, PyTypeObject *type, PyObject *fo, const c
     return r;
 }
 
-void give_record(RecordHead *r, int failed) {
+void give_record(RecordHead *r, int stopped) {
     if (!r) return;
     r->busy = 0;
-    if (failed && Py_TYPE(r) != &StateType) r->dirty = 1;
+    if (stopped && Py_TYPE(r) != &StateType) r->dirty = 1;
 }
 
 /* numpy.frombuffer(bytes(p[0:n * size]), dtype): a read-only copy for Python. */

@@ -55,9 +55,9 @@ const LFormula *get_formula(PyObject *obj);
 /* Take record `obj` of `type` (StateType, ScratchType or AlternativesType) for one call on
  * formula `fo`: NULL with the exception set when it is of another type, was not made,
  * belongs to another formula or is held by a kernel; give it back with give_record
- * (failed: the kernel stopped or raised). */
+ * (stopped: its kernel stopped or overflowed in the middle of a hypothesis). */
 RecordHead *take_record(PyObject *obj, PyTypeObject *type, PyObject *fo, const char *name);
-void give_record(RecordHead *r, int failed);
+void give_record(RecordHead *r, int stopped);
 
 /* lo <= a[i] < hi for every i < n. */
 int ints_in(const int32_t *a, int64_t n, int64_t lo, int64_t hi);

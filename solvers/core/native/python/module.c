@@ -434,13 +434,18 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+/* -1 with RuntimeError on a Board whose construction did not complete: checked first,
+ * so that no entry reads its (empty) geometry to check its arguments. */
+static int board_made(const BoardObject *self) {
+    if (self->ready) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the Board is not initialised");
+    return -1;
+}
+
 /* Enter a kernel: refused (and the flag left as found) on a Board that is not built or
  * that runs a kernel in another thread; the caller clears `busy` once it has entered. */
 static int board_enter(BoardObject *self) {
-    if (!self->ready) {
-        PyErr_SetString(PyExc_RuntimeError, "the Board is not initialised");
-        return -1;
-    }
+    if (board_made(self) < 0) return -1;
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "the Board is running a kernel in another thread");
         return -1;
@@ -451,7 +456,7 @@ static int board_enter(BoardObject *self) {
 
 static PyObject *board_batch(BoardObject *self, PyObject *args) {
     PyObject *go, *oo, *vo;
-    if (!PyArg_ParseTuple(args, "OOO", &go, &oo, &vo)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOO", &go, &oo, &vo) || board_made(self) < 0) return NULL;
     Py_buffer gv = {0}, ov = {0}, vv = {0};
     int cells = self->g.cells;
     if (get_ints(go, &gv, "grids", 1, 2, -1, cells, 0) < 0) return NULL;
@@ -482,7 +487,7 @@ static PyObject *board_probe(BoardObject *self, PyObject *args) {
     PyObject *lo, *oo;
     int depth, positive_only;
     if (!PyArg_ParseTuple(args, "OipO", &lo, &depth, &positive_only, &oo)) return NULL;
-    if (check_depth(depth) < 0) return NULL;
+    if (board_made(self) < 0 || check_depth(depth) < 0) return NULL;
     Board *G = &self->g;
     int64_t nvars = (int64_t)G->n * G->cells;
     Py_buffer lv = {0}, ov = {0};
@@ -555,7 +560,7 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
         return NULL;
     }
-    if (check_depth(max_depth) < 0) return NULL;
+    if (board_made(self) < 0 || check_depth(max_depth) < 0) return NULL;
     Board *G = &self->g;
     Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
     if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
@@ -590,6 +595,7 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
 }
 
 static PyObject *board_counters(BoardObject *self, PyObject *unused) {
+    if (board_made(self) < 0) return NULL;
     return Py_BuildValue("KK", (unsigned long long)self->g.work,
                          (unsigned long long)self->g.hypotheses);
 }
@@ -658,11 +664,15 @@ static int py_clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) 
     return 0;
 }
 
+/* -1 with RuntimeError on a Clauses object whose construction did not complete. */
+static int clauses_made(const ClausesObject *self) {
+    if (self->ready) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the Clauses object is not initialised");
+    return -1;
+}
+
 static int py_clauses_enter(ClausesObject *self) {
-    if (!self->ready) {
-        PyErr_SetString(PyExc_RuntimeError, "the Clauses object is not initialised");
-        return -1;
-    }
+    if (clauses_made(self) < 0) return -1;
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "the formula is running a kernel in another thread");
         return -1;
@@ -1099,6 +1109,7 @@ out:
 /* counters() -> (work, hypotheses, root_conflict, conflicts, decisions, backtracks),
  * since the object was made. */
 static PyObject *py_clauses_counters(ClausesObject *self, PyObject *unused) {
+    if (clauses_made(self) < 0) return NULL;
     return Py_BuildValue("KKiKLL", (unsigned long long)self->f.work,
                          (unsigned long long)self->f.hypotheses, self->f.root_conflict,
                          (unsigned long long)self->f.conflicts, (long long)self->s.decisions,
