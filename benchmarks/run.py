@@ -31,11 +31,10 @@ finer ratings, a table and CSV column each: the refutation length at depth 0-1, 
 depth 2.
 
 Output: Markdown tables on stdout (`benchmarks.report`); with `--out DIR`, also
-`results.json` (with metadata), `results.csv` (one row per grid and solver, in run
-order, read back from the journal) and PNG plots (`benchmarks.plots`), written after the
-tables, each through a temporary file renamed into place (`puzzles.outputs`); a file
-that cannot be written is one line on stderr and exit 1.  A progress bar goes to stderr
-when it is a terminal.
+`results.json`, `results.csv` (one row per grid and solver, in run order, read back from
+the journal) and PNG plots (`benchmarks.plots`), written after the tables, each through
+a temporary file renamed (`puzzles.outputs`); a file that cannot be written is one line
+on stderr and exit 1. A progress bar goes to a terminal's stderr.
 """
 
 from __future__ import annotations
