@@ -551,12 +551,16 @@ def run_check(args: argparse.Namespace) -> int:
         raise InputError("the formula and the proof cannot both come from stdin")
     cnf = read_cnf(args.cnf)
     lemmas = read_proof(args.proof, args.grid, cnf.num_vars)
+    where = "<stdin>" if args.proof == "-" else args.proof
     try:
-        verdict = check_proof(cnf, lemmas, "<stdin>" if args.proof == "-" else args.proof)
+        verdict = check_proof(cnf, lemmas, where)
     except ProofRefused as refused:
         print("s NOT VERIFIED")
         print(f"{PROG}: {refused}", file=sys.stderr)
         return 1
+    except MemoryError:  # a lemma as wide as the header allows, in the checker's solver
+        message = f"not enough memory to check this proof (a formula of {cnf.num_vars:,} variables)"
+        raise InputError(message, where) from None
     print(
         f"c {verdict.lemmas} lemmas checked by reverse unit propagation ({verdict.deletions} "
         f"deletions ignored), the widest of {verdict.widest} literals, in {verdict.seconds:.3f} s"

@@ -244,6 +244,8 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "test_core_length.py",
         "test_core_length_golden.py",
         "test_length_formula.py",
+        "test_length_guard.py",
+        "test_half_built.py",
         "test_clause_check.py",
         "test_engine.py",
     )  # fmt: skip  (test_engine: the traces of trace.c)
