@@ -97,6 +97,8 @@ class Cnf(Sequence[list[int]]):
         np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)), out=offsets[1:])
         # operator.index takes exact integers only (int, numpy integers): a float or a
         # numeric string would otherwise be truncated or parsed into another formula.
+        if bool in set(map(type, chain.from_iterable(rows))):  # (operator.index takes True)
+            raise TypeError("a literal must be an integer, not a bool")
         literals = map(operator.index, chain.from_iterable(rows))
         try:
             wide = np.fromiter(literals, dtype=np.int64, count=int(offsets[-1]))

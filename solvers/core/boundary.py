@@ -5,6 +5,7 @@ the face the board and the clause engine share (`ClosureFace`)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 from collections.abc import Sequence
@@ -41,7 +42,9 @@ def literal_sets(sets) -> tuple[np.ndarray, np.ndarray]:
     sets = [list(s) for s in sets]
     offsets = np.zeros(len(sets) + 1, np.int64)
     np.cumsum([len(s) for s in sets], out=offsets[1:])
-    literals = map(operator.index, (lit for s in sets for lit in s))
+    if bool in set(map(type, itertools.chain.from_iterable(sets))):  # (index takes True)
+        raise TypeError("a literal must be an integer, not a bool")
+    literals = map(operator.index, itertools.chain.from_iterable(sets))
     try:
         flat = np.fromiter(literals, np.int64, int(offsets[-1]))
     except TypeError as problem:
@@ -57,6 +60,8 @@ def literal_array(assumptions) -> np.ndarray:
     if not isinstance(assumptions, np.ndarray):
         if not isinstance(assumptions, list | tuple):
             assumptions = list(assumptions)
+        if bool in set(map(type, assumptions)):  # (numpy would read True as 1)
+            raise TypeError("an assumption must be an integer, not a bool")
         try:  # numpy reads ints as int64, and a float or a string as what it is
             assumptions = np.asarray(assumptions)
         except OverflowError:

@@ -303,4 +303,29 @@ def test_assumptions_are_exact_integers_on_every_path():
             call([1.9])
         with pytest.raises(OverflowError):
             call(np.array([2**64 - 1], np.uint64))
+        with pytest.raises(TypeError, match="bool"):  # an int to Python, no literal
+            call([True])
         assert call(np.array([1], np.int16)) is not None
+
+
+def test_a_bool_is_no_literal_on_any_list_path():
+    """True was read as literal 1 by the list paths (the arrays' refused it): clauses,
+    the lists the faces hand to C, and Engine's PySAT-shaped calls."""
+    from encoder.geometry import standard
+    from solvers.core.engine import Engine
+
+    engine = Engine([[1, 2], [-1, 2]])
+    board = core.Board(standard())
+    calls = [
+        lambda: core.Clauses([[True, 2]]),
+        lambda: Engine([[1, False]]),
+        lambda: engine.propagate([True]),
+        lambda: engine.probe([True], 1),
+        lambda: engine.clauses.probe([1, True], 1),
+        lambda: board.probe([True], 1),
+        lambda: board.propagate([True]),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match="bool"):
+            call()
+    assert engine.propagate([1]) == (True, [1, 2])

@@ -197,6 +197,10 @@ static Py_ssize_t read_literals(PyObject *seq, int64_t *lits, Py_ssize_t room, i
         }
     }
     for (Py_ssize_t i = 0; i < count; i++) {
+        if (PyBool_Check(items[i])) { /* an int to Python, but no literal the caller meant */
+            PyErr_Format(PyExc_TypeError, "assumption %R is a bool, not an integer", items[i]);
+            goto bad;
+        }
         int overflow;
         long long lit = PyLong_AsLongLongAndOverflow(items[i], &overflow);
         if (lit == -1 && PyErr_Occurred()) goto bad;
