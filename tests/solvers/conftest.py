@@ -1,4 +1,5 @@
-"""Shared fixtures for the engine tests: the Sudoku rule formula, puzzle lines, oracles.
+"""Shared fixtures for the engine tests: the Sudoku rule formula, puzzle lines, oracles,
+and `variant` (each compiled variant of the board's kernels in turn).
 
 The oracles share nothing with the engine: `satisfies` checks a model clause by clause
 in plain Python, and `pysat_models` is the tests' one enumeration oracle
@@ -19,6 +20,7 @@ from pysat.solvers import Minisat22
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import standard
 from encoder.grids import parse_cells
+from solvers import core
 
 GEOMETRY = standard(9)
 
@@ -125,3 +127,13 @@ def sudoku_minisat(sudoku_formula):
     solver = Minisat22(bootstrap_with=sudoku_formula.clauses)
     yield solver
     solver.delete()
+
+
+@pytest.fixture(params=core.variants())
+def variant(request):
+    """Run the test on one compiled variant of the board's kernels, then go back to the
+    best one."""
+    best = core.variant()
+    core.use_variant(request.param)
+    yield request.param
+    core.use_variant(best)

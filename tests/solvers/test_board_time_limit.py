@@ -23,15 +23,6 @@ from solvers.ratings.depth import Rater
 GRID_36 = PROJECT / "tests" / "corpus" / "files" / "grid-36x36-numbers-700-givens.txt"
 
 
-@pytest.fixture(params=core.variants())
-def variant(request):
-    """Run the test on one compiled variant, then go back to the best one."""
-    best = core.variant()
-    core.use_variant(request.param)
-    yield request.param
-    core.use_variant(best)
-
-
 def grids_of(name: str, count: int) -> tuple[Geometry, np.ndarray]:
     """The geometry of a set of data/sets and its first grids of that geometry."""
     path = next(p for p in SETS if p.name == name)

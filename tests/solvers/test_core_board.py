@@ -51,15 +51,6 @@ from solvers.ratings.depth import Rater
 GOLDEN = "board.tsv.gz"
 
 
-@pytest.fixture(params=core.variants())
-def variant(request):
-    """Run the test on one compiled variant, then go back to the best one."""
-    best = core.variant()
-    core.use_variant(request.param)
-    yield request.param
-    core.use_variant(best)
-
-
 @functools.lru_cache(maxsize=32)
 def board(geometry: Geometry) -> core.Board:
     return core.Board(geometry)
