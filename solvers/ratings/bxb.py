@@ -282,7 +282,7 @@ class LengthColumn:
     def __init__(self, geometry: Geometry, lengths: RefutationRater | None = None):
         self.lengths = lengths or RefutationRater(geometry)
         r = self.lengths
-        self.bxb = BxbRater(geometry, r.encoding, r.time_limit, lengths=r)
+        self.bxb = BxbRater(r.geometry, r.encoding, r.time_limit, lengths=r)
         self.time_limit = r.time_limit
         self.searches = r.searches
 

@@ -53,7 +53,6 @@ typedef struct Board {
 
 enum { F_POS = 0, F_QUIET = 1, F_HYP = 2, F_WIT = 3, NUM_COLUMNS = 4 };
 
-
 /* One compiled variant of the board kernels (board_impl.h, per instruction set). */
 typedef struct BoardOps {
     const char *name;

@@ -90,6 +90,24 @@ static int check_depth(int depth) {
     return 0;
 }
 
+/* An opt-in time limit in ns: >= 0, 0 for none. */
+static int check_limit_ns(long long limit_ns) {
+    if (limit_ns < 0) {
+        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
+        return -1;
+    }
+    return 0;
+}
+
+/* -1 with RuntimeError for an object of `type` whose construction did not complete
+ * (`ready` unset): checked first, so that no entry reads its empty geometry or formula
+ * to check its arguments. */
+static int made(int ready, const char *type) {
+    if (ready) return 0;
+    PyErr_Format(PyExc_RuntimeError, "the %s is not initialised", type);
+    return -1;
+}
+
 /* ---- answers as Python lists ---------------------------------------------------- */
 
 /* One Python call propagating a few givens spends most of its time outside the kernel
@@ -438,13 +456,7 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-/* -1 with RuntimeError on a Board whose construction did not complete: checked first,
- * so that no entry reads its (empty) geometry to check its arguments. */
-static int board_made(const BoardObject *self) {
-    if (self->ready) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "the Board is not initialised");
-    return -1;
-}
+static int board_made(const BoardObject *self) { return made(self->ready, "Board"); }
 
 /* Enter a kernel: refused (and the flag left as found) on a Board that is not built or
  * that runs a kernel in another thread; the caller clears `busy` once it has entered. */
@@ -560,10 +572,7 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OipLOOOOO|L", &go, &max_depth, &positive_only, &budget, &so,
                           &dO, &solo, &wo, &no, &limit_ns))
         return NULL;
-    if (limit_ns < 0) {
-        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
-        return NULL;
-    }
+    if (check_limit_ns(limit_ns) < 0) return NULL;
     if (board_made(self) < 0 || check_depth(max_depth) < 0) return NULL;
     Board *G = &self->g;
     Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
@@ -668,11 +677,8 @@ static int py_clauses_init(ClausesObject *self, PyObject *args, PyObject *kwds) 
     return 0;
 }
 
-/* -1 with RuntimeError on a Clauses object whose construction did not complete. */
 static int clauses_made(const ClausesObject *self) {
-    if (self->ready) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "the Clauses object is not initialised");
-    return -1;
+    return made(self->ready, "Clauses object");
 }
 
 static int py_clauses_enter(ClausesObject *self) {
@@ -695,10 +701,7 @@ static PyObject *py_clauses_probe(ClausesObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OipO|OLL", &lo, &depth, &positive_only, &oo, &logo, &budget,
                           &limit_ns))
         return NULL;
-    if (limit_ns < 0) {
-        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
-        return NULL;
-    }
+    if (check_limit_ns(limit_ns) < 0) return NULL;
     if (logo == Py_None) logo = NULL;
     if (check_depth(depth) < 0 || py_clauses_enter(self) < 0) return NULL;
     Clauses *F = &self->f;
@@ -777,10 +780,7 @@ static PyObject *py_clauses_depths(ClausesObject *self, PyObject *args) {
         return NULL;
     if (logo == Py_None) logo = NULL;
     if (ato == Py_None) ato = NULL;
-    if (limit_ns < 0) {
-        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
-        return NULL;
-    }
+    if (check_limit_ns(limit_ns) < 0) return NULL;
     if (check_depth(max_depth) < 0) return NULL;
     if (n < 1 || n > 127) {
         PyErr_Format(PyExc_ValueError, "size must be in 1..127 (int8 values), not %d", n);
@@ -865,10 +865,7 @@ static PyObject *py_clauses_closures(ClausesObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOipLLOOOOOO|L", &fo, &oo, &depth, &positive_only, &cell_vars,
                           &budget, &so, &ao, &co, &wo, &no, &to, &limit_ns))
         return NULL;
-    if (limit_ns < 0) {
-        PyErr_Format(PyExc_ValueError, "limit_ns must be >= 0 (0: none), not %lld", limit_ns);
-        return NULL;
-    }
+    if (check_limit_ns(limit_ns) < 0) return NULL;
     if (check_depth(depth) < 0 || py_clauses_enter(self) < 0) return NULL;
     Clauses *F = &self->f;
     PyObject *result = NULL;
