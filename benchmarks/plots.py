@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.report.tallies import DepthProfile, Summary
+from benchmarks.report.tallies import DepthProfile, Summary, headline
 from puzzles.outputs import write_png
-from solvers.results import DEPTH_BUCKETS, NotAvailable
+from solvers.results import DEPTH_BUCKETS
 
 
 def _pyplot():
@@ -29,15 +29,15 @@ def _pyplot():
 
 def plot_no_search(summaries: Sequence[Summary], path: Path) -> bool:
     """Write the no-search heatmap; return False when there is nothing to plot."""
-    shown = [s for s in summaries if not isinstance(s.without_search_pct, NotAvailable)]
-    if not shown:
+    table = headline(summaries)
+    if table is None:
         return False
     plt = _pyplot()
     import numpy as np
 
-    encodings = list(dict.fromkeys(s.encoding for s in shown))
-    datasets = list(dict.fromkeys(s.dataset for s in shown))
-    solvers = list(dict.fromkeys(s.solver for s in shown))
+    encodings = table.encodings
+    datasets = list(dict.fromkeys(dataset for dataset, _, _ in table.rows))
+    solvers = table.solvers
     cell_w, cell_h = 0.85, 0.32
     label_w = 0.075 * max(len(d) for d in datasets) + 0.6
     panel_w = label_w + cell_w * len(solvers) + 0.4
@@ -55,9 +55,9 @@ def plot_no_search(summaries: Sequence[Summary], path: Path) -> bool:
     image = None
     for ax, encoding in zip(axes.flat, encodings, strict=False):
         values = np.full((len(datasets), len(solvers)), np.nan)
-        for s in shown:
-            if s.encoding == encoding:
-                values[datasets.index(s.dataset), solvers.index(s.solver)] = s.without_search_pct
+        for dataset, mine, row in table.rows:
+            if mine == encoding:
+                values[datasets.index(dataset)] = [np.nan if v is None else v for v in row]
         image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0, vmax=100, aspect="auto")
         for (i, j), value in np.ndenumerate(values):
             if np.isnan(value):

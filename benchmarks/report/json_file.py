@@ -1,7 +1,9 @@
 """A benchmark run's results.json: its metadata, data sets, summaries and depth profiles.
 
-Layout (SCHEMA, version VERSION): {"schema", "version", "metadata", "datasets": [...],
-"summaries": [...], "depth_profiles": [...]}; `benchmarks compare` reads it.  A figure not
+Layout (SCHEMA, version VERSION): {"schema", "version", "headline": {"solvers", "rows":
+[{"dataset", "encoding", "without_search_pct": {solver: %}}]} (`Headline`, null when no
+solver can tell), "metadata", "datasets": [...], "summaries": [...], "depth_profiles":
+[...]}; `benchmarks compare` reads it.  A figure not
 available is null.
 """
 
@@ -12,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from benchmarks.report.tallies import DepthProfile, Summary
+from benchmarks.report.tallies import DepthProfile, Summary, headline
 from benchmarks.sets import Dataset
 from encoder.output_files import write_text
 from solvers.results import DEPTH_BUCKETS, NotAvailable
@@ -25,6 +27,23 @@ def _json_value(value):
     return None if isinstance(value, NotAvailable) else value
 
 
+def _headline(summaries: Sequence[Summary]) -> dict | None:
+    top = headline(summaries)
+    if top is None:
+        return None
+    return {
+        "solvers": list(top.solvers),
+        "rows": [
+            {
+                "dataset": d,
+                "encoding": e,
+                "without_search_pct": dict(zip(top.solvers, v, strict=True)),
+            }
+            for d, e, v in top.rows
+        ],
+    }
+
+
 def results_json(
     meta: dict,
     datasets: Sequence[Dataset],
@@ -35,6 +54,8 @@ def results_json(
     return {
         "schema": SCHEMA,
         "version": VERSION,
+        # the heat map's numbers: % of grids solved without search, sets by solvers
+        "headline": _headline(summaries),
         "metadata": meta,
         "datasets": [
             {

@@ -1,9 +1,10 @@
 """A benchmark run as text: the Markdown tables of its summaries and depth profiles.
 
-`markdown` writes the run's document (one table per set, then the depth profiles and
-the finer ratings' tables); `table` is the one table format of the project's reports
-(`benchmarks compare` and `benchmarks speed` print theirs with it).  A figure not
-available is NA ("n/a"), never 0.
+`markdown` writes the run's document (the headline: % solved without search, sets by
+solvers; then one table per set, the depth profiles and the finer ratings' tables);
+`table` is the one table format of the project's reports (`benchmarks compare` and
+`benchmarks speed` print theirs with it).  A figure not available is NA ("n/a"), never
+0; a solver that did not run on a set is NOT_RUN in the headline.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-from benchmarks.report.tallies import DepthProfile, Number, Summary, counts_median
+from benchmarks.report.tallies import (
+    DepthProfile,
+    Headline,
+    Number,
+    Summary,
+    counts_median,
+    headline,
+)
 from benchmarks.sets import Dataset
 from solvers.budgets import OVER_BUDGET
 from solvers.results import DEPTH_BUCKETS, NotAvailable
@@ -182,6 +190,25 @@ def depth_rows(profiles: Sequence[DepthProfile], optional: Sequence[str]) -> lis
     return rows
 
 
+NOT_RUN = "–"  # the headline's cell of a solver that did not run on a set (as the heat map)
+
+
+def headline_table(top: Headline) -> str:
+    """Return the headline as one table: a row per set (and encoding, when the run has
+    several), a column per solver, the % of its grids solved without search."""
+    several = len(top.encodings) > 1
+    headers = ["dataset", *(["encoding"] if several else []), *top.solvers]
+    rows = [
+        [
+            dataset,
+            *([encoding] if several else []),
+            *(NOT_RUN if v is None else f"{v:.2f}" for v in values),
+        ]
+        for dataset, encoding, values in top.rows
+    ]
+    return table(rows, headers, text_columns=2 if several else 1)
+
+
 def markdown(
     datasets: Sequence[Dataset],
     summaries: Sequence[Summary],
@@ -190,6 +217,10 @@ def markdown(
 ) -> str:
     """Return the run's Markdown: one table per set, then the depth profiles."""
     parts = [header] if header else []
+    top = headline(summaries)
+    if top is not None:
+        parts.append("### Solved without search (% of grids; closures: solved at all)")
+        parts.append(headline_table(top))
     for d in datasets:
         mine = [s for s in summaries if s.dataset == d.name]
         if not mine:

@@ -12,6 +12,9 @@ NOT_AVAILABLE: "n/a" in tables and CSV, null in JSON, never 0.
 Per set x encoding (`DepthProfile`), when the home-grown engine ran: the share of grids
 that need depth 0 (unit propagation), 1 (failed literals), 2, 3, more, or are UNSAT.
 
+The headline (`Headline`) is the summaries' "% solved without search" as one matrix:
+sets by solvers, what the heat map draws and the text report and results.json open with.
+
 Both are made from running counters (`SolverTally`, `DepthTally`): medians come from
 counts of each value (a solver time kept to 0.1 µs), so memory does not grow with the
 number of grids.
@@ -90,6 +93,37 @@ class DepthProfile:
 
 
 TICK = 1e-7  # seconds: a solver time is kept to 0.1 µs for its median (CSV prints 0.1 µs)
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The run's headline: the % of grids each solver solved without search, a row per
+    set and encoding, a column per solver that can tell (the heat map's numbers);
+    None where the solver did not run on that set."""
+
+    solvers: tuple[str, ...]
+    rows: tuple[tuple[str, str, tuple[float | None, ...]], ...]  # dataset, encoding, values
+
+    @property
+    def encodings(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(encoding for _, encoding, _ in self.rows))
+
+
+def headline(summaries: Sequence[Summary]) -> Headline | None:
+    """Return the headline of the summaries, or None when no solver can tell (PySAT
+    solvers without a propagation, `Summary.without_search` not available)."""
+    shown = [s for s in summaries if not isinstance(s.without_search_pct, NotAvailable)]
+    if not shown:
+        return None
+    solvers = tuple(dict.fromkeys(s.solver for s in shown))
+    keys = list(dict.fromkeys((s.dataset, s.encoding) for s in shown))
+    values: dict[tuple[str, str], list[float | None]] = {k: [None] * len(solvers) for k in keys}
+    for s in shown:
+        values[(s.dataset, s.encoding)][solvers.index(s.solver)] = s.without_search_pct
+    rows = tuple(
+        (dataset, encoding, tuple(values[(dataset, encoding)])) for dataset, encoding in keys
+    )
+    return Headline(solvers, rows)
 
 
 def counts_median(counts: Counter) -> float:
