@@ -24,7 +24,7 @@ __all__ = [
     "PROBE_BUDGET", "PROBE_CONFLICT", "PROBE_OK", "PROBE_TIME", "STATUS_BAD", "STATUS_BUDGET",
     "STATUS_CONFLICT", "STATUS_DECISIONS", "STATUS_EXHAUSTED", "STATUS_FOUND",
     "STATUS_INTERRUPT", "STATUS_OPEN", "STATUS_SAT", "STATUS_TIME", "TIME", "WORK",
-    "Closures", "Depths", "load_extension", "use_variant", "variant", "variants",
+    "Closures", "Depths", "GridClosures", "load_extension", "use_variant", "variant", "variants",
 ]  # fmt: skip
 
 
@@ -107,6 +107,23 @@ class Depths:
     solutions: np.ndarray
     seconds: np.ndarray
     work: np.ndarray
+
+
+@dataclass(frozen=True)
+class GridClosures:
+    """The closures of one depth of many grids on the board (`Board.closures`), one entry
+    per grid: `status` (DEPTH_*: SAT when the closure places every cell, OPEN, UNSAT,
+    BAD for a value outside 0..N, BUDGET, TIMEOUT), `solutions` (the cells placed: the
+    filled grid when SAT), `open` (the cell variables an OPEN closure leaves open: each
+    candidate of a cell not placed), `conflicts` (failed hypotheses and contradictory
+    frames), `work` (the board's units) and `seconds`."""
+
+    status: np.ndarray
+    solutions: np.ndarray
+    open: np.ndarray
+    conflicts: np.ndarray
+    work: np.ndarray
+    seconds: np.ndarray
 
 
 @dataclass(frozen=True)

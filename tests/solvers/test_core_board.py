@@ -395,3 +395,53 @@ def test_budget_is_deterministic_and_monotone(variant):
         assert cut.work.tolist() == again.work.tolist()
         assert (cut.work > budget).all()
     assert b.depths(grids, 2, budget=0).depth.tolist() == [1] * 3
+
+
+def assert_closures_are_the_clause_engines(geometry, grids, depths):
+    """Board.closures (the depth loop up to each depth) against the clause engine's
+    closure of that depth: the same status, the same cells placed, the same cell
+    variables left open; a closure that found no conflict is the propagation itself."""
+    n = geometry.size
+    cell_vars = n**3
+    values = np.asarray(grids, dtype=np.int8).reshape(-1, n * n)
+    sets = [given_literals(grid, geometry) for grid in grids]
+    propagated = board(geometry).closures(values, 0)
+    for depth in depths:
+        got = board(geometry).closures(values, depth)
+        want = clause_engine(geometry).closures(sets, depth, cell_vars)
+        assert got.status.tolist() == want.status.tolist(), depth
+        shut = got.status == core.DEPTH_OPEN
+        assert (got.open[shut] == cell_vars - want.assigned[shut]).all(), depth
+        assert (got.open[~shut] == 0).all()
+        for g in np.flatnonzero(got.status == core.DEPTH_SAT):
+            assert is_solution(got.solutions[g].tolist(), values[g].tolist(), geometry)
+            true = want.true[g].reshape(n * n, n)
+            assert (true.argmax(axis=1) + 1 == got.solutions[g]).all()
+        quiet = got.conflicts == 0
+        assert (got.status[quiet] == propagated.status[quiet]).all(), depth
+        assert (got.open[quiet] == propagated.open[quiet]).all(), depth
+        assert ((got.work > 0) | (values == 0).all(axis=1)).all()
+        assert (got.seconds >= 0).all()
+
+
+@pytest.mark.parametrize("path", SETS, ids=[p.stem for p in SETS])
+def test_the_closures_of_a_chunk_are_the_clause_engines(variant, path):
+    for geometry, grids in project_set(path, limit=30):
+        assert_closures_are_the_clause_engines(
+            geometry, grids, (1, 2) if geometry.size > 9 else (1, 2, 3)
+        )
+
+
+def test_the_closures_of_grids_with_holes_and_a_bad_value():
+    for n in (4, 6, 9, 12):
+        assert_closures_are_the_clause_engines(standard(n), holed_grids(n), (1, 2))
+    grids = np.zeros((3, 16), np.int8)
+    grids[1, 0] = 5  # beyond 4x4's values
+    grids[2, :2] = 1  # two 1s in a row
+    got = board(standard(4)).closures(grids, 1)
+    assert got.status.tolist() == [core.DEPTH_OPEN, core.DEPTH_BAD, core.DEPTH_UNSAT]
+    assert got.open.tolist() == [64, 0, 0]  # an empty grid leaves every variable open
+    with pytest.raises(ValueError, match="rows of 16 values"):
+        board(standard(4)).closures(np.zeros((2, 15), np.int8), 1)
+    with pytest.raises(ValueError, match="depth"):
+        board(standard(4)).closures(grids, -1)

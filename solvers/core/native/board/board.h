@@ -49,6 +49,7 @@ typedef struct Board {
     /* counters */
     uint64_t work;        /* cells placed + hypotheses tested: the budget's clock */
     uint64_t hypotheses;  /* hypotheses tested */
+    uint64_t conflicts;   /* hypotheses that failed, and frames found contradictory */
 } Board;
 
 enum { F_POS = 0, F_QUIET = 1, F_HYP = 2, F_WIT = 3, NUM_COLUMNS = 4 };

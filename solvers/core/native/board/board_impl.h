@@ -864,6 +864,7 @@ INLINE int closure_k(Board *G, int depth, int positive_only, Poll *poll, uint64_
             word *next = board + BW;
             memcpy(next, board, sizeof(word) * BW);
             if (test_k(G, next, hc, hv, hneg, NN) != STATUS_OPEN) {
+                G->conflicts++; /* a failed hypothesis */
                 ok = 0;
             } else if (top + 1 == depth) {
                 ok = 1; /* the last frame tests hypotheses with propagation alone */
@@ -896,8 +897,9 @@ INLINE int closure_k(Board *G, int depth, int positive_only, Poll *poll, uint64_
                     memset(frame_passed(G, top), 0, sizeof(word) * 2 * n * W);
                 break;
             }
+            G->conflicts++; /* the frame itself is contradictory */
             if (top == 0) return STATUS_CONFLICT;
-            top--; /* frame `top` is contradictory, so its own hypothesis fails */
+            top--; /* ... so the hypothesis of the frame below fails */
         }
     }
 }
@@ -921,6 +923,20 @@ static int closure(Board *G, int kind, int depth, int positive_only, Poll *poll,
         return closure_k(G, depth, positive_only, poll, work0, budget, deadline_ns, STD9);
     if (kind) return closure_k(G, depth, positive_only, poll, work0, budget, deadline_ns, 9);
     return closure_k(G, depth, positive_only, poll, work0, budget, deadline_ns, 0);
+}
+
+/* The cell variables board b leaves open: each candidate of a cell not placed. */
+INLINE int64_t open_vars_k(const Board *G, const word *b, const int NN) {
+    const int n = NN ? 9 : G->n, W = NN ? 2 : G->W;
+    const word *solved = b + (size_t)n * W;
+    int64_t count = 0;
+    for (int v = 0; v < n; v++)
+        for (int x = 0; x < W; x++)
+            count += popc(b[(size_t)v * W + x] & ~solved[x] & G->cellmask[x]);
+    return count;
+}
+static int64_t open_vars(const Board *G, int kind, const word *b) {
+    return kind ? open_vars_k(G, b, 9) : open_vars_k(G, b, 0);
 }
 
 /* Write each cell's placed value into out (0 when open); return 1 when none is open. */
@@ -1036,7 +1052,7 @@ static int depths(Board *G, const DepthRun *run, Poll *poll) {
     for (int64_t g = 0; g < run->count; g++) {
         if (core_poll(poll)) return STATUS_INTERRUPT;
         int64_t t0 = core_now_ns();
-        uint64_t w0 = G->work;
+        uint64_t w0 = G->work, c0 = G->conflicts;
         c.work0 = w0;
         c.deadline_ns = -1;
         if (run->limit_ns > 0) { /* saturated: a limit beyond the clock's range never passes */
@@ -1052,6 +1068,8 @@ static int depths(Board *G, const DepthRun *run, Poll *poll) {
                                &run->status[g], &run->depth[g]) == STATUS_INTERRUPT) {
             return STATUS_INTERRUPT;
         }
+        if (run->open) run->open[g] = run->status[g] == STATUS_OPEN ? open_vars(G, kind, b) : 0;
+        if (run->conflicts) run->conflicts[g] = (int64_t)(G->conflicts - c0);
         run->work[g] = (int64_t)(G->work - w0);
         run->ns[g] = core_now_ns() - t0;
     }

@@ -564,45 +564,49 @@ static PyObject *board_probe_list(BoardObject *self, PyObject *const *args, Py_s
 }
 
 /* depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[,
- * limit_ns]): limit_ns, each grid's opt-in time limit (0: none), as the clauses' */
+ * limit_ns[, open, conflicts]]): limit_ns, each grid's opt-in time limit (0: none), as
+ * the clauses'; open and conflicts (int64 a grid, or None), DepthRun's */
 static PyObject *board_depths(BoardObject *self, PyObject *args) {
-    PyObject *go, *so, *dO, *solo, *wo, *no;
+    PyObject *go, *so, *dO, *solo, *wo, *no, *oo = Py_None, *co = Py_None;
     int max_depth, positive_only;
     long long budget, limit_ns = 0;
-    if (!PyArg_ParseTuple(args, "OipLOOOOO|L", &go, &max_depth, &positive_only, &budget, &so,
-                          &dO, &solo, &wo, &no, &limit_ns))
+    if (!PyArg_ParseTuple(args, "OipLOOOOO|LOO", &go, &max_depth, &positive_only, &budget, &so,
+                          &dO, &solo, &wo, &no, &limit_ns, &oo, &co))
         return NULL;
     if (check_limit_ns(limit_ns) < 0) return NULL;
     if (board_made(self) < 0 || check_depth(max_depth) < 0) return NULL;
     Board *G = &self->g;
-    Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0};
+    Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0}, ov = {0}, cv = {0};
     if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
     Py_ssize_t count = gv.shape[0];
     if (get_ints(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
         get_ints(dO, &dv, "depth", 2, 1, count, -1, 1) < 0 ||
         get_ints(solo, &solv, "solutions", 1, 2, count, G->cells, 1) < 0 ||
         get_ints(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
-        get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0) {
-        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+        get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0 ||
+        (oo != Py_None && get_ints(oo, &ov, "open", 8, 1, count, -1, 1) < 0) ||
+        (co != Py_None && get_ints(co, &cv, "conflicts", 8, 1, count, -1, 1) < 0)) {
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv);
         return NULL;
     }
     if (board_enter(self) < 0) {
-        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv);
         return NULL;
     }
     if (board_room(G, max_depth) < 0) {
         self->busy = 0;
-        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv);
         return NULL;
     }
     Poll poll;
     core_release(&poll);
     const DepthRun run = {gv.buf, count, max_depth, positive_only, budget, sv.buf, dv.buf,
-                          solv.buf, wv.buf, nv.buf, limit_ns};
+                          solv.buf, wv.buf, nv.buf, limit_ns, ov.obj ? ov.buf : NULL,
+                          cv.obj ? cv.buf : NULL};
     int r = ops->depths(G, &run, &poll);
     core_reacquire(&poll);
     self->busy = 0;
-    RELEASE(&gv, &sv, &dv, &solv, &wv, &nv);
+    RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv);
     if (r == STATUS_INTERRUPT) return NULL;
     Py_RETURN_NONE;
 }
@@ -620,7 +624,7 @@ static PyMethodDef board_methods[] = {
      "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
     {"depths", (PyCFunction)board_depths, METH_VARARGS,
      "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[, "
-     "limit_ns])"},
+     "limit_ns[, open, conflicts]])"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
     {NULL},
 };
