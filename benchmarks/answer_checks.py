@@ -2,9 +2,10 @@
 a grid that keeps the givens and obeys every region (`encoder.check`, which shares no code
 with the encoders), and no solver may answer UNSAT for a grid that has a checked solution.
 
-`check_answers` checks one solver's models on a chunk, those of each geometry decoded and
-checked in one vectorised pass (`SolutionChecks`); `check_model` and `check_grid` check
-one; a wrong answer is a `WrongAnswer` naming the grid's source and drawing the grid.
+`check_answers` checks one solver's answers on a chunk (`solvers.results.Answers`: the
+grids it answered, or its models decoded), those of each geometry in one vectorised
+pass (`SolutionChecks`); `check_model` and `check_grid` check one; a wrong answer is a
+`WrongAnswer` naming the grid's source and drawing the grid.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from encoder.puzzle_files import Puzzle
 from solvers.ratings.per_geometry import geometry_runs
-from solvers.results import SolverResult, Status
+from solvers.results import Answers, Status
 
 
 class WrongAnswer(Exception):
@@ -48,59 +49,44 @@ class SolutionChecks:
         return self.of(puzzle.geometry).problems(solution, puzzle.grid)
 
 
-def check_model(
-    checks: SolutionChecks,
-    puzzle: Puzzle,
-    model: Sequence[int],
-    who: str,
-    known: tuple[int, ...] | None = None,
-) -> tuple[int, ...]:
-    """Return the grid a model describes after checking it against the puzzle (skipped
-    when it equals `known`, a solution checked before); raise WrongAnswer if wrong."""
+def check_model(checks: SolutionChecks, puzzle: Puzzle, model: Sequence[int], who: str) -> None:
+    """Check the grid a model describes against the puzzle; raise WrongAnswer if wrong."""
     try:
         solution = grid_from_model(model, puzzle.geometry)
     except ModelError as error:
-        solution, problems = None, [error.message]
+        problems = [error.message]
     else:
-        if solution == known:
-            return solution
         problems = checks.problems(puzzle, solution)
     _refuse(puzzle, who, problems)
-    return solution
 
 
 def check_answers(
-    checks: SolutionChecks,
-    puzzles: Sequence[Puzzle],
-    records: Sequence[SolverResult],
-    who: str,
-    solved: list[tuple[int, ...] | None],
-    checked: list[tuple[int, ...]],
-) -> None:
-    """Check every model of one solver's answers on a chunk (skipping a model equal to
-    the one checked before for its grid), the models of each geometry decoded and
-    checked in one vectorised pass (`grids_from_models`, `SolutionCheck.valid`); a row
-    the pass does not find valid goes through `_checked`, which says what is wrong.
-    Record each grid's checked solution in `solved` and its model in `checked`."""
-    todo = [
-        i
-        for i, result in enumerate(records)
-        if result.status is Status.SAT and result.model != checked[i]
-    ]
-    for run in geometry_runs(todo, lambda i: id(puzzles[i].geometry)):
+    checks: SolutionChecks, puzzles: Sequence[Puzzle], answers: Answers, who: str
+) -> np.ndarray:
+    """Check every SAT answer of one solver on a chunk, those of each geometry checked in
+    one vectorised pass: the grids it answered (`answers.solutions`), or the grids its
+    models decode to (`grids_from_models`), against the givens (`SolutionCheck.valid`);
+    a row the pass does not find valid goes through `check_grid` or `check_model`, which
+    say what is wrong.  Return the rows answered SAT (each now checked)."""
+    sat = answers.status == Status.SAT.value
+    rows = np.flatnonzero(sat).tolist()
+    for run in geometry_runs(rows, lambda i: id(puzzles[i].geometry)):
         geometry = puzzles[run[0]].geometry
-        models = [records[i].model for i in run]
+        givens = np.array([puzzles[i].grid for i in run], dtype=np.int64)
+        if answers.solutions is not None:
+            grids = answers.solutions[run].astype(np.int64)
+            good = checks.of(geometry).valid(grids, givens)
+            for j in np.flatnonzero(~good).tolist():
+                check_grid(puzzles[run[j]], tuple(grids[j].tolist()), who)
+            continue
+        models = [answers.models[i] for i in run]
         good = np.zeros(len(run), dtype=bool)
         if len({len(model) for model in models}) == 1:
             grids, good = grids_from_models(np.array(models, dtype=np.int64), geometry.size)
-            givens = np.array([puzzles[i].grid for i in run], dtype=np.int64)
             good &= checks.of(geometry).valid(grids, givens)
-        for j, i in enumerate(run):
-            if good[j]:
-                solved[i] = tuple(grids[j].tolist())
-            else:
-                solved[i] = check_model(checks, puzzles[i], models[j], who, solved[i])
-            checked[i] = models[j]
+        for j in np.flatnonzero(~good).tolist():
+            check_model(checks, puzzles[run[j]], models[j], who)
+    return sat
 
 
 def check_grid(puzzle: Puzzle, solution: tuple[int, ...], who: str) -> None:

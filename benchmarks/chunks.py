@@ -11,11 +11,13 @@ back), so that it answers and counts as one built for the chunk.  Then:
    keeps no memory between calls is first called once untimed, so that no timed call
    pays a cold cache; an incremental PySAT solver starts afresh
    with the chunk and learns from its earlier grids); the home-grown closures answer a
-   run of grids of one geometry in one native call (`Backend.solve_many`, each
-   grid timed inside it), the others call by call.  Then the solver's answers are
-   checked, its models decoded and checked in one vectorised pass: a model must
-   decode to a grid that keeps the givens and obeys every region (`encoder.check`,
-   which shares no code with the encoders; `benchmarks.answer_checks`).
+   run of grids of one geometry in one native call (`Backend.solve_grids`: on the
+   board for the `centrale` encoding, each grid timed inside it), the others call by
+   call.  A solver's answers come in columns (`solvers.results.Answers`), not a record
+   a grid.  Then they are checked in one vectorised pass: the grid answered, or the
+   grid a model decodes to, must keep the givens and obey every region
+   (`encoder.check`, which shares no code with the encoders;
+   `benchmarks.answer_checks`).
 2. PySAT's "solved without search" of each grid: whether unit propagation alone fills
    its cells, a property of the formula that any solver's propagation computes alike;
    read from the run's `up` closure when it has one, else from one batch propagation
@@ -31,7 +33,7 @@ same answers), and the untimed first call and the checks after the timing keep i
 The collector is off for the whole chunk.
 
 A wrong answer ends the chunk with `ChunkResult.error` set (the grid drawn in it):
-the harness stops the run.  Results are per grid, in chunk order; since the chunks
+the harness stops the run.  Results are columns per solver, grids in chunk order; since the chunks
 are cut at fixed positions and every chunk starts from freshly built (or rewound)
 solvers, the figures do not depend on how many workers run the chunks.
 """
@@ -43,6 +45,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from benchmarks.answer_checks import (
     SolutionChecks,
     WrongAnswer,
@@ -50,7 +54,7 @@ from benchmarks.answer_checks import (
     check_grid,
     unsat_refuted,
 )
-from encoder.encodings import given_literals, rule_formula
+from encoder.encodings import rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
 from encoder.numbering import num_cell_vars
@@ -61,7 +65,19 @@ from solvers.backends.pysat_solvers import PysatBackend
 from solvers.backends.registry import make_backend
 from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.ratings.per_geometry import geometry_runs, keep_loaded, kept_by_worker
-from solvers.results import NotAvailable, SolverResult, Status, depth_bucket, rating_label
+from solvers.results import (
+    NA,
+    OVER,
+    TIMED_OUT,
+    Answers,
+    NotAvailable,
+    SolverResult,
+    Status,
+    depth_bucket,
+    rating_label,
+)
+
+SAT, UNSAT = Status.SAT.value, Status.UNSAT.value  # Answers.status codes
 
 # Closure solvers: "solved without search" is their own success (they never branch).
 CLOSURES = tuple(name for name, depth in HOME_DEPTHS.items() if depth is not None)
@@ -86,31 +102,27 @@ class ChunkTask:
 
 @dataclass(frozen=True, slots=True)
 class GridRun:
-    """One solver on one grid, from the timed pass: the solver's own record (its model
-    dropped once checked) and what the harness counts as solved without
-    search, which for the closures `up`, `fl`, ... is solving the grid at all (they never
-    branch), and for every other solver its root-level propagation filling the grid."""
+    """One solver on one grid, a row of a chunk's `Answers` (`ChunkResult.runs`): the
+    solver's record (no model) and what the harness counts as solved without search,
+    which for the closures `up`, `fl`, ... is solving the grid at all (they never
+    branch), and for every other solver its root-level propagation filling the grid
+    (the record's `solved_without_search` says the same)."""
 
     position: int  # in the set's run order
     result: SolverResult
     without_search: bool | NotAvailable
 
-    def __reduce__(self):
-        """Pickle as the three fields (the journal holds every run): the generated
-        state of a slotted dataclass looks its fields up for each object, which cost
-        more than the rest of the pickling."""
-        return GridRun, (self.position, self.result, self.without_search)
-
 
 @dataclass(frozen=True)
 class ChunkResult:
-    """The timed runs (solver by solver, grids in order) and depth labels of a chunk."""
+    """The timed answers (a column record per solver, grids in order) and depth labels
+    of a chunk."""
 
     dataset: str
     encoding: str
     first: int
     count: int
-    runs: tuple[GridRun, ...]
+    answers: tuple[Answers, ...]  # one per solver, checked, models dropped
     depths: tuple[str, ...]  # one of DEPTH_BUCKETS per grid; empty when not rated
     # The finer ratings (solvers.ratings.bxb.LengthColumn), each on its own scale, per grid:
     # the refutation length ('' for a grid BxB rates instead), the BxB ('' for the others);
@@ -120,6 +132,17 @@ class ChunkResult:
     error: str = ""  # a wrong answer or a bad formula: the run must stop
     error_source: str = ""  # FILE:LINE of the grid concerned
     cpu_seconds: float = 0.0  # CPU time of the worker on this chunk (checks included)
+
+    @property
+    def runs(self) -> tuple[GridRun, ...]:
+        """Every answer as a record, solver by solver, grids in order (the API's view)."""
+        runs = []
+        for answers in self.answers:
+            for i in range(len(answers)):
+                result = answers.record(i)
+                without = result.solved_without_search
+                runs.append(GridRun(self.first + i, result, without))
+        return tuple(runs)
 
 
 def _remembers(name: str, fresh: bool) -> bool:
@@ -147,10 +170,11 @@ class _Loaded:
         self.kept: dict[Geometry, Backend] = {}  # the worker's, used by this chunk
         self.last: tuple[Geometry, Backend] | None = None  # the last backend returned
 
-    def get(self, geometry: Geometry, first_call: Sequence[int] | None = None) -> Backend:
+    def get(self, geometry: Geometry, first_call: np.ndarray | None = None) -> Backend:
         """Return the backend of `geometry`, loading it if needed.  A new backend that
-        keeps no memory between calls is first called once with `first_call`, untimed,
-        so that no timed call pays a first call's set-up (jigsaw: one backend per grid)."""
+        keeps no memory between calls first answers `first_call` (grids, as
+        `solve_grids` takes them), untimed, so that no timed call pays a first call's
+        set-up (jigsaw: one backend per grid)."""
         if self.last is not None and self.last[0] is geometry:  # no hashing of its regions
             return self.last[1]
 
@@ -178,7 +202,7 @@ class _Loaded:
             backend = self.kept[geometry] = kept_by_worker(key, load)
             backend.rewind()
             if first_call is not None:
-                backend.solve(first_call)
+                backend.solve_grids(first_call, geometry, self.encoding)
         self.last = geometry, backend
         return backend
 
@@ -190,18 +214,20 @@ class _Loaded:
         self.last = None
 
 
-def _answers(loaded: _Loaded, puzzles: Sequence[Puzzle], assumptions: list[list[int]]):
-    """Return one solver's answer on every grid, a run of grids of one geometry at a
-    time (`Backend.solve_many`: the home-grown closures answer a run in one native
+def _answers(loaded: _Loaded, puzzles: Sequence[Puzzle]) -> Answers:
+    """Return one solver's answers on every grid, a run of grids of one geometry at a
+    time (`Backend.solve_grids`: the home-grown closures answer a run in one native
     call, the others call by call)."""
-    records: list[SolverResult] = []
+    parts = []
     for run in geometry_runs(range(len(puzzles)), lambda i: id(puzzles[i].geometry)):
-        backend = loaded.get(puzzles[run[0]].geometry, assumptions[run[0]])
-        records += backend.solve_many([assumptions[i] for i in run])
-    return records
+        geometry = puzzles[run[0]].geometry
+        grids = np.array([puzzles[i].grid for i in run], dtype=np.int8)
+        backend = loaded.get(geometry, grids[:1])
+        parts.append(backend.solve_grids(grids, geometry, loaded.encoding))
+    return Answers.concatenate(parts)
 
 
-def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> list:
+def _settled_depths(task: ChunkTask, answers: dict[str, Answers]) -> list:
     """Return the depth bucket the run's own closures settle for each grid, else None.
 
     With `up`, `fl`, ... run for the consecutive depths 0, 1, ..., the first of them
@@ -209,38 +235,34 @@ def _settled_depths(task: ChunkTask, answers: dict[str, list[SolverResult]]) -> 
     one stopped by its work budget (the time limit) leaves it at ">budget" ("timeout"):
     the depths below did not solve it, and whether this one would have, nobody knows.
     That is what `Rater.rate_many` finds, without running those closures again; a
-    closure's budget counts its own engine's work, so on the centrale encoding (rated
-    on the board otherwise) a grid near its budget is labelled by the closure's count."""
-    answers_by_depth = []
+    closure's budget counts its own engine's work (the board's for the rules of the
+    `centrale` encoding, as the rating's)."""
     by_depth = {depth: name for name, depth in HOME_DEPTHS.items() if depth is not None}
+    settled: list[str | None] = [None] * len(task.puzzles)
+    open_rows = np.ones(len(task.puzzles), dtype=bool)
     for depth in range(task.max_depth + 1):
-        if by_depth.get(depth) not in answers:
+        found = answers.get(by_depth.get(depth, ""))
+        if found is None:
             break
-        answers_by_depth.append(answers[by_depth[depth]])
-    settled: list[str | None] = []
-    for i in range(len(task.puzzles)):
-        label = None
-        for depth, answers in enumerate(answers_by_depth):
-            answer = answers[i]
-            if answer.status is not Status.UNKNOWN or answer.timed_out or answer.over_budget:
-                label = depth_bucket(
-                    rating_label(
-                        answer.status, depth, task.max_depth, answer.timed_out, depth,
-                        answer.over_budget,
-                    )
-                )  # fmt: skip
-                break
-        settled.append(label)
+        done = open_rows & ((found.status != Status.UNKNOWN.value) | (found.stopped != 0))
+        for i in np.flatnonzero(done).tolist():
+            stopped = int(found.stopped[i])
+            label = rating_label(
+                Status(int(found.status[i])), depth, task.max_depth, stopped == TIMED_OUT,
+                depth, stopped == OVER,
+            )  # fmt: skip
+            settled[i] = depth_bucket(label)
+        open_rows &= ~done
     return settled
 
 
 def _rate(
-    task: ChunkTask, solved: list[tuple[int, ...] | None], settled: list[str | None]
+    task: ChunkTask, checks: SolutionChecks, solved: np.ndarray, settled: list[str | None]
 ) -> tuple[str, ...]:
     """Return the depth bucket of every grid: `settled` where known, else the rating of
     `solvers.ratings.depth`, the other grids of each geometry rated together in one
     native call (`Rater.rate_many`, the path `solvers rate` takes too), their
-    solutions checked too."""
+    solutions checked too, and none refuting a grid `solved` (a checked solution)."""
     from solvers.ratings.depth import Rater  # the solvers' import only when rating
 
     puzzles = task.puzzles
@@ -249,17 +271,22 @@ def _rate(
     who = f"the depth rating ({task.encoding})"
     unsettled = [i for i, label in enumerate(settled) if label is None]
     for run in geometry_runs(unsettled, lambda i: puzzles[i].geometry):
+        geometry = puzzles[run[0]].geometry
         rater = keep_loaded(
             raters,
-            puzzles[run[0]].geometry,
+            geometry,
             lambda g: Rater(g, task.encoding, time_limit=task.timeout, budget=task.budget),
         )
         ratings = rater.rate_many([puzzles[i].grid for i in run], task.max_depth)
+        found = [j for j, rating in enumerate(ratings) if rating.status is Status.SAT]
+        if found:
+            grids = np.array([ratings[j].solution for j in found], dtype=np.int64)
+            givens = np.array([puzzles[run[j]].grid for j in found], dtype=np.int64)
+            good = checks.of(geometry).valid(grids, givens)
+            for k in np.flatnonzero(~good).tolist():
+                check_grid(puzzles[run[found[k]]], ratings[found[k]].solution, who)
         for i, rating in zip(run, ratings, strict=True):
-            if rating.status is Status.SAT and rating.solution != solved[i]:
-                check_grid(puzzles[i], rating.solution, who)
-                solved[i] = rating.solution
-            elif rating.status is Status.UNSAT and solved[i]:
+            if rating.status is Status.UNSAT and solved[i]:
                 raise unsat_refuted(puzzles[i], who)
             labels[i] = rating.bucket()
     return tuple(labels)
@@ -293,98 +320,66 @@ def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[tuple[str, ...], t
     return tuple(lengths), tuple(bxbs)
 
 
-def _without_model(
-    result: SolverResult, name: str, without: bool | NotAvailable | None = None
-) -> SolverResult:
-    """Return the record kept of a checked answer: the solver's name, no model, and
-    `without` as its `solved_without_search` when given (`dataclasses.replace` spends
-    more time on its field lookups than this)."""
-    return SolverResult(
-        name,
-        result.status,
-        (),
-        result.solved_without_search if without is None else without,
-        result.decisions,
-        result.conflicts,
-        result.propagations,
-        result.seconds,
-        result.reason,
-        result.timed_out,
-        result.failed,
-        result.over_budget,
-    )
-
-
-def _filled_by_propagation(
-    task: ChunkTask, assumptions: list[list[int]], answers: dict[str, list[SolverResult]]
-) -> list[bool]:
-    """Whether unit propagation alone fills each grid's cells: PySAT's solvers' "solved
-    without search".  The fixpoint of unit propagation is the formula's, whatever solver
-    computes it (the engine's equals `Minisat22.propagate`'s on every set: the tests), so
-    it is read from the run's own `up` closure when it has one, else from one batch
-    propagation of the chunk, rather than from a propagation per grid and per solver
-    in a twin PySAT solver (`PysatBackend.without_search`)."""
+def _filled_by_propagation(task: ChunkTask, answers: dict[str, Answers]) -> np.ndarray:
+    """Whether unit propagation alone fills each grid's cells (1 or 0): PySAT's solvers'
+    "solved without search".  The fixpoint of unit propagation is the formula's,
+    whatever solver computes it (the engine's equals `Minisat22.propagate`'s on every
+    set: the tests), so it is read from the run's own `up` closure when it has one,
+    else from one batch propagation of the chunk, rather than from a propagation per
+    grid and per solver in a twin PySAT solver (`PysatBackend.without_search`)."""
     up = answers.get("up")
-    if up is not None and all(isinstance(r.solved_without_search, bool) for r in up):
-        return [r.solved_without_search is True for r in up]
+    if up is not None and not (up.without_search == NA).any():
+        return up.without_search.copy()
     # no time limit: a propagation is linear in the formula
-    up = _Loaded("up", task.encoding, False, None, task.budget)
-    records = _answers(up, task.puzzles, assumptions)
-    return [r.solved_without_search is True for r in records]
+    up = _answers(_Loaded("up", task.encoding, False, None, task.budget), task.puzzles)
+    return (up.without_search == 1).astype(np.int8)
 
 
 def _run(task: ChunkTask) -> ChunkResult:
     puzzles = task.puzzles
-    assumptions = [given_literals(p.grid, p.geometry) for p in puzzles]
     loaded = {
         name: _Loaded(name, task.encoding, task.fresh, task.timeout, task.budget)
         for name in task.solvers
     }
     checks = SolutionChecks()
-    answers: dict[str, list[SolverResult]] = {}  # per solver, per grid (models dropped)
-    solved: list[tuple[int, ...] | None] = [None] * len(puzzles)  # a checked solution
-    checked: list[tuple[int, ...]] = [()] * len(puzzles)  # the model it was read from
+    answers: dict[str, Answers] = {}  # per solver (models dropped once checked)
+    solved = np.zeros(len(puzzles), dtype=bool)  # a checked solution
     # The collector is off for the chunk, so that no collection lands inside a timed
-    # call, and no full collection of a worker's whole heap runs per chunk (the
-    # chunk's records are tens of thousands of objects, none of them garbage).
+    # call, and no full collection of a worker's whole heap runs per chunk.
     gc.disable()
     try:
         # One pass: the calls timed, then their answers checked (outside the timing).
         for name in task.solvers:
-            records = _answers(loaded[name], puzzles, assumptions)
+            found = _answers(loaded[name], puzzles)
             loaded[name].close()
-            check_answers(checks, puzzles, records, f"{name} ({task.encoding})", solved, checked)
-            answers[name] = [_without_model(result, name) for result in records]
+            solved |= check_answers(checks, puzzles, found, f"{name} ({task.encoding})")
+            answers[name] = replace(found, solutions=None, models=None)
         pysat = [name for name in task.solvers if name in PYSAT_NAMES]
         if pysat:
-            filled = _filled_by_propagation(task, assumptions, answers)
+            filled = _filled_by_propagation(task, answers)
             for name in pysat:
-                answers[name] = [
-                    _without_model(result, name, without)
-                    for result, without in zip(answers[name], filled, strict=True)
-                ]
+                answers[name] = replace(answers[name], without_search=filled)
         depths: tuple[str, ...] = ()
         lengths: tuple[str, ...] = ()
         bxbs: tuple[str, ...] = ()
         if task.max_depth is not None:
-            depths = _rate(task, solved, _settled_depths(task, answers))
+            depths = _rate(task, checks, solved, _settled_depths(task, answers))
             if task.length:
                 lengths, bxbs = _lengths(task, depths)
-        runs: list[GridRun] = []
-        for name, records in answers.items():
-            closure = name in CLOSURES
-            for i, result in enumerate(records):
-                if result.status is Status.UNSAT and solved[i]:
-                    raise unsat_refuted(puzzles[i], f"{name} ({task.encoding})")
-                # A closure never branches: solving is solving without search.
-                without = result.status is Status.SAT if closure else result.solved_without_search
-                runs.append(GridRun(task.first + i, result, without))
+        kept = []
+        for name, found in answers.items():
+            refuted = np.flatnonzero((found.status == UNSAT) & solved)
+            if refuted.size:
+                raise unsat_refuted(puzzles[int(refuted[0])], f"{name} ({task.encoding})")
+            if name in CLOSURES:  # a closure never branches: solving is solving without search
+                found = replace(found, without_search=(found.status == SAT).astype(np.int8))
+            kept.append(found)
     finally:
         gc.enable()
         for backends in loaded.values():
             backends.close()
     return ChunkResult(
-        task.dataset, task.encoding, task.first, len(puzzles), tuple(runs), depths, lengths, bxbs
+        task.dataset, task.encoding, task.first, len(puzzles), tuple(kept), depths, lengths, bxbs
     )
 
 

@@ -154,8 +154,8 @@ class Tallies:
         self.cpu_seconds = 0.0  # of the workers, over the chunks counted
 
     def add(self, chunk: ChunkResult) -> None:
-        for run in chunk.runs:
-            self.solvers[(chunk.dataset, chunk.encoding, run.result.solver)].add(run)
+        for answers in chunk.answers:
+            self.solvers[(chunk.dataset, chunk.encoding, answers.solver)].add(answers)
         if chunk.depths:
             self.depths[(chunk.dataset, chunk.encoding)].add(
                 chunk.depths, chunk.lengths, chunk.bxbs

@@ -263,6 +263,15 @@ def given_literals(grid: Grid, geometry: Geometry) -> list[int]:
     return [cell_var(c, k, n) for c, k in enumerate(grid) if k]
 
 
+def given_literal_rows(grids: np.ndarray, n: int) -> list[list[int]]:
+    """`given_literals` of each row of `grids` (N*N values a row, 0 for a blank), made
+    for all rows at once."""
+    rows, cells = np.nonzero(grids)
+    literals = (cells * n + grids[rows, cells]).tolist()
+    ends = np.cumsum(np.count_nonzero(grids, axis=1)).tolist()
+    return [literals[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+
+
 def grid_groups(grid: Grid, geometry: Geometry, givens: str = "centrale") -> list[tuple[str, list]]:
     """Return the unit clauses stating the grid: [("F1", ...), ("F2", ...)] or [("G", ...)]."""
     if givens == "units":

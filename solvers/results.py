@@ -6,14 +6,19 @@ zero decisions and "we do not know" must stay distinguishable.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+
+import numpy as np
 
 from encoder.status import Status
 from solvers.budgets import OVER_BUDGET
 
 __all__ = [
     "DEPTH_BUCKETS",
+    "NA",
     "NOT_AVAILABLE",
+    "Answers",
     "Figure",
     "NotAvailable",
     "SolutionCount",
@@ -82,6 +87,136 @@ class SolverResult:
         stopped = self.timed_out or self.failed or self.over_budget
         if stopped and self.status is not Status.UNKNOWN:
             raise ValueError("only an UNKNOWN result runs out of budget, times out or fails")
+
+
+NA = -1  # an Answers column's "not available" (NOT_AVAILABLE of a SolverResult)
+# Answers.stopped: what stopped an UNKNOWN answer (0: nothing, or an incomplete solver
+# stopping short), SolverResult's timed_out, failed and over_budget.
+TIMED_OUT, FAILED, OVER = 1, 2, 3
+
+
+def _figure(value: int) -> Figure:
+    return NOT_AVAILABLE if value == NA else value
+
+
+@dataclass(frozen=True, eq=False)
+class Answers:
+    """One solver's answers on a run of grids, in columns, one entry a grid: what a
+    `SolverResult` says of each (`record(i)` gives it back, without its model), as
+    arrays, so that a chunk of grids is answered, checked, counted and written without a
+    Python object per grid.  `status` holds Status values (MiniSat's codes), the count
+    columns and `without_search` NA for a figure not available, `stopped` 0 or
+    TIMED_OUT, FAILED, OVER, and `reasons` the rows that have one.  An answer is checked
+    from `solutions` (the filled grid of each SAT row, zeros elsewhere) when the solver
+    answers with grids (the board), else from `models` (row -> model), which the harness
+    drops once it has checked them."""
+
+    solver: str
+    status: np.ndarray  # int8
+    without_search: np.ndarray  # int8: 1, 0, NA
+    decisions: np.ndarray  # int64
+    conflicts: np.ndarray
+    propagations: np.ndarray
+    seconds: np.ndarray  # float64
+    stopped: np.ndarray  # int8
+    reasons: dict[int, str]
+    solutions: np.ndarray | None = None  # int8 rows of N*N cells
+    models: dict[int, tuple[int, ...]] | None = None
+
+    def __len__(self) -> int:
+        return int(self.status.shape[0])
+
+    def __eq__(self, other: object) -> bool:
+        """The same answers, column by column (arrays compared by value)."""
+        if not isinstance(other, Answers):
+            return NotImplemented
+        return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(Answers))
+
+    __hash__ = None  # mutable arrays: no hash
+
+    @classmethod
+    def from_results(cls, solver: str, results: Sequence[SolverResult]) -> Answers:
+        """The columns of SolverResult records (their models kept in `models`)."""
+        count = len(results)
+        columns = np.array(
+            [
+                (r.status.value, _code(r.solved_without_search), _code(r.decisions),
+                 _code(r.conflicts), _code(r.propagations),
+                 TIMED_OUT if r.timed_out else FAILED if r.failed else OVER if r.over_budget else 0)
+                for r in results
+            ],
+            dtype=np.int64,
+        ).reshape(count, 6)  # fmt: skip
+        return cls(
+            solver,
+            columns[:, 0].astype(np.int8),
+            columns[:, 1].astype(np.int8),
+            columns[:, 2].copy(),
+            columns[:, 3].copy(),
+            columns[:, 4].copy(),
+            np.array([r.seconds for r in results], np.float64),
+            columns[:, 5].astype(np.int8),
+            {i: r.reason for i, r in enumerate(results) if r.reason},
+            models={i: r.model for i, r in enumerate(results) if r.model},
+        )
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[Answers]) -> Answers:
+        """One solver's answers on consecutive runs of grids, as one."""
+        if len(parts) == 1:
+            return parts[0]
+        starts = np.cumsum([0, *map(len, parts)]).tolist()
+
+        def shifted(name: str) -> dict | None:
+            if all(getattr(part, name) is None for part in parts):
+                return None
+            return {
+                start + i: value
+                for start, part in zip(starts, parts, strict=False)
+                for i, value in (getattr(part, name) or {}).items()
+            }
+
+        solutions = None
+        if all(part.solutions is not None for part in parts):
+            solutions = np.concatenate([part.solutions for part in parts])
+        columns = {
+            f.name: np.concatenate([getattr(part, f.name) for part in parts])
+            for f in fields(cls)
+            if f.name not in ("solver", "reasons", "solutions", "models")
+        }
+        return cls(
+            parts[0].solver, **columns, reasons=shifted("reasons") or {}, solutions=solutions,
+            models=shifted("models"),
+        )  # fmt: skip
+
+    def record(self, i: int) -> SolverResult:
+        """The answer on grid `i` as a SolverResult (no model)."""
+        stopped = int(self.stopped[i])
+        without = int(self.without_search[i])
+        return SolverResult(
+            self.solver,
+            Status(int(self.status[i])),
+            (),
+            NOT_AVAILABLE if without == NA else bool(without),
+            _figure(int(self.decisions[i])),
+            _figure(int(self.conflicts[i])),
+            _figure(int(self.propagations[i])),
+            float(self.seconds[i]),
+            self.reasons.get(i, ""),
+            stopped == TIMED_OUT,
+            stopped == FAILED,
+            stopped == OVER,
+        )
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
+    return a == b
+
+
+def _code(value: bool | int | NotAvailable) -> int:
+    return NA if isinstance(value, NotAvailable) else int(value)
 
 
 def rating_label(

@@ -6,11 +6,14 @@ figure not available is "n/a").
 from __future__ import annotations
 
 import csv
+from itertools import repeat
 from pathlib import Path
 
-from benchmarks.report.tables import NA
+import numpy as np
+
+from benchmarks.report.tables import NA as NA_TEXT
 from encoder.output_files import write_file
-from solvers.results import NotAvailable
+from solvers.results import NA, Status
 
 CSV_COLUMNS = (
     "dataset",
@@ -31,16 +34,9 @@ CSV_COLUMNS = (
 )
 
 
-def _csv_value(value) -> str:
-    if isinstance(value, NotAvailable):
-        return NA
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
-
-
 def write_csv(path: Path, chunks) -> int:
-    """Write one row per grid and solver, chunk by chunk; `chunks` yields (the
+    """Write one row per grid and solver, chunk by chunk, a solver's answers on a chunk
+    (`solvers.results.Answers`) turned into text column by column; `chunks` yields (the
     dataset, a `ChunkResult` of it) in run order.  Return the number of rows."""
     rows = 0
 
@@ -49,28 +45,40 @@ def write_csv(path: Path, chunks) -> int:
         writer = csv.writer(handle)
         writer.writerow(CSV_COLUMNS)
         for dataset, chunk in chunks:
-            for r in chunk.runs:
-                offset = r.position - chunk.first
-                writer.writerow(
-                    [
-                        dataset.name,
-                        chunk.encoding,
-                        r.position,
-                        dataset.lines[r.position],
-                        r.result.solver,
-                        r.result.status.name,
-                        _csv_value(r.without_search),
-                        _csv_value(r.result.decisions),
-                        _csv_value(r.result.conflicts),
-                        _csv_value(r.result.propagations),
-                        f"{r.result.seconds * 1e6:.1f}",
-                        chunk.depths[offset] if chunk.depths else "",
-                        chunk.lengths[offset] if chunk.lengths else "",
-                        chunk.bxbs[offset] if chunk.bxbs else "",
-                        r.result.reason,
-                    ]
-                )
-                rows += 1
+            count = chunk.count
+            positions = range(chunk.first, chunk.first + count)
+            lines = [str(dataset.lines[p]) for p in positions]
+            ratings = [
+                list(column) if column else [""] * count
+                for column in (chunk.depths, chunk.lengths, chunk.bxbs)
+            ]
+            for answers in chunk.answers:
+                statuses = [STATUS_NAMES[code] for code in answers.status.tolist()]
+                reasons = [answers.reasons.get(i, "") for i in range(count)]
+                writer.writerows(
+                    zip(
+                        repeat(dataset.name, count), repeat(chunk.encoding, count),
+                        map(str, positions), lines, repeat(answers.solver, count), statuses,
+                        _texts(answers.without_search, FLAGS), _texts(answers.decisions),
+                        _texts(answers.conflicts), _texts(answers.propagations),
+                        [f"{seconds * 1e6:.1f}" for seconds in answers.seconds.tolist()],
+                        *ratings, reasons,
+                        strict=True,
+                    )
+                )  # fmt: skip
+                rows += count
 
     write_file(path, write)  # renamed into place when complete (`puzzles.outputs`)
     return rows
+
+
+STATUS_NAMES = {status.value: status.name for status in Status}
+FLAGS = {1: "1", 0: "0"}  # solved without search, as the other columns say a boolean
+
+
+def _texts(column: np.ndarray, words: dict[int, str] | None = None) -> list[str]:
+    """A column of figures as the CSV writes them: NA as "n/a", a flag as 1 or 0."""
+    values = column.tolist()
+    if words is not None:
+        return [words.get(v, NA_TEXT) for v in values]
+    return [NA_TEXT if v == NA else str(v) for v in values]

@@ -26,8 +26,19 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from benchmarks.chunks import GridRun
-from solvers.results import DEPTH_BUCKETS, NOT_AVAILABLE, NotAvailable, Status
+import numpy as np
+
+from solvers.results import (
+    DEPTH_BUCKETS,
+    FAILED,
+    NA,
+    NOT_AVAILABLE,
+    OVER,
+    TIMED_OUT,
+    Answers,
+    NotAvailable,
+    Status,
+)
 
 Number = float | NotAvailable
 
@@ -156,21 +167,23 @@ class SolverTally:
         self.ticks: Counter = Counter()  # solver time in TICKs -> grids
         self.seconds = 0.0
 
-    def add(self, run: GridRun) -> None:
-        result = run.result
-        self.grids += 1
-        if isinstance(run.without_search, NotAvailable):
+    def add(self, answers: Answers) -> None:
+        """Count one solver's answers on a chunk (`solvers.results.Answers`), in columns."""
+        self.grids += len(answers)
+        without = answers.without_search
+        if (without == NA).any():
             self.without_known = False
         else:
-            self.without += bool(run.without_search)
-        self.statuses[result.status] += 1
-        self.decisions = _count(self.decisions, result.decisions)
-        self.conflicts = _count(self.conflicts, result.conflicts)
-        self.ticks[round(result.seconds / TICK)] += 1
-        self.seconds += result.seconds
-        self.timed_out += result.timed_out
-        self.failed += result.failed
-        self.over_budget += result.over_budget
+            self.without += int(np.count_nonzero(without))
+        for code, many in _counted(answers.status).items():
+            self.statuses[Status(code)] += many
+        self.decisions = _count(self.decisions, answers.decisions)
+        self.conflicts = _count(self.conflicts, answers.conflicts)
+        self.ticks.update(_counted(np.rint(answers.seconds / TICK).astype(np.int64)))
+        self.seconds += float(np.sum(answers.seconds))
+        self.timed_out += int(np.count_nonzero(answers.stopped == TIMED_OUT))
+        self.failed += int(np.count_nonzero(answers.stopped == FAILED))
+        self.over_budget += int(np.count_nonzero(answers.stopped == OVER))
 
     def summary(self, dataset: str, encoding: str, solver: str) -> Summary:
         return Summary(
@@ -192,10 +205,17 @@ class SolverTally:
         )
 
 
-def _count(counts: Counter | None, value: int | NotAvailable) -> Counter | None:
-    if counts is None or isinstance(value, NotAvailable):
+def _counted(values: np.ndarray) -> dict[int, int]:
+    """Each value of an integer array -> how many times it occurs."""
+    found, many = np.unique(values, return_counts=True)
+    return dict(zip(found.tolist(), many.tolist(), strict=True))
+
+
+def _count(counts: Counter | None, values: np.ndarray) -> Counter | None:
+    """`counts` with the values added, or None once a value is not available (NA)."""
+    if counts is None or (values == NA).any():
         return None
-    counts[value] += 1
+    counts.update(_counted(values))
     return counts
 
 

@@ -34,11 +34,15 @@ What the fields of a result mean, for every backend:
 | `picosat`, `cadical`, `cryptominisat5` binaries | raw | the subprocess |
 | `--solver-cmd` | raw if printed in a known layout, else n/a | the subprocess |
 
-For the closures `conflicts` counts failed hypotheses.  The binaries' figures are read
-off their output (`solvers.backends.stats`); the MiniSat binary, like PySAT's MiniSat,
-counts its final "no variable left" pick as a decision.  PicoSAT probes failed literals
-before searching, so it can answer with 0 decisions a grid that unit propagation leaves
-open (the first grid of Norvig's top95: 14 failed literals, 0 decisions).
+For the closures `conflicts` counts failed hypotheses (and frames found contradictory),
+and `propagations` their engine's work: literals propagated and hypotheses tested on the
+clause engine; cells placed and hypotheses tested on the board, which answers the
+harness's grids (`solve_grids`) for the rules of the `centrale` encoding.  The
+binaries' figures are read off their output (`solvers.backends.stats`); the MiniSat
+binary, like PySAT's MiniSat, counts its final "no variable left" pick as a decision.
+PicoSAT probes failed literals before searching, so it can answer with 0 decisions a
+grid that unit propagation leaves open (the first grid of Norvig's top95: 14 failed
+literals, 0 decisions).
 
 The MiniSat family's baseline: PySAT hands MiniSat variable 0, which no clause uses,
 so every SAT answer decides it once, and MiniSat counts the final "no variable left"
@@ -87,9 +91,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from encoder.dimacs import Cnf
+from encoder.encodings import given_literal_rows
+from encoder.geometry import Geometry
 from encoder.numbering import Lit
 from solvers.budgets import Budget
-from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
+from solvers.results import NOT_AVAILABLE, Answers, Figure, NotAvailable, SolverResult, Status
 
 
 def _split_units(formula: Cnf) -> tuple[Cnf, list[Lit], np.ndarray]:
@@ -233,6 +239,15 @@ class Backend:
         """Return `solve` of each set of assumptions, in order, as the same calls in
         turn would (a backend that can answers them all in one compiled call)."""
         return [self.solve(assumptions) for assumptions in assumption_sets]
+
+    def solve_grids(self, grids: np.ndarray, geometry: Geometry, encoding: str) -> Answers:
+        """Answer each grid (int8 rows of N*N values, 0 for a blank), the loaded formula
+        being the rules of `geometry` in `encoding` and the givens the assumptions:
+        `solve_many` of the grids' givens, in columns (the harness's call; a backend
+        that can answers the grids without their literals, the home closures on the
+        board)."""
+        sets = given_literal_rows(grids, geometry.size)
+        return Answers.from_results(self.name, self.solve_many(sets))
 
     def _load(self) -> None:
         pass

@@ -1,6 +1,7 @@
 """The home-grown engine as backends: its closures (`up`, `fl`, `fl2`, `fl3`: unit
-propagation and failed literals, run in the native core, a batch of grids in one call)
-and its complete search (`dpll`, through `Engine`)."""
+propagation and failed literals, run in the native core, a batch of grids in one call:
+on the board for the rules of the `centrale` encoding, `solve_grids`, else on the
+clause engine) and its complete search (`dpll`, through `Engine`)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from encoder.numbering import Lit
+from encoder.geometry import Geometry
+from encoder.numbering import Lit, num_cell_vars
 from solvers.backends.base import Backend, assigned_cells, complete_array
 from solvers.budgets import DEFAULT_BUDGET, Budget, BudgetExhausted, budget_reason
 from solvers.limits import TimeLimitReached, time_limit_reason
-from solvers.results import SolverResult, Status
+from solvers.results import OVER, TIMED_OUT, Answers, SolverResult, Status
 
 UNSATISFIED_REASON = "every cell is assigned but a clause is left unsatisfied"  # closures
 
@@ -47,6 +49,58 @@ class HomeBackend(Backend):
 
     def _load(self) -> None:
         self._engine = None  # built at first use
+        self._board = None  # the board of the rules, built at the first solve_grids
+
+    def solve_grids(self, grids: np.ndarray, geometry: Geometry, encoding: str) -> Answers:
+        """A closure on the rules of `geometry` in the `centrale` encoding answers the
+        grids on the board, in one call (`Board.closures`: the same statuses, cells
+        and open cell variables as the clause engine's closures; its conflicts and work
+        are the board's); any other formula goes through the clause engine."""
+        from solvers.core.board import Board, applies
+
+        if not (self.native and applies(geometry, encoding) and not self.units):
+            return super().solve_grids(grids, geometry, encoding)
+        if self.cell_vars != num_cell_vars(geometry.size):
+            raise ValueError(f"{self.name}: the loaded formula is not the rules of {geometry}")
+        if self._board is None or self._board.geometry is not geometry:
+            self._board = Board(geometry)
+        out = self._board.closures(grids, self.depth, self.budget.work, self.timeout)
+        return self._board_answers(out)
+
+    def _board_answers(self, out) -> Answers:
+        from solvers.core import DEPTH_BAD, DEPTH_BUDGET, DEPTH_OPEN, DEPTH_SAT, DEPTH_TIMEOUT
+
+        if (out.status == DEPTH_BAD).any():
+            g = int(np.flatnonzero(out.status == DEPTH_BAD)[0])
+            raise ValueError(f"grid {g}: a value outside 0..N")
+        sat, shut = out.status == DEPTH_SAT, out.status == DEPTH_OPEN
+        over, timed = out.status == DEPTH_BUDGET, out.status == DEPTH_TIMEOUT
+        status = np.full(out.status.shape, Status.UNSAT.value, np.int8)
+        status[sat] = Status.SAT.value
+        status[shut | over | timed] = Status.UNKNOWN.value
+        stopped = np.zeros(out.status.shape, np.int8)
+        stopped[over], stopped[timed] = OVER, TIMED_OUT
+        reasons = {
+            int(g): self._open_reason(self.cell_vars - int(left))
+            for g, left in zip(np.flatnonzero(shut).tolist(), out.open[shut].tolist(), strict=True)
+        }
+        if over.any():
+            reasons.update(
+                dict.fromkeys(
+                    np.flatnonzero(over).tolist(), budget_reason("work", self.budget.work)
+                )
+            )
+        if timed.any():
+            reasons.update(
+                dict.fromkeys(np.flatnonzero(timed).tolist(), time_limit_reason(self.timeout))
+            )
+        # Propagation alone fills a grid when the loop settled it at depth 0.
+        without = (sat & (out.depth == 0)).astype(np.int8)
+        solutions = np.where(sat[:, None], out.solutions, 0).astype(np.int8)
+        return Answers(
+            self.name, status, without, np.zeros(status.shape, np.int64), out.conflicts,
+            out.work, out.seconds, stopped, reasons, solutions,
+        )  # fmt: skip
 
     @property
     def engine(self):

@@ -81,8 +81,8 @@ class Board(ClosureFace):
         self._board.depths(
             grids, int(depth), False, limit, *arrays, limit_ns(time_limit), open_vars, conflicts
         )
-        status, _, solutions, work, ns = arrays
-        return GridClosures(status, solutions, open_vars, conflicts, work, ns / 1e9)
+        status, depths, solutions, work, ns = arrays
+        return GridClosures(status, depths, solutions, open_vars, conflicts, work, ns / 1e9)
 
     def _grid_rows(self, grids) -> np.ndarray:
         return grid_rows(grids, self.cells)

@@ -113,12 +113,15 @@ class Depths:
 class GridClosures:
     """The closures of one depth of many grids on the board (`Board.closures`), one entry
     per grid: `status` (DEPTH_*: SAT when the closure places every cell, OPEN, UNSAT,
-    BAD for a value outside 0..N, BUDGET, TIMEOUT), `solutions` (the cells placed: the
-    filled grid when SAT), `open` (the cell variables an OPEN closure leaves open: each
-    candidate of a cell not placed), `conflicts` (failed hypotheses and contradictory
-    frames), `work` (the board's units) and `seconds`."""
+    BAD for a value outside 0..N, BUDGET, TIMEOUT), `depth` (the first depth of the
+    loop that settled it: 0 when propagation alone fills or contradicts it),
+    `solutions` (the cells placed: the filled grid when SAT), `open` (the cell variables
+    an OPEN closure leaves open: each candidate of a cell not placed), `conflicts`
+    (failed hypotheses and contradictory frames), `work` (the board's units) and
+    `seconds`."""
 
     status: np.ndarray
+    depth: np.ndarray
     solutions: np.ndarray
     open: np.ndarray
     conflicts: np.ndarray

