@@ -14,12 +14,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from benchmarks.geometry_runs import GeometryRun
 from encoder.check import SolutionCheck, solution_problems
 from encoder.decode import ModelError, grid_from_model, grids_from_models
 from encoder.geometry import Geometry
 from encoder.grids import format_pretty
 from encoder.puzzle_files import Puzzle
-from solvers.ratings.per_geometry import geometry_runs
 from solvers.results import Answers, Status
 
 
@@ -61,31 +61,38 @@ def check_model(checks: SolutionChecks, puzzle: Puzzle, model: Sequence[int], wh
 
 
 def check_answers(
-    checks: SolutionChecks, puzzles: Sequence[Puzzle], answers: Answers, who: str
+    checks: SolutionChecks,
+    puzzles: Sequence[Puzzle],
+    runs: Sequence[GeometryRun],
+    answers: Answers,
+    who: str,
 ) -> np.ndarray:
-    """Check every SAT answer of one solver on a chunk, those of each geometry checked in
-    one vectorised pass: the grids it answered (`answers.solutions`), or the grids its
-    models decode to (`grids_from_models`), against the givens (`SolutionCheck.valid`);
-    a row the pass does not find valid goes through `check_grid` or `check_model`, which
-    say what is wrong.  Return the rows answered SAT (each now checked)."""
+    """Check every SAT answer of one solver on a chunk (`runs`: its grids by geometry),
+    those of each geometry checked in one vectorised pass: the grids it answered
+    (`answers.solutions`), or the grids its models decode to (`grids_from_models`),
+    against the givens (`SolutionCheck.valid`); a row the pass does not find valid goes
+    through `check_grid` or `check_model`, which say what is wrong.  Return the rows
+    answered SAT (each now checked)."""
     sat = answers.status == Status.SAT.value
-    rows = np.flatnonzero(sat).tolist()
-    for run in geometry_runs(rows, lambda i: id(puzzles[i].geometry)):
-        geometry = puzzles[run[0]].geometry
-        givens = np.array([puzzles[i].grid for i in run], dtype=np.int64)
-        if answers.solutions is not None:
-            grids = answers.solutions[run].astype(np.int64)
-            good = checks.of(geometry).valid(grids, givens)
-            for j in np.flatnonzero(~good).tolist():
-                check_grid(puzzles[run[j]], tuple(grids[j].tolist()), who)
+    for run in runs:
+        mine = np.flatnonzero(sat[run.rows.start : run.rows.stop])
+        if not mine.size:
             continue
-        models = [answers.models[i] for i in run]
-        good = np.zeros(len(run), dtype=bool)
+        rows = (mine + run.rows.start).tolist()
+        givens = run.grids[mine].astype(np.int64)
+        if answers.solutions is not None:
+            grids = answers.solutions[rows].astype(np.int64)
+            good = checks.of(run.geometry).valid(grids, givens)
+            for j in np.flatnonzero(~good).tolist():
+                check_grid(puzzles[rows[j]], tuple(grids[j].tolist()), who)
+            continue
+        models = [answers.models[i] for i in rows]
+        good = np.zeros(len(rows), dtype=bool)
         if len({len(model) for model in models}) == 1:
-            grids, good = grids_from_models(np.array(models, dtype=np.int64), geometry.size)
-            good &= checks.of(geometry).valid(grids, givens)
+            grids, good = grids_from_models(np.array(models, dtype=np.int64), run.geometry.size)
+            good &= checks.of(run.geometry).valid(grids, givens)
         for j in np.flatnonzero(~good).tolist():
-            check_model(checks, puzzles[run[j]], models[j], who)
+            check_model(checks, puzzles[rows[j]], models[j], who)
     return sat
 
 

@@ -54,6 +54,7 @@ from benchmarks.answer_checks import (
     check_grid,
     unsat_refuted,
 )
+from benchmarks.geometry_runs import GeometryRun, runs_by_geometry
 from encoder.encodings import rule_formula
 from encoder.errors import InputError
 from encoder.geometry import Geometry
@@ -214,16 +215,14 @@ class _Loaded:
         self.last = None
 
 
-def _answers(loaded: _Loaded, puzzles: Sequence[Puzzle]) -> Answers:
+def _answers(loaded: _Loaded, runs: Sequence[GeometryRun]) -> Answers:
     """Return one solver's answers on every grid, a run of grids of one geometry at a
     time (`Backend.solve_grids`: the home-grown closures answer a run in one native
     call, the others call by call)."""
     parts = []
-    for run in geometry_runs(range(len(puzzles)), lambda i: id(puzzles[i].geometry)):
-        geometry = puzzles[run[0]].geometry
-        grids = np.array([puzzles[i].grid for i in run], dtype=np.int8)
-        backend = loaded.get(geometry, grids[:1])
-        parts.append(backend.solve_grids(grids, geometry, loaded.encoding))
+    for run in runs:
+        backend = loaded.get(run.geometry, run.grids[:1])
+        parts.append(backend.solve_grids(run.grids, run.geometry, loaded.encoding))
     return Answers.concatenate(parts)
 
 
@@ -270,7 +269,7 @@ def _rate(
     labels = list(settled)
     who = f"the depth rating ({task.encoding})"
     unsettled = [i for i, label in enumerate(settled) if label is None]
-    for run in geometry_runs(unsettled, lambda i: puzzles[i].geometry):
+    for run in geometry_runs(unsettled, lambda i: id(puzzles[i].geometry)):
         geometry = puzzles[run[0]].geometry
         rater = keep_loaded(
             raters,
@@ -320,7 +319,9 @@ def _lengths(task: ChunkTask, depths: Sequence[str]) -> tuple[tuple[str, ...], t
     return tuple(lengths), tuple(bxbs)
 
 
-def _filled_by_propagation(task: ChunkTask, answers: dict[str, Answers]) -> np.ndarray:
+def _filled_by_propagation(
+    task: ChunkTask, runs: Sequence[GeometryRun], answers: dict[str, Answers]
+) -> np.ndarray:
     """Whether unit propagation alone fills each grid's cells (1 or 0): PySAT's solvers'
     "solved without search".  The fixpoint of unit propagation is the formula's,
     whatever solver computes it (the engine's equals `Minisat22.propagate`'s on every
@@ -331,7 +332,7 @@ def _filled_by_propagation(task: ChunkTask, answers: dict[str, Answers]) -> np.n
     if up is not None and not (up.without_search == NA).any():
         return up.without_search.copy()
     # no time limit: a propagation is linear in the formula
-    up = _answers(_Loaded("up", task.encoding, False, None, task.budget), task.puzzles)
+    up = _answers(_Loaded("up", task.encoding, False, None, task.budget), runs)
     return (up.without_search == 1).astype(np.int8)
 
 
@@ -342,6 +343,7 @@ def _run(task: ChunkTask) -> ChunkResult:
         for name in task.solvers
     }
     checks = SolutionChecks()
+    runs = runs_by_geometry(puzzles)
     answers: dict[str, Answers] = {}  # per solver (models dropped once checked)
     solved = np.zeros(len(puzzles), dtype=bool)  # a checked solution
     # The collector is off for the chunk, so that no collection lands inside a timed
@@ -350,13 +352,13 @@ def _run(task: ChunkTask) -> ChunkResult:
     try:
         # One pass: the calls timed, then their answers checked (outside the timing).
         for name in task.solvers:
-            found = _answers(loaded[name], puzzles)
+            found = _answers(loaded[name], runs)
             loaded[name].close()
-            solved |= check_answers(checks, puzzles, found, f"{name} ({task.encoding})")
+            solved |= check_answers(checks, puzzles, runs, found, f"{name} ({task.encoding})")
             answers[name] = replace(found, solutions=None, models=None)
         pysat = [name for name in task.solvers if name in PYSAT_NAMES]
         if pysat:
-            filled = _filled_by_propagation(task, answers)
+            filled = _filled_by_propagation(task, runs, answers)
             for name in pysat:
                 answers[name] = replace(answers[name], without_search=filled)
         depths: tuple[str, ...] = ()

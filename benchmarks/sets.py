@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from encoder.geometry import Geometry
+from encoder.grid_arrays import NotPlain, PlainFile, check_clashes, plain_file
 from encoder.puzzle_files import Puzzle, PuzzleSource, open_source
 from encoder.variant import Variant
 
@@ -43,6 +44,7 @@ class Dataset:
     lines: Sequence[int]  # 1-based line of each grid run in the file, in run order
     source: PuzzleSource = field(repr=False, compare=False)
     held: tuple[Puzzle, ...] | None = field(default=None, repr=False, compare=False)
+    plain: PlainFile | None = field(default=None, repr=False, compare=False)  # read as arrays
 
     def blocks(self, size: int) -> Iterator[tuple[int, tuple[Puzzle, ...]]]:
         """Yield (position of the first grid, the grids) for consecutive blocks of `size`
@@ -52,6 +54,20 @@ class Dataset:
         if self.held is not None:
             for first in range(0, len(self.held), size):
                 yield first, self.held[first : first + size]
+            return
+        if self.plain is not None:  # a plain file: its grids read as arrays, a block at once
+            geometry, path = self.plain.geometry, self.plain.path
+            for first, values in self.plain.blocks(size):
+                if first >= self.count:
+                    return
+                rows = values[: self.count - first].tolist()
+                yield (
+                    first,
+                    tuple(
+                        Puzzle(geometry, tuple(row), f"{path}:{first + i + 1}")
+                        for i, row in enumerate(rows)
+                    ),
+                )
             return
         geometries: dict[tuple[int, str | None], Geometry] = {}
         block: list[Puzzle] = []
@@ -106,15 +122,19 @@ def read_dataset(
     runs), then dropped: the run reads them again (`Dataset.blocks`)."""
     opened = open_source(source, variant, column)
     geometries: dict[tuple[int, str | None], Geometry] = {}
-    held = None
-    first: Puzzle | None = None
+    held = plain = None
+    first: Geometry | None = None  # the first grid's
     if shuffle or opened.text is not None or opened.one_pass:  # held: not read twice
         texts = list(opened.texts(allow_empty=True))
         total = len(texts)
         chosen = choose(total, limit, shuffle, seed)
         held = tuple(opened.puzzle(texts[p], geometries=geometries) for p in chosen)
         lines = array("l", (texts[p].line for p in chosen))
-        first = held[0] if held else None
+        first = held[0].geometry if held else None
+    elif (plain := _plain(opened, limit)) is not None:  # every line a grid: read as arrays
+        total = plain.count
+        lines = range(1, min(total, total if limit is None else limit) + 1)
+        first = plain.geometry
     else:  # the first `limit` grids, in file order: streamed
         total = 0
         lines = array("l")
@@ -122,7 +142,7 @@ def read_dataset(
             total += 1
             if limit is None or total <= limit:
                 puzzle = opened.puzzle(text, geometries=geometries)
-                first = first or puzzle
+                first = first or puzzle.geometry
                 lines.append(text.line)
     found = "command line" if opened.variant_from == "given" else opened.variant_from
     return Dataset(
@@ -132,13 +152,31 @@ def read_dataset(
         total=total,
         flags=opened.variant.flags(),
         flags_from=found,
-        variant=first.geometry.describe() if first else "",
+        variant=first.describe() if first else "",
         count=len(lines),
-        size=first.geometry.size if first else 0,
+        size=first.size if first else 0,
         lines=lines,
         source=opened,
         held=held,
+        plain=plain,
     )
+
+
+def _plain(opened: PuzzleSource, limit: int | None) -> PlainFile | None:
+    """The source as a plain file (`encoder.grid_arrays`), its grids read once and those
+    that will run checked against the rules (a clash is the ClashError `read_puzzles`
+    raises); None when it is not one, down to its last line."""
+    plain = plain_file(opened)
+    if plain is None:
+        return None
+    try:
+        for first, values in plain.blocks(BLOCK):
+            if limit is None or first < limit:
+                check_clashes(values[: None if limit is None else limit - first], plain.geometry,
+                              plain.path, first)  # fmt: skip
+    except NotPlain:
+        return None
+    return plain
 
 
 def unique_names(datasets: list[Dataset]) -> list[Dataset]:

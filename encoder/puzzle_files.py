@@ -29,8 +29,8 @@ read only once (a pipe, `<(cat grids.txt)`, a FIFO, a terminal) is opened once, 
 `open_source`: its header is looked for in the first lines read, which are kept and
 streamed with the rest (`OnePass`); a regular file is opened again for each reading.
 The plain case, a regular file of clean grid lines and nothing else, can also be read
-whole into one numpy array (`grid_array`, for `solvers rate`): the same grids, without
-a Python record each; anything else is left to `read_puzzles` and its rules.
+into numpy arrays (`encoder.grid_arrays`): the same grids, without a Python record
+each; anything else is left to `read_puzzles` and its rules.
 """
 
 from __future__ import annotations
@@ -57,7 +57,6 @@ from encoder.grids import (
     parse_cells,
     size_of_puzzle,
     split_puzzles,
-    value_table,
 )
 from encoder.numbering import Grid
 from encoder.variant import Variant
@@ -65,7 +64,7 @@ from puzzlesets import PuzzleSet, PuzzleSetError, locate, lookup
 
 TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
 STREAM_LINES = 1 << 16  # lines of a file of grids read at a time
-WHOLE_BYTES = 1 << 26  # a plain file of grids read whole by `grid_array`, at most
+WHOLE_BYTES = 1 << 26  # a plain file of grids read whole by `encoder.grid_arrays`, at most
 HEAD_CHARACTERS = 1 << 16  # the start of a file searched for its header
 HEADER_KEY = re.compile(r"^\s*#\s*geometry\s*:\s*(.*)$", re.IGNORECASE)
 COMMAND_KEY = re.compile(r"^\s*#\s*command\s*:\s*(.*)$", re.IGNORECASE)
@@ -255,72 +254,6 @@ class PuzzleSource:
         return Puzzle(geometry, grid, f"{text.path}:{text.line}")
 
 
-@dataclass(frozen=True)
-class GridArray:
-    """The grids of a plain file read whole (`grid_array`): `values[i]`, one byte a cell
-    (0 for a blank), is the grid of line i + 1, of `geometry`."""
-
-    geometry: Geometry
-    values: object  # numpy array of int8, shape (grids, N*N)
-    path: str
-
-    def puzzle(self, row: int) -> Puzzle:
-        """Return row `row` as `read_puzzles` yields it."""
-        return Puzzle(self.geometry, tuple(self.values[row].tolist()), f"{self.path}:{row + 1}")
-
-
-def grid_array(source: PuzzleSource) -> GridArray | None:
-    """Return the grids of `source` read whole in a few numpy calls, or None unless it is
-    the plain case: a regular file of at most WHOLE_BYTES, every line one grid of the
-    same N*N symbols or blanks and nothing else (no comment, blank line, separator,
-    CR, byte-order mark or jigsaw map).  What None leaves to `source.puzzles()` reads
-    the same grids, one Python record each; the grids are not checked against the rules
-    (as `read_puzzles(..., allow_conflicts=True)`)."""
-    if source.text is not None or source.one_pass or source.is_table or source.column:
-        return None
-    try:
-        if not stat.S_ISREG(os.stat(source.path).st_mode):
-            return None
-        if not 0 < os.path.getsize(source.path) <= WHOLE_BYTES:
-            return None
-        with open(source.path, "rb") as handle:
-            data = handle.read(WHOLE_BYTES + 1)
-    except (OSError, ValueError):
-        return None  # the reading reports it
-    if not data.endswith(b"\n"):
-        data += b"\n"
-    width = data.find(b"\n") + 1
-    cells = width - 1
-    if not _is_square(cells) or len(data) % width:
-        return None
-    count = len(data) // width
-    # split_puzzles reads a block of exactly N*N lines of N*N cells as one laid-out grid
-    if (count - 1) % STREAM_LINES + 1 == cells:
-        return None
-    n = isqrt(cells)
-    size = source.variant.size or (source.geometry.size if source.geometry else n)
-    if size != n:
-        return None
-    try:
-        geometry = source.geometry or source.variant.geometry(n, None, (source.path, 1))
-    except GridError:
-        return None  # the reading reports it, at its line
-    if geometry.numeric:
-        return None
-    import numpy as np  # only for the files read whole
-
-    lines = np.frombuffer(data, dtype=np.uint8).reshape(count, width)
-    if (lines[:, cells] != ord("\n")).any():
-        return None
-    table = np.full(256, 255, dtype=np.uint8)  # 255: not a symbol nor a blank
-    for byte, value in value_table(geometry.symbols).items():
-        table[byte] = value
-    values = table[lines[:, :cells]]
-    if (values == 255).any():
-        return None
-    return GridArray(geometry, values.view(np.int8), source.path)
-
-
 def read_puzzles(
     source: str,
     geometry: Geometry | Variant | None = None,
@@ -425,7 +358,7 @@ def _is_grid_text(source: str) -> bool:
         return False
     first = source.strip().split("|", 1)[0]  # a jigsaw line: measure the cells
     cells = first.translate(str.maketrans("", "", SEPARATORS))
-    if "\n" in source or (_is_square(len(cells)) and not looks_like_path(source)):
+    if "\n" in source or (is_square(len(cells)) and not looks_like_path(source)):
         return True
     if os.path.exists(source) or looks_like_path(source):
         return False
@@ -439,7 +372,8 @@ def _is_grid_text(source: str) -> bool:
     raise GridError("no such file, and not a grid of N*N cells (N from 4 to 35)", source)
 
 
-def _is_square(length: int) -> bool:
+def is_square(length: int) -> bool:
+    """True when a line of `length` cells can be a grid: N*N cells, N a supported side."""
     n = isqrt(length)
     return n * n == length and n in SUPPORTED_SIZES
 

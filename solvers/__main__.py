@@ -51,8 +51,9 @@ from encoder.cli_common import (
     write_output,
 )
 from encoder.errors import DimacsError, InputError
+from encoder.grid_arrays import grid_array
 from encoder.output_files import OutputError, reason
-from encoder.puzzle_files import Puzzle, grid_array, open_source
+from encoder.puzzle_files import Puzzle, open_source
 from executors import ExecutorError
 from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted, budget_from
 from solvers.limits import TimeLimitReached, alarm_after, machine_dependence

@@ -22,9 +22,10 @@ import numpy as np
 
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
+from encoder.grid_arrays import GridArray
 from encoder.grids import describe_clash, find_clashes, format_line, format_lines
 from encoder.numbering import num_cell_vars
-from encoder.puzzle_files import GridArray, Puzzle
+from encoder.puzzle_files import Puzzle
 from encoder.status import Status
 from solvers.budgets import DEFAULT_BUDGET, OVER_BUDGET, Budget
 from solvers.ratings.per_geometry import geometry_runs, keep_loaded

@@ -542,3 +542,46 @@ def test_a_budget_too_small_to_rate_anything_still_reports_every_grid(tmp_path):
     nine_row = next(row for row in cells[1:] if row[0] == "sudoku9_depth1")
     shares = dict(zip(cells[0], nine_row, strict=True))
     assert shares[">budget %"] == "100.00" and shares["not rated %"] == "0.00"
+
+
+@pytest.mark.parametrize("limit", [None, 7])
+def test_a_plain_set_is_read_as_arrays_and_gives_the_grids_of_the_text_path(tmp_path, limit):
+    """A file of grid lines only is read as arrays (`Dataset.plain`); the same grids with
+    a comment line before them go through `read_puzzles`: the same grids, sources and
+    counts, block by block; a clash among the grids that run is refused the same way,
+    one past --limit is not read against the rules."""
+    lines = [
+        line
+        for line in (PROJECT / "data" / "sets" / "sudoku9_minimal.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ][:20]
+    plain, text = tmp_path / "plain.txt", tmp_path / "text.txt"
+    plain.write_text("\n".join(lines) + "\n")
+    text.write_text("\n".join(["# a comment", *lines]) + "\n")
+    a, b = read_dataset(str(plain), limit=limit), read_dataset(str(text), limit=limit)
+    assert a.plain is not None and b.plain is None
+    assert (a.total, a.count, a.variant, a.size) == (b.total, b.count, b.variant, b.size)
+    assert list(a.lines) == [line - 1 for line in b.lines]
+    for (first_a, block_a), (first_b, block_b) in zip(a.blocks(6), b.blocks(6), strict=True):
+        assert first_a == first_b
+        assert [p.grid for p in block_a] == [p.grid for p in block_b]
+        assert [p.geometry for p in block_a] == [p.geometry for p in block_b]
+        assert [p.source.rsplit(":", 1)[1] for p in block_a] == [
+            str(int(p.source.rsplit(":", 1)[1]) - 1) for p in block_b
+        ]
+    row = list(lines[12])
+    first = next(c for c in range(9) if row[c] != ".")
+    hole = next(c for c in range(9) if row[c] == ".")
+    row[hole] = row[first]  # a value twice in row 0
+    clash = "".join(row)
+    for path, header in ((plain, []), (text, ["# a comment"])):
+        path.write_text("\n".join([*header, *lines[:12], clash, *lines[13:]]) + "\n")
+    if limit is None:
+        with pytest.raises(Exception, match="given twice") as at_plain:
+            read_dataset(str(plain))
+        with pytest.raises(Exception, match="given twice") as at_text:
+            read_dataset(str(text))
+        assert (at_plain.value.line, at_text.value.line) == (13, 14)
+        assert str(at_plain.value).split(":", 2)[-1] == str(at_text.value).split(":", 2)[-1]
+    else:
+        assert read_dataset(str(plain), limit=limit).count == limit

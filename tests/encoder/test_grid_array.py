@@ -1,7 +1,9 @@
-"""`grid_array`, the plain case of `read_puzzles` read whole with numpy: a regular file of
+"""`encoder.grid_arrays`, the plain case of `read_puzzles` read with numpy: a regular file of
 one clean grid line after another gives the grids `read_puzzles` gives; anything else
 (a comment, a blank line, CR, a byte-order mark, separators, a jigsaw map, numbers, a
-grid of another size, a laid-out grid) gives None, and `read_puzzles` reads it as before."""
+grid of another size, a laid-out grid) gives None, and `read_puzzles` reads it as before;
+read block by block the same grids, a block that is not plain refused; clashing givens
+refused as `read_puzzles` refuses them."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import numpy as np
 import pytest
 
 from encoder import read_puzzles
-from encoder.puzzle_files import grid_array, open_source
+from encoder.grid_arrays import NotPlain, check_clashes, grid_array, plain_file
+from encoder.puzzle_files import ClashError, open_source
 
 SETS = Path(__file__).resolve().parents[2] / "data" / "sets"
 
@@ -90,3 +93,49 @@ def test_sources_that_are_not_a_plain_file_are_left_to_read_puzzles(tmp_path):
     assert grid_array(open_source(NINE[0])) is None  # a grid given as text
     assert read_whole(tmp_path / "missing.txt") is None
     assert read_whole(tmp_path) is None  # a folder
+
+
+def test_a_plain_file_read_block_by_block_is_the_file_read_whole(tmp_path):
+    path = tmp_path / "grids.txt"
+    path.write_text("\n".join(NINE))  # the last line without its newline
+    plain = plain_file(open_source(str(path)))
+    assert (plain.count, plain.width) == (20, 82)
+    blocks = list(plain.blocks(7))
+    assert [first for first, _ in blocks] == [0, 7, 14]
+    whole = np.concatenate([values for _, values in blocks])
+    assert whole.tolist() == [list(p.grid) for p in read_puzzles(str(path))]
+
+
+def test_a_block_that_is_not_plain_is_refused(tmp_path):
+    path = tmp_path / "grids.txt"
+    path.write_text("\n".join([*NINE[:10], "#" + NINE[10][1:], *NINE[11:]]) + "\n")
+    plain = plain_file(open_source(str(path)))  # the first line looks plain
+    assert plain is not None
+    with pytest.raises(NotPlain):
+        list(plain.blocks(4))
+    assert grid_array(open_source(str(path))) is None
+
+
+@pytest.mark.parametrize("name", ["sudoku9_minimal.txt", "sudoku9_x_minimal.txt"])
+def test_clashes_are_refused_as_read_puzzles_refuses_them(tmp_path, name):
+    """A value twice in a region (a diagonal for X): the same ClashError, at the same
+    line, as `read_puzzles` raises; none for clean grids."""
+    lines = grid_lines(name)[:12]
+    geometry = next(read_puzzles(str(SETS / name))).geometry
+    bad = list(lines[9])
+    second = next(
+        c for c in range(81) if bad[c] == "." and c // 9 == 0 and c != geometry.regions[0].cells[0]
+    )
+    first_given = next(c for c in range(81) if c // 9 == 0 and bad[c] != ".")
+    bad[second] = bad[first_given]  # the value of a given of row 0, again in row 0
+    lines[9] = "".join(bad)
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ClashError) as expected:
+        list(read_puzzles(str(path)))
+    values = grid_array(open_source(str(path))).values
+    check_clashes(values[:9], geometry, str(path))  # the lines above are clean
+    with pytest.raises(ClashError) as found:
+        check_clashes(values, geometry, str(path))
+    assert str(found.value) == str(expected.value)
+    assert (found.value.path, found.value.line) == (str(path), 10)

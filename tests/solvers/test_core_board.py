@@ -426,15 +426,17 @@ def assert_closures_are_the_clause_engines(geometry, grids, depths):
 
 @pytest.mark.parametrize("path", SETS, ids=[p.stem for p in SETS])
 def test_the_closures_of_a_chunk_are_the_clause_engines(variant, path):
-    for geometry, grids in project_set(path, limit=30):
+    """The first grids of each set of data/sets, depths 1 and 2 (16x16: 1; the clause
+    engine's depth 2 on them takes seconds)."""
+    for geometry, grids in project_set(path, limit=12):
         assert_closures_are_the_clause_engines(
-            geometry, grids, (1, 2) if geometry.size > 9 else (1, 2, 3)
+            geometry, grids, (1,) if geometry.size > 9 else (1, 2)
         )
 
 
 def test_the_closures_of_grids_with_holes_and_a_bad_value():
     for n in (4, 6, 9, 12):
-        assert_closures_are_the_clause_engines(standard(n), holed_grids(n), (1, 2))
+        assert_closures_are_the_clause_engines(standard(n), holed_grids(n), (1, 2)[: 13 - n])
     grids = np.zeros((3, 16), np.int8)
     grids[1, 0] = 5  # beyond 4x4's values
     grids[2, :2] = 1  # two 1s in a row

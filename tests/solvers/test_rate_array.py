@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from encoder.puzzle_files import grid_array, open_source
+from encoder.grid_arrays import grid_array
+from encoder.puzzle_files import open_source
 from solvers.__main__ import main
 from solvers.ratings.chunks import RateOptions, SettledLines, rate_array, rate_lines
 
