@@ -4,7 +4,8 @@ with the encoders), and no solver may answer UNSAT for a grid that has a checked
 
 `check_answers` checks one solver's answers on a chunk (`solvers.results.Answers`: the
 grids it answered, or its models decoded), those of each geometry in one vectorised
-pass (`SolutionChecks`); `check_model` and `check_grid` check one; a wrong answer is a
+pass (`SolutionChecks`; `check_solutions` for grids); `check_model` and `check_grid`
+check one; a wrong answer is a
 `WrongAnswer` naming the grid's source and drawing the grid.
 """
 
@@ -79,21 +80,30 @@ def check_answers(
         if not mine.size:
             continue
         rows = (mine + run.rows.start).tolist()
-        givens = run.grids[mine].astype(np.int64)
         if answers.solutions is not None:
-            grids = answers.solutions[rows].astype(np.int64)
-            good = checks.of(run.geometry).valid(grids, givens)
-            for j in np.flatnonzero(~good).tolist():
-                check_grid(puzzles[rows[j]], tuple(grids[j].tolist()), who)
+            check_solutions(checks, [puzzles[i] for i in rows], answers.solutions[rows], who)
             continue
         models = [answers.models[i] for i in rows]
         good = np.zeros(len(rows), dtype=bool)
         if len({len(model) for model in models}) == 1:
             grids, good = grids_from_models(np.array(models, dtype=np.int64), run.geometry.size)
-            good &= checks.of(run.geometry).valid(grids, givens)
+            good &= checks.of(run.geometry).valid(grids, run.grids[mine].astype(np.int64))
         for j in np.flatnonzero(~good).tolist():
             check_model(checks, puzzles[rows[j]], models[j], who)
     return sat
+
+
+def check_solutions(
+    checks: SolutionChecks, puzzles: Sequence[Puzzle], grids: np.ndarray, who: str
+) -> None:
+    """Check filled grids (a row per puzzle, all of one geometry) against their puzzles
+    in one vectorised pass; a row it does not find valid goes through `check_grid`,
+    which says what is wrong."""
+    grids = np.asarray(grids, dtype=np.int64)
+    givens = np.array([p.grid for p in puzzles], dtype=np.int64)
+    good = checks.of(puzzles[0].geometry).valid(grids, givens)
+    for j in np.flatnonzero(~good).tolist():
+        check_grid(puzzles[j], tuple(grids[j].tolist()), who)
 
 
 def check_grid(puzzle: Puzzle, solution: tuple[int, ...], who: str) -> None:

@@ -33,9 +33,9 @@ same answers), and the untimed first call and the checks after the timing keep i
 The collector is off for the whole chunk.
 
 A wrong answer ends the chunk with `ChunkResult.error` set (the grid drawn in it):
-the harness stops the run.  Results are columns per solver, grids in chunk order; since the chunks
-are cut at fixed positions and every chunk starts from freshly built (or rewound)
-solvers, the figures do not depend on how many workers run the chunks.
+the harness stops the run.  Results are columns per solver, grids in chunk order;
+since the chunks are cut at fixed positions and every chunk starts from freshly built
+(or rewound) solvers, the figures do not depend on how many workers run the chunks.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from benchmarks.answer_checks import (
     SolutionChecks,
     WrongAnswer,
     check_answers,
-    check_grid,
+    check_solutions,
     unsat_refuted,
 )
 from benchmarks.geometry_runs import GeometryRun, runs_by_geometry
@@ -279,11 +279,8 @@ def _rate(
         ratings = rater.rate_many([puzzles[i].grid for i in run], task.max_depth)
         found = [j for j, rating in enumerate(ratings) if rating.status is Status.SAT]
         if found:
-            grids = np.array([ratings[j].solution for j in found], dtype=np.int64)
-            givens = np.array([puzzles[run[j]].grid for j in found], dtype=np.int64)
-            good = checks.of(geometry).valid(grids, givens)
-            for k in np.flatnonzero(~good).tolist():
-                check_grid(puzzles[run[found[k]]], ratings[found[k]].solution, who)
+            grids = [ratings[j].solution for j in found]
+            check_solutions(checks, [puzzles[run[j]] for j in found], grids, who)
         for i, rating in zip(run, ratings, strict=True):
             if rating.status is Status.UNSAT and solved[i]:
                 raise unsat_refuted(puzzles[i], who)

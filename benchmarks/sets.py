@@ -133,7 +133,7 @@ def read_dataset(
         first = held[0].geometry if held else None
     elif (plain := _plain(opened, limit)) is not None:  # every line a grid: read as arrays
         total = plain.count
-        lines = range(1, min(total, total if limit is None else limit) + 1)
+        lines = range(1, min(total, limit or total) + 1)  # limit: None or >= 1
         first = plain.geometry
     else:  # the first `limit` grids, in file order: streamed
         total = 0
