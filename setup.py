@@ -7,6 +7,7 @@ import runpy
 from setuptools import Extension, setup
 
 build = runpy.run_path("solvers/core/native/build.py")
+digest = build["digest"]()  # the sources' digest, compiled in (solvers.core.extension)
 
 setup(
     ext_modules=[
@@ -16,6 +17,7 @@ setup(
             include_dirs=build["include_dirs"](),
             depends=build["headers"](),
             extra_compile_args=build["flags"](name),
+            define_macros=[("SOURCES_DIGEST", f'"{digest}"')],
         )
         for name in build["EXTENSIONS"]
     ]

@@ -1,6 +1,7 @@
 """Installed, it works anywhere: a wheel of the project, installed (not editable) into a
 fresh virtual environment, runs the README's main command from a folder outside the
-checkout, on the project's own puzzle sets shipped inside the package.
+checkout, on the project's own puzzle sets shipped inside the package, and from the
+checkout itself (no build in place: the installed extensions, from the same sources).
 
 No network: the wheel is built without build isolation and installed without
 dependencies into a venv that sees this interpreter's packages (numpy, PySAT, ...)."""
@@ -60,3 +61,17 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_the_main_command_anywhere(tmp_pa
         sets = sorted({row["dataset"] for row in csv.DictReader(handle)})
     assert sets == shipped
     assert "no dataset files here" not in done.stderr
+    # From the checkout itself, whose own `solvers` comes first on the path and has no
+    # build in place: the installed extensions, compiled from the same sources, load.
+    for built in (source / "solvers" / "core").glob("_*.so"):
+        built.unlink()
+    here = [python, "-m", "benchmarks", "run", "data/sets/sudoku4_minimal.txt", "--limit", "1",
+            "--workers", "1", "--quiet", "--out", str(tmp_path / "here")]  # fmt: skip
+    _run(here, source, env, 300)
+    # A checkout whose C sources changed since: no stale build is taken for its own.
+    with open(source / "solvers" / "core" / "native" / "boundary" / "codes.c", "a") as handle:
+        handle.write("/* changed */\n")
+    stale = subprocess.run([python, "-c", "import solvers.core"], cwd=source, env=env,
+                           capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert stale.returncode != 0
+    assert "was built from other sources: run `pip install -e .`" in stale.stderr

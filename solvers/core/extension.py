@@ -2,15 +2,19 @@
 own build) and the constants they define: one definition of each, in C, read here.
 
 SUDOKU_SAT_CORE, when set, is a folder of other builds of the extensions to load
-instead (the sanitizer test builds them there).  The board's kernels are compiled for
-several instruction sets and the best this processor runs is used (`variant()`);
-`variants()` lists those it runs and `use_variant(name)` picks one (the tests run each).
+instead (the sanitizer test builds them there).  A checkout installed with `pip install
+.` (not `-e`) has no build in place: run from it, its `solvers` loads the installed
+extensions, when they were compiled from its own sources (SOURCES_DIGEST).  The
+board's kernels are compiled for several instruction sets and the best this processor
+runs is used (`variant()`); `variants()` lists those it runs and `use_variant(name)`
+picks one (the tests run each).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import runpy
 import sysconfig
 from dataclasses import dataclass
 from importlib.machinery import ExtensionFileLoader
@@ -32,20 +36,50 @@ def load_extension(name: str):
     """The compiled extension `solvers.core.<name>` (build.py lists them), or the build of
     it in the folder SUDOKU_SAT_CORE names (the sanitizer test builds one there)."""
     folder = os.environ.get("SUDOKU_SAT_CORE")
-    if not folder:
-        try:
-            return importlib.import_module("solvers.core." + name)
-        except ModuleNotFoundError:  # a checkout whose C sources were never compiled
-            here = os.path.dirname(__file__)
-            raise ImportError(
-                f"the native core is not built in {here}: run `pip install -e .` in the "
-                "checkout (or `pip install .`), which compiles solvers/core/native"
-            ) from None
-    path = os.path.join(folder, name + sysconfig.get_config_var("EXT_SUFFIX"))
+    if folder:
+        return _load_file(name, os.path.join(folder, name + sysconfig.get_config_var("EXT_SUFFIX")))
+    try:
+        return importlib.import_module("solvers.core." + name)
+    except ModuleNotFoundError:  # a checkout whose C sources were not compiled in place
+        return _installed(name)
+
+
+def _load_file(name: str, path: str):
     loader = ExtensionFileLoader("solvers.core." + name, path)
     module = module_from_spec(spec_from_loader("solvers.core." + name, loader))
     loader.exec_module(module)
     return module
+
+
+def _installed(name: str):
+    """The extension `pip install .` built from this checkout, run from the checkout
+    (whose own `solvers` then comes first on the path): the installed copy, when it was
+    compiled from the same native sources (its SOURCES_DIGEST); else an ImportError
+    saying how to build the core."""
+    from importlib import metadata
+
+    here = os.path.dirname(__file__)
+    root = os.path.dirname(os.path.dirname(here))
+    build = os.path.join(here, "native", "build.py")
+    file = f"solvers/core/{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    problem = f"the native core is not built in {here}"
+    # every copy of the project's metadata (a checkout's own egg-info comes first when
+    # run from it: it lists no built file), the installed one among them
+    installed = [
+        path
+        for dist in metadata.distributions(name="sudoku-sat")
+        for f in dist.files or ()
+        if str(f) == file and os.path.isfile(path := str(dist.locate_file(f)))
+    ]
+    if installed and os.path.isfile(build):
+        module = _load_file(name, installed[0])
+        if runpy.run_path(build)["digest"](root) == module.SOURCES_DIGEST:
+            return module
+        problem += f", and the one installed ({installed[0]}) was built from other sources"
+    raise ImportError(
+        f"{problem}: run `pip install -e .` in the checkout (or `pip install .` again), "
+        "which compiles solvers/core/native"
+    ) from None
 
 
 _core = load_extension("_core")

@@ -89,6 +89,22 @@ def include_dirs() -> list[str]:
     return [NATIVE + folder for folder in FOLDERS]
 
 
+def digest(root: str = ".") -> str:
+    """The SHA-256 of every C source and header of the native core under `root` (the
+    project's root), by path: compiled into each extension (SOURCES_DIGEST), so that a
+    checkout can tell whether a build elsewhere (`pip install .`) was made from its own
+    sources."""
+    import hashlib
+    import os
+
+    total = hashlib.sha256()
+    for path in sorted({*(p for name in EXTENSIONS for p in sources(name)), *headers()}):
+        total.update(path.encode() + b"\0")
+        with open(os.path.join(root, path), "rb") as handle:
+            total.update(handle.read() + b"\0")
+    return total.hexdigest()
+
+
 def headers() -> list[str]:
     """The paths, from the project's root, of the headers (a change rebuilds)."""
     return [NATIVE + header for header in HEADERS]

@@ -120,7 +120,15 @@ int get_log(PyObject *obj, Py_buffer *view) {
     return 0;
 }
 
+#ifndef SOURCES_DIGEST
+#define SOURCES_DIGEST ""
+#endif
+
 PyObject *with_constants(PyObject *m, const Constant *constants, size_t n) {
+    if (PyModule_AddStringConstant(m, "SOURCES_DIGEST", SOURCES_DIGEST) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     for (size_t i = 0; i < n; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
             Py_DECREF(m);

@@ -68,7 +68,9 @@ typedef struct {
     long long value;
 } Constant;
 
-/* Module m with the n constants added, or NULL with the exception set (m released). */
+/* Module m with the n constants added, and SOURCES_DIGEST (the build's digest of the
+ * native sources, build.py's `digest`; "" for a build that does not define it), or NULL
+ * with the exception set (m released). */
 PyObject *with_constants(PyObject *m, const Constant *constants, size_t n);
 
 /* Get a proof log (proof_log.h): an int64 array, empty (record nothing) or of at least
