@@ -1,4 +1,5 @@
-"""PNG plots of a benchmark run (matplotlib, Agg backend: no display needed).
+"""PNG plots of a benchmark run (matplotlib figures drawn by Agg, without pyplot: no
+display needed, and none of pyplot's start-up in the main job).
 
 - `no_search.png`: % of grids solved without search as a heatmap, one panel per
   encoding: a row per set, a column per solver, the value written in each cell (a cell
@@ -18,13 +19,18 @@ from puzzles.outputs import write_png
 from solvers.results import DEPTH_BUCKETS
 
 
-def _pyplot():
+def _figure(**options):
+    """Return a figure of its own (no pyplot state: nothing to close, no backend chosen);
+    savefig draws it with Agg."""
+    from matplotlib.figure import Figure
+
+    return Figure(**options)
+
+
+def _colours(name: str):
     import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return matplotlib.colormaps[name]
 
 
 def plot_no_search(summaries: Sequence[Summary], path: Path) -> bool:
@@ -32,7 +38,6 @@ def plot_no_search(summaries: Sequence[Summary], path: Path) -> bool:
     table = headline(summaries)
     if table is None:
         return False
-    plt = _pyplot()
     import numpy as np
 
     encodings = table.encodings
@@ -44,14 +49,9 @@ def plot_no_search(summaries: Sequence[Summary], path: Path) -> bool:
     columns = min(len(encodings), max(1, int(16 // panel_w)))
     rows = -(-len(encodings) // columns)
     panel_h = cell_h * len(datasets) + 1.3
-    fig, axes = plt.subplots(
-        rows,
-        columns,
-        figsize=(panel_w * columns + 1.2, panel_h * rows),
-        squeeze=False,
-        layout="constrained",
-    )
-    cmap = plt.get_cmap("viridis").with_extremes(bad="whitesmoke")  # a cell nothing ran in
+    fig = _figure(figsize=(panel_w * columns + 1.2, panel_h * rows), layout="constrained")
+    axes = fig.subplots(rows, columns, squeeze=False)
+    cmap = _colours("viridis").with_extremes(bad="whitesmoke")  # a cell nothing ran in
     image = None
     for ax, encoding in zip(axes.flat, encodings, strict=False):
         values = np.full((len(datasets), len(solvers)), np.nan)
@@ -87,14 +87,14 @@ def plot_depth_profile(profiles: Sequence[DepthProfile], path: Path) -> bool:
     """Write the stacked depth-profile bars; return False when there is nothing to plot."""
     if not profiles:
         return False
-    plt = _pyplot()
     several = len({p.encoding for p in profiles}) > 1
     labels = [f"{p.dataset} ({p.encoding})" if several else p.dataset for p in profiles]
     max_depth = max(p.max_depth for p in profiles)
     buckets = [b for b in DEPTH_BUCKETS if not b.isdigit() or int(b) <= max_depth]
     names = {"more": f"> {max_depth}", "unsat": "UNSAT", "timeout": "time limit"}
-    colours = plt.get_cmap("viridis")
-    fig, ax = plt.subplots(figsize=(8, 0.45 * len(profiles) + 1.6))
+    colours = _colours("viridis")
+    fig = _figure(figsize=(8, 0.45 * len(profiles) + 1.6))
+    ax = fig.subplots()
     left = [0.0] * len(profiles)
     for k, bucket in enumerate(buckets):
         shares = [p.share(bucket) for p in profiles]
@@ -109,7 +109,8 @@ def plot_depth_profile(profiles: Sequence[DepthProfile], path: Path) -> bool:
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of grids")
-    ax.set_title("Depth of failed-literal reasoning needed (home-grown engine)")
+    # the legend sits in a row above the bars: the title above it
+    ax.set_title("Depth of failed-literal reasoning needed (home-grown engine)", pad=24)
     ax.legend(fontsize=7, ncol=len(buckets), loc="lower center", bbox_to_anchor=(0.5, 1.08))
     fig.tight_layout()
     write_png(fig, path, dpi=110)

@@ -29,9 +29,9 @@ def write_png(figure, path: str | os.PathLike, dpi: int) -> None:
     try:
         write_file(path, lambda handle: figure.savefig(handle, format="png", dpi=dpi), True)
     finally:
-        import matplotlib.pyplot as plt
-
-        plt.close(figure)
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is not None:  # pyplot keeps the figures it made until they are closed
+            pyplot.close(figure)
 
 
 def print_out(text: str) -> bool:
