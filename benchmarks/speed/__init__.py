@@ -19,7 +19,9 @@ question is a module of this package, whose docstring says what it measures:
 11. the project as installed: its dependencies' size, and with
     `--install` the first run after `pip install .` into a fresh environment (install);
 12. the README's main job, `benchmarks run --out DIR`, one run: its wall time, and the
-    workers' processor time against its solver calls (main_job).
+    workers' processor time against its solver calls (main_job);
+13. the harness at its kernels' speed: `benchmarks run` against `solvers rate` on the same
+    file, and over up to a million grids, its wall time and memory (harness_speed).
 
 There is no question 8: a question's number is part of its figures' ids, so that two
 records compare figure by figure, and a number is never given to another question.

@@ -110,6 +110,17 @@ def parser() -> argparse.ArgumentParser:
         help="skip question 12 (the README's main job, benchmarks run --out DIR: 15-30 s)",
     )
     p.add_argument(
+        "--harness-sizes",
+        type=sizes,
+        default=[20_000, 200_000, 1_000_000],
+        metavar="N,...",
+        help="question 13: benchmarks run up,fl,fl2 over N grids each "
+        "(default 20000,200000,1000000: about two minutes)",
+    )
+    p.add_argument(
+        "--skip-harness", action="store_true", help="skip question 13 (the harness's speed)"
+    )
+    p.add_argument(
         "--install",
         action="store_true",
         help="question 11: pip install . into a fresh environment and time the first rate "

@@ -1,7 +1,7 @@
 """Question 12: the README's main job, `python -m benchmarks run --out DIR`, exactly as
 the README gives it (every file of the project's data/sets/, the default solvers, the
 default workers: all cores), run once as a whole process into a temporary folder, on
-issue 32's two targets, both read from that one run:
+two targets (issue 32's wall time, issue 43's processor time), both read from that one run:
 
 - its wall time, start-up included, against an absolute bound (90 s, set for two idle
   cores).  Unlike the ratios of the other targets it is the machine's: a slower machine

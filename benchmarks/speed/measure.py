@@ -2,7 +2,8 @@
 
 `measure(questions, record)` reads the sets first (bad input before anything is timed),
 then asks each question its module answers (the list: `benchmarks.speed`): the engine's
-questions on the exam's formula (1 to 3), the commands in a temporary folder (4 to 6),
+questions on the exam's formula (1 to 3), the commands in a temporary folder (4 to 6,
+and 13: the harness),
 BxB (7), the native core (9), counting (10), the project as installed (11) and the
 README's main job (12).  A question whose set is not on this machine is skipped, with a
 line and an entry of the record saying why.  `Questions` is what the flags of `python -m
@@ -56,6 +57,8 @@ class Questions:
     skip_bxb: bool = False
     skip_core: bool = False
     skip_main_job: bool = False
+    harness_sizes: Sequence[int] = (20_000, 200_000, 1_000_000)  # question 13
+    skip_harness: bool = False
     install: bool = False
     quiet: bool = False
 
@@ -151,12 +154,13 @@ def engine_questions(rules, sets: Sets, questions: Questions, quiet: bool, recor
 
 
 def command_questions(sets: Sets, questions: Questions, tmp: Path, record: Record) -> None:
-    """Questions 4 to 6, each a command run in `tmp`: rate and run, at scale, proofs."""
+    """Questions 4 to 6 and 13, each a command run in `tmp`: rate and run, at scale,
+    proofs, the harness at its kernels' speed."""
     limit = questions.limit or None
     seventeen_name, hardest_name, _ = sets.names
     lines = grid_lines(sets.seventeen_grids)
     if not lines:
-        print("\n4-6. the commands: not measured (no 17-clue grids)")
+        print("\n4-6, 13. the commands: not measured (no 17-clue grids)")
         return
     if not questions.skip_commands:
         from benchmarks.speed.commands import commands
@@ -181,6 +185,12 @@ def command_questions(sets: Sets, questions: Questions, tmp: Path, record: Recor
             lists.append((hardest_name, read_grids(hardest_source, limit)))
         for source, grids in lists:
             proof_figures(source, grids, tmp, questions.check_limit, record)
+    if not questions.skip_harness:
+        from benchmarks.speed.harness_speed import harness_speed
+
+        harness_speed(seventeen_name, lines[:limit], tmp, record, questions.harness_sizes)
+    else:
+        record.skipped("run-vs-rate, harness-million, harness-memory-*: --skip-harness")
 
 
 def later_questions(sets: Sets, questions: Questions, quiet: bool, record: Record) -> None:

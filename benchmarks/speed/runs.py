@@ -1,5 +1,5 @@
 """The project's commands run as whole processes by `benchmarks speed` (questions 4, 5,
-6, 9 and 12): their wall time, resource usage and peak memory, and what they print."""
+6, 9, 12 and 13): their wall time, resource usage and peak memory, and what they print."""
 
 from __future__ import annotations
 
@@ -15,6 +15,14 @@ from benchmarks.speed.common import PROG
 from benchmarks.timing import peak_mb
 
 ONE_WORKER = ("--workers", "1")
+
+
+def repeated(lines: Sequence[str], size: int, path: Path) -> Path:
+    """Write `size` lines into `path`, those of `lines` repeated; return the path."""
+    with open(path, "w", encoding="utf-8") as dst:
+        for start in range(0, size, len(lines)):
+            dst.writelines(lines[: min(len(lines), size - start)])
+    return path
 
 
 def run_command(argv: list[str], stdout) -> tuple[float, float]:
@@ -92,13 +100,16 @@ def rate_usage(
 
 
 def harness_run(
-    path: Path, folder: Path, where: Sequence[str] = ONE_WORKER, length: bool = False
+    path: Path,
+    folder: Path,
+    where: Sequence[str] = ONE_WORKER,
+    length: bool = False,
+    solvers: str = "up,fl,minisat22",
 ) -> tuple[float, float, float, int]:
-    """Run `benchmarks run` with up, fl, minisat22 on a file, with `--length` when
-    `length`, on the workers `where` names: (wall, peak MiB, summed solver-call
-    seconds, grids)."""
+    """Run `benchmarks run` with `solvers` on a file, with `--length` when `length`, on
+    the workers `where` names: (wall, peak MiB, summed solver-call seconds, grids)."""
     out = folder / "run"
-    argv = ["benchmarks", "run", str(path), "--solvers", "up,fl,minisat22", "--quiet"]
+    argv = ["benchmarks", "run", str(path), "--solvers", solvers, "--quiet"]
     argv += ["--length"] if length else []
     wall, peak = run_command([*argv, *where, "--out", str(out)], subprocess.DEVNULL)
     document = results(out)

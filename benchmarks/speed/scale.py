@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.speed.record import Record
-from benchmarks.speed.runs import ONE_WORKER, harness_run, rate_run
+from benchmarks.speed.runs import ONE_WORKER, harness_run, rate_run, repeated
 
 __all__ = ["ONE_WORKER", "at_scale"]
 
@@ -42,10 +42,7 @@ def at_scale(
     print(f"\n5. at scale: the grids of {source} repeated")
     peaks: dict[str, list[float]] = {place: [] for place, _ in places}
     for size in sizes:
-        path = folder / f"scale_{size}.txt"
-        with open(path, "w", encoding="utf-8") as dst:
-            for start in range(0, size, len(lines)):
-                dst.writelines(lines[: min(len(lines), size - start)])
+        path = repeated(lines, size, folder / f"scale_{size}.txt")
         for place, where in places:
             for command, run in SCALED_COMMANDS:
                 for length in lengths:  # the targets' way, then the default

@@ -178,7 +178,23 @@ TARGETS: tuple[Target, ...] = (
       "the main job's workers' processor time, results.json's worker_cpu_seconds (each "
       "chunk's process_time in its worker, summed)",
       "the same run's solver calls, its summaries' seconds_total summed (the report's "
-      "time per solver)", 5, "x", True, 32),
+      "time per solver)", 1.3, "x", True, 43),
+    # 13: the harness at its kernels' speed, issue 43
+    T("run-vs-rate", "13", "benchmarks run up,fl,fl2 / solvers rate --max-depth 2 (walls)",
+      "benchmarks run FILE --solvers up,fl,fl2 --workers 1 over the 17-clue list, whole "
+      "process, start-up included",
+      "solvers rate FILE --no-length --max-depth 2 --workers 1, whole process", 3, "x", True,
+      43),
+    T("harness-million", "13", "benchmarks run up,fl,fl2 wall per million grids",
+      "benchmarks run --solvers up,fl,fl2 --workers 1 over the 17-clue list repeated to "
+      "1,000,000 grids, whole process", "none: an absolute bound (grids/s beside)", 60, "s",
+      True, 43),
+    T("harness-memory-200k", "13", "peak RSS growth, benchmarks run up,fl,fl2",
+      "peak resident memory (largest process) of that run over 200,000 grids, less the "
+      "same over 20,000", "the run over 20,000 grids (its peak beside)", 15, "MB", True, 43),
+    T("harness-memory-million", "13", "peak RSS growth, benchmarks run up,fl,fl2",
+      "peak resident memory (largest process) of that run over 1,000,000 grids, less the "
+      "same over 20,000", "the run over 20,000 grids (its peak beside)", 30, "MB", True, 43),
 )  # fmt: skip
 del T
 
