@@ -41,7 +41,7 @@ from encoder.check import is_solution, solution_problems, unsatisfied_clause
 from encoder.decode import ModelError, grid_from_model
 from encoder.dimacs import Cnf, clause_lines, parse_cnf, parse_model
 from encoder.encodings import given_literals, puzzle_formula, rule_formula
-from encoder.geometry import Geometry
+from encoder.geometry import Geometry, standard
 from encoder.grids import format_line, parse_cells
 from encoder.puzzle_files import Puzzle, read_puzzles
 from encoder.variant import Variant
@@ -49,9 +49,9 @@ from solvers.backends.base import Backend, _split_units
 from solvers.backends.binaries import BINARY_COMMANDS
 from solvers.backends.names import BINARY_NAMES, HOME_DEPTHS, PYSAT_NAMES
 from solvers.backends.registry import COMPLETE, REGISTRY, make_backend, missing_reason
-from solvers.budgets import DEFAULT_BUDGET
+from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.core.engine import Engine
-from solvers.results import NOT_AVAILABLE, SolverResult, Status
+from solvers.results import NOT_AVAILABLE, Answers, SolverResult, Status
 
 PROJECT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
@@ -1268,3 +1268,35 @@ def test_a_closure_answers_grids_on_the_board_as_the_clause_engine(name, encodin
                 assert answers.models[i] == record.model
             if encoding != "centrale":  # the same engine: the same counters
                 assert (got.conflicts, got.propagations) == (record.conflicts, record.propagations)
+
+
+@pytest.mark.parametrize("name", PYSAT_NAMES)
+def test_a_pysat_solver_answers_a_chunk_as_it_answers_grid_by_grid(name):
+    """A PySAT backend's `solve_grids` (one Ctrl-C watch a chunk, the statistics read once
+    a grid) gives each grid the status, counters, reason and model that `solve_many`
+    gives it (times aside), on two fresh backends loaded alike: within the conflict
+    budget, and with a budget of 3 conflicts (which stops some grids for minisat22 and
+    cadical195).  Every model it returns is a solution of its grid (the independent
+    check); an unsatisfiable grid is told apart."""
+    geometry = standard(9)
+    cases = [c for c in GOLDEN_CASES if c.puzzle.geometry == geometry]
+    grids = np.array([case.puzzle.grid for case in cases] + [[1, 1] + [0] * 79], np.int8)
+    formula = rule_formula(geometry)
+    for budget in (None, Budget(conflicts=3)):
+        answers, records = [], []
+        for call in ("solve_grids", "solve_many"):
+            backend = make_backend(name, budget=budget).load(formula.clauses, formula.num_vars, 729)
+            backend.without_search = False  # the harness's way: the chunk's propagation says
+            with backend:
+                if call == "solve_grids":
+                    answers = backend.solve_grids(grids, geometry, "centrale")
+                else:
+                    records = backend.solve_many(
+                        [[9 * c + int(v) for c, v in enumerate(row) if v] for row in grids]
+                    )
+        timed_alike = replace(answers, seconds=np.array([r.seconds for r in records]))
+        assert timed_alike == Answers.from_results(name, records), (name, budget)
+        assert (answers.seconds > 0).all()
+        assert answers.status[-1] == Status.UNSAT.value
+        for i, model in answers.models.items():
+            assert is_solution(grid_from_model(model, geometry), grids[i].tolist(), geometry)
