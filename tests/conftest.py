@@ -10,11 +10,12 @@ fresh clone says plainly how much it could not check.
 Which tests depend on the public sets is recorded: every look at the cache or the mirror
 (puzzlesets.store, in this process or a command a test runs) appends a line to
 $SUDOKU_SAT_LOOKUP_LOG, and a test during which that file grew (its fixtures included)
-is listed in pytest's cache under PUBLIC_SET_TESTS.  .ci/run reruns exactly those with
-the sets hidden: a test that quietly needs them fails there, and the others, which never
-looked, cannot behave differently.  A module- or session-scoped fixture that looks is
-listed with the first test that set it up: rerun alone, that test sets it up again, and
-the fixture's look is checked there.
+is listed in pytest's cache under PUBLIC_SET_TESTS (with pytest-xdist, each worker keeps
+a log of its own and hands its list to the controller, which writes the cache).
+.ci/run reruns exactly those with the sets hidden: a test that quietly needs them fails
+there, and the others, which never looked, cannot behave differently.  A module- or
+session-scoped fixture that looks is listed with the first test that set it up: rerun
+alone, that test sets it up again, and the fixture's look is checked there.
 """
 
 from __future__ import annotations
@@ -85,9 +86,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         )
 
 
+def _xdist_worker(config) -> bool:
+    """Whether this session is one of pytest-xdist's workers (`-n`)."""
+    return hasattr(config, "workerinput")
+
+
 def pytest_configure(config):
     config.stash[_LOOKED] = set()
-    if not os.environ.get("SUDOKU_SAT_LOOKUP_LOG"):
+    # A worker keeps a log of its own: growth of a log two workers share could be the
+    # other's test.  What it saw goes to the controller as the worker ends.
+    if _xdist_worker(config) or not os.environ.get("SUDOKU_SAT_LOOKUP_LOG"):
         handle, path = tempfile.mkstemp(prefix="sudoku-sat-lookups-", suffix=".log")
         os.close(handle)
         os.environ["SUDOKU_SAT_LOOKUP_LOG"] = path
@@ -109,11 +117,21 @@ def pytest_runtest_protocol(item, nextitem):
         item.config.stash[_LOOKED].add(item.nodeid)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's controller: a worker has ended; keep the tests it saw look."""
+    looked = getattr(node, "workeroutput", {}).get(PUBLIC_SET_TESTS, [])
+    node.config.stash[_LOOKED].update(looked)
+
+
 def pytest_sessionfinish(session, exitstatus):
     config = session.config
-    cache = getattr(config, "cache", None)
-    if cache is not None:
-        cache.set(PUBLIC_SET_TESTS, sorted(config.stash[_LOOKED]))
+    if _xdist_worker(config):
+        config.workeroutput[PUBLIC_SET_TESTS] = sorted(config.stash[_LOOKED])
+    else:
+        cache = getattr(config, "cache", None)
+        if cache is not None:
+            cache.set(PUBLIC_SET_TESTS, sorted(config.stash[_LOOKED]))
     own = config.stash.get(_OWN_LOG, None)
     if own:
         os.environ.pop("SUDOKU_SAT_LOOKUP_LOG", None)
