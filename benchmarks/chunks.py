@@ -184,7 +184,7 @@ class _Loaded:
             backend = make_backend(
                 self.name, fresh=self.fresh, timeout=self.timeout, budget=self.budget
             )
-            backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
+            backend.load(formula, formula.num_vars, num_cell_vars(geometry.size))
             if isinstance(backend, PysatBackend):
                 backend.without_search = False  # the chunk's unit propagation says it
             return backend
@@ -213,6 +213,21 @@ class _Loaded:
         self.backends.clear()
         self.kept.clear()
         self.last = None
+
+
+def _answers_by_solver(
+    loaded: dict[str, _Loaded], runs: Sequence[GeometryRun]
+) -> dict[str, Answers]:
+    """Return each solver's answers on every grid: a run of grids of one geometry at a
+    time, every solver on it, so that the run's rule formula, built once (`rule_formula`
+    keeps the last few), serves them all: a jigsaw grid is a geometry of its own.  Each
+    backend gets its calls in the order `_answers` gives them: the same answers."""
+    parts: dict[str, list[Answers]] = {name: [] for name in loaded}
+    for run in runs:
+        for name, solver in loaded.items():
+            backend = solver.get(run.geometry, run.grids[:1])
+            parts[name].append(backend.solve_grids(run.grids, run.geometry, solver.encoding))
+    return {name: Answers.concatenate(found) for name, found in parts.items()}
 
 
 def _answers(loaded: _Loaded, runs: Sequence[GeometryRun]) -> Answers:
@@ -348,8 +363,7 @@ def _run(task: ChunkTask) -> ChunkResult:
     gc.disable()
     try:
         # One pass: the calls timed, then their answers checked (outside the timing).
-        for name in task.solvers:
-            found = _answers(loaded[name], runs)
+        for name, found in _answers_by_solver(loaded, runs).items():
             loaded[name].close()
             solved |= check_answers(checks, puzzles, runs, found, f"{name} ({task.encoding})")
             answers[name] = replace(found, solutions=None, models=None)

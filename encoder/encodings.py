@@ -41,11 +41,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from encoder.amo import AMO_ENCODINGS, at_most_one, pairwise
+from encoder.dimacs import Cnf
 from encoder.errors import GridError
 from encoder.geometry import KIND_LETTERS, Geometry
 from encoder.numbering import Clause, Grid, cell_var, num_cell_vars
@@ -72,6 +73,12 @@ class Formula:
     @property
     def num_clauses(self) -> int:
         return sum(len(group) for _, group in self.groups)
+
+    @cached_property
+    def cnf(self) -> Cnf:
+        """The clauses in flat form (`encoder.dimacs.Cnf`), made once: the solvers loaded
+        with one cached rule formula share it (a jigsaw grid's, for every solver)."""
+        return Cnf.from_clauses(self.clauses, self.num_vars)
 
 
 def _cell_vars(g: Geometry) -> np.ndarray:

@@ -91,7 +91,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from encoder.dimacs import Cnf
-from encoder.encodings import given_literal_rows
+from encoder.encodings import Formula, given_literal_rows
 from encoder.geometry import Geometry
 from encoder.numbering import Lit
 from solvers.budgets import Budget
@@ -209,22 +209,35 @@ class Backend:
         self.cell_vars = 0
 
     def load(
-        self, clauses: Sequence[Sequence[Lit]], num_vars: int, cell_vars: int | None = None
+        self,
+        clauses: Sequence[Sequence[Lit]] | Cnf | Formula,
+        num_vars: int,
+        cell_vars: int | None = None,
     ) -> Backend:
         """Load the formula and return self; `cell_vars` (default all) are the variables
         1..cell_vars that root-level propagation must assign for "solved without search".
 
-        `clauses` are lists of DIMACS ints (the encoder's formulas) or an
-        `encoder.dimacs.Cnf` (a parsed file), held flat either way; no list of lists of
-        a Cnf is made: PySAT solvers are fed from the arrays a few clauses at a time,
-        while lists, small, are kept as lists for them (a fresh solver per call)."""
+        `clauses` are lists of DIMACS ints, an `encoder.dimacs.Cnf` (a parsed file) or an
+        encoder `Formula` (the rules of a geometry), held flat either way.  No list of
+        lists of a Cnf is made: PySAT solvers are fed from the arrays a few clauses at a
+        time.  Lists, small, are copied as lists for them (a fresh solver per call); a
+        Formula's clauses are immutable tuples and its flat form is made once
+        (`Formula.cnf`), so every solver loaded with one rule formula shares both."""
         self.close()
-        formula = clauses if isinstance(clauses, Cnf) else Cnf.from_clauses(clauses, num_vars)
+        if isinstance(clauses, Formula):
+            formula, listed = clauses.cnf, clauses.clauses
+        elif isinstance(clauses, Cnf):
+            formula, listed = clauses, None
+        else:
+            formula, listed = Cnf.from_clauses(clauses, num_vars), None
         self.clauses, self.units, unit = _split_units(formula)
         if isinstance(clauses, Cnf):
             self.rows = self.clauses
+        elif listed is not None and not unit.any():
+            self.rows = listed
         else:
-            self.rows = [list(c) for c, u in zip(clauses, unit.tolist(), strict=True) if not u]
+            listed = clauses if listed is None else listed
+            self.rows = [list(c) for c, u in zip(listed, unit.tolist(), strict=True) if not u]
         self.num_vars = num_vars
         self.cell_vars = num_vars if cell_vars is None else cell_vars
         self.check = _ClauseCheck(self.clauses, num_vars)
