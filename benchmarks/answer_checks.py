@@ -81,7 +81,8 @@ def check_answers(
             continue
         rows = (mine + run.rows.start).tolist()
         if answers.solutions is not None:
-            check_solutions(checks, [puzzles[i] for i in rows], answers.solutions[rows], who)
+            check_solutions(checks, [puzzles[i] for i in rows], answers.solutions[rows], who,
+                            run.grids[mine])  # fmt: skip
             continue
         models = [answers.models[i] for i in rows]
         good = np.zeros(len(rows), dtype=bool)
@@ -94,13 +95,18 @@ def check_answers(
 
 
 def check_solutions(
-    checks: SolutionChecks, puzzles: Sequence[Puzzle], grids: np.ndarray, who: str
+    checks: SolutionChecks,
+    puzzles: Sequence[Puzzle],
+    grids: np.ndarray,
+    who: str,
+    givens: np.ndarray | None = None,
 ) -> None:
     """Check filled grids (a row per puzzle, all of one geometry) against their puzzles
-    in one vectorised pass; a row it does not find valid goes through `check_grid`,
-    which says what is wrong."""
+    (`givens`: their grids as rows, when the caller has them) in one vectorised pass; a
+    row it does not find valid goes through `check_grid`, which says what is wrong."""
     grids = np.asarray(grids, dtype=np.int64)
-    givens = np.array([p.grid for p in puzzles], dtype=np.int64)
+    if givens is None:
+        givens = np.array([p.grid for p in puzzles], dtype=np.int64)
     good = checks.of(puzzles[0].geometry).valid(grids, givens)
     for j in np.flatnonzero(~good).tolist():
         check_grid(puzzles[j], tuple(grids[j].tolist()), who)

@@ -259,13 +259,18 @@ def _settled_depths(task: ChunkTask, answers: dict[str, Answers]) -> list:
         if found is None:
             break
         done = open_rows & ((found.status != Status.UNKNOWN.value) | (found.stopped != 0))
-        for i in np.flatnonzero(done).tolist():
-            stopped = int(found.stopped[i])
-            label = rating_label(
-                Status(int(found.status[i])), depth, task.max_depth, stopped == TIMED_OUT,
-                depth, stopped == OVER,
-            )  # fmt: skip
-            settled[i] = depth_bucket(label)
+        rows = np.flatnonzero(done)
+        # The bucket depends on (status, stopped) alone: made once for each pair seen.
+        pairs = found.status[rows].astype(np.int64) * 256 + found.stopped[rows]
+        kinds, of_row = np.unique(pairs, return_inverse=True)
+        buckets = []
+        for pair in kinds.tolist():
+            status, stopped = Status(pair // 256), pair % 256
+            label = rating_label(status, depth, task.max_depth, stopped == TIMED_OUT, depth,
+                                 stopped == OVER)  # fmt: skip
+            buckets.append(depth_bucket(label))
+        for i, kind in zip(rows.tolist(), of_row.tolist(), strict=True):
+            settled[i] = buckets[kind]
         open_rows &= ~done
     return settled
 

@@ -40,6 +40,9 @@ def solution_problems(
     return problems
 
 
+BIT_SIZES = 48  # grids up to 48x48 are checked on bit masks, larger ones by sorting
+
+
 class SolutionCheck:
     """`solution_problems` for one geometry, vectorised for the usual answer, a valid
     solution: a few microseconds for 9x9, where the loop over the regions takes about
@@ -80,7 +83,17 @@ class SolutionCheck:
             return np.zeros(solutions.shape[0], dtype=bool)
         in_range = (solutions.min(axis=1, initial=n) >= 1) & (solutions.max(axis=1, initial=1) <= n)
         kept = ~np.any((puzzles != 0) & (puzzles != solutions), axis=1)
-        distinct = np.all(np.diff(np.sort(solutions[:, self.regions], axis=2), axis=2), axis=(1, 2))
+        if n <= BIT_SIZES:
+            # A region's values are distinct when the sum of their bits equals their OR
+            # (a repeated bit adds without changing the OR); a region of at most 64 cells
+            # of values up to 48 sums below 2**63.  A third of the time of sorting them.
+            bits = np.left_shift(np.int64(1), np.clip(solutions, 0, n).astype(np.int64))
+            picked = bits[:, self.regions]
+            distinct = np.all(np.bitwise_or.reduce(picked, axis=2) == picked.sum(axis=2), axis=1)
+        else:
+            distinct = np.all(
+                np.diff(np.sort(solutions[:, self.regions], axis=2), axis=2), axis=(1, 2)
+            )
         return in_range & kept & distinct
 
 

@@ -6,11 +6,13 @@ the one-row checks."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from encoder import make_geometry
+from encoder import check, make_geometry
 from encoder.check import SolutionCheck, solution_problems
 from encoder.decode import ModelError, grid_from_model, grids_from_models
 from encoder.numbering import cell_var
@@ -53,6 +55,8 @@ def test_same_verdict_and_messages_as_the_loop(size, which, changes, givens, dro
         givens_rows = np.array([puzzle, [0] * cells], dtype=np.int64)
         verdict = SolutionCheck(geometry).valid(rows, givens_rows).tolist()
         assert verdict == [not expected, not solution_problems(valid, [0] * cells, geometry)]
+        with mock.patch.object(check, "BIT_SIZES", 0):  # the sort of grids above 48x48
+            assert SolutionCheck(geometry).valid(rows, givens_rows).tolist() == verdict
 
 
 @settings(max_examples=200, deadline=None)
