@@ -181,8 +181,8 @@ TARGETS: tuple[Target, ...] = (
       "time per solver)", 1.3, "x", True, 43),
     # 13: the harness at its kernels' speed, issue 43
     T("run-vs-rate", "13", "benchmarks run up,fl,fl2 / solvers rate --max-depth 2 (walls)",
-      "benchmarks run FILE --solvers up,fl,fl2 --workers 1 over the 17-clue list, whole "
-      "process, start-up included",
+      "benchmarks run FILE --solvers up,fl,fl2 --workers 1 over the 17-clue list (its "
+      "tables, no --out), whole process, start-up included",
       "solvers rate FILE --no-length --max-depth 2 --workers 1, whole process", 3, "x", True,
       43),
     T("harness-million", "13", "benchmarks run up,fl,fl2 wall per million grids",
