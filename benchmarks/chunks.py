@@ -99,6 +99,8 @@ class ChunkTask:
     max_depth: int | None = 3  # rate grids up to this depth; None: no rating
     length: bool = False  # the refutation-length and BxB ratings beside the depth
     budget: Budget = DEFAULT_BUDGET  # work per grid and solver (and rating)
+    # the puzzles' grids as int8 rows, when the block was read as arrays (one geometry)
+    grids: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +362,7 @@ def _run(task: ChunkTask) -> ChunkResult:
         for name in task.solvers
     }
     checks = SolutionChecks()
-    runs = runs_by_geometry(puzzles)
+    runs = runs_by_geometry(puzzles, task.grids)
     answers: dict[str, Answers] = {}  # per solver (models dropped once checked)
     solved = np.zeros(len(puzzles), dtype=bool)  # a checked solution
     # The collector is off for the chunk, so that no collection lands inside a timed

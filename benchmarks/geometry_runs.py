@@ -23,9 +23,14 @@ class GeometryRun:
     grids: np.ndarray  # int8
 
 
-def runs_by_geometry(puzzles: Sequence[Puzzle]) -> list[GeometryRun]:
+def runs_by_geometry(
+    puzzles: Sequence[Puzzle], grids: np.ndarray | None = None
+) -> list[GeometryRun]:
     """Cut a chunk's puzzles into runs of one geometry (found by identity: hashing a
-    jigsaw's regions costs more)."""
+    jigsaw's regions costs more); `grids`, the puzzles' grids as int8 rows when the
+    chunk was read as arrays, are taken as they are for a chunk of one geometry."""
+    if grids is not None and puzzles and all(p.geometry is puzzles[0].geometry for p in puzzles):
+        return [GeometryRun(puzzles[0].geometry, range(len(puzzles)), grids)]
     runs, start = [], 0
     for end in range(1, len(puzzles) + 1):
         if end == len(puzzles) or puzzles[end].geometry is not puzzles[start].geometry:

@@ -121,7 +121,7 @@ def chunk_tasks(
     for k in order:
         dataset = datasets[k]
         for e, encoding in enumerate(options.encodings):
-            for c, (first, part) in enumerate(dataset.blocks(options.chunk_size)):
+            for c, (first, part, grids) in enumerate(dataset.grid_blocks(options.chunk_size)):
                 task = ChunkTask(
                     dataset.name,
                     encoding,
@@ -133,6 +133,7 @@ def chunk_tasks(
                     options.max_depth if rate else None,
                     options.length,
                     options.budget,
+                    grids,
                 )
                 yield starts[k] + e * per_set[k] + c, task
 

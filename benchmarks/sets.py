@@ -19,6 +19,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
 from encoder.geometry import Geometry
 from encoder.grid_arrays import NotPlain, PlainFile, check_clashes, plain_file
 from encoder.puzzle_files import Puzzle, PuzzleSource, open_source
@@ -49,25 +51,29 @@ class Dataset:
     def blocks(self, size: int) -> Iterator[tuple[int, tuple[Puzzle, ...]]]:
         """Yield (position of the first grid, the grids) for consecutive blocks of `size`
         grids in run order, reading the file as it goes."""
+        for first, puzzles, _ in self.grid_blocks(size):
+            yield first, puzzles
+
+    def grid_blocks(self, size: int) -> Iterator[tuple[int, tuple[Puzzle, ...], np.ndarray | None]]:
+        """`blocks`, with the block's grids as int8 rows when the file was read as arrays
+        (a plain file: the rows it was read into, one geometry), else None."""
         if size < 1:
             raise ValueError(f"block size must be >= 1, not {size}")
         if self.held is not None:
             for first in range(0, len(self.held), size):
-                yield first, self.held[first : first + size]
+                yield first, self.held[first : first + size], None
             return
         if self.plain is not None:  # a plain file: its grids read as arrays, a block at once
             geometry, path = self.plain.geometry, self.plain.path
             for first, values in self.plain.blocks(size):
                 if first >= self.count:
                     return
-                rows = values[: self.count - first].tolist()
-                yield (
-                    first,
-                    tuple(
-                        Puzzle(geometry, tuple(row), f"{path}:{first + i + 1}")
-                        for i, row in enumerate(rows)
-                    ),
+                grids = values[: self.count - first].astype(np.int8, copy=False)
+                puzzles = tuple(
+                    Puzzle(geometry, tuple(row), f"{path}:{first + i + 1}")
+                    for i, row in enumerate(grids.tolist())
                 )
+                yield first, puzzles, grids
             return
         geometries: dict[tuple[int, str | None], Geometry] = {}
         block: list[Puzzle] = []
@@ -76,11 +82,11 @@ class Dataset:
             # Clashing givens were refused when the set was read (`read_dataset`).
             block.append(self.source.puzzle(text, True, geometries))
             if len(block) == size:
-                yield first, tuple(block)
+                yield first, tuple(block), None
                 first += size
                 block = []
         if block:
-            yield first, tuple(block)
+            yield first, tuple(block), None
 
     @property
     def puzzles(self) -> tuple[Puzzle, ...]:
