@@ -17,7 +17,6 @@ from solvers.backends.base import Backend, assigned_cells, complete
 from solvers.budgets import DEFAULT_BUDGET, Budget, budget_reason
 from solvers.limits import (
     deadline_after,
-    interrupted_by_ctrl_c,
     pysat_solve,
     pysat_solve_in_one_call,
     sigint_kept_by_python,
@@ -149,12 +148,13 @@ class PysatBackend(Backend):
         )
 
     def solve_grids(self, grids: np.ndarray, geometry: Geometry, encoding: str) -> Answers:
-        """`Backend.solve_grids` with only the solver's call per grid: one Ctrl-C watch
-        and one signal set-up for the chunk (a watch a call costs a thread and a socket
-        pair: 0.5 ms, more than a 17-clue grid's solve), the statistics read once a grid
-        (each call's `before` is the last one's `after`), the columns filled in place.
-        The same answers and counts as `solve` grid by grid; a time limit (which slices
-        each call) or a solver built per call takes that way."""
+        """`Backend.solve_grids` with little beyond the solver's call per grid: the
+        statistics read once a grid (each call's `before` is the last one's `after`),
+        the columns filled in place, no record per grid.  Each call is made as `solve`
+        makes it (`pysat_solve_in_one_call`: in the main thread, a Ctrl-C watch for the
+        call alone, so that the solver is never interrupted outside a solve).  The same
+        answers and counts as `solve` grid by grid; a time limit (which slices each
+        call) or a solver built per call takes that way."""
         if self.timeout is not None or self.fresh or self.solver is None or self.without_search:
             return super().solve_grids(grids, geometry, encoding)
         sets = given_literal_rows(grids, geometry.size)
@@ -169,31 +169,25 @@ class PysatBackend(Backend):
         baseline = DECISION_BASELINE.get(self.name, lambda raw, sat: raw)
         keys = ("decisions", "conflicts", "propagations")
         clock = time.perf_counter
-        with sigint_kept_by_python(), interrupted_by_ctrl_c(solver) as ctrl_c:
-            before = solver.accum_stats() or {}
-            for i, givens in enumerate(sets):
-                if ctrl_c.pressed:  # raised as the block ends, once the watch is undone
-                    break
-                solver.conf_budget(budget)
-                start = clock()
-                sat = solver.solve_limited(assumptions=[*units, *givens], expect_interrupt=True)
-                seconds[i] = clock() - start
-                after = solver.accum_stats() or {}
-                if sat is None:
-                    status[i], stopped[i] = Status.UNKNOWN.value, OVER
-                    reasons[i] = budget_reason("conflicts", budget)
-                else:
-                    status[i] = (Status.SAT if sat else Status.UNSAT).value
-                    for row, key in enumerate(keys):
-                        if key in after:
-                            figures[row, i] = after[key] - before.get(key, 0)
-                    if figures[0, i] != NA:
-                        figures[0, i] = baseline(int(figures[0, i]), sat)
-                    if sat:
-                        models[i] = complete(solver.get_model() or (), self.num_vars)
-                before = after
-        if ctrl_c.pressed:  # a Ctrl-C the watch saw but Python's handler did not raise
-            raise KeyboardInterrupt
+        before = solver.accum_stats() or {}
+        for i, givens in enumerate(sets):
+            start = clock()
+            sat = pysat_solve_in_one_call(solver, [*units, *givens], budget)
+            seconds[i] = clock() - start
+            after = solver.accum_stats() or {}
+            if sat is None:
+                status[i], stopped[i] = Status.UNKNOWN.value, OVER
+                reasons[i] = budget_reason("conflicts", budget)
+            else:
+                status[i] = (Status.SAT if sat else Status.UNSAT).value
+                for row, key in enumerate(keys):
+                    if key in after:
+                        figures[row, i] = after[key] - before.get(key, 0)
+                if figures[0, i] != NA:
+                    figures[0, i] = baseline(int(figures[0, i]), sat)
+                if sat:
+                    models[i] = complete(solver.get_model() or (), self.num_vars)
+            before = after
         return Answers(self.name, status, np.full(count, NA, np.int8), *figures, seconds,
                        stopped, reasons, models=models)  # fmt: skip
 
