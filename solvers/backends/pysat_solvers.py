@@ -8,10 +8,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import numpy as np
-
-from encoder.encodings import given_literal_rows
-from encoder.geometry import Geometry
 from encoder.numbering import Lit
 from solvers.backends.base import Backend, assigned_cells, complete
 from solvers.budgets import DEFAULT_BUDGET, Budget, budget_reason
@@ -22,16 +18,7 @@ from solvers.limits import (
     sigint_kept_by_python,
     time_limit_reason,
 )
-from solvers.results import (
-    NA,
-    NOT_AVAILABLE,
-    OVER,
-    Answers,
-    Figure,
-    NotAvailable,
-    SolverResult,
-    Status,
-)
+from solvers.results import NOT_AVAILABLE, Figure, NotAvailable, SolverResult, Status
 
 
 def figure_of(after: dict, before: dict, key: str) -> int:
@@ -146,50 +133,6 @@ class PysatBackend(Backend):
             figure("conflicts"),
             figure("propagations"),
         )
-
-    def solve_grids(self, grids: np.ndarray, geometry: Geometry, encoding: str) -> Answers:
-        """`Backend.solve_grids` with little beyond the solver's call per grid: the
-        statistics read once a grid (each call's `before` is the last one's `after`),
-        the columns filled in place, no record per grid.  Each call is made as `solve`
-        makes it (`pysat_solve_in_one_call`: in the main thread, a Ctrl-C watch for the
-        call alone, so that the solver is never interrupted outside a solve).  The same
-        answers and counts as `solve` grid by grid; a time limit (which slices each
-        call) or a solver built per call takes that way."""
-        if self.timeout is not None or self.fresh or self.solver is None or self.without_search:
-            return super().solve_grids(grids, geometry, encoding)
-        sets = given_literal_rows(grids, geometry.size)
-        count = len(sets)
-        status = np.zeros(count, np.int8)
-        figures = np.full((3, count), NA, np.int64)  # decisions, conflicts, propagations
-        seconds = np.zeros(count, np.float64)
-        stopped = np.zeros(count, np.int8)
-        reasons: dict[int, str] = {}
-        models: dict[int, tuple[int, ...]] = {}
-        solver, units, budget = self.solver, self.units, self.budget.conflicts
-        baseline = DECISION_BASELINE.get(self.name, lambda raw, sat: raw)
-        keys = ("decisions", "conflicts", "propagations")
-        clock = time.perf_counter
-        before = solver.accum_stats() or {}
-        for i, givens in enumerate(sets):
-            start = clock()
-            sat = pysat_solve_in_one_call(solver, [*units, *givens], budget)
-            seconds[i] = clock() - start
-            after = solver.accum_stats() or {}
-            if sat is None:
-                status[i], stopped[i] = Status.UNKNOWN.value, OVER
-                reasons[i] = budget_reason("conflicts", budget)
-            else:
-                status[i] = (Status.SAT if sat else Status.UNSAT).value
-                for row, key in enumerate(keys):
-                    if key in after:
-                        figures[row, i] = after[key] - before.get(key, 0)
-                if figures[0, i] != NA:
-                    figures[0, i] = baseline(int(figures[0, i]), sat)
-                if sat:
-                    models[i] = complete(solver.get_model() or (), self.num_vars)
-            before = after
-        return Answers(self.name, status, np.full(count, NA, np.int8), *figures, seconds,
-                       stopped, reasons, models=models)  # fmt: skip
 
     def close(self) -> None:
         for solver in (self.solver, self.prober):

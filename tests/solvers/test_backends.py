@@ -1272,12 +1272,12 @@ def test_a_closure_answers_grids_on_the_board_as_the_clause_engine(name, encodin
 
 @pytest.mark.parametrize("name", PYSAT_NAMES)
 def test_a_pysat_solver_answers_a_chunk_as_it_answers_grid_by_grid(name):
-    """A PySAT backend's `solve_grids` (the statistics read once a grid, the columns filled
-    in place) gives each grid the status, counters, reason and model that `solve_many`
-    gives it (times aside), on two fresh backends loaded alike: within the conflict
-    budget, and with a budget of 3 conflicts (which stops some grids for minisat22 and
-    cadical195).  Every model it returns is a solution of its grid (the independent
-    check); an unsatisfiable grid is told apart."""
+    """A PySAT backend's `solve_grids` (the harness's call, answers in columns) gives each
+    grid the status, counters, reason and model that `solve_many` gives it (times aside),
+    on two fresh backends loaded alike: within the conflict budget, and with a budget of
+    3 conflicts (which stops some grids for minisat22 and cadical195).  Every model it
+    returns is a solution of its grid (the independent check); an unsatisfiable grid is
+    told apart."""
     geometry = standard(9)
     cases = [c for c in GOLDEN_CASES if c.puzzle.geometry == geometry]
     grids = np.array([case.puzzle.grid for case in cases] + [[1, 1] + [0] * 79], np.int8)
