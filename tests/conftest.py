@@ -92,6 +92,13 @@ def _xdist_worker(config) -> bool:
 
 
 def pytest_configure(config):
+    if not _xdist_worker(config):
+        # Nearly every test imports the native core: unbuilt (a clone before `pip install
+        # -e .`), the run is one line saying how to build it, not an error per module.
+        try:
+            import solvers.core  # noqa: F401
+        except ImportError as error:
+            pytest.exit(f"sudoku-sat: {error}", returncode=pytest.ExitCode.USAGE_ERROR)
     config.stash[_LOOKED] = set()
     # A worker keeps a log of its own: growth of a log two workers share could be the
     # other's test.  What it saw goes to the controller as the worker ends.
