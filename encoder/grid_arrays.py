@@ -160,3 +160,24 @@ def check_clashes(values: np.ndarray, geometry: Geometry, path: str, first: int 
             more = f" (and {len(clashes) - 1} more)" if len(clashes) > 1 else ""
             line = first + row + 1
             raise ClashError(f"{describe_clash(clashes[0], geometry)}{more}", path, line)
+
+
+def line_rows(lines: list[str], geometry: Geometry) -> np.ndarray | None:
+    """Return grid strings of `geometry` (one symbol or blank a cell, N*N each) as int8
+    rows in a few numpy calls, or None when one of them is not such a string (the caller
+    then parses them one by one, whose errors say what is wrong).  Givens are not
+    checked against the rules."""
+    cells = geometry.num_cells
+    try:
+        if not geometry.symbols or (lines and set(map(len, lines)) != {cells}):
+            return None
+        data = "".join(lines).encode("ascii")
+    except (TypeError, UnicodeEncodeError):  # not strings, or not one byte a symbol
+        return None
+    table = np.full(256, 255, dtype=np.uint8)  # 255: not a symbol nor a blank
+    for byte, value in value_table(geometry.symbols).items():
+        table[byte] = value
+    values = table[np.frombuffer(data, np.uint8)].reshape(len(lines), cells)
+    if (values == 255).any():
+        return None
+    return values.view(np.int8)

@@ -20,6 +20,7 @@ from pysat.solvers import Solver
 from encoder.encodings import given_literals, rule_formula
 from encoder.geometry import Geometry
 from encoder.numbering import Grid
+from solvers.budgets import OVER_BUDGET
 from solvers.limits import pysat_solve
 from solvers.results import SolutionCount
 
@@ -61,11 +62,14 @@ class PysatCounter:
 
 
 def describe(count: SolutionCount) -> str:
-    """Return 'unique', 'no solution', '3 solutions' or '>= 2 solutions (cap)'."""
+    """Return 'unique', 'no solution' (and the clash of givens, if any), '3 solutions',
+    '>= 2 solutions (cap)' or '>budget (>= 1 solution)'."""
+    if count.over_budget:
+        return f"{OVER_BUDGET} (>= {count.count} solution{'' if count.count == 1 else 's'})"
     if count.unique:
         return "unique"
-    if count.count == 0:
-        return "no solution"
+    if count.count == 0 and count.complete:
+        return f"no solution ({count.clash})" if count.clash else "no solution"
     if not count.complete:
         return f">= {count.count} solutions (cap)"
     return f"{count.count} solutions"

@@ -6,6 +6,8 @@ The public API, shaped like PySAT's:
   `probe` (the failed-literal rule, nested to any depth), `solve`, `count`;
 - `solve(grid, solver=...)`: one grid, one solver of the registry, its answer as a
   `GridResult` (a notebook draws it);
+- `count(grid, cap=2)`, `count_many(grids, cap=2)`: solutions counted on the board (DPLL
+  in the C core), one grid or many in one call;
 - `SOLVERS`: the registry, name -> factory of a backend (`up`, `fl`, `fl2`, `fl3`,
   `dpll`, PySAT's, solver binaries);
 - `Rater(geometry).rate(grid)`: the depth of reasoning a grid needs;
@@ -55,6 +57,8 @@ __all__ = [
     "Rater",
     "Status",
     "Step",
+    "count",
+    "count_many",
     "solve",
 ]
 
@@ -78,6 +82,10 @@ def __getattr__(name: str):
         from solvers.ratings.depth import Rater
 
         return Rater
+    if name in ("count", "count_many"):
+        from solvers.backends import count as counting
+
+        return getattr(counting, name)
     if name in ("GridResult", "solve"):
         from solvers.backends import solve as grid_solve
 

@@ -301,11 +301,15 @@ class Work:
 class SolutionCount:
     """The number of solutions (models) of a grid or a formula, counted up to a cap:
     `complete` is False when the count stopped early (at the cap, or a budget), and
-    `count` is then a lower bound; `work`: what the count cost, when the engine counted."""
+    `count` is then a lower bound; `over_budget` when the work budget stopped it (then it
+    says `>budget`, never a number); `clash`, for a grid whose givens break a rule (no
+    solution), the clash in words; `work`: what the count cost, when the engine counted."""
 
     count: int
     complete: bool
     work: Work = field(default=Work(), compare=False)  # two counts are equal by their answer
+    over_budget: bool = False
+    clash: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if self.count < 0:

@@ -24,7 +24,7 @@ from encoder.geometry import Geometry, make_geometry
 from encoder.grids import format_line
 from encoder.numbering import Grid, num_cell_vars
 from encoder.picture import grid_svg
-from encoder.puzzle_files import read_puzzles
+from encoder.puzzle_files import Puzzle, read_puzzles
 from encoder.status import Status
 from solvers.budgets import Budget
 from solvers.core.extension import MAX_SECONDS
@@ -52,10 +52,15 @@ class GridResult:
         return grid_svg(self.geometry, self.givens, self.solution or None)
 
 
-def _givens(grid: str | Sequence[int], geometry: Geometry | None) -> tuple[Grid, Geometry]:
+def grid_values(
+    grid: str | Sequence[int] | Puzzle, geometry: Geometry | None
+) -> tuple[Grid, Geometry]:
     """Return (values, geometry) of a grid given as text (anything `read_puzzles` reads:
-    one grid) or as N*N values; without a geometry, the one the text says (its size, a
-    file's variant), or classic Sudoku of the values' size."""
+    one grid), as a `Puzzle` (its own geometry unless one is given) or as N*N values;
+    without a geometry, the one the text says (its size, a file's variant), or classic
+    Sudoku of the values' size."""
+    if isinstance(grid, Puzzle):
+        return grid_values(grid.grid, geometry or grid.geometry)
     if isinstance(grid, str):
         puzzles = list(read_puzzles(grid, geometry, allow_conflicts=True))
         if len(puzzles) != 1:
@@ -129,7 +134,7 @@ def solve(
     from solvers.backends.registry import make_backend  # PySAT and the core only when solving
 
     _check_bounds(timeout, budget)
-    values, geometry = _givens(grid, geometry)
+    values, geometry = grid_values(grid, geometry)
     formula = rule_formula(geometry, encoding)
     with make_backend(solver, timeout=timeout, budget=budget) as backend:
         backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))

@@ -12,15 +12,32 @@ on) at the first hypothesis boundary where the work spent on that grid exceeds t
 budget, so the same grids and budget give the same answers on every machine.  The
 opt-in `time_limit` of a depth loop is the clause engine's (DEPTH_TIMEOUT), read where
 the signal poll reads the clock, every few dozen hypotheses.
+
+Search (native/board/board_search.h): DPLL on the board counts, finds and enumerates
+solutions, and empties puzzles down to minimal ones, many grids a call; its budget is
+in the same units (cells placed and decisions), read at each node.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from encoder.geometry import Geometry
+from solvers.budgets import BudgetExhausted
 from solvers.core.boundary import ClosureFace, budget_units, depth_arrays, grid_rows, limit_ns
-from solvers.core.extension import MAX_SIDE, GridClosures, _core
+from solvers.core.extension import (
+    MAX_COUNT,
+    MAX_DEPTH,
+    MAX_SIDE,
+    STATUS_FOUND,
+    GridClosures,
+    GridCounts,
+    _core,
+)
+
+ENUMERATE_ROOM = 4096  # solutions an enumeration asks of the kernel a call
 
 BOARD_ENCODING = "centrale"  # the one rule formula whose propagation the board computes
 
@@ -31,6 +48,18 @@ def applies(geometry: Geometry, encoding: str) -> bool:
     name) and a side of at most MAX_SIDE.  Decided from the names the caller loads the
     rules by, never from clauses."""
     return encoding == BOARD_ENCODING and 1 <= geometry.size <= MAX_SIDE
+
+
+def check_cap(cap: int | None) -> int:
+    """A count's cap for the core: None (no cap: -1) or 1..MAX_COUNT; anything else is
+    refused with a one-line ValueError or TypeError."""
+    if cap is None:
+        return -1
+    if isinstance(cap, bool) or not isinstance(cap, int | np.integer):
+        raise TypeError(f"a cap must be an integer or None, not {cap!r}")
+    if not 1 <= cap <= MAX_COUNT:
+        raise ValueError(f"a cap must be in 1..{MAX_COUNT:,}, not {cap:,}")
+    return int(cap)
 
 
 class Board(ClosureFace):
@@ -51,8 +80,87 @@ class Board(ClosureFace):
         peers = np.full((self.cells, most), -1, np.int32)
         for c, row in enumerate(geometry.peers):
             peers[c, : len(row)] = row
+        self._tables = n, houses, peers  # a second board's, for an enumeration
         self._board = self._native = _core.Board(n, houses, peers)
         self._out = np.empty(n * self.cells, np.int64)
+
+    def count(
+        self,
+        grids,
+        cap: int | None = 2,
+        budget: int | None = None,
+        time_limit: float | None = None,
+        lookahead: int = 0,
+        solutions: bool = False,
+    ) -> GridCounts:
+        """Count the solutions of each grid (a row of N*N values, 0 for a blank) up to
+        `cap` (None: all of them) by DPLL on the board, in one call.  `budget`: work
+        units a grid (None: none); `time_limit`: seconds a grid, opt-in; `lookahead`:
+        the depth of the failed-literal closure run at each node (0: propagation
+        alone); `solutions`: keep each grid's first solution."""
+        grids = grid_rows(grids, self.cells)
+        count = grids.shape[0]
+        cap_units = check_cap(cap)
+        if not 0 <= lookahead <= MAX_DEPTH:
+            raise ValueError(f"lookahead must be in 0..{MAX_DEPTH}, not {lookahead}")
+        models, status = np.zeros(count, np.int64), np.zeros(count, np.int8)
+        decisions, work, ns = (np.zeros(count, np.int64) for _ in range(3))
+        first = np.zeros_like(grids) if solutions else None
+        self._board.count(grids, cap_units, budget_units(budget), limit_ns(time_limit),
+                          int(lookahead), False, models, status, decisions, work, ns,
+                          first)  # fmt: skip
+        return GridCounts(models, status, decisions, work, ns / 1e9, first)
+
+    def minimal(
+        self, grids, orders, budget: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Empty the cells of each grid (a full grid, or a puzzle with one solution) in
+        the order of its row of `orders` (a permutation of the cells), each while the
+        puzzle keeps exactly one solution, so every remaining given is necessary: return
+        (puzzles, tests, over), the counts made a grid and those `budget` (work units a
+        count, None: none) stopped, whose given was then kept."""
+        grids = grid_rows(grids, self.cells)
+        orders = np.ascontiguousarray(orders, np.int32)
+        count = grids.shape[0]
+        out = np.zeros_like(grids)
+        tests, over = np.zeros(count, np.int64), np.zeros(count, np.int64)
+        self._board.minimal(grids, orders, budget_units(budget), out, tests, over)
+        return out, tests, over
+
+    def models(
+        self, grid, limit: int | None = None, budget: int | None = None
+    ) -> Iterator[np.ndarray]:
+        """Yield the solutions of `grid` (N*N values), each an int8 array, at most
+        `limit` (None: all), in the search's order.  The generator searches on a board of
+        its own, so this one can be used while it is suspended; `budget` bounds the work
+        of each batch of ENUMERATE_ROOM solutions (past it, BudgetExhausted)."""
+        row = grid_rows([grid] if np.ndim(grid) == 1 else grid, self.cells)
+        if row.shape[0] != 1:
+            raise ValueError("models takes one grid")
+        check_cap(limit)
+        budget_units(budget)
+        return self._models(row, limit, budget)
+
+    def _models(self, row: np.ndarray, limit: int | None, budget: int | None):
+        board = _core.Board(*self._tables)
+        found, resume = 0, False
+        out = np.zeros((ENUMERATE_ROOM, self.cells), np.int8)
+        models, status = np.zeros(1, np.int64), np.zeros(1, np.int8)
+        while limit is None or found < limit:
+            room = ENUMERATE_ROOM if limit is None else min(ENUMERATE_ROOM, limit - found)
+            board.count(row, room, budget_units(budget), 0, 0, resume, models, status,
+                        None, None, None, None, out)  # fmt: skip
+            got = int(models[0])
+            for i in range(got):
+                yield out[i].copy()
+            found += got
+            if status[0] != STATUS_FOUND:
+                if status[0] == _core.STATUS_BUDGET:
+                    raise BudgetExhausted("work", budget)
+                if status[0] == _core.STATUS_BAD:
+                    raise ValueError("grid values must lie in 0..N")
+                return
+            resume = True
 
     def propagate_batch(self, grids) -> tuple[np.ndarray, np.ndarray]:
         """Propagate the givens of each row of `grids` (N*N values, 0 for a blank): return

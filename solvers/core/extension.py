@@ -28,7 +28,8 @@ __all__ = [
     "PROBE_BUDGET", "PROBE_CONFLICT", "PROBE_OK", "PROBE_TIME", "STATUS_BAD", "STATUS_BUDGET",
     "STATUS_CONFLICT", "STATUS_DECISIONS", "STATUS_EXHAUSTED", "STATUS_FOUND",
     "STATUS_INTERRUPT", "STATUS_OPEN", "STATUS_SAT", "STATUS_TIME", "TIME", "WORK",
-    "Closures", "Depths", "GridClosures", "load_extension", "use_variant", "variant", "variants",
+    "Closures", "Depths", "GridClosures", "GridCounts", "load_extension", "use_variant",
+    "variant", "variants",
 ]  # fmt: skip
 
 
@@ -161,6 +162,34 @@ class GridClosures:
     conflicts: np.ndarray
     work: np.ndarray
     seconds: np.ndarray
+
+
+@dataclass(frozen=True)
+class GridCounts:
+    """The solutions of many grids counted on the board (`Board.count`), one entry per
+    grid: `models` (counted up to the cap), `status` (EXHAUSTED: every solution counted;
+    FOUND: the cap reached, `models` a lower bound; WORK or TIME: the work budget or the
+    opt-in time limit stopped it, `models` a lower bound; STATUS_BAD: a value outside
+    0..N), `decisions`, `work` (the board's units: cells placed and decisions),
+    `seconds`, and `solutions` (each grid's first solution, 0s without one; None unless
+    asked for)."""
+
+    models: np.ndarray
+    status: np.ndarray
+    decisions: np.ndarray
+    work: np.ndarray
+    seconds: np.ndarray
+    solutions: np.ndarray | None
+
+    @property
+    def complete(self) -> np.ndarray:
+        """True where every solution was counted."""
+        return self.status == STATUS_EXHAUSTED
+
+    @property
+    def stopped(self) -> np.ndarray:
+        """True where the work budget or the time limit stopped the count."""
+        return (self.status == STATUS_BUDGET) | (self.status == STATUS_TIME)
 
 
 @dataclass(frozen=True)

@@ -252,6 +252,7 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")  # fmt: skip
     names = (
         "test_core_board.py",
+        "test_board_search.py",
         "test_core_clauses.py",
         "test_core_safety.py",
         "test_core_search.py",

@@ -27,6 +27,7 @@ HEADERS = (
     "board/board.h",
     "board/board_impl.h",
     "board/depth_loop.h",
+    "board/board_search.h",
     "clauses/clauses.h",
     "clauses/trace.h",
     "search/search.h",

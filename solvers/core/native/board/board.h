@@ -49,8 +49,48 @@ typedef struct Board {
     /* counters */
     uint64_t work;        /* cells placed + hypotheses tested: the budget's clock */
     uint64_t hypotheses;  /* hypotheses tested */
-    uint64_t conflicts;   /* hypotheses that failed, and frames found contradictory */
+    uint64_t conflicts;   /* hypotheses that failed, frames found contradictory, and
+                             search branches that failed */
+    uint64_t decisions;   /* search decisions */
+    /* the search's stack (board_search.h): a board and a decision a level, grown as
+     * needed; `stop`, the level of the last model, and `resumable`, set when the last
+     * count of one grid stopped at its cap there (enumeration goes on from it) */
+    word *stack;
+    int32_t *sdec;
+    int64_t scap, stop;
+    int resumable;
 } Board;
+
+/* A count of models (board_search.h), one entry a grid: cap (< 0: none), budget (work
+ * units a grid, < 0: none), limit_ns (each grid's opt-in time limit, 0: none),
+ * lookahead (the depth of the closure at each node, 0: propagation alone), resume (go
+ * on from the last model of the one grid of the previous count).  Answers: models,
+ * status (STATUS_EXHAUSTED: every model counted; STATUS_FOUND: the cap reached;
+ * STATUS_BUDGET, STATUS_TIME: stopped, a lower bound; STATUS_BAD: a value outside
+ * 0..N), and when not NULL decisions, work, ns, solutions (each grid's first model, cells
+ * int8; 0s without one) and out (the first `room` models of the run, cells int8 each). */
+typedef struct CountRun {
+    const int8_t *grids;
+    int64_t count, cap, budget, limit_ns;
+    int lookahead, resume;
+    int64_t *models;
+    int8_t *status;
+    int64_t *decisions, *work, *ns;
+    int8_t *solutions, *out;
+    int64_t room;
+} CountRun;
+
+/* Minimal puzzles by removal (board_search.h): grids (cells int8 each, a unique
+ * puzzle or a full grid), orders (cells int32 each, a permutation of the cells) and a
+ * budget per uniqueness test (< 0: none); out, the puzzles; tests, the counts made; over,
+ * those the budget stopped (their given kept). */
+typedef struct MinimalRun {
+    const int8_t *grids;
+    const int32_t *orders;
+    int64_t count, budget;
+    int8_t *out;
+    int64_t *tests, *over;
+} MinimalRun;
 
 enum { F_POS = 0, F_QUIET = 1, F_HYP = 2, F_WIT = 3, NUM_COLUMNS = 4 };
 
@@ -69,6 +109,11 @@ typedef struct BoardOps {
     /* rate grids (a DepthRun's; a grid past its time limit is STATUS_TIME): STATUS_OPEN or
      * STATUS_INTERRUPT */
     int (*depths)(Board *, const DepthRun *, Poll *);
+    /* count the models of grids (CountRun): STATUS_OPEN, STATUS_INTERRUPT or -1 when memory
+     * ran out */
+    int (*count)(Board *, const CountRun *, Poll *);
+    /* minimal puzzles by removal (MinimalRun): as count */
+    int (*minimal)(Board *, const MinimalRun *, Poll *);
 } BoardOps;
 
 extern const BoardOps board_ops_base;

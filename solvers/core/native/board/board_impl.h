@@ -60,6 +60,7 @@
  * a grid's first boundary, then every POLL_EVERY): no limit costs nothing, and a grid
  * stops within that many hypotheses of passing its limit.
  */
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -1076,9 +1077,13 @@ static int depths(Board *G, const DepthRun *run, Poll *poll) {
     return STATUS_OPEN;
 }
 
+#include "board_search.h"
+
 const BoardOps CAT(board_ops, VARIANT) = {
     .name = VARIANT_NAME,
     .batch = batch,
     .probe = probe,
     .depths = depths,
+    .count = count,
+    .minimal = minimal,
 };

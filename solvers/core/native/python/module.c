@@ -324,6 +324,8 @@ static void board_dealloc(BoardObject *self) {
     free(G->allhouses);
     free(G->cellhouses);
     board_free_room(G);
+    free(G->stack);
+    free(G->sdec);
     list_face_free(&self->face);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -611,6 +613,125 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* A count's or a budget's bound: -1 (none) or 0..MAX_COUNT (`least` the lowest). */
+static int check_bound(long long value, long long least, const char *name) {
+    if (value != -1 && (value < least || value > MAX_COUNT)) {
+        PyErr_Format(PyExc_ValueError, "%s must be -1 (none) or in %lld..%lld, not %lld", name,
+                     least, (long long)MAX_COUNT, value);
+        return -1;
+    }
+    return 0;
+}
+
+/* count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[,
+ * work[, ns[, solutions[, out]]]]]): the models of each grid up to cap (board.h: CountRun);
+ * each optional array None or an array of its shape; resume only after a count of one
+ * grid that stopped at its cap. */
+static PyObject *board_count(BoardObject *self, PyObject *args) {
+    PyObject *go, *mo, *so, *dO = Py_None, *wo = Py_None, *no = Py_None, *solo = Py_None,
+             *outo = Py_None;
+    long long cap, budget, limit_ns;
+    int lookahead, resume;
+    if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
+                          &resume, &mo, &so, &dO, &wo, &no, &solo, &outo))
+        return NULL;
+    if (board_made(self) < 0 || check_limit_ns(limit_ns) < 0 || check_depth(lookahead) < 0 ||
+        check_bound(cap, 1, "cap") < 0 || check_bound(budget, 0, "budget") < 0)
+        return NULL;
+    Board *G = &self->g;
+    Py_buffer gv = {0}, mv = {0}, sv = {0}, dv = {0}, wv = {0}, nv = {0}, solv = {0}, ov = {0};
+    PyObject *result = NULL;
+    if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
+    Py_ssize_t count = gv.shape[0];
+    if (get_ints(mo, &mv, "models", 8, 1, count, -1, 1) < 0 ||
+        get_ints(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
+        (dO != Py_None && get_ints(dO, &dv, "decisions", 8, 1, count, -1, 1) < 0) ||
+        (wo != Py_None && get_ints(wo, &wv, "work", 8, 1, count, -1, 1) < 0) ||
+        (no != Py_None && get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0) ||
+        (solo != Py_None && get_ints(solo, &solv, "solutions", 1, 2, count, G->cells, 1) < 0) ||
+        (outo != Py_None && get_ints(outo, &ov, "out", 1, 2, -1, G->cells, 1) < 0))
+        goto out;
+    if (resume && !(count == 1 && G->resumable)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "resume: the last count was not of one grid stopped at its cap");
+        goto out;
+    }
+    if (board_enter(self) < 0) goto out;
+    if (lookahead > 0 && board_room(G, lookahead) < 0) {
+        self->busy = 0;
+        goto out;
+    }
+    const CountRun run = {gv.buf, count, cap, budget, limit_ns, lookahead, resume,
+                          mv.buf, sv.buf, dv.obj ? dv.buf : NULL, wv.obj ? wv.buf : NULL,
+                          nv.obj ? nv.buf : NULL, solv.obj ? solv.buf : NULL, ov.obj ? ov.buf : NULL,
+                          ov.obj ? ov.shape[0] : 0};
+    Poll poll;
+    core_release(&poll);
+    int r = ops->count(G, &run, &poll);
+    core_reacquire(&poll);
+    self->busy = 0;
+    if (r < 0)
+        PyErr_NoMemory();
+    else if (r != STATUS_INTERRUPT)
+        result = Py_NewRef(Py_None);
+out:
+    RELEASE(&gv, &mv, &sv, &dv, &wv, &nv, &solv, &ov);
+    return result;
+}
+
+/* minimal(grids, orders, budget, out, tests, over): each grid's cells emptied in its
+ * order (a permutation of the cells) while its puzzle keeps one solution (MinimalRun). */
+static PyObject *board_minimal(BoardObject *self, PyObject *args) {
+    PyObject *go, *oo, *outo, *to, *ovo;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OOLOOO", &go, &oo, &budget, &outo, &to, &ovo)) return NULL;
+    if (board_made(self) < 0 || check_bound(budget, 0, "budget") < 0) return NULL;
+    Board *G = &self->g;
+    Py_buffer gv = {0}, ordv = {0}, outv = {0}, tv = {0}, overv = {0};
+    PyObject *result = NULL;
+    if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
+    Py_ssize_t count = gv.shape[0];
+    if (get_ints(oo, &ordv, "orders", 4, 2, count, G->cells, 0) < 0 ||
+        get_ints(outo, &outv, "out", 1, 2, count, G->cells, 1) < 0 ||
+        get_ints(to, &tv, "tests", 8, 1, count, -1, 1) < 0 ||
+        get_ints(ovo, &overv, "over", 8, 1, count, -1, 1) < 0)
+        goto out;
+    const int32_t *orders = ordv.buf;
+    char *seen = calloc((size_t)G->cells, 1);
+    if (!seen) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (Py_ssize_t g = 0; g < count; g++) { /* each order a permutation of the cells */
+        memset(seen, 0, (size_t)G->cells);
+        for (int i = 0; i < G->cells; i++) {
+            int32_t c = orders[(size_t)g * G->cells + i];
+            if (c < 0 || c >= G->cells || seen[c]) {
+                free(seen);
+                PyErr_Format(PyExc_ValueError, "orders[%zd] is no permutation of the %d cells", g,
+                             G->cells);
+                goto out;
+            }
+            seen[c] = 1;
+        }
+    }
+    free(seen);
+    if (board_enter(self) < 0) goto out;
+    const MinimalRun run = {gv.buf, orders, count, budget, outv.buf, tv.buf, overv.buf};
+    Poll poll;
+    core_release(&poll);
+    int r = ops->minimal(G, &run, &poll);
+    core_reacquire(&poll);
+    self->busy = 0;
+    if (r < 0)
+        PyErr_NoMemory();
+    else if (r != STATUS_INTERRUPT)
+        result = Py_NewRef(Py_None);
+out:
+    RELEASE(&gv, &ordv, &outv, &tv, &overv);
+    return result;
+}
+
 static PyObject *board_counters(BoardObject *self, PyObject *unused) {
     if (board_made(self) < 0) return NULL;
     return Py_BuildValue("KK", (unsigned long long)self->g.work,
@@ -625,6 +746,11 @@ static PyMethodDef board_methods[] = {
     {"depths", (PyCFunction)board_depths, METH_VARARGS,
      "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[, "
      "limit_ns[, open, conflicts]])"},
+    {"count", (PyCFunction)board_count, METH_VARARGS,
+     "count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[, "
+     "work[, ns[, solutions[, out]]]]])"},
+    {"minimal", (PyCFunction)board_minimal, METH_VARARGS,
+     "minimal(grids, orders, budget, out, tests, over)"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
     {NULL},
 };
