@@ -45,13 +45,13 @@ from encoder.encodings import rule_formula
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.numbering import Grid, cell_var
-from puzzles.counting import PysatCounter
+from solvers.budgets import DEFAULT_WORK
+from solvers.core.board import lookahead_for
 from solvers.core.rules import GridRules
 from solvers.limits import pysat_solve_in_one_call
 from solvers.results import SolutionCount
 
 SEARCHED_UP_TO = 25  # larger grids come from pattern_full_grid
-PYSAT_FROM = 12  # sizes whose generation counts go to PySAT (GridSampler.two_or_fewer)
 
 
 class _Restart(Exception):
@@ -60,26 +60,29 @@ class _Restart(Exception):
 
 class GridSampler(GridRules):
     """A `GridRules` (centrale rules) that also completes grids at random, and answers
-    generation's "no solution, unique or several?" with the faster counter per size."""
+    generation's "no solution, unique or several?" on the board."""
 
     def __init__(self, geometry: Geometry):
         super().__init__(geometry, "centrale")
         if not self.engine.ok:
             raise GridError(f"the rules of {geometry.describe()} have no solution")
-        self._pysat: PysatCounter | None = None  # two_or_fewer's counter from 12x12 on
 
     def two_or_fewer(self, grid: Grid) -> SolutionCount:
         """Return the number of solutions of `grid` up to 2 (no solution, unique, or
-        several), what generation asks.  From 12x12 on, a PySAT solver answers (made
-        once per GridSampler): near-minimal 16x16 jigsaw grids make the engine's search,
-        which learns nothing, crawl (a 16x16 jigsaw minimal puzzle: over 5 minutes,
-        against 1 to 3 minutes).  The answer is the same either way, so the puzzles generated
-        from a seed do not depend on who answers."""
-        if self.geometry.size < PYSAT_FROM:
-            return self.count(grid, 2)
-        if self._pysat is None:
-            self._pysat = PysatCounter(self.geometry)
-        return self._pysat.count(grid, 2)
+        several), what generation asks: the board's DPLL (every size generation
+        searches, up to SEARCHED_UP_TO, is one the board takes)."""
+        return self.count(grid, 2)
+
+    def minimal(self, full: Grid, order: list[int]) -> Grid:
+        """Return the minimal puzzle of `full` (a full grid, or a puzzle with one
+        solution) that emptying its cells in `order` while the solution stays unique
+        leaves: every remaining given is necessary.  One call of the board's kernel,
+        every uniqueness test in the core (a test the work budget stops keeps its
+        given)."""
+        board = self.board
+        puzzles, _, _ = board.minimal(np.array([full], np.int8), np.array([order], np.int32),
+                                      DEFAULT_WORK, lookahead_for(self.geometry))  # fmt: skip
+        return tuple(puzzles[0].tolist())
 
     def random_completion(
         self,

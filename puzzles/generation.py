@@ -171,17 +171,11 @@ def remove_givens(full: Grid, k: int, rng: random.Random) -> Grid:
 
 def minimal_puzzle(solver: GridSampler, full: Grid, rng: random.Random) -> Grid:
     """Return a minimal unique puzzle of the full grid: cells are emptied in random order
-    while the solution stays unique, so every remaining given is necessary."""
-    grid = list(full)
+    while the solution stays unique, so every remaining given is necessary (the order
+    drawn here, the tests made by the board in one call: `GridSampler.minimal`)."""
     order = list(range(len(full)))
     rng.shuffle(order)
-    for c in order:
-        value, grid[c] = grid[c], 0
-        puzzle = tuple(grid)
-        # A value that propagation restores needs no search: the solution stays the same.
-        if not solver.forces(puzzle, c, value) and not solver.two_or_fewer(puzzle).unique:
-            grid[c] = value
-    return tuple(grid)
+    return solver.minimal(full, order)
 
 
 @lru_cache(maxsize=8)

@@ -1,7 +1,8 @@
 """The home-grown engine as backends: its closures (`up`, `fl`, `fl2`, `fl3`: unit
 propagation and failed literals, run in the native core, a batch of grids in one call:
 on the board for the rules of the `centrale` encoding, `solve_grids`, else on the
-clause engine) and its complete search (`dpll`, through `Engine`)."""
+clause engine) and its complete search (`dpll`: on the board for those rules, the
+board's DPLL, `solve_grids`; else the clause engine's, through `Engine`)."""
 
 from __future__ import annotations
 
@@ -52,20 +53,51 @@ class HomeBackend(Backend):
         self._board = None  # the board of the rules, built at the first solve_grids
 
     def solve_grids(self, grids: np.ndarray, geometry: Geometry, encoding: str) -> Answers:
-        """A closure on the rules of `geometry` in the `centrale` encoding answers the
-        grids on the board, in one call (`Board.closures`: the same statuses, cells
-        and open cell variables as the clause engine's closures; its conflicts and work
-        are the board's); any other formula goes through the clause engine."""
+        """On the rules of `geometry` in the `centrale` encoding the board answers the
+        grids, in one call: a closure by `Board.closures` (the same statuses, cells and
+        open cell variables as the clause engine's closures; its conflicts and work
+        are the board's), DPLL by `Board.count` to one solution (the board's decisions
+        and failed branches).  Any other formula goes through the clause engine."""
         from solvers.core.board import Board, applies
 
-        if not (self.native and applies(geometry, encoding) and not self.units):
+        on_board = self.num_vars > 0 and applies(geometry, encoding) and not self.units
+        if not on_board:
             return super().solve_grids(grids, geometry, encoding)
         if self.cell_vars != num_cell_vars(geometry.size):
             raise ValueError(f"{self.name}: the loaded formula is not the rules of {geometry}")
         if self._board is None or self._board.geometry is not geometry:
             self._board = Board(geometry)
+        if self.depth is None:
+            counted = self._board.count(grids, 1, self.budget.work, self.timeout, solutions=True)
+            return self._search_answers(counted)
         out = self._board.closures(grids, self.depth, self.budget.work, self.timeout)
         return self._board_answers(out)
+
+    def _search_answers(self, out) -> Answers:
+        from solvers.core import STATUS_BAD, STATUS_BUDGET, STATUS_TIME
+
+        if (out.status == STATUS_BAD).any():
+            g = int(np.flatnonzero(out.status == STATUS_BAD)[0])
+            raise ValueError(f"grid {g}: a value outside 0..N")
+        sat = out.models > 0
+        over, timed = out.status == STATUS_BUDGET, out.status == STATUS_TIME
+        status = np.full(out.status.shape, Status.UNSAT.value, np.int8)
+        status[sat] = Status.SAT.value
+        status[~sat & (over | timed)] = Status.UNKNOWN.value
+        stopped = np.zeros(out.status.shape, np.int8)
+        stopped[~sat & over], stopped[~sat & timed] = OVER, TIMED_OUT
+        reasons = dict.fromkeys(
+            np.flatnonzero(~sat & over).tolist(), budget_reason("work", self.budget.work)
+        )
+        reasons.update(
+            dict.fromkeys(np.flatnonzero(~sat & timed).tolist(), time_limit_reason(self.timeout))
+        )
+        # The root's propagation fills a grid when the search found it without a decision.
+        without = (sat & (out.decisions == 0)).astype(np.int8)
+        return Answers(
+            self.name, status, without, out.decisions, out.conflicts, out.work, out.seconds,
+            stopped, reasons, out.solutions,
+        )  # fmt: skip
 
     def _board_answers(self, out) -> Answers:
         from solvers.core import DEPTH_BAD, DEPTH_BUDGET, DEPTH_OPEN, DEPTH_SAT, DEPTH_TIMEOUT

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -138,10 +138,39 @@ def solve(
     formula = rule_formula(geometry, encoding)
     with make_backend(solver, timeout=timeout, budget=budget) as backend:
         backend.load(formula.clauses, formula.num_vars, num_cell_vars(geometry.size))
-        result = backend.solve(given_literals(values, geometry))
+        if _searches_on_the_board(backend, geometry, encoding):
+            result = _board_search(backend, values, geometry, encoding, formula.num_vars)
+        else:
+            result = backend.solve(given_literals(values, geometry))
     solution: Grid = ()
     if result.status is Status.SAT:
         solution = grid_from_model(result.model, geometry)
         if not is_solution(solution, values, geometry):  # the independent check
             raise RuntimeError(f"{solver} returned a model that is no solution of the grid")
     return GridResult(geometry, values, result, solution)
+
+
+def _searches_on_the_board(backend, geometry: Geometry, encoding: str) -> bool:
+    """True for `dpll` on the rules of the `centrale` encoding, which the board's DPLL
+    answers (`HomeBackend.solve_grids`)."""
+    from solvers.backends.home import HomeBackend
+    from solvers.core.board import applies
+
+    return (
+        isinstance(backend, HomeBackend) and backend.depth is None and applies(geometry, encoding)
+    )
+
+
+def _board_search(backend, values: Grid, geometry: Geometry, encoding: str, num_vars: int):
+    """The board's answer on one grid as a SolverResult, its model the filled grid's
+    cell literals (the centrale rules have no other variable)."""
+    answers = backend.solve_grids(np.array([values], np.int8), geometry, encoding)
+    result = answers.record(0)
+    if result.status is not Status.SAT:
+        return result
+    n = geometry.size
+    model = -np.arange(1, num_vars + 1, dtype=np.int64)
+    filled = answers.solutions[0].astype(np.int64)
+    true = n * np.arange(n * n) + filled - 1  # cell_var(c, k) - 1
+    model[true] = -model[true]
+    return replace(result, model=tuple(model.tolist()))

@@ -170,13 +170,15 @@ class GridCounts:
     grid: `models` (counted up to the cap), `status` (EXHAUSTED: every solution counted;
     FOUND: the cap reached, `models` a lower bound; WORK or TIME: the work budget or the
     opt-in time limit stopped it, `models` a lower bound; STATUS_BAD: a value outside
-    0..N), `decisions`, `work` (the board's units: cells placed and decisions),
+    0..N), `decisions`, `conflicts` (branches that failed), `work` (the board's units:
+    cells placed and decisions),
     `seconds`, and `solutions` (each grid's first solution, 0s without one; None unless
     asked for)."""
 
     models: np.ndarray
     status: np.ndarray
     decisions: np.ndarray
+    conflicts: np.ndarray
     work: np.ndarray
     seconds: np.ndarray
     solutions: np.ndarray | None

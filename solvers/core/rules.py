@@ -2,9 +2,10 @@
 "rules + engine".  A grid's givens are passed as assumptions, so one `GridRules`
 serves every grid of its geometry (rating, explaining, counting, generating).
 
-What it answers about a grid is what unit propagation and the engine's search give:
-the candidates left to each cell, whether a value is forced, and the number of
-solutions up to a cap (`SolutionCount`).
+What it answers about a grid is what unit propagation and search give: the candidates
+left to each cell, whether a value is forced, and the number of solutions up to a cap
+(`SolutionCount`), counted by the board's DPLL (`board`, one per GridRules, made at its
+first count) for the rules it computes, else by the engine's search.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import numpy as np
 from encoder.encodings import Formula, given_literals, rule_formula
 from encoder.geometry import Geometry
 from encoder.numbering import Grid, cell_var, num_cell_vars
+from solvers.budgets import DEFAULT_WORK
 from solvers.core.engine import Engine
-from solvers.results import SolutionCount
+from solvers.results import SolutionCount, Work
 
 
 class GridRules:
@@ -23,6 +25,8 @@ class GridRules:
 
     def __init__(self, geometry: Geometry, encoding: str = "centrale"):
         self.geometry = geometry
+        self.encoding = encoding
+        self._board = None
         self.formula: Formula = rule_formula(geometry, encoding)
         self.engine = Engine(self.formula.clauses, self.formula.num_vars)
         n = geometry.size
@@ -56,9 +60,33 @@ class GridRules:
         target = cell_var(c, value, self.geometry.size)
         return not ok or target in lits or target in self._root_true
 
-    def count(self, grid: Grid, cap: int = 2) -> SolutionCount:
-        """Return the number of solutions of `grid`, stopping at `cap` (>= 1), by the
-        engine's search (chronological backtracking, no blocking clauses)."""
-        if cap < 1:
+    @property
+    def board(self):
+        """The board of the geometry (`solvers.core.board.Board`), or None when the
+        board does not compute these rules (another encoding, a side beyond MAX_SIDE)."""
+        from solvers.core.board import Board, applies
+
+        if self._board is None and applies(self.geometry, self.encoding):
+            self._board = Board(self.geometry)
+        return self._board
+
+    def count(
+        self, grid: Grid, cap: int | None = 2, work: int | None = DEFAULT_WORK
+    ) -> SolutionCount:
+        """Return the number of solutions of `grid`, stopping at `cap` (>= 1; None: no
+        cap), by the board's DPLL within `work` units (None: no budget; past it the
+        count says `over_budget`), or by the engine's search (chronological
+        backtracking, no blocking clauses) where the board does not apply."""
+        if cap is not None and cap < 1:
             raise ValueError(f"cap must be >= 1, not {cap}")
-        return self.engine.count(limit=cap, assumptions=self.givens(grid))
+        board = self.board
+        if board is None:
+            return self.engine.count(limit=cap, assumptions=self.givens(grid))
+        from solvers.core.board import lookahead_for
+        from solvers.core.extension import STATUS_BUDGET, STATUS_EXHAUSTED
+
+        out = board.count([grid], cap, budget=work, lookahead=lookahead_for(self.geometry))
+        status = int(out.status[0])
+        work_done = Work(decisions=int(out.decisions[0]), conflicts=int(out.conflicts[0]))
+        return SolutionCount(int(out.models[0]), status == STATUS_EXHAUSTED, work_done,
+                             over_budget=status == STATUS_BUDGET)  # fmt: skip

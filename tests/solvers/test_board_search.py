@@ -211,7 +211,7 @@ def test_the_native_entry_checks_its_arguments():
     board.count(bad, 2, -1, 0, 0, False, models[:1], status[:1])
     assert status[0] == 3  # STATUS_BAD: a value outside 0..N
     with pytest.raises(ValueError, match="no permutation"):
-        board.minimal(grids, np.zeros((2, 16), np.int32), -1, grids.copy(),
+        board.minimal(grids, np.zeros((2, 16), np.int32), -1, 0, grids.copy(),
                       np.zeros(2, np.int64), np.zeros(2, np.int64))  # fmt: skip
 
 
@@ -223,7 +223,7 @@ def test_minimal_puzzles_are_unique_and_every_given_is_needed():
     orders = np.array([rng.sample(range(81), 81) for _ in range(5)], np.int32)
     board = Board(geometry)
     puzzles, tests, over = board.minimal(fulls, orders)
-    assert over.tolist() == [0] * 5 and (tests == 81).all()
+    assert over.tolist() == [0] * 5 and (tests == 82).all()  # the grid's own, then each cell
     assert board.count(puzzles, 2).models.tolist() == [1] * 5
     for puzzle in puzzles:
         for c in np.flatnonzero(puzzle):
@@ -252,3 +252,14 @@ def test_ctrl_c_ends_a_count_within_a_tenth_of_a_second(side):
     """Counting every solution of an empty grid runs for ever; Ctrl-C lands in the poll
     of the search's nodes (the issue asks 50 ms; the margin is for a loaded CI)."""
     assert seconds_to_stop(INTERRUPTED, str(side)) < 0.25
+
+
+def test_a_grid_of_several_solutions_is_returned_as_it_is_by_minimal():
+    """Minimal's tests hold for a puzzle of one solution; one of several keeps every
+    given (each is needed: less one, it has several solutions still)."""
+    board = Board(standard(9))
+    several = np.array([parse_grid(EASTER_MONSTER, standard(9))], np.int8)
+    several[0, 0] = 0
+    assert board.count(several, 2).models[0] == 2
+    puzzles, tests, _ = board.minimal(several, np.arange(81, dtype=np.int32)[None, :])
+    assert (puzzles == several).all() and tests.tolist() == [1]

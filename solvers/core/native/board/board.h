@@ -67,7 +67,7 @@ typedef struct Board {
  * on from the last model of the one grid of the previous count).  Answers: models,
  * status (STATUS_EXHAUSTED: every model counted; STATUS_FOUND: the cap reached;
  * STATUS_BUDGET, STATUS_TIME: stopped, a lower bound; STATUS_BAD: a value outside
- * 0..N), and when not NULL decisions, work, ns, solutions (each grid's first model, cells
+ * 0..N), and when not NULL decisions, conflicts (branches that failed), work, ns, solutions (each grid's first model, cells
  * int8; 0s without one) and out (the first `room` models of the run, cells int8 each). */
 typedef struct CountRun {
     const int8_t *grids;
@@ -75,19 +75,20 @@ typedef struct CountRun {
     int lookahead, resume;
     int64_t *models;
     int8_t *status;
-    int64_t *decisions, *work, *ns;
+    int64_t *decisions, *conflicts, *work, *ns;
     int8_t *solutions, *out;
     int64_t room;
 } CountRun;
 
 /* Minimal puzzles by removal (board_search.h): grids (cells int8 each, a unique
  * puzzle or a full grid), orders (cells int32 each, a permutation of the cells) and a
- * budget per uniqueness test (< 0: none); out, the puzzles; tests, the counts made; over,
+ * budget per uniqueness test (< 0: none), the lookahead of its search (CountRun's); out, the puzzles; tests, the counts made; over,
  * those the budget stopped (their given kept). */
 typedef struct MinimalRun {
     const int8_t *grids;
     const int32_t *orders;
     int64_t count, budget;
+    int lookahead;
     int8_t *out;
     int64_t *tests, *over;
 } MinimalRun;

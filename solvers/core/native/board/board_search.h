@@ -168,6 +168,12 @@ static int search_kind(Board *G, int kind, const CountRun *run, int resume, uint
     return search_k(G, kind, run, resume, work0, deadline_ns, models, first, out, room, poll, 0);
 }
 
+/* test_k with the constants of G's kind. */
+static int test_kind(Board *G, int kind, word *b, int c, int v, int negative) {
+    if (kind == STD9) return test_k(G, b, c, v, negative, STD9);
+    return kind ? test_k(G, b, c, v, negative, 9) : test_k(G, b, c, v, negative, 0);
+}
+
 /* Count the models of each grid of run (board.h: CountRun).  STATUS_OPEN, STATUS_INTERRUPT
  * or -1 (no memory); a grid's outcome is in run->status. */
 static int count(Board *G, const CountRun *run, Poll *poll) {
@@ -176,7 +182,7 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
     for (int64_t g = 0; g < run->count; g++) {
         const int resume = run->resume && g == 0;
         if (core_poll(poll)) return STATUS_INTERRUPT;
-        const uint64_t w0 = G->work, d0 = G->decisions;
+        const uint64_t w0 = G->work, d0 = G->decisions, c0 = G->conflicts;
         const int64_t t0 = run->ns || run->limit_ns > 0 ? core_now_ns() : 0;
         int64_t deadline_ns = -1;
         if (run->limit_ns > 0) {
@@ -205,6 +211,7 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
         run->models[g] = found;
         run->status[g] = (int8_t)r;
         if (run->decisions) run->decisions[g] = (int64_t)(G->decisions - d0);
+        if (run->conflicts) run->conflicts[g] = (int64_t)(G->conflicts - c0);
         if (run->work) run->work[g] = (int64_t)(G->work - w0);
         if (run->ns) run->ns[g] = core_now_ns() - t0;
     }
@@ -212,30 +219,43 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
 }
 
 /* The minimal puzzles of run (board.h: MinimalRun): each grid's cells emptied in its
- * order when its puzzle keeps exactly one solution.  STATUS_OPEN, STATUS_INTERRUPT or -1. */
+ * order when its puzzle keeps exactly one solution.  A puzzle P with one solution S
+ * less the given v of cell c keeps one exactly when no solution has c != v (a
+ * solution with c = v is one of P, so it is S): each test is the search for one
+ * solution of P - c with v removed from c, which never walks S's subtree and stops at
+ * the first solution when the given is needed.  The grid must have one solution (a
+ * full grid has): one that has several is returned as it is (every given is then
+ * needed: the puzzle less one has several too).  STATUS_OPEN, STATUS_INTERRUPT or -1. */
 static int minimal(Board *G, const MinimalRun *run, Poll *poll) {
     const int kind = kind_of(G);
     if (stack_room(G, 2) < 0) return -1;
-    const CountRun two = {.cap = 2, .budget = run->budget};
+    const CountRun one = {.cap = 1, .budget = run->budget, .lookahead = run->lookahead};
+    const CountRun two = {.cap = 2, .budget = run->budget, .lookahead = run->lookahead};
     for (int64_t g = 0; g < run->count; g++) {
         int8_t *puzzle = run->out + (size_t)g * G->cells;
         const int32_t *order = run->orders + (size_t)g * G->cells;
         memcpy(puzzle, run->grids + (size_t)g * G->cells, (size_t)G->cells);
-        int64_t over = 0, tests = 0;
-        for (int i = 0; i < G->cells; i++) {
+        int64_t over = 0, tests = 1, found = 0;
+        int r = STATUS_BAD;
+        if (start_board(G, kind, G->stack, puzzle) > 0)
+            r = search_kind(G, kind, &two, 0, G->work, -1, &found, NULL, NULL, 0, poll);
+        if (r == STATUS_INTERRUPT || r < 0) return r;
+        over += r == STATUS_BUDGET;
+        const int unique = r == STATUS_EXHAUSTED && found == 1;
+        for (int i = 0; unique && i < G->cells; i++) {
             const int c = order[i];
             if (!puzzle[c]) continue;
             const int8_t given = puzzle[c];
             puzzle[c] = 0;
-            int64_t found = 0;
-            int r = STATUS_BAD;
-            const int started = start_board(G, kind, G->stack, puzzle);
+            found = 0;
+            r = STATUS_EXHAUSTED; /* no solution with c != given: c's given is not needed */
             tests++;
-            if (started > 0)
-                r = search_kind(G, kind, &two, 0, G->work, -1, &found, NULL, NULL, 0, poll);
+            if (start_board(G, kind, G->stack, puzzle) > 0 &&
+                test_kind(G, kind, G->stack, c, given - 1, 1) == STATUS_OPEN)
+                r = search_kind(G, kind, &one, 0, G->work, -1, &found, NULL, NULL, 0, poll);
             if (r == STATUS_INTERRUPT || r < 0) return r;
             if (r == STATUS_BUDGET) over++;
-            if (!(r == STATUS_EXHAUSTED && found == 1)) puzzle[c] = given; /* needed */
+            if (!(r == STATUS_EXHAUSTED && found == 0)) puzzle[c] = given; /* needed */
         }
         run->tests[g] = tests;
         run->over[g] = over;

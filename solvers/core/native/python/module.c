@@ -624,28 +624,30 @@ static int check_bound(long long value, long long least, const char *name) {
 }
 
 /* count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[,
- * work[, ns[, solutions[, out]]]]]): the models of each grid up to cap (board.h: CountRun);
+ * conflicts[, work[, ns[, solutions[, out]]]]]]): the models of each grid up to cap (board.h: CountRun);
  * each optional array None or an array of its shape; resume only after a count of one
  * grid that stopped at its cap. */
 static PyObject *board_count(BoardObject *self, PyObject *args) {
-    PyObject *go, *mo, *so, *dO = Py_None, *wo = Py_None, *no = Py_None, *solo = Py_None,
-             *outo = Py_None;
+    PyObject *go, *mo, *so, *dO = Py_None, *co = Py_None, *wo = Py_None, *no = Py_None,
+             *solo = Py_None, *outo = Py_None;
     long long cap, budget, limit_ns;
     int lookahead, resume;
-    if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
-                          &resume, &mo, &so, &dO, &wo, &no, &solo, &outo))
+    if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
+                          &resume, &mo, &so, &dO, &co, &wo, &no, &solo, &outo))
         return NULL;
     if (board_made(self) < 0 || check_limit_ns(limit_ns) < 0 || check_depth(lookahead) < 0 ||
         check_bound(cap, 1, "cap") < 0 || check_bound(budget, 0, "budget") < 0)
         return NULL;
     Board *G = &self->g;
-    Py_buffer gv = {0}, mv = {0}, sv = {0}, dv = {0}, wv = {0}, nv = {0}, solv = {0}, ov = {0};
+    Py_buffer gv = {0}, mv = {0}, sv = {0}, dv = {0}, cv = {0}, wv = {0}, nv = {0}, solv = {0},
+              ov = {0};
     PyObject *result = NULL;
     if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
     Py_ssize_t count = gv.shape[0];
     if (get_ints(mo, &mv, "models", 8, 1, count, -1, 1) < 0 ||
         get_ints(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
         (dO != Py_None && get_ints(dO, &dv, "decisions", 8, 1, count, -1, 1) < 0) ||
+        (co != Py_None && get_ints(co, &cv, "conflicts", 8, 1, count, -1, 1) < 0) ||
         (wo != Py_None && get_ints(wo, &wv, "work", 8, 1, count, -1, 1) < 0) ||
         (no != Py_None && get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0) ||
         (solo != Py_None && get_ints(solo, &solv, "solutions", 1, 2, count, G->cells, 1) < 0) ||
@@ -662,7 +664,8 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
         goto out;
     }
     const CountRun run = {gv.buf, count, cap, budget, limit_ns, lookahead, resume,
-                          mv.buf, sv.buf, dv.obj ? dv.buf : NULL, wv.obj ? wv.buf : NULL,
+                          mv.buf, sv.buf, dv.obj ? dv.buf : NULL, cv.obj ? cv.buf : NULL,
+                          wv.obj ? wv.buf : NULL,
                           nv.obj ? nv.buf : NULL, solv.obj ? solv.buf : NULL, ov.obj ? ov.buf : NULL,
                           ov.obj ? ov.shape[0] : 0};
     Poll poll;
@@ -675,17 +678,20 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
     else if (r != STATUS_INTERRUPT)
         result = Py_NewRef(Py_None);
 out:
-    RELEASE(&gv, &mv, &sv, &dv, &wv, &nv, &solv, &ov);
+    RELEASE(&gv, &mv, &sv, &dv, &cv, &wv, &nv, &solv, &ov);
     return result;
 }
 
-/* minimal(grids, orders, budget, out, tests, over): each grid's cells emptied in its
+/* minimal(grids, orders, budget, lookahead, out, tests, over): each grid's cells emptied in its
  * order (a permutation of the cells) while its puzzle keeps one solution (MinimalRun). */
 static PyObject *board_minimal(BoardObject *self, PyObject *args) {
     PyObject *go, *oo, *outo, *to, *ovo;
     long long budget;
-    if (!PyArg_ParseTuple(args, "OOLOOO", &go, &oo, &budget, &outo, &to, &ovo)) return NULL;
-    if (board_made(self) < 0 || check_bound(budget, 0, "budget") < 0) return NULL;
+    int lookahead;
+    if (!PyArg_ParseTuple(args, "OOLiOOO", &go, &oo, &budget, &lookahead, &outo, &to, &ovo))
+        return NULL;
+    if (board_made(self) < 0 || check_bound(budget, 0, "budget") < 0 || check_depth(lookahead) < 0)
+        return NULL;
     Board *G = &self->g;
     Py_buffer gv = {0}, ordv = {0}, outv = {0}, tv = {0}, overv = {0};
     PyObject *result = NULL;
@@ -717,7 +723,11 @@ static PyObject *board_minimal(BoardObject *self, PyObject *args) {
     }
     free(seen);
     if (board_enter(self) < 0) goto out;
-    const MinimalRun run = {gv.buf, orders, count, budget, outv.buf, tv.buf, overv.buf};
+    if (lookahead > 0 && board_room(G, lookahead) < 0) {
+        self->busy = 0;
+        goto out;
+    }
+    const MinimalRun run = {gv.buf, orders, count, budget, lookahead, outv.buf, tv.buf, overv.buf};
     Poll poll;
     core_release(&poll);
     int r = ops->minimal(G, &run, &poll);
@@ -748,9 +758,9 @@ static PyMethodDef board_methods[] = {
      "limit_ns[, open, conflicts]])"},
     {"count", (PyCFunction)board_count, METH_VARARGS,
      "count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[, "
-     "work[, ns[, solutions[, out]]]]])"},
+     "conflicts[, work[, ns[, solutions[, out]]]]]])"},
     {"minimal", (PyCFunction)board_minimal, METH_VARARGS,
-     "minimal(grids, orders, budget, out, tests, over)"},
+     "minimal(grids, orders, budget, lookahead, out, tests, over)"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
     {NULL},
 };
