@@ -2,13 +2,16 @@
 (and, with `--minimal`, that every given is needed).
 
 As in the school paper, uniqueness means that no second solution exists.  The count
-comes from one of the two counters of `puzzles.counting` (the engine's search, or PySAT
-with blocking clauses with `--counter pysat`).  A file is read as `benchmarks run`
-reads it (`encoder.puzzle_files`): the variant from the geometry flags, else from the file's
-`# geometry: FLAGS` header (written by `generate`), else from its name (`_x`, `hyper`);
-CSV/TSV files by their puzzle column.  A file without a puzzle is refused (exit 1), as
-`run` refuses it; Ctrl-C ends the run with the summary of the puzzles checked so far
-and exit status 130.
+comes from one of the two counters of `puzzles.counting` (the home engine's, which is
+the board's DPLL for the rules it computes, or PySAT with blocking clauses with
+`--counter pysat`).  A plain file (`encoder.grid_arrays`) counted by the engine goes
+to the board a block of grids a call, and so do the `--minimal` tests of a block (each
+unique grid less each of its givens), with no Python record per grid.  A file is read
+as `benchmarks run` reads it (`encoder.puzzle_files`): the variant from the geometry
+flags, else from the file's `# geometry: FLAGS` header (written by `generate`), else
+from its name (`_x`, `hyper`); CSV/TSV files by their puzzle column.  A file without
+a puzzle is refused (exit 1), as `run` refuses it; Ctrl-C ends the run with the
+summary of the puzzles checked so far and exit status 130.
 
 With `--proof DIR`, each unique puzzle N (0-based, in file order) gets DIR/N.cnf, its
 formula with the clause that forbids its solution, and DIR/N.drup, the engine's proof
@@ -25,11 +28,16 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
 
 from cli.flags import positive
 from encoder.cli_common import Parser, add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
+from encoder.grid_arrays import grid_array
+from encoder.grids import describe_clash, find_clashes
 from encoder.output_files import check_folder, write_text
 from encoder.puzzle_files import open_source
 from puzzles.counting import (
@@ -38,10 +46,14 @@ from puzzles.counting import (
     describe,
     necessary_givens,
 )
+from solvers.budgets import DEFAULT_WORK
+from solvers.core.extension import MAX_SIDE, STATUS_BUDGET, STATUS_EXHAUSTED
 from solvers.core.rules import GridRules
 from solvers.proofs.write import uniqueness_proof
+from solvers.results import SolutionCount
 
 COUNTERS = ("engine", "pysat")
+BLOCK = 1 << 14  # grids a call of the board: their --minimal rows stay a few MB
 
 
 def make_counter(geometry: Geometry, counter: str = "engine") -> SolutionCounter:
@@ -87,6 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--cap must be at least 2 (a second solution must be looked for)")
     # read as `benchmarks run` reads it: variant from flags, catalogue, header or file name
     opened = open_source(args.file, variant_of(args), args.column)
+    whole = grid_array(opened) if args.counter == "engine" and args.proof is None else None
+    if whole is not None and whole.values.shape[0] and whole.geometry.size <= MAX_SIDE:
+        return _on_the_board(whole, opened, args)
     puzzles = list(opened.puzzles())
     if puzzles and opened.variant_from in ("catalogue", "header", "file name"):
         print(
@@ -138,6 +153,78 @@ def main(argv: Sequence[str] | None = None) -> int:
                 counter.close()
     print_summary(tally, checked, not_minimal, args, time.perf_counter() - start)
     return 0 if tally["unique"] == len(puzzles) and not not_minimal else 1
+
+
+def _on_the_board(whole, opened, args: argparse.Namespace) -> int:
+    """`main` for a plain file counted by the engine: the board counts a block of grids
+    a call (and, with --minimal, the block's unique grids less each given), the lines
+    are made from the arrays."""
+    from solvers.core.board import Board, lookahead_for
+
+    geometry, values = whole.geometry, whole.values
+    if opened.variant_from in ("catalogue", "header", "file name"):
+        print(
+            f"benchmarks: {args.file}: {geometry.describe()} "
+            f"(flags from the {opened.variant_from}: {opened.variant.flags() or 'none'})",
+            file=sys.stderr,
+        )
+    start = time.perf_counter()
+    board, ahead = Board(geometry), lookahead_for(geometry)
+    tally: dict[str, int] = {"unique": 0, "no solution": 0, "several solutions": 0}
+    not_minimal = checked = 0
+    out = sys.stdout
+    try:
+        for first in range(0, values.shape[0], BLOCK):
+            block = values[first : first + BLOCK]
+            counts = board.count(block, args.cap, DEFAULT_WORK, lookahead=ahead)
+            spare = _spare_givens(board, block, counts, ahead) if args.minimal else None
+            lines = []
+            pairs = zip(counts.models.tolist(), counts.status.tolist(), strict=True)
+            for i, (models, status) in enumerate(pairs):
+                count = SolutionCount(models, status == STATUS_EXHAUSTED,
+                                      over_budget=status == STATUS_BUDGET)  # fmt: skip
+                if models == 0 and count.complete:
+                    clashes = find_clashes(tuple(block[i].tolist()), geometry)
+                    if clashes:
+                        count = replace(count, clash=describe_clash(clashes[0], geometry))
+                verdict = describe(count)
+                if count.unique:
+                    tally["unique"] += 1
+                    if spare is not None:
+                        left = int(spare[i])
+                        not_minimal += left > 0
+                        verdict += f", not minimal ({left} givens can go)" if left else ", minimal"
+                else:
+                    tally["no solution" if models == 0 else "several solutions"] += 1
+                lines.append(f"{whole.path}:{first + i + 1}  {verdict}\n")
+            out.write("".join(lines))
+            checked += len(lines)
+    except KeyboardInterrupt:
+        print_summary(tally, checked, not_minimal, args, time.perf_counter() - start)
+        done = f"{checked:,} of {values.shape[0]:,} puzzles checked"
+        print(f"benchmarks: interrupted: {done}", file=sys.stderr)
+        return 130
+    print_summary(tally, checked, not_minimal, args, time.perf_counter() - start)
+    return 0 if tally["unique"] == values.shape[0] and not not_minimal else 1
+
+
+def _spare_givens(board, block: np.ndarray, counts, lookahead: int) -> np.ndarray:
+    """For each unique grid of the block, how many of its givens can go alone (the grid
+    less that given still has one solution); 0 for the others.  One call of the board
+    for all of them, a row a (grid, given v of cell c): the grid less c keeps one
+    solution exactly when none has another value than v in c (one with v is the grid's),
+    so each row is the search for a solution without v in c, which stops at the first."""
+    unique = np.flatnonzero((counts.models == 1) & (counts.status == STATUS_EXHAUSTED))
+    rows, cells = np.nonzero(block[unique])
+    variants = block[unique][rows]
+    given = variants[np.arange(rows.size), cells].astype(np.int64)
+    variants[np.arange(rows.size), cells] = 0
+    other = board.count(variants, 1, DEFAULT_WORK, lookahead=lookahead,
+                        exclude=np.stack([cells, given], axis=1))  # fmt: skip
+    can_go = (other.models == 0) & (other.status == STATUS_EXHAUSTED)
+    spare = np.zeros(block.shape[0], np.int64)
+    np.add.at(spare, unique[rows[can_go]], 1)
+    return spare
 
 
 def write_proof(rules: GridRules, grid, folder: str, index: int) -> None:

@@ -104,12 +104,15 @@ class Board(ClosureFace):
         time_limit: float | None = None,
         lookahead: int = 0,
         solutions: bool = False,
+        exclude=None,
     ) -> GridCounts:
         """Count the solutions of each grid (a row of N*N values, 0 for a blank) up to
         `cap` (None: all of them) by DPLL on the board, in one call.  `budget`: work
         units a grid (None: none); `time_limit`: seconds a grid, opt-in; `lookahead`:
         the depth of the failed-literal closure run at each node (0: propagation
-        alone); `solutions`: keep each grid's first solution."""
+        alone); `solutions`: keep each grid's first solution; `exclude` (None, or per
+        grid a (cell, value) pair, a row of an N x 2 array, cell -1 for none): count the
+        solutions that do not put that value in that cell."""
         grids = grid_rows(grids, self.cells)
         count = grids.shape[0]
         cap_units = check_cap(cap)
@@ -118,9 +121,14 @@ class Board(ClosureFace):
         models, status = np.zeros(count, np.int64), np.zeros(count, np.int8)
         decisions, conflicts, work, ns = (np.zeros(count, np.int64) for _ in range(4))
         first = np.zeros_like(grids) if solutions else None
+        codes = None
+        if exclude is not None:
+            pairs = np.asarray(exclude, np.int64).reshape(count, 2)
+            codes = np.where(pairs[:, 0] < 0, -1, pairs[:, 0] * 64 + pairs[:, 1] - 1)
+            codes = codes.astype(np.int32)  # the core refuses what is no candidate
         self._board.count(grids, cap_units, budget_units(budget), limit_ns(time_limit),
                           int(lookahead), False, models, status, decisions, conflicts, work,
-                          ns, first)  # fmt: skip
+                          ns, first, None, codes)  # fmt: skip
         return GridCounts(models, status, decisions, conflicts, work, ns / 1e9, first)
 
     def minimal(

@@ -64,7 +64,9 @@ typedef struct Board {
 /* A count of models (board_search.h), one entry a grid: cap (< 0: none), budget (work
  * units a grid, < 0: none), limit_ns (each grid's opt-in time limit, 0: none),
  * lookahead (the depth of the closure at each node, 0: propagation alone), resume (go
- * on from the last model of the one grid of the previous count).  Answers: models,
+ * on from the last model of the one grid of the previous count), exclude (NULL, or per
+ * grid a candidate removed before the search, c * 64 + v for "value v + 1 of cell c",
+ * -1 for none: the solutions counted are those without it).  Answers: models,
  * status (STATUS_EXHAUSTED: every model counted; STATUS_FOUND: the cap reached;
  * STATUS_BUDGET, STATUS_TIME: stopped, a lower bound; STATUS_BAD: a value outside
  * 0..N), and when not NULL decisions, conflicts (branches that failed), work, ns, solutions (each grid's first model, cells
@@ -73,6 +75,7 @@ typedef struct CountRun {
     const int8_t *grids;
     int64_t count, cap, budget, limit_ns;
     int lookahead, resume;
+    const int32_t *exclude;
     int64_t *models;
     int8_t *status;
     int64_t *decisions, *conflicts, *work, *ns;

@@ -202,6 +202,10 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
                 r = STATUS_BAD;
             else if (!started)
                 r = STATUS_EXHAUSTED; /* the givens contradict: no model */
+            else if (run->exclude && run->exclude[g] >= 0 &&
+                     test_kind(G, kind, G->stack, run->exclude[g] >> 6, run->exclude[g] & 63, 1) !=
+                         STATUS_OPEN)
+                r = STATUS_EXHAUSTED; /* without that candidate: no model */
             else
                 r = search_kind(G, kind, run, 0, w0, deadline_ns, &found, first, run->out,
                                 run->room, poll);

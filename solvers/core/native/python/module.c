@@ -624,23 +624,23 @@ static int check_bound(long long value, long long least, const char *name) {
 }
 
 /* count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[,
- * conflicts[, work[, ns[, solutions[, out]]]]]]): the models of each grid up to cap (board.h: CountRun);
+ * conflicts[, work[, ns[, solutions[, out[, exclude]]]]]]]): the models of each grid up to cap (board.h: CountRun);
  * each optional array None or an array of its shape; resume only after a count of one
  * grid that stopped at its cap. */
 static PyObject *board_count(BoardObject *self, PyObject *args) {
     PyObject *go, *mo, *so, *dO = Py_None, *co = Py_None, *wo = Py_None, *no = Py_None,
-             *solo = Py_None, *outo = Py_None;
+             *solo = Py_None, *outo = Py_None, *xo = Py_None;
     long long cap, budget, limit_ns;
     int lookahead, resume;
-    if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
-                          &resume, &mo, &so, &dO, &co, &wo, &no, &solo, &outo))
+    if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
+                          &resume, &mo, &so, &dO, &co, &wo, &no, &solo, &outo, &xo))
         return NULL;
     if (board_made(self) < 0 || check_limit_ns(limit_ns) < 0 || check_depth(lookahead) < 0 ||
         check_bound(cap, 1, "cap") < 0 || check_bound(budget, 0, "budget") < 0)
         return NULL;
     Board *G = &self->g;
     Py_buffer gv = {0}, mv = {0}, sv = {0}, dv = {0}, cv = {0}, wv = {0}, nv = {0}, solv = {0},
-              ov = {0};
+              ov = {0}, xv = {0};
     PyObject *result = NULL;
     if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
     Py_ssize_t count = gv.shape[0];
@@ -651,8 +651,17 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
         (wo != Py_None && get_ints(wo, &wv, "work", 8, 1, count, -1, 1) < 0) ||
         (no != Py_None && get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0) ||
         (solo != Py_None && get_ints(solo, &solv, "solutions", 1, 2, count, G->cells, 1) < 0) ||
-        (outo != Py_None && get_ints(outo, &ov, "out", 1, 2, -1, G->cells, 1) < 0))
+        (outo != Py_None && get_ints(outo, &ov, "out", 1, 2, -1, G->cells, 1) < 0) ||
+        (xo != Py_None && get_ints(xo, &xv, "exclude", 4, 1, count, -1, 0) < 0))
         goto out;
+    for (Py_ssize_t g = 0; xv.obj && g < count; g++) {
+        const int32_t x = ((const int32_t *)xv.buf)[g];
+        if (x != -1 && (x < 0 || (x >> 6) >= G->cells || (x & 63) >= G->n)) {
+            PyErr_Format(PyExc_ValueError, "exclude[%zd]: %d is no candidate (cell * 64 + value - 1)",
+                         g, x);
+            goto out;
+        }
+    }
     if (resume && !(count == 1 && G->resumable)) {
         PyErr_SetString(PyExc_RuntimeError,
                         "resume: the last count was not of one grid stopped at its cap");
@@ -664,6 +673,7 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
         goto out;
     }
     const CountRun run = {gv.buf, count, cap, budget, limit_ns, lookahead, resume,
+                          xv.obj ? xv.buf : NULL,
                           mv.buf, sv.buf, dv.obj ? dv.buf : NULL, cv.obj ? cv.buf : NULL,
                           wv.obj ? wv.buf : NULL,
                           nv.obj ? nv.buf : NULL, solv.obj ? solv.buf : NULL, ov.obj ? ov.buf : NULL,
@@ -678,7 +688,7 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
     else if (r != STATUS_INTERRUPT)
         result = Py_NewRef(Py_None);
 out:
-    RELEASE(&gv, &mv, &sv, &dv, &cv, &wv, &nv, &solv, &ov);
+    RELEASE(&gv, &mv, &sv, &dv, &cv, &wv, &nv, &solv, &ov, &xv);
     return result;
 }
 
@@ -758,7 +768,7 @@ static PyMethodDef board_methods[] = {
      "limit_ns[, open, conflicts]])"},
     {"count", (PyCFunction)board_count, METH_VARARGS,
      "count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[, "
-     "conflicts[, work[, ns[, solutions[, out]]]]]])"},
+     "conflicts[, work[, ns[, solutions[, out[, exclude]]]]]]])"},
     {"minimal", (PyCFunction)board_minimal, METH_VARARGS,
      "minimal(grids, orders, budget, lookahead, out, tests, over)"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
