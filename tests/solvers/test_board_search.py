@@ -263,3 +263,16 @@ def test_a_grid_of_several_solutions_is_returned_as_it_is_by_minimal():
     assert board.count(several, 2).models[0] == 2
     puzzles, tests, _ = board.minimal(several, np.arange(81, dtype=np.int32)[None, :])
     assert (puzzles == several).all() and tests.tolist() == [1]
+
+
+def test_counts_equal_tdokus_golden_file():
+    """tdoku's test puzzles (tests/solvers/data/tdoku_counts.txt says where from), counts
+    0 to 847: facts of another solver's test suite, found again here."""
+    from pathlib import Path
+
+    lines = Path(__file__).with_name("data").joinpath("tdoku_counts.txt").read_text()
+    pairs = [line.split() for line in lines.splitlines() if not line.startswith("#")]
+    assert len(pairs) == 43
+    result = count_many([p for p, _ in pairs], cap=10_000)
+    assert result.counts.tolist() == [int(c) for _, c in pairs]
+    assert not result.stopped.any()
