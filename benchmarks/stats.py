@@ -29,6 +29,7 @@ from puzzles.outputs import Interrupted, print_out
 from studies.solutions_vs_givens import (
     CI_METHOD,
     CSV_NAME,
+    EXACT_WORK,
     METHODS,
     PLOT_NAME,
     plot,
@@ -96,6 +97,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="count up to C (default 10,000)",
     )
     parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="count every solution, with no cap (a work budget of EXACT_WORK a grid still "
+        "bounds each count; a count it stops is reported as stopped)",
+    )
+    parser.add_argument(
         "--methods",
         default=",".join(METHODS),
         help="comma list of random,remove (default both)",
@@ -112,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not methods or any(m not in METHODS for m in methods):
         parser.error(f"--methods: choose among {', '.join(METHODS)}")
     settle_executor_flags(parser, args)
+    cap = None if args.exact else args.cap
     geometry = variant_of(args).geometry(args.size or 9)
     if max(args.givens) > geometry.num_cells:
         parser.error(f"--givens: at most {geometry.num_cells} for {geometry.describe()}")
@@ -128,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.givens,
             args.samples,
             args.seed,
-            args.cap,
+            cap,
             args.workers,
             methods,
             show,
@@ -144,7 +152,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     about = [
         f"command: {command}",
         f"grids: {geometry.describe()}; {args.samples} samples per point; seed {args.seed}; "
-        f"solutions counted up to {args.cap:,} by the home engine",
+        + (
+            f"every solution counted (exact) by the board's DPLL, within {EXACT_WORK:,} work "
+            "units a grid"
+            if cap is None
+            else f"solutions counted up to {cap:,} by the board's DPLL"
+        ),
         CI_METHOD,
         f"machine: {machine()}; {_where(args)}, {seconds:.1f} s",
     ]
@@ -155,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_out(
         "\n".join(about)
         + "\n\n"
-        + tables(points, args.cap)
+        + tables(points, cap)
         + "\n\n"
         + "\n".join(thresholds(points))
         + ("\n" if args.out else "\n\n(no --out DIR: the plot and the CSV were not written)\n")
@@ -173,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"Random {geometry.describe()} grids: solutions versus givens "
             f"({n_label}, seed {args.seed})"
         )
-        plot(points, png, title, args.cap)
+        plot(points, png, title, cap)
         write_csv(points, table_path, about)
         print_out(f"\nwrote {png} and {table_path}\n")
     return 130 if interrupted else 0

@@ -1,7 +1,8 @@
 """The school paper's study, done again: mean number of solutions versus number of givens.
 
 For each number of givens k and each of the paper's two ways of making a grid, `n`
-random grids are drawn and their solutions counted up to a cap:
+random grids are drawn and their solutions counted on the board (`GridRules.count`), up
+to a cap or, exact (cap None), every one of them within EXACT_WORK work units a grid:
 - method 1 (`random`): k givens placed at random, each obeying the rules so far
   (`puzzles.generation.random_placement`; dead ends start over and are reported);
   such a grid may have no solution at all;
@@ -9,8 +10,9 @@ random grids are drawn and their solutions counted up to a cap:
   all but k of its cells emptied; at least one solution by construction.
 Per point: samples, how many reached the cap, mean and median of the (capped) counts,
 share with exactly one solution, share with none, and a 95% confidence interval of
-the mean by percentile bootstrap (2,000 resamples of the capped counts).  Where
-samples are capped, mean and interval are lower bounds of the true mean.
+the mean by percentile bootstrap (2,000 resamples of the counts).  Where samples are
+capped (or, exact, stopped by the budget), mean and interval are lower bounds of the
+true mean.
 
 Every sample has its own seed, derived from (seed, method, k, sample index), so the
 result does not depend on the number of worker processes or the order they finish.
@@ -50,8 +52,13 @@ METHODS = {"random": "(1) random placement", "remove": "(2) removal from a full 
 BOOTSTRAP_RESAMPLES = 2000
 CI_METHOD = (
     f"95% CI: percentile bootstrap ({BOOTSTRAP_RESAMPLES:,} resamples) of the mean of the "
-    "capped counts; where samples hit the cap, mean and CI are lower bounds"
+    "counts; where samples hit the cap (or the exact count's budget), mean and CI are lower "
+    "bounds"
 )
+# An exact count's work budget a grid (the board's units: cells placed and decisions,
+# about 7 a solution of a sparse 9x9 grid): far beyond the 17-given grids' mean of about
+# 4x10^7 solutions, and still a bound, so that a result is a function of the input.
+EXACT_WORK = 10**12
 CHUNK_SAMPLES = 50  # samples per task of an executor
 PLOT_NAME = "solutions_vs_givens.png"
 CSV_NAME = "solutions_vs_givens.csv"
@@ -64,7 +71,7 @@ class Sample:
     method: str
     givens: int
     index: int
-    count: SolutionCount  # solutions counted up to the cap
+    count: SolutionCount  # solutions counted up to the cap (or all of them)
     dead_ends: int  # method 1: placements abandoned before this one
 
 
@@ -91,9 +98,10 @@ def sample_rng(seed: int, method: str, givens: int, index: int) -> random.Random
 
 
 def run_sample(
-    solver: GridSampler, method: str, givens: int, index: int, seed: int, cap: int
+    solver: GridSampler, method: str, givens: int, index: int, seed: int, cap: int | None
 ) -> Sample:
-    """Draw sample `index` of (method, givens) and count its solutions up to `cap`."""
+    """Draw sample `index` of (method, givens) and count its solutions up to `cap` (None:
+    all of them, within EXACT_WORK)."""
     rng = sample_rng(seed, method, givens, index)
     dead_ends = 0
     if method == "random":
@@ -104,7 +112,7 @@ def run_sample(
         grid = remove_givens(full, givens, rng)
     else:
         raise ValueError(f"unknown method {method!r}")
-    count = solver.count(grid, cap)
+    count = solver.count(grid, cap) if cap is not None else solver.count(grid, None, EXACT_WORK)
     return Sample(method, givens, index, count, dead_ends)
 
 
@@ -169,7 +177,7 @@ def crossing(points: Sequence[Point], method: str, level: float = 1.0) -> float 
     return None
 
 
-def tables(points: Sequence[Point], cap: int) -> str:
+def tables(points: Sequence[Point], cap: int | None) -> str:
     """Return one table per method (tabulate, GitHub format)."""
     out = []
     for method, title in METHODS.items():
@@ -190,7 +198,8 @@ def tables(points: Sequence[Point], cap: int) -> str:
             rows.append(row)
         if not rows:
             continue
-        head = ["k", "n", f"capped (≥{cap:,})", "mean", "95% CI", "median", "unique", "none"]
+        stopped = f"capped (≥{cap:,})" if cap is not None else "stopped (budget)"
+        head = ["k", "n", stopped, "mean", "95% CI", "median", "unique", "none"]
         if method == "random":
             head.append("dead ends")
         align = ["right"] * 6 + ["right"] * (len(head) - 6)
@@ -236,7 +245,7 @@ def _ranges(ks: Sequence[int], every: Sequence[int]) -> str:
     return ", ".join(f"{r[0]}..{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
-def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
+def plot(points: Sequence[Point], path: str, title: str, cap: int | None) -> None:
     """Draw mean solutions (log scale, with 95% CI) and share unique versus k to a PNG."""
     import matplotlib
 
@@ -280,7 +289,8 @@ def plot(points: Sequence[Point], path: str, title: str, cap: int) -> None:
     top.set_yscale("log")
     top.set_ylim(bottom=floor)
     top.axhline(1, color="grey", lw=0.8)
-    top.axhline(cap, color="grey", lw=0.8, ls=":", label=f"cap ({cap:,})")
+    if cap is not None:
+        top.axhline(cap, color="grey", lw=0.8, ls=":", label=f"cap ({cap:,})")
     top.set_ylabel("mean number of solutions (log)")
     top.set_title(title, fontsize=10)
     top.legend(fontsize=8, loc="upper right")
@@ -315,7 +325,7 @@ class SampleChunk:
 
     geometry: Geometry
     first: int  # position of the first sample in the study's task order
-    tasks: tuple[tuple[str, int, int, int, int], ...]  # run_sample's arguments
+    tasks: tuple[tuple[str, int, int, int, int | None], ...]  # run_sample's arguments
 
 
 def run_chunk(chunk: SampleChunk) -> tuple[int, list[Sample]]:
@@ -329,7 +339,7 @@ def run_study(
     ks: Sequence[int],
     samples: int,
     seed: int,
-    cap: int,
+    cap: int | None,
     workers: int = 1,
     methods: Sequence[str] = tuple(METHODS),
     show_progress: bool = False,
