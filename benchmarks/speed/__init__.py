@@ -21,7 +21,10 @@ question is a module of this package, whose docstring says what it measures:
 12. the README's main job, `benchmarks run --out DIR`, one run: its wall time, and the
     workers' processor time against its solver calls (main_job);
 13. the harness at its kernels' speed: `benchmarks run` against `solvers rate` on the same
-    file, and over up to a million grids, its wall time and memory (harness_speed).
+    file, and over up to a million grids, its wall time and memory (harness_speed);
+14. search on the board: counting to 2 against Minisat22.solve, enumeration, and the
+    commands that count (`unique`, `generate --method minimal`, `stats --exact`)
+    (board_search).
 
 There is no question 8: a question's number is part of its figures' ids, so that two
 records compare figure by figure, and a number is never given to another question.

@@ -121,6 +121,14 @@ def parser() -> argparse.ArgumentParser:
         "--skip-harness", action="store_true", help="skip question 13 (the harness's speed)"
     )
     p.add_argument(
+        "--skip-search", action="store_true", help="skip question 14 (search on the board)"
+    )
+    p.add_argument(
+        "--skip-exact-study",
+        action="store_true",
+        help="question 14: skip the exact study (stats --exact over givens 21-60: minutes)",
+    )
+    p.add_argument(
         "--install",
         action="store_true",
         help="question 11: pip install . into a fresh environment and time the first rate "

@@ -4,10 +4,11 @@
 then asks each question its module answers (the list: `benchmarks.speed`): the engine's
 questions on the exam's formula (1 to 3), the commands in a temporary folder (4 to 6,
 and 13: the harness),
-BxB (7), the native core (9), counting (10), the project as installed (11) and the
-README's main job (12).  A question whose set is not on this machine is skipped, with a
-line and an entry of the record saying why.  `Questions` is what the flags of `python -m
-benchmarks speed` ask (`benchmarks.speed.command`).
+BxB (7), the native core (9), counting (10), the project as installed (11), the
+README's main job (12) and search on the board (14).  A question whose set is not on
+this machine is skipped, with a line and an entry of the record saying why.
+`Questions` is what the flags of `python -m benchmarks speed` ask
+(`benchmarks.speed.command`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ class Questions:
     skip_core: bool = False
     skip_main_job: bool = False
     harness_sizes: Sequence[int] = (20_000, 200_000, 1_000_000)  # question 13
+    skip_search: bool = False  # question 14
+    skip_exact_study: bool = False
     skip_harness: bool = False
     install: bool = False
     quiet: bool = False
@@ -194,7 +197,8 @@ def command_questions(sets: Sets, questions: Questions, tmp: Path, record: Recor
 
 
 def later_questions(sets: Sets, questions: Questions, quiet: bool, record: Record) -> None:
-    """Questions 7 and 9 to 12: BxB, the native core, counting, the install, the main job."""
+    """Questions 7, 9 to 12 and 14: BxB, the native core, counting, the install, the main
+    job, search on the board."""
     if not questions.skip_bxb:
         from benchmarks.speed.bxb import bxb_speed
 
@@ -223,3 +227,16 @@ def later_questions(sets: Sets, questions: Questions, quiet: bool, record: Recor
             main_job_speed(Path(tmp), record)
     else:
         record.skipped("main-job-wall, main-job-cpu: --skip-main-job")
+    if not questions.skip_search:
+        from benchmarks.speed.board_search import board_search
+
+        lists = [(name, grids) for name, grids in
+                 zip(sets.names, (sets.seventeen, sets.hardest, sets.deepest), strict=True)
+                 if grids]  # fmt: skip
+        with tempfile.TemporaryDirectory(prefix="sudoku-speed-") as tmp:
+            folder = None if questions.skip_commands else Path(tmp)
+            board_search(lists, sets.names[0], grid_lines(sets.seventeen_grids), folder,
+                         not questions.skip_exact_study, quiet, record)  # fmt: skip
+    else:
+        record.skipped("count2-vs-solve, enumerate-rate, unique-list, generate-*, "
+                       "stats-exact: --skip-search")  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-UNITS = ("x", "us", "ms", "s", "grids/s", "MB")
+UNITS = ("x", "us", "ms", "s", "grids/s", "solutions/s", "MB")
 
 
 @dataclass(frozen=True)
@@ -195,6 +195,27 @@ TARGETS: tuple[Target, ...] = (
     T("harness-memory-million", "13", "peak RSS growth, benchmarks run up,fl,fl2",
       "peak resident memory (largest process) of that run over 1,000,000 grids, less the "
       "same over 20,000", "the run over 20,000 grids (its peak beside)", 30, "MB", True, 43),
+    # 14: search on the board, issue 44
+    T("count2-vs-solve", "14", "counting to 2 on the board / Minisat22.solve (medians)",
+      "Board.count(grids, 2), DPLL in the C core, one call for the list: the kernel's "
+      "time on each grid", "Minisat22.solve, a reused solver, each grid's first call",
+      0.05, "x", True, 44),
+    T("enumerate-rate", "14", "enumeration, solutions per second of kernel time",
+      "every solution of 40 random 9x9 grids of 24 givens (Board.count, no cap)",
+      "none: an absolute bound", 2_000_000, "solutions/s", False, 44),
+    T("unique-list", "14", "benchmarks unique over the 17-clue list, whole process",
+      "python -m benchmarks unique FILE, start-up included", "none: an absolute bound", 1,
+      "s", True, 44),
+    T("generate-minimal-9x9", "14", "generate --method minimal, 1,000 9x9 puzzles",
+      "python -m benchmarks generate --method minimal --count 1000 --seed 1, whole process",
+      "none: an absolute bound", 5, "s", True, 44),
+    T("generate-minimal-25x25", "14", "generate --method minimal, one 25x25 puzzle",
+      "python -m benchmarks generate --method minimal --size 25 --count 1 --seed 1, whole "
+      "process (stopped after 120 s: then not met)", "none: an absolute bound", 30, "s",
+      True, 44),
+    T("stats-exact", "14", "the exact study, 2 workers, whole process",
+      "python -m benchmarks stats --givens 21-60 --samples 300 --exact --workers 2",
+      "none: an absolute bound", 600, "s", True, 44),
 )  # fmt: skip
 del T
 

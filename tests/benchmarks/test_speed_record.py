@@ -27,7 +27,7 @@ ISSUE_34 = {"core-up-batch", "core-up-call", "core-fl-batch",
             "core-d2-closure", "core-d2-vs-solve", "core-d3-loop", "rate-royle17",
             "rate-one-grid", "core-clauses-up"}  # fmt: skip
 # The questions of benchmarks/speed/__init__.py (there is no 8: numbers are never reused).
-QUESTIONS = {"1", "2", "3a", "3b", "4", "5", "6", "7", "9", "10", "11", "12", "13"}
+QUESTIONS = {"1", "2", "3a", "3b", "4", "5", "6", "7", "9", "10", "11", "12", "13", "14"}
 # Issue 35's, each with the question that measures it.
 ISSUE_35 = {"rate-length-royle17": "4", "bxb-median-cpu": "7", "bxb-easter-cpu": "7",
             "count-vs-solve": "10", "install-first-rate": "11", "deps-size": "11"}  # fmt: skip
@@ -36,6 +36,10 @@ ISSUE_32 = {"main-job-wall": "12"}
 # Issue 43's, the harness at its kernels' speed (question 13) and the main job's workers.
 ISSUE_43 = {"main-job-cpu": "12", "run-vs-rate": "13", "harness-million": "13",
             "harness-memory-200k": "13", "harness-memory-million": "13"}  # fmt: skip
+# Issue 44's, search on the board (question 14).
+ISSUE_44 = dict.fromkeys(("count2-vs-solve", "enumerate-rate", "unique-list",
+                          "generate-minimal-9x9", "generate-minimal-25x25", "stats-exact"),
+                         "14")  # fmt: skip
 
 
 def test_the_targets_table_is_well_formed():
@@ -52,6 +56,7 @@ def test_the_targets_table_is_well_formed():
     assert {t.id: t.question for t in TARGETS if t.issue == 35} == ISSUE_35
     assert {t.id: t.question for t in TARGETS if t.issue == 32} == ISSUE_32
     assert {t.id: t.question for t in TARGETS if t.issue == 43} == ISSUE_43
+    assert {t.id: t.question for t in TARGETS if t.issue == 44} == ISSUE_44
 
 
 def test_every_checked_target_is_in_the_table_and_every_target_is_checked():
