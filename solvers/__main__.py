@@ -458,11 +458,12 @@ def run_explain(args: argparse.Namespace) -> int:
 
         write_output(explanation_proof(explainer, puzzle.grid, steps), args.proof)
     if args.html is not None:
-        from solvers.explain.page import explain_page
+        from solvers.explain.page import explain_page, uniqueness_line
 
         named = not puzzle.source.startswith("<")  # a file's line, not <argument> or <stdin>
         title = f"Explanation of {puzzle.source}" if named else ""
-        page = explain_page(puzzle.grid, puzzle.geometry, steps, title)
+        line = uniqueness_line(puzzle.grid, puzzle.geometry)
+        page = explain_page(puzzle.grid, puzzle.geometry, steps, title, line)
         write_output(page, args.html)
     return 0
 

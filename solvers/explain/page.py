@@ -176,8 +176,30 @@ show(Number(location.hash.slice(1)) || 0);
 """
 
 
-def explain_page(grid: Grid, geometry: Geometry, steps: Sequence[Step], title: str = "") -> str:
-    """Return the HTML page of an explanation (`steps` from `Explainer.steps`)."""
+def uniqueness_line(grid: Grid, geometry: Geometry) -> str:
+    """The page's line on the grid's solutions, counted to 2 on the board (DPLL in the C
+    core, within the default work budget); "" beyond the sides the board takes."""
+    from solvers.backends.count import count
+    from solvers.core.extension import MAX_SIDE
+    from solvers.results import SolutionCount
+
+    if geometry.size > MAX_SIDE:
+        return ""
+    answer: SolutionCount = count(grid, 2, geometry)
+    if answer.over_budget:
+        return "Solutions: not counted within the work budget."
+    if answer.unique:
+        return "This grid has exactly one solution (counted by search on the board)."
+    if answer.count == 0:
+        return f"This grid has no solution{': ' + answer.clash if answer.clash else ''}."
+    return "This grid has two solutions or more: the steps follow the reasoning, not one of them."
+
+
+def explain_page(
+    grid: Grid, geometry: Geometry, steps: Sequence[Step], title: str = "", solutions: str = ""
+) -> str:
+    """Return the HTML page of an explanation (`steps` from `Explainer.steps`);
+    `solutions`, the grid's uniqueness line (`uniqueness_line`), under the grid."""
     # "</" cannot end the script element early once written as "<\\/" (still valid JSON).
     data = json.dumps(
         page_data(grid, geometry, steps), ensure_ascii=False, separators=(",", ":")
@@ -194,6 +216,7 @@ def explain_page(grid: Grid, geometry: Geometry, steps: Sequence[Step], title: s
 <body>
 <h1>{escape(title)}</h1>
 <div class="sub">{escape(format_line(grid, geometry))}</div>
+{f'<div class="sub" id="solutions">{escape(solutions)}</div>' if solutions else ""}
 <div class="controls">
 <button id="first" title="first step (Home)">first</button>
 <button id="prev" title="previous step (←)">◀ previous</button>

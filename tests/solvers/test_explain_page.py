@@ -250,3 +250,19 @@ def test_interleaved_explanations_do_not_mix():
     assert mixed[0] != mixed[1]
     for steps, grid in zip(mixed, grids, strict=True):
         assert_replays(steps, grid, geometry)
+
+
+def test_the_page_says_how_many_solutions_the_grid_has():
+    from solvers.explain.page import uniqueness_line
+
+    nine = standard(9)
+    monster = parse_cells(
+        "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1", nine
+    )
+    assert "exactly one solution" in uniqueness_line(monster, nine)
+    several = (0, *monster[1:])
+    assert "two solutions or more" in uniqueness_line(several, nine)
+    clash = (1, 1, *monster[2:])
+    assert uniqueness_line(clash, nine).startswith("This grid has no solution: value 1 given")
+    page = explain_page(monster, nine, [], solutions=uniqueness_line(monster, nine))
+    assert '<div class="sub" id="solutions">This grid has exactly one solution' in page
