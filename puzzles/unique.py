@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     whole = grid_array(opened) if args.counter == "engine" and args.proof is None else None
     if whole is not None and whole.values.shape[0] and whole.geometry.size <= MAX_SIDE:
         return _on_the_board(whole, opened, args)
-    puzzles = list(opened.puzzles())
+    puzzles = list(opened.puzzles(allow_conflicts=True))  # a clash: no solution, named
     if puzzles and opened.variant_from in ("catalogue", "header", "file name"):
         print(
             f"benchmarks: {args.file}: {puzzles[0].geometry.describe()} "
@@ -124,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 counters[puzzle.geometry] = make_counter(puzzle.geometry, args.counter)
             counter = counters[puzzle.geometry]
             count = counter.count(puzzle.grid, args.cap)
+            if count.count == 0 and count.complete:
+                count = _with_clash(count, puzzle.grid, puzzle.geometry)
             verdict = describe(count)
             if count.unique:
                 if args.minimal:
@@ -184,9 +186,7 @@ def _on_the_board(whole, opened, args: argparse.Namespace) -> int:
                 count = SolutionCount(models, status == STATUS_EXHAUSTED,
                                       over_budget=status == STATUS_BUDGET)  # fmt: skip
                 if models == 0 and count.complete:
-                    clashes = find_clashes(tuple(block[i].tolist()), geometry)
-                    if clashes:
-                        count = replace(count, clash=describe_clash(clashes[0], geometry))
+                    count = _with_clash(count, tuple(block[i].tolist()), geometry)
                 verdict = describe(count)
                 if count.unique:
                     tally["unique"] += 1
@@ -206,6 +206,12 @@ def _on_the_board(whole, opened, args: argparse.Namespace) -> int:
         return 130
     print_summary(tally, checked, not_minimal, args, time.perf_counter() - start)
     return 0 if tally["unique"] == values.shape[0] and not not_minimal else 1
+
+
+def _with_clash(count: SolutionCount, grid, geometry: Geometry) -> SolutionCount:
+    """A count of no solution, with the first clash of the givens when they clash."""
+    clashes = find_clashes(grid, geometry)
+    return replace(count, clash=describe_clash(clashes[0], geometry)) if clashes else count
 
 
 def _spare_givens(board, block: np.ndarray, counts, lookahead: int) -> np.ndarray:
