@@ -4,9 +4,10 @@ for many in one call of the core.
 Both count on the board (`solvers.core.board.Board.count`: DPLL in the C core) for every
 geometry it takes (sides up to MAX_SIDE); a larger one is counted by the clause
 engine's search on its rule formula.  The work budget is `Budget.work`, in the board's
-units: a count it stops is a lower bound and says so (`over_budget`, `stopped`), never
-a wrong number.  A grid whose givens break a rule has no solution, and `count` names
-the clash.
+units, and the search runs with the board's lookahead for the size
+(`solvers.core.board.lookahead_for`): a count the budget stops is a lower bound and
+says so (`over_budget`, `stopped`), never a wrong number.  A grid whose givens break a
+rule has no solution, and `count` names the clash.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from encoder.grids import describe_clash, find_clashes
 from encoder.puzzle_files import Puzzle
 from solvers.backends.solve import grid_values
 from solvers.budgets import DEFAULT_BUDGET, Budget
-from solvers.core.board import check_cap
+from solvers.core.board import check_cap, lookahead_for
 from solvers.core.extension import MAX_SIDE, STATUS_BAD, STATUS_BUDGET, STATUS_EXHAUSTED
 from solvers.results import SolutionCount, Work
 
@@ -63,7 +64,7 @@ def count(
         from solvers.core.rules import GridRules
 
         return GridRules(geometry).count(values, cap)
-    result = _board(geometry).count([values], cap, budget=work)
+    result = _board(geometry).count([values], cap, budget=work, lookahead=lookahead_for(geometry))
     status = int(result.status[0])
     return SolutionCount(
         int(result.models[0]),
@@ -96,7 +97,8 @@ def count_many(
             "with count()",
             "<grids>",
         )
-    result = _board(geometry).count(rows, cap, budget=(budget or DEFAULT_BUDGET).work)
+    work = (budget or DEFAULT_BUDGET).work
+    result = _board(geometry).count(rows, cap, budget=work, lookahead=lookahead_for(geometry))
     bad = np.flatnonzero(result.status == STATUS_BAD)
     if bad.size:
         raise GridError(f"grid {bad[0]}: a value outside 0..{geometry.size}", "<grids>")
