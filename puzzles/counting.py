@@ -3,8 +3,9 @@ and what uniqueness and minimality ask of a counter.
 
 Two independent counters answer the same question (`SolutionCounter`: `count(grid,
 cap) -> SolutionCount`) and the tests require them to agree:
-- the home engine's DPLL search (`solvers.core.rules.GridRules.count`, over
-  `Engine.count`), which enumerates models by chronological backtracking;
+- the home engine's DPLL search (`solvers.core.rules.GridRules.count`): the board's
+  DPLL in the C core for the rules it computes (else `Engine.count`), which enumerates
+  models by chronological backtracking;
 - `PysatCounter`: PySAT (Minisat22 by default) with blocking clauses.  After each model
   the clause "not all of these cell values" is added; the blocking clauses of one call
   carry a fresh selector literal, assumed during the call and retired afterwards (unit
