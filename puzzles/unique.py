@@ -53,7 +53,8 @@ from solvers.proofs.write import uniqueness_proof
 from solvers.results import SolutionCount
 
 COUNTERS = ("engine", "pysat")
-BLOCK = 1 << 14  # grids a call of the board: their --minimal rows stay a few MB
+BLOCK = 1 << 14  # grids a call of the board
+VARIANT_ROWS = 1 << 16  # --minimal: grids less one given counted a call (a few MB)
 
 
 def make_counter(geometry: Geometry, counter: str = "engine") -> SolutionCounter:
@@ -221,15 +222,17 @@ def _spare_givens(board, block: np.ndarray, counts, lookahead: int) -> np.ndarra
     solution exactly when none has another value than v in c (one with v is the grid's),
     so each row is the search for a solution without v in c, which stops at the first."""
     unique = np.flatnonzero((counts.models == 1) & (counts.status == STATUS_EXHAUSTED))
-    rows, cells = np.nonzero(block[unique])
-    variants = block[unique][rows]
-    given = variants[np.arange(rows.size), cells].astype(np.int64)
-    variants[np.arange(rows.size), cells] = 0
-    other = board.count(variants, 1, DEFAULT_WORK, lookahead=lookahead,
-                        exclude=np.stack([cells, given], axis=1))  # fmt: skip
-    can_go = (other.models == 0) & (other.status == STATUS_EXHAUSTED)
     spare = np.zeros(block.shape[0], np.int64)
-    np.add.at(spare, unique[rows[can_go]], 1)
+    most = max(1, VARIANT_ROWS // block.shape[1])  # grids whose variants fit VARIANT_ROWS
+    for part in np.array_split(unique, -(-unique.size // most)) if unique.size else ():
+        rows, cells = np.nonzero(block[part])
+        variants = block[part][rows]
+        given = variants[np.arange(rows.size), cells].astype(np.int64)
+        variants[np.arange(rows.size), cells] = 0
+        other = board.count(variants, 1, DEFAULT_WORK, lookahead=lookahead,
+                            exclude=np.stack([cells, given], axis=1))  # fmt: skip
+        can_go = (other.models == 0) & (other.status == STATUS_EXHAUSTED)
+        np.add.at(spare, part[rows[can_go]], 1)
     return spare
 
 

@@ -190,3 +190,22 @@ def test_unique_reads_files_as_run_does(tmp_path):
     result = _unique(str(table), "--column", "quiz", "--diagonals")
     assert result.returncode == 0, result.stderr
     assert "5 puzzles: 5 unique" in result.stdout
+
+
+def test_a_plain_file_on_the_board_says_what_pysat_says(tmp_path):
+    """A plain file goes to the board a block a call (its --minimal rows too); PySAT
+    with blocking clauses, grid by grid, must print the same lines: minimal, not
+    minimal with how many givens can go, several solutions, a clash."""
+    monster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+    solution = "174385962293467158586192734451923876928674315367851249719548623635219487842736591"
+    padded = solution[:3] + monster[3:]  # two givens more, from the solution
+    several = "." + monster[1:]
+    clash = "11" + monster[2:]
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\n".join([monster, padded, several, clash]) + "\n")
+    board = _unique(str(plain), "--minimal")
+    pysat = _unique(str(plain), "--minimal", "--counter", "pysat")
+    assert board.returncode == pysat.returncode == 1
+    assert board.stdout.splitlines()[:4] == pysat.stdout.splitlines()[:4]
+    assert "not minimal (" in board.stdout.splitlines()[1]
+    assert board.stdout.splitlines()[0].endswith("unique, minimal")
