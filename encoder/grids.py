@@ -388,6 +388,12 @@ def find_clashes(grid: Grid, geometry: Geometry) -> list[Clash]:
     return clashes
 
 
+def first_clash(grid: Grid, geometry: Geometry) -> str:
+    """Return the first clash of the givens of `grid` in words, or "" when none clash."""
+    clashes = find_clashes(grid, geometry)
+    return describe_clash(clashes[0], geometry) if clashes else ""
+
+
 def describe_clash(clash: Clash, geometry: Geometry) -> str:
     a, b = geometry.cell(clash.first), geometry.cell(clash.second)
     symbol = geometry.symbol(clash.value)

@@ -37,7 +37,7 @@ from encoder.cli_common import Parser, add_geometry_flags, variant_of
 from encoder.errors import GridError
 from encoder.geometry import Geometry
 from encoder.grid_arrays import grid_array
-from encoder.grids import describe_clash, find_clashes
+from encoder.grids import first_clash
 from encoder.output_files import check_folder, write_text
 from encoder.puzzle_files import open_source
 from puzzles.counting import (
@@ -104,12 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if whole is not None and whole.values.shape[0] and whole.geometry.size <= MAX_SIDE:
         return _on_the_board(whole, opened, args)
     puzzles = list(opened.puzzles(allow_conflicts=True))  # a clash: no solution, named
-    if puzzles and opened.variant_from in ("catalogue", "header", "file name"):
-        print(
-            f"benchmarks: {args.file}: {puzzles[0].geometry.describe()} "
-            f"(flags from the {opened.variant_from}: {opened.variant.flags() or 'none'})",
-            file=sys.stderr,
-        )
+    if puzzles:
+        _say_variant(args.file, opened, puzzles[0].geometry)
     if not puzzles:  # as `run`, `rate` and `encoder` do: nothing checked is no success
         raise GridError("no grid found (only blank lines or comments)", args.file)
     if args.proof is not None:
@@ -158,6 +154,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if tally["unique"] == len(puzzles) and not not_minimal else 1
 
 
+def _say_variant(file: str, opened, geometry: Geometry) -> None:
+    """Say on stderr where the geometry came from when not from the flags."""
+    if opened.variant_from in ("catalogue", "header", "file name"):
+        print(
+            f"benchmarks: {file}: {geometry.describe()} "
+            f"(flags from the {opened.variant_from}: {opened.variant.flags() or 'none'})",
+            file=sys.stderr,
+        )
+
+
 def _on_the_board(whole, opened, args: argparse.Namespace) -> int:
     """`main` for a plain file counted by the engine: the board counts a block of grids
     a call (and, with --minimal, the block's unique grids less each given), the lines
@@ -165,12 +171,7 @@ def _on_the_board(whole, opened, args: argparse.Namespace) -> int:
     from solvers.core.board import Board, lookahead_for
 
     geometry, values = whole.geometry, whole.values
-    if opened.variant_from in ("catalogue", "header", "file name"):
-        print(
-            f"benchmarks: {args.file}: {geometry.describe()} "
-            f"(flags from the {opened.variant_from}: {opened.variant.flags() or 'none'})",
-            file=sys.stderr,
-        )
+    _say_variant(args.file, opened, geometry)
     start = time.perf_counter()
     board, ahead = Board(geometry), lookahead_for(geometry)
     tally: dict[str, int] = {"unique": 0, "no solution": 0, "several solutions": 0}
@@ -211,8 +212,7 @@ def _on_the_board(whole, opened, args: argparse.Namespace) -> int:
 
 def _with_clash(count: SolutionCount, grid, geometry: Geometry) -> SolutionCount:
     """A count of no solution, with the first clash of the givens when they clash."""
-    clashes = find_clashes(grid, geometry)
-    return replace(count, clash=describe_clash(clashes[0], geometry)) if clashes else count
+    return replace(count, clash=first_clash(grid, geometry))
 
 
 def _spare_givens(board, block: np.ndarray, counts, lookahead: int) -> np.ndarray:

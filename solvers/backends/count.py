@@ -21,7 +21,7 @@ import numpy as np
 from encoder.errors import GridError
 from encoder.geometry import Geometry, make_geometry
 from encoder.grid_arrays import GridArray, line_rows
-from encoder.grids import describe_clash, find_clashes
+from encoder.grids import first_clash
 from encoder.puzzle_files import Puzzle
 from solvers.backends.solve import grid_values
 from solvers.budgets import DEFAULT_BUDGET, Budget
@@ -57,9 +57,9 @@ def count(
     check_cap(cap)
     values, geometry = grid_values(grid, geometry)
     work = (budget or DEFAULT_BUDGET).work
-    clashes = find_clashes(values, geometry)
-    if clashes:
-        return SolutionCount(0, True, clash=describe_clash(clashes[0], geometry))
+    clash = first_clash(values, geometry)
+    if clash:
+        return SolutionCount(0, True, clash=clash)
     if geometry.size > MAX_SIDE:
         from solvers.core.rules import GridRules
 

@@ -26,6 +26,12 @@ UNSATISFIED_REASON = "every cell is assigned but a clause is left unsatisfied"  
 BATCH_VALUES = 1 << 24
 
 
+def _refuse_bad(status: np.ndarray, bad: int) -> None:
+    """Raise for the first grid a board kernel found a value outside 0..N in."""
+    if (status == bad).any():
+        raise ValueError(f"grid {int(np.flatnonzero(status == bad)[0])}: a value outside 0..N")
+
+
 class HomeBackend(Backend):
     """The home-grown engine: `depth` None = DPLL (complete), else the closure of that
     depth (0 = unit propagation, 1 = failed literals, ...); `budget.work` and
@@ -76,22 +82,13 @@ class HomeBackend(Backend):
     def _search_answers(self, out) -> Answers:
         from solvers.core import STATUS_BAD, STATUS_BUDGET, STATUS_TIME
 
-        if (out.status == STATUS_BAD).any():
-            g = int(np.flatnonzero(out.status == STATUS_BAD)[0])
-            raise ValueError(f"grid {g}: a value outside 0..N")
+        _refuse_bad(out.status, STATUS_BAD)
         sat = out.models > 0
-        over, timed = out.status == STATUS_BUDGET, out.status == STATUS_TIME
+        over, timed = ~sat & (out.status == STATUS_BUDGET), ~sat & (out.status == STATUS_TIME)
         status = np.full(out.status.shape, Status.UNSAT.value, np.int8)
         status[sat] = Status.SAT.value
-        status[~sat & (over | timed)] = Status.UNKNOWN.value
-        stopped = np.zeros(out.status.shape, np.int8)
-        stopped[~sat & over], stopped[~sat & timed] = OVER, TIMED_OUT
-        reasons = dict.fromkeys(
-            np.flatnonzero(~sat & over).tolist(), budget_reason("work", self.budget.work)
-        )
-        reasons.update(
-            dict.fromkeys(np.flatnonzero(~sat & timed).tolist(), time_limit_reason(self.timeout))
-        )
+        status[over | timed] = Status.UNKNOWN.value
+        stopped, reasons = self._stops(over, timed)
         # The root's propagation fills a grid when the search found it without a decision.
         without = (sat & (out.decisions == 0)).astype(np.int8)
         return Answers(
@@ -102,30 +99,17 @@ class HomeBackend(Backend):
     def _board_answers(self, out) -> Answers:
         from solvers.core import DEPTH_BAD, DEPTH_BUDGET, DEPTH_OPEN, DEPTH_SAT, DEPTH_TIMEOUT
 
-        if (out.status == DEPTH_BAD).any():
-            g = int(np.flatnonzero(out.status == DEPTH_BAD)[0])
-            raise ValueError(f"grid {g}: a value outside 0..N")
+        _refuse_bad(out.status, DEPTH_BAD)
         sat, shut = out.status == DEPTH_SAT, out.status == DEPTH_OPEN
         over, timed = out.status == DEPTH_BUDGET, out.status == DEPTH_TIMEOUT
         status = np.full(out.status.shape, Status.UNSAT.value, np.int8)
         status[sat] = Status.SAT.value
         status[shut | over | timed] = Status.UNKNOWN.value
-        stopped = np.zeros(out.status.shape, np.int8)
-        stopped[over], stopped[timed] = OVER, TIMED_OUT
-        reasons = {
+        stopped, reasons = self._stops(over, timed)
+        reasons.update({
             int(g): self._open_reason(self.cell_vars - int(left))
             for g, left in zip(np.flatnonzero(shut).tolist(), out.open[shut].tolist(), strict=True)
-        }
-        if over.any():
-            reasons.update(
-                dict.fromkeys(
-                    np.flatnonzero(over).tolist(), budget_reason("work", self.budget.work)
-                )
-            )
-        if timed.any():
-            reasons.update(
-                dict.fromkeys(np.flatnonzero(timed).tolist(), time_limit_reason(self.timeout))
-            )
+        })  # fmt: skip
         # Propagation alone fills a grid when the loop settled it at depth 0.
         without = (sat & (out.depth == 0)).astype(np.int8)
         solutions = np.where(sat[:, None], out.solutions, 0).astype(np.int8)
@@ -133,6 +117,19 @@ class HomeBackend(Backend):
             self.name, status, without, np.zeros(status.shape, np.int64), out.conflicts,
             out.work, out.seconds, stopped, reasons, solutions,
         )  # fmt: skip
+
+    def _stops(self, over: np.ndarray, timed: np.ndarray) -> tuple[np.ndarray, dict[int, str]]:
+        """The `stopped` column and the reasons of the grids the work budget (`over`) or
+        the time limit (`timed`) stopped, as the board's kernels report them."""
+        stopped = np.zeros(over.shape, np.int8)
+        stopped[over], stopped[timed] = OVER, TIMED_OUT
+        reasons = dict.fromkeys(
+            np.flatnonzero(over).tolist(), budget_reason("work", self.budget.work)
+        )
+        reasons.update(
+            dict.fromkeys(np.flatnonzero(timed).tolist(), time_limit_reason(self.timeout))
+        )
+        return stopped, reasons
 
     @property
     def engine(self):

@@ -26,6 +26,7 @@ from encoder.numbering import Grid, num_cell_vars
 from encoder.picture import grid_svg
 from encoder.puzzle_files import Puzzle, read_puzzles
 from encoder.status import Status
+from solvers.backends.base import complete
 from solvers.budgets import Budget
 from solvers.core.extension import MAX_SECONDS
 from solvers.results import SolverResult
@@ -168,9 +169,5 @@ def _board_search(backend, values: Grid, geometry: Geometry, encoding: str, num_
     result = answers.record(0)
     if result.status is not Status.SAT:
         return result
-    n = geometry.size
-    model = -np.arange(1, num_vars + 1, dtype=np.int64)
-    filled = answers.solutions[0].astype(np.int64)
-    true = n * np.arange(n * n) + filled - 1  # cell_var(c, k) - 1
-    model[true] = -model[true]
-    return replace(result, model=tuple(model.tolist()))
+    filled = tuple(answers.solutions[0].tolist())
+    return replace(result, model=complete(given_literals(filled, geometry), num_vars))

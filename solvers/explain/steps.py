@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from encoder.decode import known_values
 from encoder.encodings import Formula, given_literals
 from encoder.geometry import Geometry
-from encoder.grids import describe_clash, find_clashes, format_pretty
+from encoder.grids import first_clash, format_pretty
 from encoder.numbering import Grid, cell_value
 from solvers.budgets import DEFAULT_BUDGET, Budget
 from solvers.core.rules import GridRules
@@ -248,9 +248,8 @@ class Explainer:
         facts = given_literals(grid, self.geometry)
         walk = _Walk(Board.start(grid, self.geometry))
         yield grid_step(grid, self.geometry, walk.board)
-        clashes = find_clashes(grid, self.geometry)
-        if clashes:  # say it in the givens' own terms, not as a clause found later
-            clash = describe_clash(clashes[0], self.geometry)
+        clash = first_clash(grid, self.geometry)
+        if clash:  # say it in the givens' own terms, not as a clause found later
             yield self._note(
                 walk,
                 f"Contradiction in the givens: {clash}. The grid has no solution.",

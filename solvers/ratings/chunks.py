@@ -23,7 +23,7 @@ import numpy as np
 from encoder.encodings import given_literals, rule_formula
 from encoder.errors import InputError
 from encoder.grid_arrays import GridArray
-from encoder.grids import describe_clash, find_clashes, format_line, format_lines
+from encoder.grids import first_clash, format_line, format_lines
 from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from encoder.status import Status
@@ -85,10 +85,8 @@ class RateChunk:
 
 def why_unsat(puzzle: Puzzle) -> str:
     """Return why a grid has no solution, in Sudoku words where the givens clash."""
-    clashes = find_clashes(puzzle.grid, puzzle.geometry)
-    if clashes:
-        return describe_clash(clashes[0], puzzle.geometry)
-    return "the givens lead to a contradiction (see `python -m solvers explain`)"
+    clash = first_clash(puzzle.grid, puzzle.geometry)
+    return clash or "the givens lead to a contradiction (see `python -m solvers explain`)"
 
 
 def rate_lines(

@@ -613,6 +613,24 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* board_enter, then room for closures of `depth` (a search's lookahead); -1 with the
+ * exception set and the Board free again when either fails. */
+static int board_enter_room(BoardObject *self, int depth) {
+    if (board_enter(self) < 0) return -1;
+    if (board_room(&self->g, depth) < 0) {
+        self->busy = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* What a search kernel's outcome returns to Python: None, NULL for a signal (its
+ * exception set) or for memory that ran out (MemoryError). */
+static PyObject *search_answer(int r) {
+    if (r < 0) return PyErr_NoMemory();
+    return r == STATUS_INTERRUPT ? NULL : Py_NewRef(Py_None);
+}
+
 /* A count's or a budget's bound: -1 (none) or 0..MAX_COUNT (`least` the lowest). */
 static int check_bound(long long value, long long least, const char *name) {
     if (value != -1 && (value < least || value > MAX_COUNT)) {
@@ -667,11 +685,7 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
                         "resume: the last count was not of one grid stopped at its cap");
         goto out;
     }
-    if (board_enter(self) < 0) goto out;
-    if (lookahead > 0 && board_room(G, lookahead) < 0) {
-        self->busy = 0;
-        goto out;
-    }
+    if (board_enter_room(self, lookahead) < 0) goto out;
     const CountRun run = {gv.buf, count, cap, budget, limit_ns, lookahead, resume,
                           xv.obj ? xv.buf : NULL,
                           mv.buf, sv.buf, dv.obj ? dv.buf : NULL, cv.obj ? cv.buf : NULL,
@@ -683,10 +697,7 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
     int r = ops->count(G, &run, &poll);
     core_reacquire(&poll);
     self->busy = 0;
-    if (r < 0)
-        PyErr_NoMemory();
-    else if (r != STATUS_INTERRUPT)
-        result = Py_NewRef(Py_None);
+    result = search_answer(r);
 out:
     RELEASE(&gv, &mv, &sv, &dv, &cv, &wv, &nv, &solv, &ov, &xv);
     return result;
@@ -732,21 +743,14 @@ static PyObject *board_minimal(BoardObject *self, PyObject *args) {
         }
     }
     free(seen);
-    if (board_enter(self) < 0) goto out;
-    if (lookahead > 0 && board_room(G, lookahead) < 0) {
-        self->busy = 0;
-        goto out;
-    }
+    if (board_enter_room(self, lookahead) < 0) goto out;
     const MinimalRun run = {gv.buf, orders, count, budget, lookahead, outv.buf, tv.buf, overv.buf};
     Poll poll;
     core_release(&poll);
     int r = ops->minimal(G, &run, &poll);
     core_reacquire(&poll);
     self->busy = 0;
-    if (r < 0)
-        PyErr_NoMemory();
-    else if (r != STATUS_INTERRUPT)
-        result = Py_NewRef(Py_None);
+    result = search_answer(r);
 out:
     RELEASE(&gv, &ordv, &outv, &tv, &overv);
     return result;
