@@ -24,16 +24,13 @@ __all__ = [
 ]  # fmt: skip
 
 
-def board_or_clauses(
-    geometry: Geometry, encoding: str = BOARD_ENCODING, proofs: bool = False
-) -> Board | Clauses:
+def board_or_clauses(geometry: Geometry, encoding: str = BOARD_ENCODING) -> Board | Clauses:
     """Return the core's engine for the rules of `geometry` in `encoding`: the board
-    where it computes the clause engine's answers (`applies`) and no proofs (the
-    closures' lemmas) are asked, else the clause engine over the rule formula.  Both
-    answer `probe`, `propagate`, `depths` (its time limit too), `work` and `hypotheses`
-    alike; the caller never asks which it got (an `Engine` is the other factory's
-    answer: any CNF, PySAT-shaped)."""
-    if applies(geometry, encoding) and not proofs:
+    where it computes the clause engine's answers (`applies`), else the clause engine
+    over the rule formula.  Both answer `probe`, `propagate`, `depths` (its time limit
+    and its proof log too), `work` and `hypotheses` alike; the caller never asks which
+    it got (an `Engine` is the other factory's answer: any CNF, PySAT-shaped)."""
+    if applies(geometry, encoding):
         return Board(geometry)
     from encoder.dimacs import Cnf  # the board never needs the clauses
     from encoder.encodings import rule_formula

@@ -77,8 +77,8 @@ def check_cap(cap: int | None) -> int:
 class Board(ClosureFace):
     """The bit boards of one geometry (side up to MAX_SIDE) and their work arrays; one
     kernel at a time.  `probe`, `propagate` and `depths` (ClosureFace): those of the
-    clause engine on the `centrale` rule formula, time limit included, but no proof
-    log."""
+    clause engine on the `centrale` rule formula, time limit included; `depths` writes
+    the proof log too (`probe` does not)."""
 
     def __init__(self, geometry: Geometry):
         n = geometry.size
@@ -219,9 +219,7 @@ class Board(ClosureFace):
         return grid_rows(grids, self.cells)
 
     def _depth_loop(self, grids, max_depth, flag, limit, arrays, log, log_at, time_limit):
-        if log is not None or log_at is not None:
-            raise ValueError(
-                "the board keeps no proof log: rate on the clause engine "
-                "(solvers.core.board_or_clauses with proofs)"
-            )
-        self._board.depths(grids, max_depth, flag, limit, *arrays, limit_ns(time_limit))
+        # the closures' lemmas as the clause engine writes them (board_impl.h says why
+        # each is RUP on the `centrale` formula)
+        self._board.depths(grids, max_depth, flag, limit, *arrays, limit_ns(time_limit),
+                           None, None, log, log_at)  # fmt: skip

@@ -121,8 +121,8 @@ def limit_ns(seconds: float | None) -> int:
 class ClosureFace:
     """What the board and the clause engine answer alike, on their native object
     `_native` (answers written to `_out`): `probe`, `propagate` and `depths`.  Each type
-    reads its grids (`_grid_rows`) and runs its depth loop (`_depth_loop`); only the
-    clause engine writes proof logs (`keeps_log`)."""
+    reads its grids (`_grid_rows`) and runs its depth loop (`_depth_loop`); both depth
+    loops write proof logs, only the clause engine's probe does (`keeps_log`)."""
 
     keeps_log = False
     _native: object
@@ -185,8 +185,8 @@ class ClosureFace:
         (work units, None: none) bounds each grid's work, and `time_limit` (seconds,
         None: none; opt-in, the answers then depend on the machine) its wall time: a
         grid still working past it is DEPTH_TIMEOUT, at the depth it was working on.
-        The clause engine's alone: `log` and `log_at` (one entry per grid and one more),
-        where the closures' lemmas are written, grid g's from log_at[g] to log_at[g + 1]
+        `log` and `log_at` (one entry per grid and one more): where the closures'
+        lemmas are written, grid g's from log_at[g] to log_at[g + 1]
         (`solvers.core.proof_log`; None: nowhere)."""
         from solvers.core.extension import Depths
 

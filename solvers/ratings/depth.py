@@ -15,7 +15,6 @@ engine.
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -113,13 +112,6 @@ class Rater:
         self.engine = core.board_or_clauses(geometry, encoding)
         self._log_capacity = 0  # what the proofs of the last depth loop needed (depth_proofs)
 
-    @functools.cached_property
-    def prover(self) -> core.Clauses:
-        """The rules in the core's clause engine, which writes the closures' lemmas."""
-        if isinstance(self.engine, core.Clauses):
-            return self.engine
-        return core.board_or_clauses(self.geometry, self.encoding, proofs=True)
-
     def rate(self, grid: Grid, max_depth: int = 2) -> Rating:
         """Return the rating of one grid; `seconds` is the wall time of this call."""
         start = time.perf_counter()
@@ -151,7 +143,7 @@ class Rater:
 
         values = self._rows(grids)
         out, lemmas, self._log_capacity = depth_lemmas(
-            self.prover, values, max_depth, self.polarity, self.time_limit,
+            self.engine, values, max_depth, self.polarity, self.time_limit,
             self._log_capacity, self.budget.work,
         )  # fmt: skip
         return out, rating_proofs(out, lemmas, values, self.geometry)

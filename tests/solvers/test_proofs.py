@@ -28,6 +28,7 @@ from encoder.errors import DimacsError
 from encoder.geometry import make_geometry, standard
 from encoder.grids import parse_cells
 from encoder.status import Status
+from solvers import core
 from solvers.core.engine import Engine
 from solvers.core.proof_log import FIRST, HEAD, new_log
 from solvers.core.rules import GridRules
@@ -551,3 +552,29 @@ def test_unique_writes_formulas_and_proofs(tmp_path):
     for index in range(2):
         verdict = check(folder / f"{index}.cnf", folder / f"{index}.drup")
         assert "no model" in verdict.stdout
+
+
+@pytest.mark.parametrize("name", core.variants())
+def test_the_boards_rating_proofs_are_verified_on_every_variant(name):
+    """The board writes the closures' lemmas itself (board_impl.h): the same proof on every
+    variant, verified against the grid's formula, for the standard board and the
+    geometry's (X-Sudoku, 16x16)."""
+    best = core.variant()
+    core.use_variant(name)
+    try:
+        x = make_geometry(9, diagonals=True)
+        lines = (DATA / "sudoku9_x_depth2.txt").read_text().splitlines()
+        x_grids = [grid_of(line, x) for line in lines if line and not line.startswith("#")][:3]
+        sixteen = make_geometry(16)
+        lines = (DATA / "sudoku16_minimal.txt").read_text().splitlines()
+        sixteens = [grid_of(line.split()[0], sixteen) for line in lines if line[:1] not in "#"][:4]
+        cases = [(NINE, [grid_of(EASTER_MONSTER)]), (x, x_grids), (sixteen, sixteens)]
+        for geometry, grids in cases:
+            rater = Rater(geometry)
+            assert isinstance(rater.engine, core.Board)
+            out, proofs = rater.depth_proofs(grids, 2)
+            assert out.depth.min() >= 1 and all(proofs)  # settled by closures
+            for grid, text in zip(grids, proofs, strict=True):
+                assert verify(grid_cnf(grid, geometry), text).claim == "one model"
+    finally:
+        core.use_variant(best)

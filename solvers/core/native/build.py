@@ -33,6 +33,7 @@ HEADERS = (
     "search/search.h",
     "length/length.h",
     "proof/proof_log.h",
+    "proof/log_layout.h",
     "proof/clause_check.h",
     "clauses/clause_arrays.h",
     "boundary/boundary.h",

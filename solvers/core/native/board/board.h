@@ -59,6 +59,9 @@ typedef struct Board {
     int32_t *sdec;
     int64_t scap, stop;
     int resumable;
+    /* the proof log of a depth loop (log_layout.h; NULL: none): log_len slots, and grid
+     * g's lemmas in log[log_at[g] .. log_at[g + 1]) */
+    int64_t *log, log_len, *log_at;
 } Board;
 
 /* A count of models (board_search.h), one entry a grid: cap (< 0: none), budget (work

@@ -68,6 +68,7 @@
 
 #include "board.h"
 #include "depth_loop.h"
+#include "log_layout.h"
 
 #define CAT2(a, b) a##_##b
 #define CAT(a, b) CAT2(a, b)
@@ -827,6 +828,40 @@ INLINE int64_t next_by_cell_k(const Board *G, const word *board, const word *pas
     return -1;
 }
 
+/* The proof log (log_layout.h), as the clause engine writes it (proof_log.h): a
+ * hypothesis that fails in frame `top` is the lemma of the negated hypotheses of
+ * frames 0 .. top, each the cell variable x(c, v) = N * c + v + 1 ("c = v + 1" is x,
+ * "v + 1 removed from c" is -x).  It is RUP: under the hypotheses of the frames below,
+ * the earlier lemmas and the formula propagate the frame's board (board propagation
+ * is unit propagation, see the top of this file), and the hypothesis then fails by
+ * propagation.  A frame's hypothesis that passes drops the lemmas found under it. */
+INLINE int64_t hyp_negation(const Board *G, int64_t code) {
+    int64_t var = (int64_t)G->n * code_cell(code) + code_value(code) + 1;
+    return code_negative(code) ? var : -var;
+}
+
+INLINE void board_log_put(Board *G, int64_t *head, int64_t value) {
+    if (*head >= 0 && *head < G->log_len) G->log[*head] = value;
+    (*head)++;
+}
+
+static void board_log_lemma(Board *G, int top, int64_t code) {
+    int64_t head = G->log[LOG_HEAD];
+    for (int d = 0; d < top; d++)
+        board_log_put(G, &head, hyp_negation(G, G->frames[(size_t)d * NUM_COLUMNS + F_HYP]));
+    board_log_put(G, &head, hyp_negation(G, code));
+    board_log_put(G, &head, 0);
+    G->log[LOG_HEAD] = head;
+}
+
+INLINE void board_log_mark(Board *G, int frame) {
+    if (G->log && frame < LOG_MARKED_FRAMES) G->log[LOG_MARK + frame] = G->log[LOG_HEAD];
+}
+
+INLINE void board_log_forget(Board *G, int frame) {
+    if (G->log && frame < LOG_MARKED_FRAMES) G->log[LOG_HEAD] = G->log[LOG_MARK + frame];
+}
+
 /* Close boards[0] (at its fixpoint) under the failed-literal rule of depth `depth`.
  * Return STATUS_OPEN with the closure in boards[0], STATUS_CONFLICT, STATUS_BUDGET (the work
  * since work0 exceeded budget >= 0 at a hypothesis boundary), STATUS_TIME (the clock
@@ -862,6 +897,7 @@ INLINE int closure_k(Board *G, int depth, int positive_only, Poll *poll, uint64_
                 continue; /* passes, and its closure is itself */
             }
             fr[F_HYP] = code;
+            board_log_mark(G, top);
             word *next = board + BW;
             memcpy(next, board, sizeof(word) * BW);
             if (test_k(G, next, hc, hv, hneg, NN) != STATUS_OPEN) {
@@ -887,10 +923,12 @@ INLINE int closure_k(Board *G, int depth, int positive_only, Poll *poll, uint64_
                            sizeof(word) * BW);
                     G->witcode[(size_t)top * G->keep + i] = (int32_t)fr_t[F_HYP];
                 }
+                board_log_forget(G, top);
                 break;
             }
             fr_t[F_QUIET] = 0;
             int64_t h = fr_t[F_HYP];
+            if (G->log) board_log_lemma(G, top, h);
             if (test_k(G, board_t, code_cell(h), code_value(h), !code_negative(h), NN) == STATUS_OPEN) {
                 if (witnessing)
                     keep_witnessed_k(G, top, board_t, NN);
@@ -1061,6 +1099,7 @@ static int depths(Board *G, const DepthRun *run, Poll *poll) {
             core_poll_soon(poll); /* a grid's first hypothesis boundary looks at the clock */
         }
         int8_t *sol = run->solutions + (size_t)g * G->cells;
+        if (G->log_at) G->log_at[g] = G->log[LOG_HEAD];
         int started = start_board(G, kind, b, run->grids + (size_t)g * G->cells);
         if (started < 0) {
             run->status[g] = STATUS_BAD;
@@ -1069,6 +1108,7 @@ static int depths(Board *G, const DepthRun *run, Poll *poll) {
                                &run->status[g], &run->depth[g]) == STATUS_INTERRUPT) {
             return STATUS_INTERRUPT;
         }
+        if (G->log_at) G->log_at[g + 1] = G->log[LOG_HEAD];
         if (run->open) run->open[g] = run->status[g] == STATUS_OPEN ? open_vars(G, kind, b) : 0;
         if (run->conflicts) run->conflicts[g] = (int64_t)(G->conflicts - c0);
         run->work[g] = (int64_t)(G->work - w0);

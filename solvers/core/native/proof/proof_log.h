@@ -14,9 +14,7 @@
 
 #include "clauses.h"
 #include "codes.h"
-
-enum { LOG_HEAD = 0, LOG_BASE = 1, LOG_MARK = 2, LOG_MARKED_FRAMES = 16 };
-enum { LOG_FIRST = LOG_MARK + LOG_MARKED_FRAMES };
+#include "log_layout.h"
 
 static inline void log_put(Clauses *F, int64_t *head, int64_t value) {
     if (*head >= 0 && *head < F->log_len) F->log[*head] = value; /* head: the caller's */

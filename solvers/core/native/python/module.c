@@ -566,19 +566,22 @@ static PyObject *board_probe_list(BoardObject *self, PyObject *const *args, Py_s
 }
 
 /* depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[,
- * limit_ns[, open, conflicts]]): limit_ns, each grid's opt-in time limit (0: none), as
- * the clauses'; open and conflicts (int64 a grid, or None), DepthRun's */
+ * limit_ns[, open, conflicts[, log, log_at]]]): limit_ns, each grid's opt-in time limit
+ * (0: none), as the clauses'; open and conflicts (int64 a grid, or None), DepthRun's;
+ * log and log_at (or None), the closures' lemmas grid by grid, as the clauses' */
 static PyObject *board_depths(BoardObject *self, PyObject *args) {
     PyObject *go, *so, *dO, *solo, *wo, *no, *oo = Py_None, *co = Py_None;
+    PyObject *logo = Py_None, *ato = Py_None;
     int max_depth, positive_only;
     long long budget, limit_ns = 0;
-    if (!PyArg_ParseTuple(args, "OipLOOOOO|LOO", &go, &max_depth, &positive_only, &budget, &so,
-                          &dO, &solo, &wo, &no, &limit_ns, &oo, &co))
+    if (!PyArg_ParseTuple(args, "OipLOOOOO|LOOOO", &go, &max_depth, &positive_only, &budget,
+                          &so, &dO, &solo, &wo, &no, &limit_ns, &oo, &co, &logo, &ato))
         return NULL;
     if (check_limit_ns(limit_ns) < 0) return NULL;
     if (board_made(self) < 0 || check_depth(max_depth) < 0) return NULL;
     Board *G = &self->g;
-    Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0}, ov = {0}, cv = {0};
+    Py_buffer gv = {0}, sv = {0}, dv = {0}, solv = {0}, wv = {0}, nv = {0}, ov = {0}, cv = {0},
+              logv = {0}, atv = {0};
     if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
     Py_ssize_t count = gv.shape[0];
     if (get_ints(so, &sv, "status", 1, 1, count, -1, 1) < 0 ||
@@ -587,18 +590,25 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
         get_ints(wo, &wv, "work", 8, 1, count, -1, 1) < 0 ||
         get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0 ||
         (oo != Py_None && get_ints(oo, &ov, "open", 8, 1, count, -1, 1) < 0) ||
-        (co != Py_None && get_ints(co, &cv, "conflicts", 8, 1, count, -1, 1) < 0)) {
-        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv);
+        (co != Py_None && get_ints(co, &cv, "conflicts", 8, 1, count, -1, 1) < 0) ||
+        (logo != Py_None && get_log(logo, &logv) < 0) ||
+        (ato != Py_None && get_ints(ato, &atv, "log_at", 8, 1, count + 1, -1, 1) < 0)) {
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv, &logv, &atv);
         return NULL;
     }
     if (board_enter(self) < 0) {
-        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv);
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv, &logv, &atv);
         return NULL;
     }
     if (board_room(G, max_depth) < 0) {
         self->busy = 0;
-        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv);
+        RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv, &logv, &atv);
         return NULL;
+    }
+    if (logv.obj && logv.shape[0] > 0) { /* the closures' lemmas, grid by grid */
+        G->log = logv.buf;
+        G->log_len = logv.shape[0];
+        G->log_at = atv.obj ? atv.buf : NULL;
     }
     Poll poll;
     core_release(&poll);
@@ -607,8 +617,11 @@ static PyObject *board_depths(BoardObject *self, PyObject *args) {
                           cv.obj ? cv.buf : NULL};
     int r = ops->depths(G, &run, &poll);
     core_reacquire(&poll);
+    /* on every path: the buffers are released below, so nothing may point into them */
+    G->log = G->log_at = NULL;
+    G->log_len = 0;
     self->busy = 0;
-    RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv);
+    RELEASE(&gv, &sv, &dv, &solv, &wv, &nv, &ov, &cv, &logv, &atv);
     if (r == STATUS_INTERRUPT) return NULL;
     Py_RETURN_NONE;
 }
