@@ -57,6 +57,7 @@ from encoder.puzzle_files import Puzzle, open_source
 from executors import ExecutorError
 from solvers.budgets import DEFAULT_BUDGET, BudgetExhausted, budget_from
 from solvers.limits import TimeLimitReached, alarm_after, machine_dependence
+from solvers.proofs.beside import FORMATS
 
 PROG = "solvers"
 
@@ -110,9 +111,18 @@ def rate_parser(sub) -> argparse.ArgumentParser:
     p.add_argument(
         "--proof",
         metavar="PATH",
-        help="write the depth rating's proof (DRUP: the closures' failed literals, then the "
-        "unit of every cell, or the empty clause for no solution), checked by `solvers "
-        "check`: to the file PATH for one grid, or PATH/N.drup for grid N when PATH is a folder",
+        help="write the depth rating's proof (the closures' failed literals, then the "
+        "empty clause) and the CNF it refutes (the grid's formula, and the clause that "
+        "excludes the solution found): PATH and PATH.cnf for one grid, PATH/N.drup (or "
+        ".lrat) and PATH/N.cnf for grid N when PATH is a folder; several grids into a "
+        "file: DRUP sections against the grid's formula (`check --grid N`)",
+    )
+    p.add_argument(
+        "--proof-format",
+        choices=FORMATS,
+        default="drup",
+        help="drup (default), or lrat: each lemma with the ids of the clauses that "
+        "propagate it, lemmas deleted after their last use",
     )
     add_geometry_flags(p)
     group = p.add_argument_group("execution")
@@ -288,7 +298,9 @@ def run_rate(args: argparse.Namespace) -> int:
         None if args.no_length else args.length_depth,
         args.proof is not None,
     )
-    proofs = ProofFiles(args.proof) if args.proof is not None else None
+    proofs = None
+    if args.proof is not None:
+        proofs = ProofFiles(args.proof, args.proof_format, args.encoding)
     if args.timeout is not None:  # before the first line: what the lines then depend on
         print(f"{PROG}: {machine_dependence(args.timeout)}", file=sys.stderr)
     show_bar = not args.quiet and sys.stderr.isatty()
@@ -354,47 +366,85 @@ class NoBar(contextlib.nullcontext):
 
 
 class ProofFiles:
-    """Where `rate --proof PATH` writes: into the file PATH, each grid's proof after a
-    line `c proof of grid N` (`solvers check --grid N` checks one), or one PATH/N.drup
-    per grid N when PATH is a folder."""
+    """Where `rate --proof PATH` writes (solvers.proofs.beside):
+    - PATH a folder: PATH/N.cnf and PATH/N.drup (or .lrat) for grid N, each proof a
+      refutation of the CNF beside it;
+    - PATH a file and one grid: PATH and PATH.cnf, the same pair;
+    - PATH a file and several grids (DRUP only): each grid's proof after a line `c proof
+      of grid N` (`solvers check --grid N`), against `python -m encoder GRID`'s formula
+      as it is (no CNF beside: 49,158 of them would take 7 GB); the first proof is held
+      until a second one says which of the two it is."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, proof_format: str, encoding: str):
         from encoder.output_files import check_file, check_folder
         from solvers.proofs.check import PROOF_SECTION
 
         self.section = PROOF_SECTION
-        self.path = path
+        self.path, self.format, self.encoding = path, proof_format, encoding
         self.folder = os.path.isdir(path)
         (check_folder if self.folder else check_file)(path)
-        self.handle = None if self.folder else self._open(path)
+        self.handle = None
+        self.held = None  # a file's first proof, until the second one or the end
         self.written = self.unsettled = 0
 
-    @staticmethod
-    def _open(path: str):
+    def _open(self):
         try:
-            return open(path, "w", encoding="utf-8")  # closed by `close`
+            self.handle = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 (closed by `close`)
         except OSError as error:
-            raise OutputError(f"cannot write: {reason(error)}", path) from None
+            raise OutputError(f"cannot write: {reason(error)}", self.path) from None
 
     def write(self, rated) -> None:
         if not rated.proof:  # open, or stopped by the time limit: nothing to prove
             self.unsettled += 1
             return
-        if self.handle is not None:
-            target, text = self.path, f"{self.section}{rated.index}\n{rated.proof}"
-        else:  # one small file a grid, written plainly (no temporary file and fsync each)
-            target, text = os.path.join(self.path, f"{rated.index}.drup"), rated.proof
-        try:
-            if self.handle is not None:
-                self.handle.write(text)
-            else:
-                with open(target, "w", encoding="utf-8") as handle:
-                    handle.write(text)
-        except OSError as error:
-            raise OutputError(f"cannot write: {reason(error)}", target) from None
+        if self.folder:  # two small files a grid, written plainly (no temporary file)
+            stem = os.path.join(self.path, str(rated.index))
+            self._pair(rated, f"{stem}.{self.format}", f"{stem}.cnf")
+        elif self.held is None and self.handle is None:
+            self.held = rated
+            return
+        else:
+            if self.format != "drup":
+                raise OutputError(
+                    "--proof names a file, which takes one grid's LRAT proof: give a "
+                    "folder for the proofs of many grids",
+                    self.path,
+                )
+            if self.handle is None:
+                self._open()
+                self._section(self.held)
+                self.held = None
+            self._section(rated)
         self.written += 1
 
+    def _section(self, rated) -> None:
+        self._put(self.handle, self.path, f"{self.section}{rated.index}\n{rated.proof}")
+
+    def _pair(self, rated, proof_path: str, cnf_path: str) -> None:
+        from solvers.proofs.beside import formula_beside, refutation
+
+        grid, geometry, solution = rated.refutes
+        formula = formula_beside(grid, geometry, self.encoding, solution)
+        text = refutation(rated.proof, formula, self.format, solution is not None)
+        for target, content in ((cnf_path, formula), (proof_path, text)):
+            self._put(None, target, content)
+
+    @staticmethod
+    def _put(handle, target: str, text: str) -> None:
+        try:
+            if handle is not None:
+                handle.write(text)
+            else:
+                with open(target, "w", encoding="utf-8") as out:
+                    out.write(text)
+        except OSError as error:
+            raise OutputError(f"cannot write: {reason(error)}", target) from None
+
     def close(self) -> None:
+        if self.held is not None:  # one grid: the proof and its CNF
+            held, self.held = self.held, None
+            self._pair(held, self.path, f"{self.path}.cnf")
+            self.written += 1
         if self.handle is not None:
             self.handle.close()
 

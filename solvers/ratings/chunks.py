@@ -16,7 +16,7 @@ lines.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from encoder.numbering import num_cell_vars
 from encoder.puzzle_files import Puzzle
 from encoder.status import Status
 from solvers.budgets import DEFAULT_BUDGET, OVER_BUDGET, Budget
+from solvers.core import DEPTH_SAT
 from solvers.ratings.per_geometry import geometry_runs, keep_loaded
 
 YES_NO = {True: "yes", False: "no"}
@@ -63,6 +64,9 @@ class RatedLine:
     length: str = ""  # the refutation-length rating's label (depth rating only)
     length_seconds: float = 0.0  # the time it took
     proof: str = ""  # the depth rating's proof (DRUP text) with --proof, "" when none
+    # with a proof: (grid, geometry, solution or None) for the formula it refutes
+    # (solvers.proofs.beside)
+    refutes: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -166,16 +170,24 @@ def _depth_lines(puzzles, options: RateOptions, first: int) -> Iterator[RatedLin
         labels = depth_labels(out, options.max_depth)
         texts = format_lines(values, geometry)  # the batch's grids in one translation
         lengths = length_column(length_rater, values, out, labels, options.length_depth)
-        for puzzle, text, label, depth, seconds, proof, length in zip(
+        for g, (puzzle, text, label, depth, seconds, proof, length) in enumerate(zip(
             batch, texts, labels, out.depth.tolist(), out.seconds.tolist(), proofs, lengths,
             strict=True,
-        ):  # fmt: skip
+        )):  # fmt: skip
+            refutes = ()
+            if proof:
+                solved = int(out.status[g]) == DEPTH_SAT
+                solution = tuple(out.solutions[g].tolist()) if solved else None
+                refutes = (puzzle.grid, geometry, solution)
             if length is None and label.isdigit():  # settled, no length: nothing to note
                 line = f"{index}\t{text}\t{label}\t{NO_LENGTH}\t{seconds:.6f}"
-                yield RatedLine(index, line, "", False, False, False, NO_LENGTH, 0.0, proof)
+                yield RatedLine(
+                    index, line, "", False, False, False, NO_LENGTH, 0.0, proof, refutes
+                )
                 index += 1
                 continue
-            yield _depth_line(index, text, label, depth, seconds, puzzle, options, length, proof)
+            rated = _depth_line(index, text, label, depth, seconds, puzzle, options, length, proof)
+            yield replace(rated, refutes=refutes) if refutes else rated
             index += 1
 
 

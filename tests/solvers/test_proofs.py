@@ -26,7 +26,7 @@ from encoder.emit import encode_dimacs
 from encoder.encodings import given_literals
 from encoder.errors import DimacsError
 from encoder.geometry import make_geometry, standard
-from encoder.grids import parse_cells
+from encoder.grids import format_line, parse_cells
 from encoder.status import Status
 from solvers import core
 from solvers.core.engine import Engine
@@ -491,7 +491,11 @@ def test_rate_and_explain_write_proofs_the_checker_verifies(tmp_path):
     rated = tmp_path / "rate.drup"
     done = run("solvers", "rate", EASTER_MONSTER, "--no-length", "--proof", str(rated))
     assert done.returncode == 0, done.stderr
-    assert check(cnf, rated).stdout.count("exactly this one") == 1
+    beside = tmp_path / "rate.drup.cnf"  # the grid's formula, its solution excluded last
+    assert "exactly one solution" in rated.read_text().splitlines()[0]
+    assert "exactly one solution" in beside.read_text().splitlines()[0]
+    assert "has no model" in check(beside, rated).stdout
+    assert beside.read_text().count("\n") == cnf.read_text().count("\n") + 2
     # the command's --proof on a depth-1 grid (the nested proof of Easter Monster's depth-2
     # explanation is checked in-process above, at a fraction of a command's cost)
     [line], _ = minimal_grids_file(tmp_path, 1)
@@ -517,11 +521,11 @@ def test_rate_writes_one_proof_per_grid_into_a_folder(tmp_path):
     folder.mkdir()
     done = run("solvers", "rate", str(source), "--no-length", "--proof", str(folder))
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in folder.iterdir()) == ["0.drup", "1.drup", "2.drup"]
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(f"{n}.{kind}" for n in range(3) for kind in ("cnf", "drup"))
     for index, line in enumerate(grids):
-        cnf = tmp_path / f"{index}.cnf"
-        cnf.write_text(encode_dimacs(grid_of(line), NINE))
-        check(cnf, folder / f"{index}.drup")
+        check(folder / f"{index}.cnf", folder / f"{index}.drup")
+        (tmp_path / f"{index}.cnf").write_text(encode_dimacs(grid_of(line), NINE))
     workers = tmp_path / "workers"
     workers.mkdir()
     argv = ["--no-length", "--proof", str(workers), "--workers", "2", "--chunk-size", "1"]
@@ -578,3 +582,40 @@ def test_the_boards_rating_proofs_are_verified_on_every_variant(name):
                 assert verify(grid_cnf(grid, geometry), text).claim == "one model"
     finally:
         core.use_variant(best)
+
+
+def test_rate_into_a_folder_writes_each_refutation_beside_its_cnf(tmp_path):
+    """--proof FOLDER: N.cnf and N.drup for each grid N, a refutation of the CNF, whether
+    the grid has one solution (its solution excluded) or none."""
+    grid = grid_of(EASTER_MONSTER)
+    planted = wrong_given(grid, Rater(NINE).rate(grid).solution)
+    grids = tmp_path / "grids.txt"
+    grids.write_text(f"{EASTER_MONSTER}\n{format_line(planted, NINE)}\n")
+    folder = tmp_path / "proofs"
+    folder.mkdir()
+    done = run("solvers", "rate", str(grids), "--no-length", "--proof", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["0.cnf", "0.drup", "1.cnf", "1.drup"]
+    for n, claim in ((0, "exactly one solution"), (1, "no solution")):
+        assert claim in (folder / f"{n}.drup").read_text().splitlines()[0]
+        assert claim in (folder / f"{n}.cnf").read_text().splitlines()[0]
+        assert "has no model" in check(folder / f"{n}.cnf", folder / f"{n}.drup").stdout
+    assert (folder / "1.cnf").read_text().split("p cnf ")[1] == encode_dimacs(planted, NINE).split(
+        "p cnf "
+    )[1]  # no solution: the grid's formula as it is
+
+
+def test_rate_of_many_grids_into_a_file_writes_sections(tmp_path):
+    grids = tmp_path / "grids.txt"
+    grids.write_text(f"{EASTER_MONSTER}\n{EASTER_MONSTER}\n")
+    out = tmp_path / "all.drup"
+    done = run("solvers", "rate", str(grids), "--no-length", "--proof", str(out))
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "all.drup.cnf").exists()
+    cnf = tmp_path / "em.cnf"
+    cnf.write_text(encode_dimacs(grid_of(EASTER_MONSTER), NINE))
+    done = run("solvers", "check", str(cnf), str(out), "--grid", "1")
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "s VERIFIED"
+    lrat = run("solvers", "rate", str(grids), "--no-length", "--proof", str(out),
+               "--proof-format", "lrat")  # fmt: skip
+    assert lrat.returncode != 0 and "give a folder" in lrat.stderr
