@@ -105,6 +105,8 @@ class Board(ClosureFace):
         lookahead: int = 0,
         solutions: bool = False,
         exclude=None,
+        log: np.ndarray | None = None,
+        log_at: np.ndarray | None = None,
     ) -> GridCounts:
         """Count the solutions of each grid (a row of N*N values, 0 for a blank) up to
         `cap` (None: all of them) by DPLL on the board, in one call.  `budget`: work
@@ -112,7 +114,10 @@ class Board(ClosureFace):
         the depth of the failed-literal closure run at each node (0: propagation
         alone); `solutions`: keep each grid's first solution; `exclude` (None, or per
         grid a (cell, value) pair, a row of an N x 2 array, cell -1 for none): count the
-        solutions that do not put that value in that cell."""
+        solutions that do not put that value in that cell.  `log` and `log_at` (one
+        entry per grid and one more): where the search writes its lemmas, grid g's from
+        log_at[g] (`solvers.core.proof_log`; lookahead 0): a count of one model is then
+        a refutation of the grid's formula with the clause excluding that model."""
         grids = grid_rows(grids, self.cells)
         count = grids.shape[0]
         cap_units = check_cap(cap)
@@ -128,7 +133,7 @@ class Board(ClosureFace):
             codes = codes.astype(np.int32)  # the core refuses what is no candidate
         self._board.count(grids, cap_units, budget_units(budget), limit_ns(time_limit),
                           int(lookahead), False, models, status, decisions, conflicts, work,
-                          ns, first, None, codes)  # fmt: skip
+                          ns, first, None, codes, log, log_at)  # fmt: skip
         return GridCounts(models, status, decisions, conflicts, work, ns / 1e9, first)
 
     def minimal(

@@ -397,9 +397,35 @@ def uniqueness_proof(rules: GridRules, grid: Grid) -> tuple[str, str] | None:
         f"solution: {format_line(tuple(cell_value(v, n)[1] for v in sorted(true)), geometry)}",
     ]
     cnf = write_dimacs(formula.num_vars, [clause_lines(clauses)], len(clauses), comments)
+    claim = "exactly one solution: the formula with its solution forbidden is unsatisfiable"
+    lemmas = board_search_lemmas(rules, grid)
+    if lemmas is not None:
+        how = "lemmas: the board's DPLL search (failed decisions and closed nodes, in order)"
+        return cnf, unsat_proof(lemmas, claim, how)
     result, lemmas = search_lemmas(Engine(clauses, formula.num_vars))
     if result.status is not Status.UNSAT:  # cannot be: the engine found one solution
         raise AssertionError("a second solution where the counter found one")
-    claim = "exactly one solution: the formula with its solution forbidden is unsatisfiable"
     how = "lemmas: the engine's DPLL search (conflicts and closed branches, in order)"
     return cnf, unsat_proof(lemmas, claim, how)
+
+
+def board_search_lemmas(rules: GridRules, grid: Grid) -> np.ndarray | None:
+    """Return the lemmas of the board's count of `grid` (to 2, no lookahead), a
+    refutation of the grid's formula with its one solution excluded (board_search.h
+    says why), or None when the board does not compute these rules or the count is
+    not exactly one."""
+    board = rules.board
+    if board is None:
+        return None
+    row = np.asarray([grid], np.int8)
+    capacity = START_CAPACITY
+    while True:
+        log, log_at = new_log(capacity), np.zeros(2, np.int64)
+        counted = board.count(row, 2, log=log, log_at=log_at)
+        lemmas = _logged(log)
+        if lemmas is not None:
+            break
+        capacity = _bigger(log)
+    if int(counted.models[0]) != 1 or int(counted.status[0]) != core.STATUS_EXHAUSTED:
+        return None
+    return lemmas

@@ -619,3 +619,31 @@ def test_rate_of_many_grids_into_a_file_writes_sections(tmp_path):
     lrat = run("solvers", "rate", str(grids), "--no-length", "--proof", str(out),
                "--proof-format", "lrat")  # fmt: skip
     assert lrat.returncode != 0 and "give a folder" in lrat.stderr
+
+
+@pytest.mark.parametrize("name", core.variants())
+def test_the_boards_uniqueness_proofs_are_verified_on_every_variant(name):
+    """The board's DPLL writes its lemmas (board_search.h): a refutation of the grid's
+    formula with its solution excluded, which the checker verifies; without the
+    excluding clause the same lemmas are refused (the model's node lemma)."""
+    best = core.variant()
+    core.use_variant(name)
+    try:
+        sixteen = make_geometry(16)
+        lines = (DATA / "sudoku16_minimal.txt").read_text().splitlines()
+        sixteens = [grid_of(line.split()[0], sixteen) for line in lines if line[:1] not in "#"]
+        for geometry, grid in ((NINE, grid_of(EASTER_MONSTER)), (sixteen, sixteens[0])):
+            rules = GridRules(geometry)
+            cnf_text, text = proof.uniqueness_proof(rules, grid)
+            assert "the board's DPLL" in text
+            cnf = parse_cnf(cnf_text)
+            assert verify(cnf, text).claim == "unsatisfiable"
+        refused(Cnf.from_clauses(list(cnf)[:-1], cnf.num_vars), text)
+    finally:
+        core.use_variant(best)
+
+
+def test_a_search_log_refuses_a_lookahead():
+    board = GridRules(NINE).board
+    with pytest.raises(ValueError, match="lookahead 0"):
+        board.count([grid_of(EASTER_MONSTER)], 2, lookahead=1, log=new_log(64))

@@ -96,6 +96,26 @@ static int stack_room(Board *G, int64_t frames) {
  * cap); the first is written to `first` (when not NULL) and the first `room` to `out`.
  * Return STATUS_FOUND (cap reached: the stack keeps the last model, to resume from),
  * STATUS_EXHAUSTED, STATUS_BUDGET, STATUS_TIME, STATUS_INTERRUPT or -1 (no memory). */
+/* The search's proof log (log_layout.h; G->log, lookahead 0): when the node at level
+ * `top` is closed (every branch under it failed, or it was a model), the lemma of its
+ * decisions negated, -x(c, v) for each "c = v" of sdec[0 .. top - 1]; when "c = v" at
+ * level top fails by propagation, that lemma and -x(c, v).  Each is RUP: under the
+ * decisions, the earlier lemmas propagate the level's board (the removals of the
+ * branches closed before it), and its branches' lemmas then propagate a conflict.  At
+ * a model the lemma is RUP only with the clause excluding that model: a search that
+ * counts one model writes a refutation of the formula and that clause, the empty clause
+ * (top 0) last. */
+static void search_log(Board *G, int64_t top, int64_t code) {
+    int64_t head = G->log[LOG_HEAD];
+    for (int64_t l = 0; l < top; l++) {
+        const int32_t d = G->sdec[l];
+        board_log_put(G, &head, -((int64_t)G->n * (d >> 6) + (d & 63) + 1));
+    }
+    if (code >= 0) board_log_put(G, &head, -((int64_t)G->n * (code >> 6) + (code & 63) + 1));
+    board_log_put(G, &head, 0);
+    G->log[LOG_HEAD] = head;
+}
+
 INLINE int search_k(Board *G, int kind, const CountRun *run, int resume, uint64_t work0,
                     int64_t deadline_ns, int64_t *models, int8_t *first, int8_t *out,
                     int64_t room, Poll *poll, const int NN) {
@@ -141,9 +161,11 @@ INLINE int search_k(Board *G, int kind, const CountRun *run, int resume, uint64_
                 continue;
             }
             G->conflicts++;
+            if (G->log) search_log(G, top, c * 64 + v);
             goto right; /* "c = v" failed: "v removed from c", on this level's board */
         }
     backtrack:
+        if (G->log) search_log(G, top, -1);
         if (top == 0) return STATUS_EXHAUSTED;
         top--;
     right: {
@@ -193,6 +215,7 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
         if (first) memset(first, 0, (size_t)G->cells);
         int64_t found = 0;
         int r;
+        if (G->log_at) G->log_at[g] = G->log[LOG_HEAD];
         if (resume) {
             r = search_kind(G, kind, run, 1, w0, deadline_ns, &found, first, run->out, run->room,
                             poll);
@@ -200,8 +223,10 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
             const int started = start_board(G, kind, G->stack, run->grids + (size_t)g * G->cells);
             if (started < 0)
                 r = STATUS_BAD;
-            else if (!started)
+            else if (!started) {
                 r = STATUS_EXHAUSTED; /* the givens contradict: no model */
+                if (G->log) search_log(G, 0, -1); /* the empty clause, by propagation */
+            }
             else if (run->exclude && run->exclude[g] >= 0 &&
                      test_kind(G, kind, G->stack, run->exclude[g] >> 6, run->exclude[g] & 63, 1) !=
                          STATUS_OPEN)
@@ -211,6 +236,7 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
                                 run->room, poll);
         }
         if (r == STATUS_INTERRUPT || r < 0) return r;
+        if (G->log_at) G->log_at[g + 1] = G->log[LOG_HEAD];
         G->resumable = r == STATUS_FOUND && run->count == 1;
         run->models[g] = found;
         run->status[g] = (int8_t)r;

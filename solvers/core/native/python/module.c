@@ -660,18 +660,22 @@ static int check_bound(long long value, long long least, const char *name) {
  * grid that stopped at its cap. */
 static PyObject *board_count(BoardObject *self, PyObject *args) {
     PyObject *go, *mo, *so, *dO = Py_None, *co = Py_None, *wo = Py_None, *no = Py_None,
-             *solo = Py_None, *outo = Py_None, *xo = Py_None;
+             *solo = Py_None, *outo = Py_None, *xo = Py_None, *logo = Py_None, *ato = Py_None;
     long long cap, budget, limit_ns;
     int lookahead, resume;
-    if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
-                          &resume, &mo, &so, &dO, &co, &wo, &no, &solo, &outo, &xo))
+    if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOOOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
+                          &resume, &mo, &so, &dO, &co, &wo, &no, &solo, &outo, &xo, &logo, &ato))
         return NULL;
+    if (logo != Py_None && (lookahead != 0 || resume)) {
+        PyErr_SetString(PyExc_ValueError, "a search's proof log takes lookahead 0 and no resume");
+        return NULL;
+    }
     if (board_made(self) < 0 || check_limit_ns(limit_ns) < 0 || check_depth(lookahead) < 0 ||
         check_bound(cap, 1, "cap") < 0 || check_bound(budget, 0, "budget") < 0)
         return NULL;
     Board *G = &self->g;
     Py_buffer gv = {0}, mv = {0}, sv = {0}, dv = {0}, cv = {0}, wv = {0}, nv = {0}, solv = {0},
-              ov = {0}, xv = {0};
+              ov = {0}, xv = {0}, logv = {0}, atv = {0};
     PyObject *result = NULL;
     if (get_ints(go, &gv, "grids", 1, 2, -1, G->cells, 0) < 0) return NULL;
     Py_ssize_t count = gv.shape[0];
@@ -683,7 +687,9 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
         (no != Py_None && get_ints(no, &nv, "ns", 8, 1, count, -1, 1) < 0) ||
         (solo != Py_None && get_ints(solo, &solv, "solutions", 1, 2, count, G->cells, 1) < 0) ||
         (outo != Py_None && get_ints(outo, &ov, "out", 1, 2, -1, G->cells, 1) < 0) ||
-        (xo != Py_None && get_ints(xo, &xv, "exclude", 4, 1, count, -1, 0) < 0))
+        (xo != Py_None && get_ints(xo, &xv, "exclude", 4, 1, count, -1, 0) < 0) ||
+        (logo != Py_None && get_log(logo, &logv) < 0) ||
+        (ato != Py_None && get_ints(ato, &atv, "log_at", 8, 1, count + 1, -1, 1) < 0))
         goto out;
     for (Py_ssize_t g = 0; xv.obj && g < count; g++) {
         const int32_t x = ((const int32_t *)xv.buf)[g];
@@ -705,14 +711,21 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
                           wv.obj ? wv.buf : NULL,
                           nv.obj ? nv.buf : NULL, solv.obj ? solv.buf : NULL, ov.obj ? ov.buf : NULL,
                           ov.obj ? ov.shape[0] : 0};
+    if (logv.obj && logv.shape[0] > 0) { /* the search's lemmas, grid by grid */
+        G->log = logv.buf;
+        G->log_len = logv.shape[0];
+        G->log_at = atv.obj ? atv.buf : NULL;
+    }
     Poll poll;
     core_release(&poll);
     int r = ops->count(G, &run, &poll);
     core_reacquire(&poll);
+    G->log = G->log_at = NULL; /* the buffers are released below */
+    G->log_len = 0;
     self->busy = 0;
     result = search_answer(r);
 out:
-    RELEASE(&gv, &mv, &sv, &dv, &cv, &wv, &nv, &solv, &ov, &xv);
+    RELEASE(&gv, &mv, &sv, &dv, &cv, &wv, &nv, &solv, &ov, &xv, &logv, &atv);
     return result;
 }
 
@@ -782,10 +795,10 @@ static PyMethodDef board_methods[] = {
      "probe_list(assumptions, depth, positive_only) -> (ok, literals)"},
     {"depths", (PyCFunction)board_depths, METH_VARARGS,
      "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[, "
-     "limit_ns[, open, conflicts]])"},
+     "limit_ns[, open, conflicts[, log, log_at]]])"},
     {"count", (PyCFunction)board_count, METH_VARARGS,
      "count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[, "
-     "conflicts[, work[, ns[, solutions[, out[, exclude]]]]]]])"},
+     "conflicts[, work[, ns[, solutions[, out[, exclude[, log, log_at]]]]]]]])"},
     {"minimal", (PyCFunction)board_minimal, METH_VARARGS,
      "minimal(grids, orders, budget, lookahead, out, tests, over)"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
