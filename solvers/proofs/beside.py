@@ -2,24 +2,27 @@
 writes N.cnf and N.drup (or N.lrat) for grid N, and a one-grid run given a file P
 writes P and P.cnf.
 
-The formula is the grid's CNF as `python -m encoder GRID` writes it (the rating's
-geometry and encoding), and, when the rating filled the grid, one more clause last:
-the one that excludes its solution (the negation of every cell's value).  "Exactly one
-solution" is then "this formula is unsatisfiable", and "no solution" is the grid's
-formula unsatisfiable as it is.  The proof is the rating's lemmas, ended by the empty
-clause: once the lemmas propagate the solution, the excluding clause is false.  So
-every such proof is a refutation that any DRUP checker (or, in LRAT, any LRAT checker)
-verifies against the CNF beside it, and a comment line at the top of both files says
-the claim.
+The formula is the grid's CNF as `python -m encoder GRID --givens units` writes its
+clauses (the rating's geometry and encoding), and, when the rating filled the grid,
+one more clause last: the one that excludes its solution (the negation of every
+cell's value).  "Exactly one solution" is then "this formula is unsatisfiable", and
+"no solution" is the grid's formula unsatisfiable as it is.  The proof is the
+rating's lemmas, ended by the empty clause: once the lemmas propagate the solution,
+the excluding clause is false.  So every such proof is a refutation that any DRUP
+checker (or, in LRAT, any LRAT checker) verifies against the CNF beside it, and a
+comment line at the top of both files says the claim.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from encoder.dimacs import parse_cnf
 from encoder.emit import encode_dimacs
 from encoder.geometry import Geometry
+from encoder.grids import format_line
 from encoder.numbering import Grid, cell_var
 
 FORMATS = ("drup", "lrat")  # --proof-format, and each proof file's extension
@@ -32,25 +35,44 @@ def excluding_clause(solution: Grid, geometry: Geometry) -> np.ndarray:
     return -cell_var(np.arange(values.size), values, geometry.size)
 
 
-def formula_beside(grid: Grid, geometry: Geometry, encoding: str, solution: Grid | None) -> str:
-    """Return the DIMACS text of the formula a rating proof refutes: the grid's formula,
-    with the clause excluding `solution` last (None: the grid has no solution)."""
-    text = encode_dimacs(grid, geometry, encoding)
-    if solution is None:
-        claim = "no solution: the grid's formula is unsatisfiable"
-        return f"c sudoku-sat refuted formula: {claim}\n{text}"
-    claim = (
-        "exactly one solution: the grid's formula with the clause excluding its solution "
-        "(the last clause) is unsatisfiable"
-    )
-    head, _, body = text.partition("\np cnf ")
+@functools.lru_cache(maxsize=16)
+def _rules(geometry: Geometry, encoding: str) -> tuple[int, int, str]:
+    """The rule formula's (variables, clauses, clause lines), encoded once a geometry."""
+    text = encode_dimacs(None, geometry, encoding)
+    _, _, body = text.partition("\np cnf ")
     num_vars, rest = body.split(" ", 1)
     count, clauses = rest.split("\n", 1)
-    extra = " ".join(map(str, excluding_clause(solution, geometry).tolist())) + " 0\n"
-    return (
-        f"c sudoku-sat refuted formula: {claim}\n{head}\n"
-        f"p cnf {num_vars} {int(count) + 1}\n{clauses}{extra}"
+    return int(num_vars), int(count), clauses
+
+
+def formula_beside(grid: Grid, geometry: Geometry, encoding: str, solution: Grid | None) -> str:
+    """Return the DIMACS text of the formula a rating proof refutes: the grid's formula
+    as `python -m encoder GRID --givens units` writes its clauses (the rules, then one
+    unit a given), with the clause excluding `solution` last (None: the grid has no
+    solution).  The rules are encoded once a geometry: a proof a grid costs a copy of
+    their text, not their encoding."""
+    num_vars, count, rules = _rules(geometry, encoding)
+    values = np.asarray(grid, np.int64)
+    cells = np.flatnonzero(values)
+    units = cell_var(cells, values[cells], geometry.size).tolist()
+    lines = [rules, "".join(f"{lit} 0\n" for lit in units)]
+    if solution is None:
+        claim = "no solution: the grid's formula is unsatisfiable"
+    else:
+        claim = (
+            "exactly one solution: the grid's formula with the clause excluding its "
+            "solution (the last clause) is unsatisfiable"
+        )
+        lines.append(" ".join(map(str, excluding_clause(solution, geometry).tolist())) + " 0\n")
+    total = count + len(units) + (solution is not None)
+    head = (
+        f"c sudoku-sat refuted formula: {claim}\n"
+        f"c grid: {format_line(tuple(values.tolist()), geometry)}\n"
+        f"c clauses: the rules ({encoding}), then one unit a given, as `python -m encoder "
+        "GRID --givens units` writes them (same geometry flags)"
+        + (", then the clause excluding the solution\n" if solution is not None else "\n")
     )
+    return head + f"p cnf {num_vars} {total}\n" + "".join(lines)
 
 
 def refutation(proof: str, formula: str, proof_format: str, solved: bool) -> str:
