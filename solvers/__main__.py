@@ -274,12 +274,12 @@ def run_rate(args: argparse.Namespace) -> int:
     from solvers.ratings.chunks import RateOptions, SettledLines, rate_array, rate_lines
 
     # The plain case, a file of clean grid lines rated by the depth and the length column
-    # on one worker without proofs, is read whole and rated in a few compiled calls
+    # on one worker (proofs too), is read whole and rated in a few compiled calls
     # (`grid_array`); the rest is read as rated, so that memory stays flat however long
     # the file.  Either way the grids are read before anything else happens, so that a
     # bad file fails at once.
     source = open_source(args.grids, variant_of(args))
-    plain = not (args.solver or args.solver_cmd) and args.proof is None and args.timeout is None
+    plain = not (args.solver or args.solver_cmd) and args.timeout is None
     plain = plain and args.executor == "local" and args.workers <= 1
     grids = grid_array(source) if plain else None
     if grids is None:
@@ -321,7 +321,9 @@ def run_rate(args: argparse.Namespace) -> int:
     with bar:
         try:
             for rated_line in lines:
-                if isinstance(rated_line, SettledLines):  # grids read whole: no note, no proof
+                if isinstance(rated_line, SettledLines):  # grids read whole: no note
+                    for proven in rated_line.proofs if proofs is not None else ():
+                        proofs.write(proven)
                     sys.stdout.write(rated_line.text)
                     if flush:
                         sys.stdout.flush()

@@ -32,6 +32,7 @@ from encoder.numbering import Grid, Lit, cell_value, cell_var, num_cell_vars
 from solvers import core
 from solvers.core import DEPTH_SAT, DEPTH_UNSAT
 from solvers.core.engine import Engine, EngineAnswer
+from solvers.core.extension import _core
 from solvers.core.proof_log import FIRST, HEAD, new_log
 from solvers.core.rules import GridRules
 from solvers.limits import pysat_solve_in_one_call
@@ -43,11 +44,9 @@ START_CAPACITY = 1 << 9  # literals per query (or per grid of a depth loop) at f
 
 
 def lemma_lines(flat: np.ndarray) -> str:
-    """Return flat lemmas (DIMACS literals, each lemma closed by 0) as DRUP lines."""
-    # Only a terminator is the token 0, so " 0" (a space, then 0) ends a lemma, but the
-    # first lemma's when it is the empty clause: a leading space gives it one too.
-    text = " " + " ".join(map(str, flat.tolist()))
-    return text.replace(" 0", " 0\n").replace("\n ", "\n")[1:]
+    """Return flat lemmas (DIMACS literals, each lemma closed by 0) as DRUP lines (the
+    core formats them: a Python str per literal cost more than the rating)."""
+    return _core.lemma_text(np.ascontiguousarray(flat, np.int64))
 
 
 def _logged(log: np.ndarray) -> np.ndarray | None:
@@ -160,15 +159,6 @@ def header(claim: str, grid: Grid | None, geometry: Geometry | None, how: str) -
     return lines
 
 
-def solution_units(solution: Grid, grid: Grid, geometry: Geometry) -> np.ndarray:
-    """Return the unit lemma of every cell's value that is not a given, as flat lemmas."""
-    values, givens = np.asarray(solution, np.int64), np.asarray(grid, np.int64)
-    cells = np.flatnonzero((values > 0) & (givens == 0))
-    units = np.zeros(2 * cells.size, np.int64)
-    units[0::2] = cell_var(cells, values[cells], geometry.size)
-    return units
-
-
 SEPARATOR = -(1 << 62)  # a token no literal takes: where one grid's proof ends in a batch's text
 
 
@@ -181,13 +171,14 @@ def rating_proofs(
     the whole batch are formatted in one pass (a join per grid costs as much as the
     rating of a 17-clue grid)."""
     heads, flat = [], []
+    units = _batch_units(out, grids, geometry)
     for g, code in enumerate(out.status.tolist()):
         depth = int(out.depth[g])
         if code == DEPTH_UNSAT:
             claim, tail = f"no solution (a contradiction at depth {depth})", EMPTY
         elif code == DEPTH_SAT:
             claim = f"exactly one solution, filled by the depth-{depth} closure without search"
-            tail = solution_units(out.solutions[g], grids[g], geometry)
+            tail = units[g]
         else:
             heads.append(None)
             continue
@@ -199,6 +190,19 @@ def rating_proofs(
         flat += [lemmas[g], tail, SEPARATOR_LEMMA]
     bodies = iter(lemma_lines(np.concatenate(flat)).split(_SEPARATOR_LINE) if flat else ())
     return ["" if head is None else head + next(bodies) for head in heads]
+
+
+def _batch_units(out: core.Depths, grids: np.ndarray, geometry: Geometry) -> list[np.ndarray]:
+    """Return, for each grid of a batch the rating filled, the unit lemma of every cell's
+    value that is not a given (flat lemmas; empty for the other grids), computed for the
+    whole batch in a few numpy calls."""
+    filled = (out.status == DEPTH_SAT)[:, None] & (grids == 0)
+    rows, cells = np.nonzero(filled)  # row-major: each grid's cells in order
+    units = np.zeros(2 * rows.size, np.int64)
+    values = out.solutions[rows, cells].astype(np.int64)
+    units[0::2] = cell_var(cells.astype(np.int64), values, geometry.size)
+    ends = 2 * np.cumsum(filled.sum(axis=1))
+    return np.split(units, ends[:-1])
 
 
 SEPARATOR_LEMMA = np.array([SEPARATOR, 0], np.int64)

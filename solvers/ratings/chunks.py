@@ -76,6 +76,7 @@ class SettledLines:
 
     text: str
     count: int  # grids
+    proofs: tuple = ()  # with --proof: a RatedLine (index, proof, refutes) a grid
 
 
 @dataclass(frozen=True)
@@ -252,9 +253,10 @@ def _depth_line(
 
 def rate_array(grids: GridArray, options: RateOptions) -> Iterator[SettledLines | RatedLine]:
     """Yield the output of a file's grids read whole (`encoder.puzzle_files.grid_array`)
-    with no proof, as `rate_lines` words it: the lines of settled grids joined,
-    ARRAY_BATCH grids per compiled call of the depth rating and of the length column,
-    and a `RatedLine` for each grid with a note (no solution, its budget reached)."""
+    as `rate_lines` words it (with `options.proof`, each grid's proof beside its line):
+    the lines of settled grids joined, ARRAY_BATCH grids per compiled call of the depth
+    rating and of the length column, and a `RatedLine` for each grid with a note (no
+    solution, its budget reached)."""
     from solvers.ratings.depth import Rater, depth_labels
 
     geometry, max_depth = grids.geometry, options.max_depth
@@ -266,7 +268,11 @@ def rate_array(grids: GridArray, options: RateOptions) -> Iterator[SettledLines 
         length_rater = LengthColumn(geometry, lengths_rater(geometry, options))
     for start in range(0, len(grids.values), ARRAY_BATCH):
         values = grids.values[start : start + ARRAY_BATCH]
-        out = rater.depths(values, max_depth)
+        if options.proof:
+            out, proofs = rater.depth_proofs(values, max_depth)
+            proven = _proven(start, values, out, proofs, geometry)
+        else:
+            out, proven = rater.depths(values, max_depth), {}
         labels = depth_labels(out, max_depth)
         lengths = length_column(length_rater, values, out, labels, options.length_depth)
         texts = format_lines(values, geometry)
@@ -285,14 +291,40 @@ def rate_array(grids: GridArray, options: RateOptions) -> Iterator[SettledLines 
             if label.isdigit() and not noted:
                 continue
             if row > settled:
-                yield SettledLines("".join(rows[settled:row]), row - settled)
+                yield _settled(rows, settled, row, start, proven)
             depth = int(out.depth[row])
             index = start + row
             puzzle = grids.puzzle(index)
-            yield _depth_line(index, texts[row], label, depth, seconds[row], puzzle, options, rated)
+            line = _depth_line(
+                index, texts[row], label, depth, seconds[row], puzzle, options, rated
+            )
+            yield (
+                replace(line, proof=proven[index].proof, refutes=proven[index].refutes)
+                if (index in proven)
+                else line
+            )
             settled = row + 1
         if len(rows) > settled:
-            yield SettledLines("".join(rows[settled:]), len(rows) - settled)
+            yield _settled(rows, settled, len(rows), start, proven)
+
+
+def _proven(start: int, values, out, proofs: list[str], geometry) -> dict[int, RatedLine]:
+    """The grids of a batch that have a proof, by index: a RatedLine holding it and what
+    it refutes (solvers.proofs.beside)."""
+    solved = (out.status == DEPTH_SAT).tolist()
+    proven = {}
+    for row, text in enumerate(proofs):
+        if text:
+            solution = tuple(out.solutions[row].tolist()) if solved[row] else None
+            refutes = (tuple(values[row].tolist()), geometry, solution)
+            proven[start + row] = RatedLine(start + row, "", proof=text, refutes=refutes)
+    return proven
+
+
+def _settled(rows: list[str], first: int, end: int, start: int, proven: dict) -> SettledLines:
+    """The rows first .. end of a batch as one SettledLines, with their proofs."""
+    proofs = tuple(proven[i] for i in range(start + first, start + end) if i in proven)
+    return SettledLines("".join(rows[first:end]), end - first, proofs)
 
 
 ARRAY_BATCH = 4096  # grids per compiled call of `rate_array`

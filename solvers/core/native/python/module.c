@@ -1336,7 +1336,46 @@ static PyTypeObject ClausesType = {
 
 /* ---- module ------------------------------------------------------------------ */
 
+/* lemma_text(flat) -> str: flat lemmas (int64 DIMACS literals, each lemma closed by 0)
+ * as DRUP lines, "-17 21 0\n" a lemma: the proof log's text without a Python int or
+ * str per literal (that formatting took 3 times the rating's time over royle17). */
+static PyObject *py_lemma_text(PyObject *self, PyObject *arg) {
+    Py_buffer v = {0};
+    if (get_ints(arg, &v, "lemmas", 8, 1, -1, -1, 0) < 0) return NULL;
+    const int64_t *lits = v.buf;
+    const Py_ssize_t n = v.shape[0];
+    char *text = malloc((size_t)n * 21 + 1); /* a sign, 19 digits and a blank or newline */
+    if (!text) {
+        PyBuffer_Release(&v);
+        return PyErr_NoMemory();
+    }
+    char *at = text;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t x = lits[i];
+        if (x == 0) {
+            *at++ = '0';
+            *at++ = '\n';
+            continue;
+        }
+        char digits[20];
+        int k = 0;
+        uint64_t m = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+        while (m) {
+            digits[k++] = (char)('0' + m % 10);
+            m /= 10;
+        }
+        if (x < 0) *at++ = '-';
+        while (k) *at++ = digits[--k];
+        *at++ = ' ';
+    }
+    PyObject *out = PyUnicode_DecodeLatin1(text, at - text, NULL);
+    free(text);
+    PyBuffer_Release(&v);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
+    {"lemma_text", py_lemma_text, METH_O, "lemma_text(flat) -> str: flat lemmas as DRUP lines"},
     {"variants", py_variants, METH_NOARGS, "the variants this processor runs, best last"},
     {"variant", py_variant, METH_NOARGS, "the variant in use"},
     {"use_variant", py_use_variant, METH_O, "use_variant(name): run the board on this variant"},
