@@ -27,7 +27,7 @@ from dataclasses import fields
 import numpy as np
 
 from encoder.geometry import Geometry
-from encoder.grids import format_line
+from encoder.grids import format_line, format_lines
 from encoder.numbering import Grid, Lit, cell_value, cell_var, num_cell_vars
 from solvers import core
 from solvers.core import DEPTH_SAT, DEPTH_UNSAT
@@ -172,6 +172,7 @@ def rating_proofs(
     rating of a 17-clue grid)."""
     heads, flat = [], []
     units = _batch_units(out, grids, geometry)
+    texts = format_lines(np.ascontiguousarray(grids, np.int8), geometry)
     for g, code in enumerate(out.status.tolist()):
         depth = int(out.depth[g])
         if code == DEPTH_UNSAT:
@@ -184,8 +185,7 @@ def rating_proofs(
             continue
         heads.append(
             f"c sudoku-sat proof ({FORMAT}) of the depth rating: {claim}\n"
-            f"c grid {format_line(tuple(grids[g].tolist()), geometry)}: check it against "
-            "`python -m encoder GRID` (same flags and --encoding) with `python -m solvers check`\n"
+            f"c grid {texts[g]} (its formula: `python -m encoder GRID`, the same flags)\n"
         )
         flat += [lemmas[g], tail, SEPARATOR_LEMMA]
     bodies = iter(lemma_lines(np.concatenate(flat)).split(_SEPARATOR_LINE) if flat else ())
