@@ -34,6 +34,7 @@ HEADERS = (
     "length/length.h",
     "proof/proof_log.h",
     "proof/log_layout.h",
+    "proof/lrat_write.h",
     "proof/clause_check.h",
     "clauses/clause_arrays.h",
     "boundary/boundary.h",
@@ -57,6 +58,7 @@ EXTENSIONS = {
         "board/board_base.c",
         "board/board_sse41.c",
         "board/board_avx2.c",
+        "proof/lrat_write.c",
     ),
     "_length": (
         "length/length.c",

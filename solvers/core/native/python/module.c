@@ -24,6 +24,7 @@
 #include "codes.h"
 #include "board.h"
 #include "proof_log.h"
+#include "lrat_write.h"
 #include "search.h"
 #include "status.h"
 #include "trace.h"
@@ -1374,8 +1375,69 @@ static PyObject *py_lemma_text(PyObject *self, PyObject *arg) {
     return out;
 }
 
+/* lrat_text(literals, offsets, num_vars, lemmas) -> str: the LRAT refutation of the
+ * formula (int32 literals, int64 offsets) by the flat lemmas (lrat_write.h); a lemma
+ * that does not follow is a ValueError naming it. */
+static PyObject *py_lrat_text(PyObject *self, PyObject *args) {
+    PyObject *lo, *oo, *mo;
+    long long nvars;
+    if (!PyArg_ParseTuple(args, "OOLO", &lo, &oo, &nvars, &mo)) return NULL;
+    if (nvars < 0 || nvars > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "num_vars %lld is not in 0..2**31-1", nvars);
+        return NULL;
+    }
+    Py_buffer v[3] = {{0}};
+    PyObject *result = NULL;
+    if (get_ints(lo, &v[0], "literals", 4, 1, -1, -1, 0) < 0 ||
+        get_ints(oo, &v[1], "offsets", 8, 1, -1, -1, 0) < 0 ||
+        get_ints(mo, &v[2], "lemmas", 8, 1, -1, -1, 0) < 0)
+        goto out;
+    if (check_offsets(&v[1], v[0].shape[0]) < 0) goto out;
+    for (Py_ssize_t i = 0; i < v[0].shape[0]; i++) {
+        const int32_t x = ((const int32_t *)v[0].buf)[i];
+        if (x == 0 || x < -nvars || x > nvars) {
+            PyErr_Format(PyExc_ValueError, "formula literal %d is 0 or beyond the %lld variables",
+                         x, nvars);
+            goto out;
+        }
+    }
+    const int64_t *lemmas = v[2].buf;
+    const Py_ssize_t nl = v[2].shape[0];
+    for (Py_ssize_t i = 0; i < nl; i++)
+        if (lemmas[i] < -nvars || lemmas[i] > nvars) {
+            PyErr_Format(PyExc_ValueError, "lemma literal %lld beyond the %lld variables",
+                         (long long)lemmas[i], nvars);
+            goto out;
+        }
+    if (nl && lemmas[nl - 1] != 0) {
+        PyErr_SetString(PyExc_ValueError, "the lemmas must end with 0");
+        goto out;
+    }
+    char *text = NULL;
+    int64_t len = 0, failed = -1;
+    int r;
+    Py_BEGIN_ALLOW_THREADS;
+    r = lrat_write(v[0].buf, v[1].buf, v[1].shape[0] - 1, nvars, lemmas, nl, &text, &len,
+                   &failed);
+    Py_END_ALLOW_THREADS;
+    if (r == -1)
+        PyErr_NoMemory();
+    else if (r == -2)
+        PyErr_Format(PyExc_ValueError,
+                     "lemma %lld does not follow by unit propagation (or no empty clause)",
+                     (long long)failed + 1);
+    else
+        result = PyUnicode_DecodeLatin1(text, len, NULL);
+    free(text);
+out:
+    release(v, 3);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"lemma_text", py_lemma_text, METH_O, "lemma_text(flat) -> str: flat lemmas as DRUP lines"},
+    {"lrat_text", py_lrat_text, METH_VARARGS,
+     "lrat_text(literals, offsets, num_vars, lemmas) -> str: the LRAT refutation"},
     {"variants", py_variants, METH_NOARGS, "the variants this processor runs, best last"},
     {"variant", py_variant, METH_NOARGS, "the variant in use"},
     {"use_variant", py_use_variant, METH_O, "use_variant(name): run the board on this variant"},
