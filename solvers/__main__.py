@@ -233,9 +233,15 @@ def solve_parser(sub) -> None:
 
 
 def check_parser(sub) -> None:
-    p = sub.add_parser("check", help="verify a DRUP proof without the engine")
+    p = sub.add_parser("check", help="verify a DRUP or LRAT proof without the engine")
     p.add_argument("cnf", metavar="CNF", help="the formula (DIMACS CNF), or '-' for stdin")
-    p.add_argument("proof", metavar="PROOF", help="the proof (DRUP text), or '-' for stdin")
+    p.add_argument("proof", metavar="PROOF", help="the proof (text), or '-' for stdin")
+    p.add_argument(
+        "--proof-format",
+        choices=FORMATS,
+        help="drup (reverse unit propagation at each lemma) or lrat (the hints, in linear "
+        "time); default: lrat for a PROOF ending in .lrat, else drup",
+    )
     p.add_argument(
         "--grid",
         type=positive(int, zero=True),
@@ -603,11 +609,18 @@ def run_check(args: argparse.Namespace) -> int:
 
     if args.cnf == "-" and args.proof == "-":
         raise InputError("the formula and the proof cannot both come from stdin")
+    proof_format = args.proof_format or ("lrat" if args.proof.endswith(".lrat") else "drup")
+    if proof_format == "lrat" and args.grid is not None:
+        raise InputError("--grid reads the DRUP sections of a file: an LRAT proof is one grid's")
     cnf = read_cnf(args.cnf)
-    lemmas = read_proof(args.proof, args.grid, cnf.num_vars)
     where = "<stdin>" if args.proof == "-" else args.proof
     try:
-        verdict = check_proof(cnf, lemmas, where)
+        if proof_format == "lrat":
+            from solvers.proofs.check_lrat import check_lrat
+
+            verdict = check_lrat(cnf, args.proof)
+        else:
+            verdict = check_proof(cnf, read_proof(args.proof, args.grid, cnf.num_vars), where)
     except ProofRefused as refused:
         print("s NOT VERIFIED")
         print(f"{PROG}: {refused}", file=sys.stderr)
@@ -615,9 +628,11 @@ def run_check(args: argparse.Namespace) -> int:
     except MemoryError:  # a lemma as wide as the header allows, in the checker's solver
         message = f"not enough memory to check this proof (a formula of {cnf.num_vars:,} variables)"
         raise InputError(message, where) from None
+    how = "their hints" if proof_format == "lrat" else "reverse unit propagation"
+    deleted = "deletions" if proof_format == "lrat" else "deletions ignored"
     print(
-        f"c {verdict.lemmas} lemmas checked by reverse unit propagation ({verdict.deletions} "
-        f"deletions ignored), the widest of {verdict.widest} literals, in {verdict.seconds:.3f} s"
+        f"c {verdict.lemmas} lemmas checked by {how} ({verdict.deletions} {deleted}), the "
+        f"widest of {verdict.widest} literals, in {verdict.seconds:.3f} s"
     )
     if verdict.claim == "unsatisfiable":
         print("c the proof ends with the empty clause: the formula has no model")

@@ -239,6 +239,13 @@ def _lemmas(lines: Iterable[tuple[int, bytes]], name: str, num_vars: int) -> Ite
             continue
         deletion = line.startswith(b"d")
         tokens = line[1:].split() if deletion else line.split()
+        if tokens.count(b"0") > 1 and tokens[-1] == b"0":  # before any number is read
+            raise DimacsError(
+                "one lemma a line: 0 before the end of the line (an LRAT proof? check it "
+                "with --proof-format lrat)",
+                name,
+                number,
+            )
         try:  # int() alone would take '1_000' and any number of digits
             if b"_" in line or max(map(len, tokens), default=0) > digits:
                 raise ValueError
@@ -248,7 +255,12 @@ def _lemmas(lines: Iterable[tuple[int, bytes]], name: str, num_vars: int) -> Ite
         if not values or values[-1] != 0:
             raise DimacsError("lemma is not terminated by 0", name, number)
         if 0 in values[:-1]:
-            raise DimacsError("one lemma a line: 0 before the end of the line", name, number)
+            raise DimacsError(
+                "one lemma a line: 0 before the end of the line (an LRAT proof? check it "
+                "with --proof-format lrat)",
+                name,
+                number,
+            )
         if deletion and len(values) == 1:
             raise DimacsError("deletion of the empty clause", name, number)
         if max(values) > num_vars or min(values) < -num_vars:

@@ -7,7 +7,8 @@ same thing.  The sources sit in one folder per concern, beside this file:
                reasons
     search/    DPLL search on the clause engine (the same formula object, _core)
     length/    refutation lengths and BxB
-    proof/     the proof log the kernels write, and the model checker's clause check
+    proof/     the proof log the kernels write, LRAT written from it (_core), and the
+               independent checks (_check): the model checker's clauses, LRAT proofs
     boundary/  what every entry point shares: the checks of arrays, offsets, literals
                and logs (boundary.h), DIMACS codes, the bounds, the outcomes, the poll
                and the clock (poll.h), a depth loop's record (depth_run.h)
@@ -35,6 +36,7 @@ HEADERS = (
     "proof/proof_log.h",
     "proof/log_layout.h",
     "proof/lrat_write.h",
+    "proof/lrat_check.h",
     "proof/clause_check.h",
     "clauses/clause_arrays.h",
     "boundary/boundary.h",
@@ -67,7 +69,7 @@ EXTENSIONS = {
         "python/length_records.c",
         "python/length_module.c",
     ),
-    "_check": ("python/check_module.c", "proof/clause_check.c"),
+    "_check": ("python/check_module.c", "proof/clause_check.c", "proof/lrat_check.c"),
 }
 
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "clause_check.h"
+#include "lrat_check.h"
 #include "boundary.h"
 
 /* The clauses: int32 literals and int64 offsets rising from 0 to len(literals); the
@@ -81,7 +82,57 @@ static PyObject *py_falsified_rows(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* lrat_check(literals, offsets, num_vars, proof) -> (lemmas, deletions, widest, empty):
+ * the LRAT proof (a bytes-like object) checked against the formula; a refused proof is
+ * a ValueError (line, problem), the caller's to word. */
+static PyObject *py_lrat_check(PyObject *self, PyObject *args) {
+    PyObject *lits, *offsets, *proof;
+    long long nv;
+    if (!PyArg_ParseTuple(args, "OOLO", &lits, &offsets, &nv, &proof)) return NULL;
+    if (nv < 0 || nv > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "num_vars %lld is not in 0..2**31-1", nv);
+        return NULL;
+    }
+    Py_buffer v[2] = {{0}}, text = {0};
+    int64_t m;
+    if (get_clauses(lits, offsets, v, &m) < 0) {
+        release(v, 2);
+        return NULL;
+    }
+    const int32_t *fl = v[0].buf;
+    for (Py_ssize_t i = 0; i < v[0].shape[0]; i++)
+        if (fl[i] == 0 || fl[i] < -nv || fl[i] > nv) {
+            PyErr_Format(PyExc_ValueError, "formula literal %d is 0 or beyond %lld", fl[i], nv);
+            release(v, 2);
+            return NULL;
+        }
+    if (PyObject_GetBuffer(proof, &text, PyBUF_SIMPLE) < 0) {
+        release(v, 2);
+        return NULL;
+    }
+    LratVerdict out;
+    int64_t line = 0;
+    char msg[200] = "";
+    int r;
+    Py_BEGIN_ALLOW_THREADS;
+    r = lrat_check(fl, v[1].buf, m, nv, text.buf, text.len, &out, &line, msg);
+    Py_END_ALLOW_THREADS;
+    PyBuffer_Release(&text);
+    release(v, 2);
+    if (r == -2) return PyErr_NoMemory();
+    if (r == -1) {
+        PyObject *err = Py_BuildValue("(Ls)", (long long)line, msg);
+        if (err) PyErr_SetObject(PyExc_ValueError, err);
+        Py_XDECREF(err);
+        return NULL;
+    }
+    return Py_BuildValue("(LLLi)", (long long)out.lemmas, (long long)out.deletions,
+                         (long long)out.widest, out.empty);
+}
+
 static PyMethodDef module_methods[] = {
+    {"lrat_check", py_lrat_check, METH_VARARGS,
+     "lrat_check(literals, offsets, num_vars, proof) -> (lemmas, deletions, widest, empty)"},
     {"first_falsified", py_first_falsified, METH_VARARGS,
      "first_falsified(literals, offsets, model, num_vars) -> the first clause model "
      "falsifies, or -1"},

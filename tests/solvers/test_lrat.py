@@ -1,0 +1,187 @@
+"""LRAT: the writer's proofs (solvers.proofs.lrat) are accepted by the core's checker
+(solvers.proofs.check_lrat) and by a plain Python checker written here, which shares
+nothing with either; the checker refuses each defect at its line: a changed hint, a
+hint naming no clause, ids out of order or malformed, a lemma after the empty clause,
+a proof in the other format."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from encoder.dimacs import Cnf, parse_cnf
+from encoder.errors import DimacsError
+from encoder.geometry import standard
+from encoder.grids import parse_cells
+from solvers.proofs.beside import formula_beside, refutation
+from solvers.proofs.check import ProofRefused
+from solvers.proofs.check_lrat import check_lrat
+from solvers.proofs.lrat import lrat_lines
+from solvers.ratings.depth import Rater
+
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+NINE = standard(9)
+XOR = Cnf.from_clauses([[1, 2], [-1, 2], [1, -2], [-1, -2]])
+
+
+def reference_check(clauses, text: str) -> bool:
+    """A strict LRAT check in plain Python: ids rising, hints live, each unit or
+    falsified in turn, the empty clause reached."""
+    db = {i + 1: list(c) for i, c in enumerate(clauses)}
+    last, empty = len(db), False
+    for line in text.splitlines():
+        tokens = line.split()
+        if not tokens or tokens[0] == "c":
+            continue
+        if tokens[1] == "d":
+            for token in tokens[2:-1]:
+                del db[int(token)]
+            continue
+        ident = int(tokens[0])
+        assert ident > last and not empty
+        last = ident
+        zero = tokens.index("0", 1)
+        lits = [int(t) for t in tokens[1:zero]]
+        true = {-lit for lit in lits}
+        for hint in map(int, tokens[zero + 1 : -1]):
+            clause = db[hint]
+            assert not any(lit in true for lit in clause)
+            open_ = [lit for lit in clause if -lit not in true]
+            if not open_:
+                break
+            assert len(open_) == 1
+            true.add(open_[0])
+        else:
+            raise AssertionError(f"lemma {ident} reaches no conflict")
+        db[ident] = lits
+        empty = not lits
+    return empty
+
+
+def write(tmp_path, text: str, name: str = "p.lrat"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def rating_pair(grid_text: str) -> tuple[Cnf, str]:
+    grid = tuple(parse_cells(grid_text, NINE))
+    out, [proof] = Rater(NINE).depth_proofs([grid], 2)
+    solution = tuple(out.solutions[0].tolist()) if out.status[0] == 1 else None
+    formula = formula_beside(grid, NINE, "centrale", solution)
+    return parse_cnf(formula), refutation(proof, formula, "lrat", solution is not None)
+
+
+def test_a_hand_refutation_is_written_and_checked(tmp_path):
+    text = lrat_lines(XOR, np.array([2, 0, 0]))
+    assert text == "5 2 0 1 2 0\n6 0 5 3 4 0\n"
+    assert reference_check(list(XOR), text)
+    assert check_lrat(XOR, write(tmp_path, text)).claim == "unsatisfiable"
+
+
+def test_a_rating_proof_in_lrat_is_accepted_by_both_checkers(tmp_path):
+    cnf, text = rating_pair(EASTER_MONSTER)
+    assert text.startswith("c sudoku-sat proof (LRAT) of the depth rating: exactly one")
+    assert reference_check(list(cnf), text)
+    verdict = check_lrat(cnf, write(tmp_path, text))
+    assert verdict.claim == "unsatisfiable" and verdict.deletions > 0
+
+
+def test_one_changed_hint_is_refused_at_its_line(tmp_path):
+    cnf, text = rating_pair(EASTER_MONSTER)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line[:1].isdigit() and " d " not in line)
+    tokens = lines[at].split()
+    first_hint = tokens.index("0", 1) + 1
+    tokens[first_hint] = str(int(tokens[first_hint]) + 1)
+    lines[at] = " ".join(tokens)
+    with pytest.raises(ProofRefused) as caught:
+        check_lrat(cnf, write(tmp_path, "\n".join(lines) + "\n"))
+    assert caught.value.line == at + 1 and "hint" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("5 2 0 1 2 0\n5 0 5 3 4 0\n", 2, "ids out of order"),
+        ("3 2 0 1 2 0\n", 1, "not above the formula's 4 clauses"),
+        ("5 2 0 1 9 0\n", 1, "hint 9 of lemma 5 names no clause"),
+        ("5 2 0 1 2 0\n5 d 5 0\n6 0 5 3 4 0\n", 3, "hint 5 of lemma 6 names no clause"),
+        ("5 2 0 1 2 0\n6 0 5 3 4 0\n7 1 0 1 0\n", 3, "after the empty clause"),
+        ("5 2 0 1 -2 0\n", 1, "RAT hints are not supported"),
+        ("5 2 0 3 1 0\n", 1, "neither unit nor falsified"),
+        ("5 2 0 1 0\n", 1, "reach no conflict"),
+        ("5 x 0 1 2 0\n", 1, "not an integer"),
+        ("-5 2 0 1 2 0\n", 1, "ids are positive"),
+        ("2 0\n0\n", 1, "a DRUP proof? check it with --proof-format drup"),
+        ("5 2 0 1 2 0\n", 2, "ends without the empty clause"),
+    ],
+)
+def test_defects_are_refused_with_their_line(tmp_path, text, line, words):
+    with pytest.raises(DimacsError) as caught:
+        check_lrat(XOR, write(tmp_path, text))
+    assert words in caught.value.message
+    if "ends without" not in words:
+        assert caught.value.line == line
+
+
+@st.composite
+def unsat_formulas(draw):
+    """Random 3-CNF over 5 variables with enough clauses to be unsatisfiable often."""
+    clauses = draw(
+        st.lists(
+            st.lists(st.integers(1, 5) | st.integers(-5, -1), min_size=1,
+                     max_size=3, unique_by=abs),
+            min_size=8, max_size=40,
+        )
+    )  # fmt: skip
+    return clauses
+
+
+@settings(max_examples=60, deadline=None)
+@given(unsat_formulas())
+def test_pysat_refutations_become_lrat_both_checkers_accept(tmp_path_factory, clauses):
+    from pysat.solvers import Solver
+
+    with Solver(name="glucose3", bootstrap_with=clauses, with_proof=True) as solver:
+        if solver.solve():
+            return
+        lines = [line for line in solver.get_proof() if not line.startswith("d")]
+    flat = [int(t) for line in lines for t in line.split()]
+    if flat != [0] and flat[-2:] != [0, 0]:  # Glucose may leave the empty clause out
+        flat.append(0)
+    cnf = Cnf.from_clauses(clauses, 5)
+    text = lrat_lines(cnf, np.array(flat, np.int64))
+    assert reference_check(clauses, text)
+    path = tmp_path_factory.mktemp("lrat") / "p.lrat"
+    path.write_text(text)
+    assert check_lrat(cnf, str(path)).claim == "unsatisfiable"
+
+
+def test_a_lemma_that_does_not_follow_is_refused_by_the_writer():
+    with pytest.raises(ValueError, match="lemma 1 does not follow"):
+        lrat_lines(Cnf.from_clauses([[1, 2]]), np.array([1, 0, 0]))
+
+
+def test_the_command_line_checks_lrat_by_its_extension(tmp_path):
+    cnf = tmp_path / "x.cnf"
+    cnf.write_text("p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
+    good = write(tmp_path, "5 2 0 1 2 0\n6 0 5 3 4 0\n", "good.lrat")
+    done = subprocess.run([sys.executable, "-m", "solvers", "check", str(cnf), good],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0 and done.stdout.endswith("s VERIFIED\n")
+    bad = write(tmp_path, "5 2 0 1 2 0\n6 0 5 3 1 0\n", "bad.lrat")
+    done = subprocess.run([sys.executable, "-m", "solvers", "check", str(cnf), bad],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 1 and done.stdout == "s NOT VERIFIED\n"
+    assert done.stderr.startswith(f"solvers: {bad}:2: hint") and done.stderr.count("\n") == 1
+    as_drup = subprocess.run(
+        [sys.executable, "-m", "solvers", "check", str(cnf), good, "--proof-format", "drup"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert as_drup.returncode == 1 and "--proof-format lrat" in as_drup.stderr
