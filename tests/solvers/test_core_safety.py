@@ -263,7 +263,6 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "test_half_built.py",
         "test_clause_check.py",
         "test_lrat.py",
-        "test_proofs.py",
         "test_engine.py",
     )  # fmt: skip  (test_engine: the traces of trace.c)
     tests = [str(PROJECT / "tests" / "solvers" / name) for name in names]

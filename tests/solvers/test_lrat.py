@@ -185,3 +185,18 @@ def test_the_command_line_checks_lrat_by_its_extension(tmp_path):
         capture_output=True, text=True,
     )  # fmt: skip
     assert as_drup.returncode == 1 and "--proof-format lrat" in as_drup.stderr
+
+
+def test_a_uniqueness_proof_of_the_boards_search_in_lrat(tmp_path):
+    """The board's DPLL log (board_search.h) as LRAT: both checkers accept it."""
+    from solvers.core.rules import GridRules
+    from solvers.proofs.write import board_search_lemmas
+
+    grid = tuple(parse_cells(EASTER_MONSTER, NINE))
+    rules = GridRules(NINE)
+    lemmas = board_search_lemmas(rules, grid)
+    solution = tuple(Rater(NINE).rate(grid).solution)
+    cnf = parse_cnf(formula_beside(grid, NINE, "centrale", solution))
+    text = lrat_lines(cnf, lemmas)
+    assert reference_check(list(cnf), text)
+    assert check_lrat(cnf, write(tmp_path, text)).claim == "unsatisfiable"
