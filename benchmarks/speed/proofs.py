@@ -5,7 +5,8 @@ hardest, with `--proof FILE` (every grid's DRUP proof in one file) against witho
 processor time (user + system) of the command less start-up (the wall ratio beside it),
 the proofs' size, and the time the checker (`solvers.proofs.check`, PySAT's propagation)
 takes per proof on the first `--check-limit` of them, each verified against the grid's
-formula.
+formula; then `--proof FOLDER` (each proof beside the CNF it refutes), and the DRUP and
+the LRAT check of the same refutations.
 """
 
 from __future__ import annotations
@@ -88,3 +89,51 @@ def proof_figures(source: str, grids: list[tuple[int, ...]], folder: Path, check
           f"{ms(median(times))} a proof ({median(lemmas):.0f} lemmas), "
           f"total {sum(times):.2f} s")  # fmt: skip
     proofs.unlink()
+    refutation_figures(source, path, folder, check, record, start_up_cpu, cpu_without)
+
+
+def refutation_figures(source: str, path: Path, folder: Path, check: int, record: Record,
+                       start_up_cpu: float, cpu_without: float) -> None:  # fmt: skip
+    """`--proof FOLDER` (each proof beside its CNF: one run, it writes a CNF a grid), then
+    the DRUP and the LRAT check of the same refutations of the first `check` grids."""
+    import shutil
+
+    import numpy as np
+
+    from encoder.dimacs import parse_cnf
+    from solvers.proofs.check import check_proof, parse_proof
+    from solvers.proofs.check_lrat import check_lrat
+    from solvers.proofs.lrat import lrat_lines
+
+    pairs = folder / "pairs"
+    shutil.rmtree(pairs, ignore_errors=True)
+    pairs.mkdir()
+    _, cpu_dir = proof_rate_run(path, folder, pairs)
+    size = sum(p.stat().st_size for p in pairs.iterdir())
+    ratio = (cpu_dir - start_up_cpu) / max(cpu_without - start_up_cpu, 1e-9)
+    print(f"   --proof FOLDER: {cpu_dir:.2f} s of processor time, {size / 1e9:.2f} GB written "
+          "(a CNF and a proof a grid)")  # fmt: skip
+    print(record.target("proof-dir-cost", ratio, source))
+    drup_times, lrat_times = [], []
+    lrat = folder / "one.lrat"
+    for index in range(check):
+        cnf_path, proof_path = pairs / f"{index}.cnf", pairs / f"{index}.drup"
+        if not proof_path.exists():
+            continue
+        cnf = parse_cnf(cnf_path.read_text(encoding="utf-8"))
+        text = proof_path.read_text(encoding="utf-8")
+        steps = parse_proof(text, "proof", cnf.num_vars)
+        seconds, verdict = timed(lambda cnf=cnf, steps=steps: check_proof(cnf, steps, "proof"))
+        assert verdict.claim == "unsatisfiable"
+        drup_times.append(seconds)
+        body = " ".join(line for line in text.splitlines() if line and line[0] != "c")
+        lrat.write_text(lrat_lines(cnf, np.array(body.split(), np.int64)), encoding="utf-8")
+        seconds, verdict = timed(lambda cnf=cnf: check_lrat(cnf, str(lrat)))
+        assert verdict.claim == "unsatisfiable"
+        lrat_times.append(seconds)
+    shutil.rmtree(pairs)
+    drup, fast = median(drup_times), median(lrat_times)
+    record.figure(f"6.{source}.lrat_check.median", fast * 1e3, "ms")
+    print(f"   the first {len(drup_times)} refutations: DRUP check median {ms(drup)}, LRAT "
+          f"check median {ms(fast)}")  # fmt: skip
+    print(record.target("lrat-check-speed", drup / max(fast, 1e-9), source))

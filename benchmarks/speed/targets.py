@@ -100,6 +100,13 @@ TARGETS: tuple[Target, ...] = (
     T("proof-cost", "6", "with / without --proof (processor time less start-up)",
       "solvers rate --no-length --proof FILE, processor time less start-up, per list",
       "the same command without --proof", 1.5, "x", True, 26),
+    T("proof-dir-cost", "6", "with / without --proof FOLDER (each proof beside its CNF)",
+      "solvers rate --no-length --proof FOLDER (N.cnf and N.drup a grid), processor time "
+      "less start-up, per list", "the same command without --proof", 1.5, "x", True, 45),
+    T("lrat-check-speed", "6", "DRUP check / LRAT check of the same refutations",
+      "solvers.proofs.check_lrat on each grid's LRAT refutation, per list",
+      "solvers.proofs.check (DRUP) on the same refutations, in the same run", 5, "x", False,
+      45),
     # 7: BxB
     T("bxb-median", "7", "BxB median a grid",
       "BxB rating of every K-th grid of berthier-eleven-te2, wall per grid",
