@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import zlib
 
 import numpy as np
 import pytest
@@ -60,10 +61,11 @@ def random_puzzles(geometry, rng: random.Random, count: int, keep: float):
 @pytest.mark.parametrize("name", list(GEOMETRIES))
 def test_counts_equal_the_pysat_counters_on_random_grids(variant, name):
     geometry = GEOMETRIES[name]
-    rng = random.Random(hash(name) % 1000)
+    # crc32, not hash(): str hashes change from process to process (PYTHONHASHSEED)
+    rng = random.Random(zlib.crc32(name.encode()))
     n = geometry.size
     # sparse enough for several solutions, dense enough for caps that PySAT reaches
-    keep = {4: 0.25, 6: 0.35, 7: 0.45, 8: 0.45, 12: 0.6}.get(n, 0.4)
+    keep = {4: 0.25, 6: 0.35, 7: 0.45, 8: 0.45, 12: 0.55}.get(n, 0.4)
     puzzles = list(random_puzzles(geometry, rng, 12 if n < 12 else 4, keep))
     cap = 40
     board = Board(geometry)
