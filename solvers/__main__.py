@@ -429,11 +429,14 @@ class ProofFiles:
         self._put(self.handle, self.path, f"{self.section}{rated.index}\n{rated.proof}")
 
     def _pair(self, rated, proof_path: str, cnf_path: str) -> None:
-        from solvers.proofs.beside import formula_beside, refutation
+        from solvers.proofs.beside import formula_beside, formula_cnf, refutation
 
         grid, geometry, solution = rated.refutes
         formula = formula_beside(grid, geometry, self.encoding, solution)
-        text = refutation(rated.proof, formula, self.format, solution is not None)
+        cnf = (
+            formula_cnf(grid, geometry, self.encoding, solution) if self.format == "lrat" else None
+        )
+        text = refutation(rated.proof, cnf, self.format, solution is not None)
         for target, content in ((cnf_path, formula), (proof_path, text)):
             self._put(None, target, content)
 

@@ -19,7 +19,7 @@ import functools
 
 import numpy as np
 
-from encoder.dimacs import parse_cnf
+from encoder.dimacs import Cnf, parse_cnf
 from encoder.emit import encode_dimacs
 from encoder.geometry import Geometry
 from encoder.grids import format_line
@@ -36,13 +36,22 @@ def excluding_clause(solution: Grid, geometry: Geometry) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=16)
-def _rules(geometry: Geometry, encoding: str) -> tuple[int, int, str]:
-    """The rule formula's (variables, clauses, clause lines), encoded once a geometry."""
+def _rules(geometry: Geometry, encoding: str) -> tuple[int, str, Cnf]:
+    """The rule formula of a geometry, encoded once: (variables, clause lines, the same
+    clauses held flat)."""
     text = encode_dimacs(None, geometry, encoding)
     _, _, body = text.partition("\np cnf ")
     num_vars, rest = body.split(" ", 1)
-    count, clauses = rest.split("\n", 1)
-    return int(num_vars), int(count), clauses
+    return int(num_vars), rest.split("\n", 1)[1], parse_cnf(text)
+
+
+def _added(grid: Grid, geometry: Geometry, solution: Grid | None) -> list[np.ndarray]:
+    """The clauses after the rules: one unit a given, then the clause excluding
+    `solution` (None: none)."""
+    values = np.asarray(grid, np.int64)
+    cells = np.flatnonzero(values)
+    added = [np.array([lit]) for lit in cell_var(cells, values[cells], geometry.size)]
+    return added + ([] if solution is None else [excluding_clause(solution, geometry)])
 
 
 def formula_beside(grid: Grid, geometry: Geometry, encoding: str, solution: Grid | None) -> str:
@@ -51,11 +60,8 @@ def formula_beside(grid: Grid, geometry: Geometry, encoding: str, solution: Grid
     unit a given), with the clause excluding `solution` last (None: the grid has no
     solution).  The rules are encoded once a geometry: a proof a grid costs a copy of
     their text, not their encoding."""
-    num_vars, count, rules = _rules(geometry, encoding)
-    values = np.asarray(grid, np.int64)
-    cells = np.flatnonzero(values)
-    units = cell_var(cells, values[cells], geometry.size).tolist()
-    lines = [rules, "".join(f"{lit} 0\n" for lit in units)]
+    num_vars, rules, cnf = _rules(geometry, encoding)
+    added = _added(grid, geometry, solution)
     if solution is None:
         claim = "no solution: the grid's formula is unsatisfiable"
     else:
@@ -63,22 +69,33 @@ def formula_beside(grid: Grid, geometry: Geometry, encoding: str, solution: Grid
             "exactly one solution: the grid's formula with the clause excluding its "
             "solution (the last clause) is unsatisfiable"
         )
-        lines.append(" ".join(map(str, excluding_clause(solution, geometry).tolist())) + " 0\n")
-    total = count + len(units) + (solution is not None)
     head = (
         f"c sudoku-sat refuted formula: {claim}\n"
-        f"c grid: {format_line(tuple(values.tolist()), geometry)}\n"
+        f"c grid: {format_line(tuple(np.asarray(grid).tolist()), geometry)}\n"
         f"c clauses: the rules ({encoding}), then one unit a given, as `python -m encoder "
         "GRID --givens units` writes them (same geometry flags)"
         + (", then the clause excluding the solution\n" if solution is not None else "\n")
     )
-    return head + f"p cnf {num_vars} {total}\n" + "".join(lines)
+    tail = "".join(" ".join(map(str, clause.tolist())) + " 0\n" for clause in added)
+    return head + f"p cnf {num_vars} {len(cnf) + len(added)}\n" + rules + tail
 
 
-def refutation(proof: str, formula: str, proof_format: str, solved: bool) -> str:
+def formula_cnf(grid: Grid, geometry: Geometry, encoding: str, solution: Grid | None) -> Cnf:
+    """formula_beside's clauses held flat (what the LRAT writer numbers), built from the
+    rules parsed once a geometry rather than by parsing a grid's text."""
+    _, _, rules = _rules(geometry, encoding)
+    added = _added(grid, geometry, solution)
+    lengths = np.fromiter(map(len, added), np.int64, len(added))
+    tail = np.cumsum(lengths) + rules.offsets[-1]
+    literals = np.concatenate([rules.literals, *added]).astype(np.int32)
+    return Cnf(rules.num_vars, literals, np.concatenate([rules.offsets, tail]))
+
+
+def refutation(proof: str, formula: Cnf | None, proof_format: str, solved: bool) -> str:
     """Return the text of a rating proof (`solvers.proofs.write.rating_proofs`) as a
-    refutation of `formula` (formula_beside's text) in `proof_format`: the empty clause
-    appended to a proof of a filled grid, and in LRAT each lemma with its hints."""
+    refutation of `formula` (formula_cnf's clauses; LRAT only, None for DRUP) in `proof_format`:
+    the empty clause appended to a proof of a filled grid, and in LRAT each lemma with its
+    hints."""
     lines = proof.splitlines()
     claim = lines[0].replace("(DRUP)", f"({proof_format.upper()})")  # the rating's claim
     head = (
@@ -93,4 +110,4 @@ def refutation(proof: str, formula: str, proof_format: str, solved: bool) -> str
     from solvers.proofs.lrat import lrat_lines
 
     lemmas = np.array(" ".join(body).split(), np.int64)
-    return head + lrat_lines(parse_cnf(formula), lemmas)
+    return head + lrat_lines(formula, lemmas)

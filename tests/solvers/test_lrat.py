@@ -18,7 +18,7 @@ from encoder.dimacs import Cnf, parse_cnf
 from encoder.errors import DimacsError
 from encoder.geometry import standard
 from encoder.grids import parse_cells
-from solvers.proofs.beside import formula_beside, refutation
+from solvers.proofs.beside import formula_beside, formula_cnf, refutation
 from solvers.proofs.check import ProofRefused
 from solvers.proofs.check_lrat import check_lrat
 from solvers.proofs.lrat import lrat_lines
@@ -73,8 +73,10 @@ def rating_pair(grid_text: str) -> tuple[Cnf, str]:
     grid = tuple(parse_cells(grid_text, NINE))
     out, [proof] = Rater(NINE).depth_proofs([grid], 2)
     solution = tuple(out.solutions[0].tolist()) if out.status[0] == 1 else None
-    formula = formula_beside(grid, NINE, "centrale", solution)
-    return parse_cnf(formula), refutation(proof, formula, "lrat", solution is not None)
+    cnf = parse_cnf(formula_beside(grid, NINE, "centrale", solution))
+    flat = formula_cnf(grid, NINE, "centrale", solution)  # what the writer numbers
+    assert list(flat) == list(cnf) and flat.num_vars == cnf.num_vars
+    return cnf, refutation(proof, flat, "lrat", solution is not None)
 
 
 def test_a_hand_refutation_is_written_and_checked(tmp_path):
