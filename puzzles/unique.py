@@ -14,9 +14,10 @@ a puzzle is refused (exit 1), as `run` refuses it; Ctrl-C ends the run with the
 summary of the puzzles checked so far and exit status 130.
 
 With `--proof DIR`, each unique puzzle N (0-based, in file order) gets DIR/N.cnf, its
-formula with the clause that forbids its solution, and DIR/N.drup, the engine's proof
-that this formula is unsatisfiable (`solvers.proofs.write.uniqueness_proof`), which `python -m
-solvers check DIR/N.cnf DIR/N.drup` verifies without the engine.
+formula with the clause that forbids its solution, and DIR/N.drup (N.lrat with
+`--proof-format lrat`), the engine's proof that this formula is unsatisfiable
+(`solvers.proofs.write.uniqueness_proof`), which `python -m solvers check DIR/N.cnf
+DIR/N.drup` verifies without the engine.
 
     python -m benchmarks unique data/sets/sudoku9_minimal.txt [--minimal] [--cap C]
 """
@@ -92,7 +93,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--proof",
         metavar="DIR",
         help="write, for each unique puzzle N, DIR/N.cnf (its formula with its solution "
-        "forbidden) and DIR/N.drup (a proof that it is unsatisfiable)",
+        "forbidden) and DIR/N.drup (a proof that it is unsatisfiable; N.lrat with "
+        "--proof-format lrat)",
+    )
+    parser.add_argument(
+        "--proof-format",
+        choices=("drup", "lrat"),
+        default="drup",
+        help="the proofs' format: DRUP, or LRAT (each lemma with its hints, checked in "
+        "linear time)",
     )
     add_geometry_flags(parser)
     args = parser.parse_args(argv)
@@ -136,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.proof is not None:
                     rules = provers.get(puzzle.geometry) or GridRules(puzzle.geometry)
                     provers[puzzle.geometry] = rules
-                    write_proof(rules, puzzle.grid, args.proof, index)
+                    write_proof(rules, puzzle.grid, args.proof, index, args.proof_format)
             else:
                 tally["no solution" if count.count == 0 else "several solutions"] += 1
             checked += 1
@@ -236,11 +245,12 @@ def _spare_givens(board, block: np.ndarray, counts, lookahead: int) -> np.ndarra
     return spare
 
 
-def write_proof(rules: GridRules, grid, folder: str, index: int) -> None:
-    """Write DIR/N.cnf and DIR/N.drup for a unique puzzle (see the module docstring)."""
-    cnf, proof = uniqueness_proof(rules, grid)
+def write_proof(rules: GridRules, grid, folder: str, index: int, proof_format: str) -> None:
+    """Write DIR/N.cnf and DIR/N.drup (or N.lrat) for a unique puzzle (see the module
+    docstring)."""
+    cnf, proof = uniqueness_proof(rules, grid, proof_format)
     write_text(os.path.join(folder, f"{index}.cnf"), cnf)
-    write_text(os.path.join(folder, f"{index}.drup"), proof)
+    write_text(os.path.join(folder, f"{index}.{proof_format}"), proof)
 
 
 def print_summary(

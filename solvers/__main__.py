@@ -230,6 +230,13 @@ def solve_parser(sub) -> None:
         "glucose3, glucose4, the cadical binary: the solver is asked again with proof "
         "logging on)",
     )
+    p.add_argument(
+        "--proof-format",
+        choices=("drup", "lrat"),
+        default="drup",
+        help="the proof's format: DRUP as the solver writes it, or LRAT (its lemmas with "
+        "their hints against FILE's clauses, in the file's order)",
+    )
 
 
 def check_parser(sub) -> None:
@@ -600,7 +607,16 @@ def _write_proof(args: argparse.Namespace, name: str, formula, names, status) ->
     text = solver_proof(name, formula, path, args.timeout)
     if text is None:
         return f"none written: {name}, asked again with proof logging, gave no refutation"
-    if names is not None and name != "cadical":
+    if args.proof_format == "lrat":
+        from solvers.proofs.lrat import lrat_of_drup, renamed_lrat
+
+        try:  # the hints number the clauses in the file's order, which compact() keeps
+            text = lrat_of_drup(formula, text)
+        except ValueError as error:
+            return f"none written: {name}'s DRUP proof cannot be put in LRAT ({error})"
+        if names is not None:
+            text = renamed_lrat(text, names)
+    elif names is not None:  # every solver, the binary too, proved the renumbered formula
         text = renamed_proof(text, names)
     write_output(text, args.proof)
     return f"written to {args.proof} (check it: python -m solvers check {args.cnf} {args.proof})"

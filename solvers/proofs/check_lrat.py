@@ -20,6 +20,7 @@ from solvers.core._check import lrat_check
 from solvers.proofs.check import ProofRefused, Verdict
 
 # problems of the proof's form (the others: a lemma that does not follow)
+SPARSE_LIMIT = 1 << 24  # declared variables of a sparse header: a stamp each (128 MB)
 _MALFORMED = ("not an integer", "a number beyond", "clause id", "the line does not end",
               "one 0 on the line", "zeros on the line", "literal ")  # fmt: skip
 
@@ -29,8 +30,13 @@ def check_lrat(cnf: Cnf, path: str) -> Verdict:
     ("unsatisfiable") or raise ProofRefused / DimacsError with the line."""
     name = "<stdin>" if path == "-" else path
     start = time.perf_counter()
-    if cnf.sparse:
-        raise DimacsError("an LRAT check takes a formula whose variables are all used", name)
+    if cnf.sparse and cnf.num_vars > SPARSE_LIMIT:
+        raise DimacsError(
+            f"an LRAT check holds 8 bytes a declared variable: the header's "
+            f"{cnf.num_vars:,} variables, of which the clauses use few, are more than "
+            f"{SPARSE_LIMIT:,}",
+            name,
+        )
     data = _data(path, name)
     try:
         lemmas, deletions, widest, empty = lrat_check(cnf.literals, cnf.offsets, cnf.num_vars, data)

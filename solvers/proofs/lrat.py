@@ -22,3 +22,38 @@ def lrat_lines(cnf: Cnf, lemmas: np.ndarray) -> str:
     lemma does not follow by unit propagation or none is the empty clause."""
     flat = np.ascontiguousarray(lemmas, np.int64)
     return _core.lrat_text(cnf.literals, cnf.offsets, cnf.num_vars, flat)
+
+
+def lrat_of_drup(cnf: Cnf, text: str) -> str:
+    """Return a DRUP refutation of `cnf` (a proof's text: comments, lemmas, `d` lines) in
+    LRAT: its comment lines first, then every lemma with its hints.  Its deletions are
+    left out: each lemma then follows from more clauses, never fewer, and the writer
+    deletes each clause after its last use itself.  ValueError when a lemma is not RUP
+    (a RAT step) or the proof has no empty clause."""
+    comments, body = [], []
+    for line in text.splitlines():
+        if line.startswith("c"):
+            if not body:  # the header, above the lemmas
+                comments.append(line.replace("(DRUP)", "(LRAT)"))
+        elif line.strip() and not line.startswith("d"):
+            body.append(line)
+    lemmas = np.array(" ".join(body).split(), np.int64)
+    head = "".join(line + "\n" for line in comments)
+    return head + lrat_lines(cnf, lemmas)
+
+
+def renamed_lrat(text: str, names: np.ndarray) -> str:
+    """Return LRAT lines of a renumbered formula (`encoder.dimacs.Cnf.compact`) under the
+    file's own variables: each lemma's literals renamed, its id and hints kept (clause
+    ids do not change with the variables' names)."""
+    out = []
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts or line.startswith("c") or parts[1] == "d":
+            out.append(line)
+            continue
+        end = parts.index("0", 1)
+        lits = np.array(parts[1:end], np.int64)
+        moved = (np.sign(lits) * names[np.abs(lits) - 1]).tolist()
+        out.append(" ".join([parts[0], *map(str, moved), *parts[end:]]))
+    return "\n".join(out) + "\n"

@@ -209,9 +209,18 @@ SEPARATOR_LEMMA = np.array([SEPARATOR, 0], np.int64)
 _SEPARATOR_LINE = f"{SEPARATOR} 0\n"
 
 
-def unsat_proof(lemmas: np.ndarray, claim: str, how: str) -> str:
-    """Return a refutation's text: its header, then the lemmas (the empty clause last)."""
-    return "\n".join(header(claim, None, None, how)) + "\n" + lemma_lines(lemmas)
+def unsat_proof(lemmas: np.ndarray, claim: str, how: str, lrat_of: str | None = None) -> str:
+    """Return a refutation's text: its header, then the lemmas (the empty clause last);
+    in LRAT, each with its hints, when `lrat_of` is the DIMACS text of the formula the
+    lemmas refute (their hints number its clauses)."""
+    lines = header(claim, None, None, how)
+    if lrat_of is None:
+        return "\n".join(lines) + "\n" + lemma_lines(lemmas)
+    from encoder.dimacs import parse_cnf
+    from solvers.proofs.lrat import lrat_lines
+
+    lines[0] = lines[0].replace(f"({FORMAT})", "(LRAT)")
+    return "\n".join(lines) + "\n" + lrat_lines(parse_cnf(lrat_of), lemmas)
 
 
 def explanation_lemmas(explainer, grid: Grid, steps: Sequence) -> np.ndarray:
@@ -378,11 +387,13 @@ def explanation_proof(explainer, grid: Grid, steps: Sequence) -> str:
     return "\n".join(lines) + "\n" + lemma_lines(lemmas)
 
 
-def uniqueness_proof(rules: GridRules, grid: Grid) -> tuple[str, str] | None:
+def uniqueness_proof(
+    rules: GridRules, grid: Grid, proof_format: str = "drup"
+) -> tuple[str, str] | None:
     """Return (formula, proof) showing that `grid` has one solution: the grid's CNF (the
-    exam's rules, F1 and F2) with the clause that forbids its solution, and the DRUP
-    proof, by the engine's search, that this formula is unsatisfiable.  None when the
-    grid has no solution."""
+    exam's rules, F1 and F2) with the clause that forbids its solution, and the proof
+    (DRUP, or LRAT with `proof_format` "lrat"), by the engine's search, that this formula
+    is unsatisfiable.  None when the grid has no solution."""
     from encoder.dimacs import clause_lines, write_dimacs
     from encoder.encodings import puzzle_formula
 
@@ -402,15 +413,16 @@ def uniqueness_proof(rules: GridRules, grid: Grid) -> tuple[str, str] | None:
     ]
     cnf = write_dimacs(formula.num_vars, [clause_lines(clauses)], len(clauses), comments)
     claim = "exactly one solution: the formula with its solution forbidden is unsatisfiable"
+    lrat = cnf if proof_format == "lrat" else None
     lemmas = board_search_lemmas(rules, grid)
     if lemmas is not None:
         how = "lemmas: the board's DPLL search (failed decisions and closed nodes, in order)"
-        return cnf, unsat_proof(lemmas, claim, how)
+        return cnf, unsat_proof(lemmas, claim, how, lrat)
     result, lemmas = search_lemmas(Engine(clauses, formula.num_vars))
     if result.status is not Status.UNSAT:  # cannot be: the engine found one solution
         raise AssertionError("a second solution where the counter found one")
     how = "lemmas: the engine's DPLL search (conflicts and closed branches, in order)"
-    return cnf, unsat_proof(lemmas, claim, how)
+    return cnf, unsat_proof(lemmas, claim, how, lrat)
 
 
 def board_search_lemmas(rules: GridRules, grid: Grid) -> np.ndarray | None:

@@ -6,6 +6,7 @@ a proof in the other format."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from encoder.dimacs import Cnf, parse_cnf
+from encoder.dimacs import Cnf, clause_lines, parse_cnf
 from encoder.errors import DimacsError
 from encoder.geometry import standard
 from encoder.grids import parse_cells
@@ -202,3 +203,32 @@ def test_a_uniqueness_proof_of_the_boards_search_in_lrat(tmp_path):
     text = lrat_lines(cnf, lemmas)
     assert reference_check(list(cnf), text)
     assert check_lrat(cnf, write(tmp_path, text)).claim == "unsatisfiable"
+
+
+@pytest.mark.parametrize("solver", ["dpll", "cadical195", "cadical"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_solve_writes_lrat_refutations_of_the_file_it_read(tmp_path, solver, sparse):
+    """`solvers solve FILE --proof P --proof-format lrat`: the solver's DRUP refutation
+    with its hints against FILE's clauses; a sparse header (variables 10,000 apart, the
+    solver given them renumbered) gets its proof in the file's own variables, DRUP or
+    LRAT, and both checkers accept them."""
+    if solver == "cadical" and not shutil.which("cadical"):
+        pytest.skip("no cadical binary on PATH")
+    grid = tuple(parse_cells(EASTER_MONSTER, NINE))
+    solution = tuple(Rater(NINE).rate(grid).solution)
+    cnf = formula_cnf(grid, NINE, "centrale", solution)
+    if sparse:
+        cnf = Cnf(cnf.num_vars * 10_000, cnf.literals * 10_000, cnf.offsets)
+    path = tmp_path / "f.cnf"
+    path.write_text(f"p cnf {cnf.num_vars} {len(cnf)}\n" + clause_lines(cnf))
+    for fmt in ("drup", "lrat"):
+        proof = tmp_path / f"f.{fmt}"
+        argv = ["solve", str(path), "--solver", solver, "--proof", str(proof)]
+        done = subprocess.run([sys.executable, "-m", "solvers", *argv, "--proof-format", fmt],
+                              capture_output=True, text=True)  # fmt: skip
+        assert done.returncode == 20 and f"c proof: written to {proof}" in done.stdout, done
+        checked = subprocess.run([sys.executable, "-m", "solvers", "check", str(path), str(proof)],
+                                 capture_output=True, text=True)  # fmt: skip
+        assert checked.returncode == 0, checked.stderr
+        assert checked.stdout.endswith("the formula has no model\ns VERIFIED\n")
+    assert reference_check(list(cnf), proof.read_text())

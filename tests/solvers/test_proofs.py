@@ -560,6 +560,20 @@ def test_unique_writes_formulas_and_proofs(tmp_path):
         assert "no model" in verdict.stdout
 
 
+def test_unique_writes_lrat_proofs_that_the_lrat_check_verifies(tmp_path):
+    _, source = minimal_grids_file(tmp_path, 2)
+    folder = tmp_path / "u"
+    folder.mkdir()
+    argv = ("benchmarks", "unique", str(source), "--proof", str(folder), "--proof-format", "lrat")
+    done = run(*argv)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["0.cnf", "0.lrat", "1.cnf", "1.lrat"]
+    for index in range(2):
+        assert (folder / f"{index}.lrat").read_text().startswith("c sudoku-sat proof (LRAT)")
+        verdict = check(folder / f"{index}.cnf", folder / f"{index}.lrat")
+        assert verdict.returncode == 0 and "by their hints" in verdict.stdout, verdict.stdout
+
+
 @pytest.mark.parametrize("name", core.variants())
 def test_the_boards_rating_proofs_are_verified_on_every_variant(name):
     """The board writes the closures' lemmas itself (board_impl.h): the same proof on every
