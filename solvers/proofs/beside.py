@@ -9,8 +9,9 @@ cell's value).  "Exactly one solution" is then "this formula is unsatisfiable", 
 "no solution" is the grid's formula unsatisfiable as it is.  The proof is the
 rating's lemmas, ended by the empty clause: once the lemmas propagate the solution,
 the excluding clause is false.  So every such proof is a refutation that any DRUP
-checker (or, in LRAT, any LRAT checker) verifies against the CNF beside it, and a
-comment line at the top of both files says the claim.
+checker (or, in LRAT, any LRAT checker) verifies against the CNF beside it.  Comment
+lines at the top of the CNF say the claim, and at the top of a DRUP proof too; an LRAT
+proof has none, since cake_lpr's reader takes none (solvers.proofs.lrat).
 """
 
 from __future__ import annotations
@@ -97,17 +98,15 @@ def refutation(proof: str, formula: Cnf | None, proof_format: str, solved: bool)
     the empty clause appended to a proof of a filled grid, and in LRAT each lemma with its
     hints."""
     lines = proof.splitlines()
-    claim = lines[0].replace("(DRUP)", f"({proof_format.upper()})")  # the rating's claim
-    head = (
-        f"{claim}\nc it refutes the CNF written beside it (N.cnf for N.{proof_format}, P.cnf "
-        f"for P): check it with `python -m solvers check CNF PROOF`\n"
-    )
     body = [line for line in lines if line and not line.startswith("c")]
     if solved:
         body.append("0")
-    if proof_format == "drup":
-        return head + "\n".join(body) + "\n"
-    from solvers.proofs.lrat import lrat_lines
+    if proof_format == "lrat":  # no comment: the CNF beside it says the claim (lrat.py)
+        from solvers.proofs.lrat import lrat_lines
 
-    lemmas = np.array(" ".join(body).split(), np.int64)
-    return head + lrat_lines(formula, lemmas)
+        return lrat_lines(formula, np.array(" ".join(body).split(), np.int64))
+    head = (
+        f"{lines[0]}\nc it refutes the CNF written beside it (N.cnf for N.drup, P.cnf for "
+        "P): check it with `python -m solvers check CNF PROOF`\n"
+    )
+    return head + "\n".join(body) + "\n"

@@ -5,7 +5,9 @@ rests on, each deleted after its last use, so that a checker's memory stays smal
 
 The formula's clauses are numbered 1..m in the order of the CNF written beside the
 proof (solvers.proofs.beside), the lemmas m + 1 on.  What it writes is the text LRAT
-checkers read: `ID LITERALS 0 HINTS 0` a lemma, `ID d IDS 0` a deletion.
+checkers read: `ID LITERALS 0 HINTS 0` a lemma, `ID d IDS 0` a deletion, and nothing
+else: cake_lpr (the verified checker) refuses any comment line, so the claim a proof
+makes is said by the comment lines of the CNF beside it.
 """
 
 from __future__ import annotations
@@ -26,20 +28,12 @@ def lrat_lines(cnf: Cnf, lemmas: np.ndarray) -> str:
 
 def lrat_of_drup(cnf: Cnf, text: str) -> str:
     """Return a DRUP refutation of `cnf` (a proof's text: comments, lemmas, `d` lines) in
-    LRAT: its comment lines first, then every lemma with its hints.  Its deletions are
-    left out: each lemma then follows from more clauses, never fewer, and the writer
-    deletes each clause after its last use itself.  ValueError when a lemma is not RUP
-    (a RAT step) or the proof has no empty clause."""
-    comments, body = [], []
-    for line in text.splitlines():
-        if line.startswith("c"):
-            if not body:  # the header, above the lemmas
-                comments.append(line.replace("(DRUP)", "(LRAT)"))
-        elif line.strip() and not line.startswith("d"):
-            body.append(line)
-    lemmas = np.array(" ".join(body).split(), np.int64)
-    head = "".join(line + "\n" for line in comments)
-    return head + lrat_lines(cnf, lemmas)
+    LRAT: every lemma with its hints, without the comments.  Its deletions are left out:
+    each lemma then follows from more clauses, never fewer, and the writer deletes each
+    clause after its last use itself.  ValueError when a lemma is not RUP (a RAT step) or
+    the proof has no empty clause."""
+    body = [line for line in text.splitlines() if line.strip() and line[0] not in "cd"]
+    return lrat_lines(cnf, np.array(" ".join(body).split(), np.int64))
 
 
 def renamed_lrat(text: str, names: np.ndarray) -> str:
@@ -49,7 +43,7 @@ def renamed_lrat(text: str, names: np.ndarray) -> str:
     out = []
     for line in text.splitlines():
         parts = line.split()
-        if not parts or line.startswith("c") or parts[1] == "d":
+        if parts[1] == "d":
             out.append(line)
             continue
         end = parts.index("0", 1)

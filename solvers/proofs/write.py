@@ -211,16 +211,14 @@ _SEPARATOR_LINE = f"{SEPARATOR} 0\n"
 
 def unsat_proof(lemmas: np.ndarray, claim: str, how: str, lrat_of: str | None = None) -> str:
     """Return a refutation's text: its header, then the lemmas (the empty clause last);
-    in LRAT, each with its hints, when `lrat_of` is the DIMACS text of the formula the
-    lemmas refute (their hints number its clauses)."""
-    lines = header(claim, None, None, how)
+    in LRAT, the lemmas with their hints alone, when `lrat_of` is the DIMACS text of the
+    formula they refute (their hints number its clauses; its comments say the claim)."""
     if lrat_of is None:
-        return "\n".join(lines) + "\n" + lemma_lines(lemmas)
+        return "\n".join(header(claim, None, None, how)) + "\n" + lemma_lines(lemmas)
     from encoder.dimacs import parse_cnf
     from solvers.proofs.lrat import lrat_lines
 
-    lines[0] = lines[0].replace(f"({FORMAT})", "(LRAT)")
-    return "\n".join(lines) + "\n" + lrat_lines(parse_cnf(lrat_of), lemmas)
+    return lrat_lines(parse_cnf(lrat_of), lemmas)  # no comment line (solvers.proofs.lrat)
 
 
 def explanation_lemmas(explainer, grid: Grid, steps: Sequence) -> np.ndarray:

@@ -31,14 +31,13 @@ XOR = Cnf.from_clauses([[1, 2], [-1, 2], [1, -2], [-1, -2]])
 
 
 def reference_check(clauses, text: str) -> bool:
-    """A strict LRAT check in plain Python: ids rising, hints live, each unit or
-    falsified in turn, the empty clause reached."""
+    """A strict LRAT check in plain Python: no comment line (cake_lpr takes none), ids
+    rising, hints live, each unit or falsified in turn, the empty clause reached."""
     db = {i + 1: list(c) for i, c in enumerate(clauses)}
     last, empty = len(db), False
     for line in text.splitlines():
         tokens = line.split()
-        if not tokens or tokens[0] == "c":
-            continue
+        assert tokens and tokens[0] != "c", f"not an LRAT line: {line!r}"
         if tokens[1] == "d":
             for token in tokens[2:-1]:
                 del db[int(token)]
@@ -89,7 +88,6 @@ def test_a_hand_refutation_is_written_and_checked(tmp_path):
 
 def test_a_rating_proof_in_lrat_is_accepted_by_both_checkers(tmp_path):
     cnf, text = rating_pair(EASTER_MONSTER)
-    assert text.startswith("c sudoku-sat proof (LRAT) of the depth rating: exactly one")
     assert reference_check(list(cnf), text)
     verdict = check_lrat(cnf, write(tmp_path, text))
     assert verdict.claim == "unsatisfiable" and verdict.deletions > 0
