@@ -19,8 +19,8 @@ from encoder.errors import DimacsError, unreadable
 from solvers.core._check import lrat_check
 from solvers.proofs.check import ProofRefused, Verdict
 
-# problems of the proof's form (the others: a lemma that does not follow)
 SPARSE_LIMIT = 1 << 24  # declared variables of a sparse header: a stamp each (128 MB)
+# problems of the proof's form (the others: a lemma that does not follow)
 _MALFORMED = ("not an integer", "a number beyond", "clause id", "the line does not end",
               "one 0 on the line", "zeros on the line", "literal ")  # fmt: skip
 
