@@ -230,3 +230,18 @@ def test_solve_writes_lrat_refutations_of_the_file_it_read(tmp_path, solver, spa
         assert checked.returncode == 0, checked.stderr
         assert checked.stdout.endswith("the formula has no model\ns VERIFIED\n")
     assert reference_check(list(cnf), proof.read_text())
+
+
+def test_a_sparse_header_is_checked_up_to_its_limit_and_refused_past_it(tmp_path):
+    """A header declaring far more variables than the clauses use: checked within
+    SPARSE_LIMIT (a stamp a declared variable), refused in one line past it."""
+    from solvers.proofs.check_lrat import SPARSE_LIMIT
+
+    proof = write(tmp_path, "3 0 1 2 0\n")
+    for num_vars in (SPARSE_LIMIT, SPARSE_LIMIT + 1):
+        cnf = Cnf(num_vars, np.array([num_vars, -num_vars], np.int32), np.array([0, 1, 2]))
+        if num_vars <= SPARSE_LIMIT:
+            assert check_lrat(cnf, proof).claim == "unsatisfiable"
+        else:
+            with pytest.raises(DimacsError, match="8 bytes a declared variable"):
+                check_lrat(cnf, proof)
