@@ -22,8 +22,12 @@
 #   sudo scripts/netns_cluster.sh run dk python -m benchmarks run royle17 --solvers up \
 #       --executor dask --scheduler tcp://10.251.0.1:8786 --out /tmp/cluster-run
 #   sudo scripts/netns_cluster.sh down dk
-# Logs of the scheduler and workers: /tmp/PREFIX-HOST.log.
+# Logs of the scheduler and workers: /tmp/PREFIX-HOST.log.  The daemons run
+# `$PYTHON -m dask` (PYTHON defaults to python3): the interpreter where the project is
+# installed, which a `dask` script found first on PATH may not be.
 set -eu
+
+PYTHON="${PYTHON:-python3}"
 
 SUBNET=10.251.0
 PORT=8786
@@ -40,8 +44,8 @@ start() {  # prefix host: start the host's daemon in the background, its log in 
     ns="$1-$2"
     log="/tmp/$1-$2.log"
     case "$2" in
-        sch) set -- dask scheduler --host "$SUBNET.1" --port "$PORT" --no-dashboard ;;
-        w1|w2) set -- dask worker "$SCHEDULER" --host "$(address "$2")" --nworkers 1 \
+        sch) set -- "$PYTHON" -m dask scheduler --host "$SUBNET.1" --port "$PORT" --no-dashboard ;;
+        w1|w2) set -- "$PYTHON" -m dask worker "$SCHEDULER" --host "$(address "$2")" --nworkers 1 \
                    --nthreads 1 --no-dashboard ;;
         *) return 0 ;;
     esac

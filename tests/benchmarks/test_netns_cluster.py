@@ -12,6 +12,7 @@ when a test fails."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -34,9 +35,12 @@ pytestmark = pytest.mark.slow
 
 
 def _script(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    # the daemons run this interpreter, where the project is installed (a venv's, say)
+    env = {**os.environ, "PYTHON": sys.executable}
     return subprocess.run(
-        ["sh", str(SCRIPT), *args], capture_output=True, text=True, check=check, timeout=120
-    )
+        ["sh", str(SCRIPT), *args], capture_output=True, text=True, check=check, timeout=120,
+        env=env,
+    )  # fmt: skip
 
 
 def _namespaces_possible() -> str:
