@@ -7,8 +7,10 @@ a proof in the other format."""
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -245,3 +247,71 @@ def test_a_sparse_header_is_checked_up_to_its_limit_and_refused_past_it(tmp_path
         else:
             with pytest.raises(DimacsError, match="8 bytes a declared variable"):
                 check_lrat(cnf, proof)
+
+
+def test_a_wide_tautology_costs_its_width_not_its_square(tmp_path):
+    """A lemma of 400,000 literals (x and -x last): the checker finds the tautology by its
+    stamps; comparing literal pairs would take minutes."""
+    width = 200_000
+    cnf = Cnf(width, np.arange(1, width + 1, dtype=np.int32), np.array([0, width]))
+    lits = " ".join(f"{v} {v + 1}" for v in range(2, 2 * width, 2)[: width // 2 - 1])
+    proof = write(tmp_path, f"2 {lits} 1 -1 0 0\n")
+    start = time.monotonic()
+    with pytest.raises(ProofRefused, match="without the empty clause"):
+        check_lrat(cnf, proof)
+    assert time.monotonic() - start < 10  # linear: a few ms; quadratic: minutes
+
+
+class _Stop(Exception):
+    pass
+
+
+def _interrupted(call) -> tuple[float, float]:
+    """(seconds of `call` run whole, seconds until a SIGALRM raised 20 ms into it ends it)."""
+    start = time.monotonic()
+    call()
+    whole = time.monotonic() - start
+
+    def stop(signum, frame):
+        raise _Stop
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    try:
+        start = time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, 0.02)
+        with pytest.raises(_Stop):
+            call()
+        return whole, time.monotonic() - start
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_signal_ends_the_lrat_writer_and_checker_inside_their_kernels(tmp_path):
+    """Both kernels run without the GIL and poll for signals (one poll a lemma, one a
+    line): a handler that raises ends them within the poll's 20 ms, not at their end."""
+    n = 100_000  # a chain x1 -> x2 -> ... -> xn: each lemma -xi xn propagates most of it
+    lits = np.empty(2 * (n - 1), np.int32)
+    lits[0::2], lits[1::2] = -np.arange(1, n), np.arange(2, n + 1)
+    chain = Cnf(n, lits, np.arange(0, 2 * n - 1, 2, dtype=np.int64))
+    lemmas = np.zeros(3 * 300, np.int64)  # -x_i x_n for i = 1..300: no empty clause, refused
+    lemmas[0::3], lemmas[1::3] = -np.arange(1, 301), n
+
+    def write_lrat():
+        with pytest.raises(ValueError, match="no empty clause"):
+            lrat_lines(chain, lemmas)
+
+    whole, stopped = _interrupted(write_lrat)
+    assert whole > 0.3 and stopped < whole / 2, (whole, stopped)
+    hints = " ".join(map(str, range(1, n))) + " 0\n"
+    with open(tmp_path / "chain.lrat", "w") as out:
+        for k in range(100):
+            out.write(f"{n + k} -1 {n} 0 {hints}")
+    path = str(tmp_path / "chain.lrat")
+
+    def check():
+        with pytest.raises(ProofRefused, match="without the empty clause"):
+            check_lrat(chain, path)
+
+    whole, stopped = _interrupted(check)
+    assert whole > 0.1 and stopped < whole / 2, (whole, stopped)

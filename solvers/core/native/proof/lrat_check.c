@@ -124,8 +124,11 @@ static int64_t numbers(Checker *C, const char **at, const char *end, char *msg, 
     return n;
 }
 
+#define POLL_WORK 16384 /* numbers read between two polls: about 50 us */
+
 int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t nvars,
-               const char *text, int64_t len, LratVerdict *out, int64_t *line, char *msg) {
+               const char *text, int64_t len, LratVerdict *out, int64_t *line, char *msg,
+               Poll *poll) {
     Checker C = {m, nvars};
     int status = -1;
     C.stamp = calloc((size_t)nvars + 1, sizeof(uint64_t));
@@ -136,7 +139,16 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
     memset(out, 0, sizeof(*out));
     const char *at = text, *end = text + len;
     *line = 0;
+    int64_t work = 0; /* numbers read since the last poll */
     while (at < end) {
+        /* Ctrl-C: a proof of gigabytes takes a minute.  One poll every POLL_WORK numbers
+         * read, not one a line: a line may hold a million hints, and the poll reads the
+         * clock only once in many calls, so its calls must follow the work */
+        for (++work; work >= POLL_WORK; work -= POLL_WORK) /* polls in proportion to work */
+            if (core_poll(poll)) {
+                status = -3;
+                goto done;
+            }
         ++*line;
         const char *p = at;
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
@@ -148,6 +160,7 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
         int is_d;
         const int64_t n = numbers(&C, &at, end, msg, &is_d);
         if (n < 0) goto refused;
+        work += n;
         const int32_t *x = C.lits;
         int64_t zeros = 0;
         for (int64_t i = 1; i < n; i++) zeros += x[i] == 0;
@@ -201,18 +214,20 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
             goto refused;
         }
         C.now++;
+        int conflict = 0;
         for (int64_t i = 1; i < zero; i++) {
             if (x[i] < -nvars || x[i] > nvars) {
                 snprintf(msg, 200, "literal %d names a variable beyond the formula's %lld", x[i],
                          (long long)nvars);
                 goto refused;
             }
-            set_true(&C, -x[i]);
+            /* x[i] true already: an earlier literal was its negation, a tautology, implied
+             * at once (found by the stamps, so a wide lemma costs its width, not its square) */
+            if (value(&C, x[i]) > 0)
+                conflict = 1;
+            else
+                set_true(&C, -x[i]);
         }
-        int conflict = 0;
-        for (int64_t i = 1; i < zero && !conflict; i++) /* a tautology: already implied */
-            for (int64_t j = 1; j < i; j++)
-                if (x[j] == -x[i]) conflict = 1;
         for (int64_t h = zero + 1; h < n - 1 && !conflict; h++) {
             const int32_t hint = x[h];
             if (hint < 0) {

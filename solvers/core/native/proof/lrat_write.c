@@ -154,9 +154,11 @@ static int64_t root_add(Pass *P, int64_t c) {
     return propagate(P, from);
 }
 
+#define POLL_WORK 16384 /* literals assigned between two polls */
+
 int lrat_write(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t nvars,
                const int64_t *lemmas, int64_t nlemmas, char **text, int64_t *text_len,
-               int64_t *failed) {
+               int64_t *failed, Poll *poll) {
     int status = -1;
     *failed = -1;
     int64_t nl = 0; /* lemmas up to the first empty clause */
@@ -214,8 +216,18 @@ int lrat_write(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
     for (int64_t d = 0; d < m && root_conflict < 0; d++) root_conflict = root_add(&P, d);
     for (int64_t d = 0; d < m; d++) P.active[d] = 1;
     if (push(&hint_at, 0) < 0) goto done;
+    int64_t work = 0; /* literals assigned since the last poll */
     for (int64_t k = 0; k < nl; k++) {
         const int64_t d = m + k;
+        /* Ctrl-C: a proof of millions of lemmas takes seconds.  One poll every POLL_WORK
+         * literals assigned, not one a lemma: a lemma may propagate a whole formula, and
+         * the poll reads the clock only once in many calls, so its calls must follow the
+         * work */
+        for (++work; work >= POLL_WORK; work -= POLL_WORK) /* polls in proportion to work */
+            if (core_poll(poll)) {
+                status = -3;
+                goto done;
+            }
         if (root_conflict >= 0) {
             if (analyse(&P, root_conflict, &hints) < 0) goto done;
         } else {
@@ -234,6 +246,7 @@ int lrat_write(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
                 status = -2;
                 goto done;
             }
+            work += P.size - base;
             int r = analyse(&P, conflict, &hints);
             for (int64_t q = start[d]; q < start[d + 1]; q++)
                 P.assumed[lits[q] < 0 ? -lits[q] : lits[q]] = 0;

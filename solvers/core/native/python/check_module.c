@@ -113,12 +113,13 @@ static PyObject *py_lrat_check(PyObject *self, PyObject *args) {
     LratVerdict out;
     int64_t line = 0;
     char msg[200] = "";
-    int r;
-    Py_BEGIN_ALLOW_THREADS;
-    r = lrat_check(fl, v[1].buf, m, nv, text.buf, text.len, &out, &line, msg);
-    Py_END_ALLOW_THREADS;
+    Poll poll;
+    core_release(&poll);
+    const int r = lrat_check(fl, v[1].buf, m, nv, text.buf, text.len, &out, &line, msg, &poll);
+    core_reacquire(&poll);
     PyBuffer_Release(&text);
     release(v, 2);
+    if (r == -3) return NULL; /* the signal handler's exception is set */
     if (r == -2) return PyErr_NoMemory();
     if (r == -1) {
         PyObject *err = Py_BuildValue("(Ls)", (long long)line, msg);

@@ -1415,19 +1415,20 @@ static PyObject *py_lrat_text(PyObject *self, PyObject *args) {
     }
     char *text = NULL;
     int64_t len = 0, failed = -1;
-    int r;
-    Py_BEGIN_ALLOW_THREADS;
-    r = lrat_write(v[0].buf, v[1].buf, v[1].shape[0] - 1, nvars, lemmas, nl, &text, &len,
-                   &failed);
-    Py_END_ALLOW_THREADS;
+    Poll poll;
+    core_release(&poll);
+    const int r = lrat_write(v[0].buf, v[1].buf, v[1].shape[0] - 1, nvars, lemmas, nl, &text,
+                             &len, &failed, &poll);
+    core_reacquire(&poll);
     if (r == -1)
         PyErr_NoMemory();
     else if (r == -2)
         PyErr_Format(PyExc_ValueError,
                      "lemma %lld does not follow by unit propagation (or no empty clause)",
                      (long long)failed + 1);
-    else
+    else if (r == 0)
         result = PyUnicode_DecodeLatin1(text, len, NULL);
+    /* r == -3: the signal handler's exception is set */
     free(text);
 out:
     release(v, 3);
