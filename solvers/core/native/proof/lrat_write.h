@@ -12,8 +12,8 @@
  * m + 1 on, the lemmas the empty clause does not rest on left out, each deleted after
  * its last use.  0 with a malloc'd *text of *text_len bytes; -1 out of memory; -2 when
  * lemma *failed (0-based; the number of lemmas when none is empty) does not follow by
- * unit propagation; -3 when a signal handler raised at a poll (one a lemma: the
- * exception is set). */
+ * unit propagation; -3 when a signal handler raised at a poll (one every few thousand
+ * literals assigned: the exception is set). */
 int lrat_write(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t nvars,
                const int64_t *lemmas, int64_t nlemmas, char **text, int64_t *text_len,
                int64_t *failed, Poll *poll);
