@@ -53,7 +53,7 @@ def reference_check(clauses, text: str) -> bool:
         for hint in map(int, tokens[zero + 1 : -1]):
             clause = db[hint]
             assert not any(lit in true for lit in clause)
-            open_ = [lit for lit in clause if -lit not in true]
+            open_ = list({lit for lit in clause if -lit not in true})  # a clause is a set
             if not open_:
                 break
             assert len(open_) == 1
@@ -315,3 +315,61 @@ def test_a_signal_ends_the_lrat_writer_and_checker_inside_their_kernels(tmp_path
 
     whole, stopped = _interrupted(check)
     assert whole > 0.1 and stopped < whole / 2, (whole, stopped)
+
+
+def test_an_error_at_the_end_of_a_mapped_file_quotes_only_its_bytes(tmp_path):
+    """A proof of exactly one page ending inside a number: the message quotes what is
+    there and nothing after it (the file is mapped: no NUL ends it)."""
+    tail = "5 2 0 1 2 0\n6 -"
+    path = tmp_path / "page.lrat"
+    path.write_text("c " + "x" * (4096 - len(tail) - 3) + "\n" + tail)
+    assert path.stat().st_size == 4096
+    with pytest.raises(DimacsError) as refused:
+        check_lrat(XOR, str(path))
+    assert str(refused.value).endswith(":3: not an integer: '-'"), str(refused.value)
+
+
+def test_ids_far_apart_cost_no_memory_for_the_ids_between():
+    """1,500 tautologies, each id 2^20 past the one before: the clauses read, not the
+    ids' size, set the memory (a table by id would take 24 GB).  In a child under a 1 GB
+    address-space limit (not under the sanitizers, whose shadow memory is reserved
+    address space), its peak resident size checked too."""
+    script = """
+import os, resource, sys
+import numpy as np
+from encoder.dimacs import Cnf
+from solvers.core._check import lrat_check
+if "asan" not in os.environ.get("LD_PRELOAD", ""):
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+lines = "".join(f"{5 + k * (1 << 20)} 1 -1 0 0\\n" for k in range(1500))
+cnf = Cnf.from_clauses([[1, 2], [-1, 2], [1, -2], [-1, -2]])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(lrat_check(cnf.literals, cnf.offsets, cnf.num_vars, lines.encode()))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    verdict, grown_kb = done.stdout.split("\n")[:2]
+    assert verdict == "(1500, 0, 2, 0)"
+    assert int(grown_kb) < 100_000  # KB: the table by id touched 24 GB
+
+
+def test_repeated_literals_count_once_in_the_writer_and_the_checker(tmp_path):
+    """A clause `1 1 2` with 2 false is unit, and a lemma `2 2 2` is the clause `2`: both
+    the writer and the checker read a clause as the set of its literals."""
+    cnf = Cnf.from_clauses([[1, 1, 2], [-2], [-1]])
+    text = lrat_lines(cnf, np.array([0]))
+    assert reference_check(list(cnf), text)
+    assert check_lrat(cnf, write(tmp_path, "4 0 2 1 3 0\n")).claim == "unsatisfiable"
+    lemma = "4 -1 -1 -1 0 3 0\n5 0 2 1 4 0\n"  # -1, stored once, then a conflict
+    assert check_lrat(cnf, write(tmp_path, lemma, "twice.lrat")).lemmas == 2
+
+
+def test_a_tautology_among_the_lemmas_is_written_and_left_out():
+    """`1 -1` follows at once; no lemma rests on it, so the LRAT refutation drops it."""
+    text = lrat_lines(XOR, np.array([1, -1, 0, 2, 0, 0]))
+    assert reference_check(list(XOR), text)
+    for line in text.splitlines():
+        tokens = line.split()
+        if tokens[1] != "d":
+            assert not {"1", "-1"} <= set(tokens[1 : tokens.index("0", 1)]), line

@@ -659,7 +659,11 @@ def test_the_boards_uniqueness_proofs_are_verified_on_every_variant(name):
         core.use_variant(best)
 
 
-def test_a_search_log_refuses_a_lookahead():
+def test_a_search_log_refuses_a_lookahead_and_an_excluded_candidate():
+    """Lemmas under a lookahead or resting on an excluded candidate would not follow from
+    the formula by unit propagation: the core refuses the log with either."""
     board = GridRules(NINE).board
     with pytest.raises(ValueError, match="lookahead 0"):
         board.count([grid_of(EASTER_MONSTER)], 2, lookahead=1, log=new_log(64))
+    with pytest.raises(ValueError, match="no exclude"):
+        board.count([grid_of(EASTER_MONSTER)], 2, exclude=[(1, 5)], log=new_log(64))

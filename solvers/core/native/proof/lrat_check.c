@@ -7,8 +7,10 @@
  * hints are not read).  The assignment is stamped per lemma, so a check costs the
  * lemma's literals and its hints' literals: linear in the proof.  A deletion `ID d IDS
  * 0` frees the clauses named.  Ids rise strictly, from above the formula's m clauses,
- * and each at most MAX_ID_STEP past the one before, so the table of ids stays a few
- * bytes a line of proof.
+ * and each at most MAX_ID_STEP past the one before.  A clause has a slot: the formula's
+ * clause i slot i, each lemma the next slot, found from its id by binary search over
+ * the lemmas' ids (they rise), so memory follows the clauses read, not the ids' size.
+ * A lemma's repeated literals are stored once.
  */
 #include "lrat_check.h"
 
@@ -22,31 +24,45 @@ typedef struct Checker {
     int64_t m, nvars;
     int32_t *pool;           /* the clauses' literals */
     int64_t pool_len, pool_cap;
-    int64_t *where, *size;   /* per id: its literals in pool (where -1: no clause) */
-    int64_t ids_cap, last_id;
+    /* per slot: its literals in pool (where -1: deleted, or no clause), its id */
+    int64_t *where, *size, *id_of;
+    int64_t slots, slots_cap, last_id;
     uint64_t *stamp;         /* per variable: stamp * 2 + (true) of the current lemma */
     uint64_t now;
     int32_t *lits;           /* the line's numbers */
     int64_t lits_cap;
 } Checker;
 
-static int grow_ids(Checker *C, int64_t id) {
-    if (id < C->ids_cap) return 0;
-    int64_t cap = C->ids_cap ? C->ids_cap : 1024;
-    while (cap <= id) cap *= 2;
-    int64_t *w = realloc(C->where, sizeof(int64_t) * (size_t)cap);
-    if (!w) return -1;
-    C->where = w;
-    int64_t *s = realloc(C->size, sizeof(int64_t) * (size_t)cap);
-    if (!s) return -1;
-    C->size = s;
-    for (int64_t i = C->ids_cap; i < cap; i++) C->where[i] = -1;
-    C->ids_cap = cap;
-    return 0;
+/* The slot of clause `id` (formula ids are their slots; a lemma's by binary search), or
+ * -1 when no clause read has that id. */
+static int64_t slot_of(const Checker *C, int64_t id) {
+    if (id <= 0) return -1;
+    if (id <= C->m) return id;
+    int64_t lo = C->m + 1, hi = C->slots - 1;
+    while (lo <= hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (C->id_of[mid] == id) return mid;
+        if (C->id_of[mid] < id) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
 }
 
+/* Append clause `id` (above every id before it) in the next slot. */
 static int add_clause(Checker *C, int64_t id, const int32_t *lits, int64_t n) {
-    if (grow_ids(C, id) < 0) return -1;
+    if (C->slots == C->slots_cap) {
+        const int64_t cap = C->slots_cap ? 2 * C->slots_cap : 1024;
+        int64_t *w = realloc(C->where, sizeof(int64_t) * (size_t)cap);
+        if (!w) return -1;
+        C->where = w;
+        int64_t *s = realloc(C->size, sizeof(int64_t) * (size_t)cap);
+        if (!s) return -1;
+        C->size = s;
+        int64_t *d = realloc(C->id_of, sizeof(int64_t) * (size_t)cap);
+        if (!d) return -1;
+        C->id_of = d;
+        C->slots_cap = cap;
+    }
     if (C->pool_len + n > C->pool_cap) {
         int64_t cap = C->pool_cap ? C->pool_cap : 1 << 16;
         while (cap < C->pool_len + n) cap *= 2;
@@ -54,11 +70,21 @@ static int add_clause(Checker *C, int64_t id, const int32_t *lits, int64_t n) {
         if (!p) return -1;
         C->pool = p, C->pool_cap = cap;
     }
-    memcpy(C->pool + C->pool_len, lits, sizeof(int32_t) * (size_t)n);
-    C->where[id] = C->pool_len;
-    C->size[id] = n;
+    if (n) memcpy(C->pool + C->pool_len, lits, sizeof(int32_t) * (size_t)n); /* lits may be NULL */
+    const int64_t slot = C->slots++;
+    C->where[slot] = C->pool_len;
+    C->size[slot] = n;
+    C->id_of[slot] = id;
     C->pool_len += n;
     return 0;
+}
+
+/* The text at q for an error message: at most 20 bytes, not past the line or the end
+ * (the proof is a mapped file: nothing after its last byte may be read). */
+static int shown(const char *q, const char *end) {
+    int n = 0;
+    while (n < 20 && q + n < end && q[n] != '\n') n++;
+    return n;
 }
 
 /* 1 true, -1 false, 0 open under the current lemma's assignment. */
@@ -92,7 +118,7 @@ static int64_t numbers(Checker *C, const char **at, const char *end, char *msg, 
         int neg = 0;
         if (*p == '-') neg = 1, p++;
         if (p >= end || *p < '0' || *p > '9') {
-            snprintf(msg, 200, "not an integer: '%.20s'", p - neg);
+            snprintf(msg, 200, "not an integer: '%.*s'", shown(p - neg, end), p - neg);
             return -1;
         }
         int64_t x = 0;
@@ -105,7 +131,7 @@ static int64_t numbers(Checker *C, const char **at, const char *end, char *msg, 
             p++;
         }
         if (p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
-            snprintf(msg, 200, "not an integer: '%.20s'", p);
+            snprintf(msg, 200, "not an integer: '%.*s'", shown(p, end), p);
             return -1;
         }
         if (n == C->lits_cap) {
@@ -132,7 +158,8 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
     Checker C = {m, nvars};
     int status = -1;
     C.stamp = calloc((size_t)nvars + 1, sizeof(uint64_t));
-    if (!C.stamp || grow_ids(&C, m + 1) < 0) goto nomem;
+    if (!C.stamp || add_clause(&C, 0, NULL, 0) < 0) goto nomem; /* slot 0: no clause */
+    C.where[0] = -1;
     for (int64_t c = 0; c < m; c++)
         if (add_clause(&C, c + 1, flits + offsets[c], offsets[c + 1] - offsets[c]) < 0) goto nomem;
     C.last_id = m;
@@ -161,7 +188,7 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
         const int64_t n = numbers(&C, &at, end, msg, &is_d);
         if (n < 0) goto refused;
         work += n;
-        const int32_t *x = C.lits;
+        int32_t *x = C.lits; /* the lemma's literals are compacted in place */
         int64_t zeros = 0;
         for (int64_t i = 1; i < n; i++) zeros += x[i] == 0;
         if (!is_d && zeros == 1 && x[n - 1] == 0) {
@@ -180,11 +207,12 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
         }
         if (is_d) {
             for (int64_t i = 1; i < n - 1; i++) {
-                if (x[i] <= 0 || x[i] >= C.ids_cap || C.where[x[i]] < 0) {
+                const int64_t slot = slot_of(&C, x[i]);
+                if (slot < 0 || C.where[slot] < 0) {
                     snprintf(msg, 200, "deletion of %d, which names no clause", x[i]);
                     goto refused;
                 }
-                C.where[x[i]] = -1;
+                C.where[slot] = -1;
             }
             out->deletions++;
             continue;
@@ -215,6 +243,7 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
         }
         C.now++;
         int conflict = 0;
+        int64_t kept = 1; /* the lemma's distinct literals, compacted into x[1 .. kept) */
         for (int64_t i = 1; i < zero; i++) {
             if (x[i] < -nvars || x[i] > nvars) {
                 snprintf(msg, 200, "literal %d names a variable beyond the formula's %lld", x[i],
@@ -222,12 +251,17 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
                 goto refused;
             }
             /* x[i] true already: an earlier literal was its negation, a tautology, implied
-             * at once (found by the stamps, so a wide lemma costs its width, not its square) */
-            if (value(&C, x[i]) > 0)
+             * at once; false already: a repeat (found by the stamps, so a wide lemma costs
+             * its width, not its square) */
+            const int v = value(&C, x[i]);
+            if (v > 0) {
                 conflict = 1;
-            else
+            } else if (v == 0) {
                 set_true(&C, -x[i]);
+                x[kept++] = x[i];
+            }
         }
+        work += zero;
         for (int64_t h = zero + 1; h < n - 1 && !conflict; h++) {
             const int32_t hint = x[h];
             if (hint < 0) {
@@ -235,21 +269,28 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
                          (long long)id);
                 goto refused;
             }
-            if (hint == 0 || hint >= C.ids_cap || C.where[hint] < 0 || hint >= id) {
+            const int64_t slot = hint >= id ? -1 : slot_of(&C, hint);
+            if (slot < 0 || C.where[slot] < 0) {
                 snprintf(msg, 200, "hint %d of lemma %lld names no clause", hint, (long long)id);
                 goto refused;
             }
-            const int32_t *c = C.pool + C.where[hint];
+            /* the hint's literals are work too: a short line may name a wide clause */
+            for (work += C.size[slot]; work >= POLL_WORK; work -= POLL_WORK)
+                if (core_poll(poll)) {
+                    status = -3;
+                    goto done;
+                }
+            const int32_t *c = C.pool + C.where[slot];
             int64_t open = 0;
             int32_t last = 0;
-            for (int64_t q = 0; q < C.size[hint]; q++) {
+            for (int64_t q = 0; q < C.size[slot]; q++) {
                 const int v = value(&C, c[q]);
                 if (v > 0) {
                     snprintf(msg, 200, "hint %d of lemma %lld is neither unit nor falsified (a "
                              "literal is true)", hint, (long long)id);
                     goto refused;
                 }
-                if (v == 0) open++, last = c[q];
+                if (v == 0 && (open == 0 || c[q] != last)) open++, last = c[q]; /* distinct */
             }
             if (open == 0)
                 conflict = 1;
@@ -265,7 +306,7 @@ int lrat_check(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
             snprintf(msg, 200, "the hints of lemma %lld reach no conflict", (long long)id);
             goto refused;
         }
-        if (add_clause(&C, id, x + 1, zero - 1) < 0) goto nomem;
+        if (add_clause(&C, id, x + 1, kept - 1) < 0) goto nomem;
         C.last_id = id;
         out->lemmas++;
         if (zero - 1 > out->widest) out->widest = zero - 1;
@@ -279,6 +320,6 @@ nomem:
 refused:
     status = -1;
 done:
-    free(C.pool), free(C.where), free(C.size), free(C.stamp), free(C.lits);
+    free(C.pool), free(C.where), free(C.size), free(C.id_of), free(C.stamp), free(C.lits);
     return status;
 }

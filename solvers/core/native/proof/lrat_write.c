@@ -220,22 +220,27 @@ int lrat_write(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
     P.mark = calloc((size_t)nvars + 1, 1);
     Ints hints = {0}, hint_at = {0}, dying = {0}; /* dying: lemmas last used by lemma k */
     uint8_t *needed = NULL;
-    int64_t *last_use = NULL, *newid = NULL;
+    int64_t *last_use = NULL, *newid = NULL, *seen = NULL;
     Buf out = {0};
     if (!start || !lits || !P.watch_start || !P.watch_len || !P.watch || !P.val || !P.reason ||
         !P.trail || !P.assumed || !P.mark)
         goto done;
-    for (int64_t c = 0; c < m; c++) start[c] = offsets[c];
-    for (int64_t i = 0; i < flen; i++) lits[i] = flits[i];
-    int64_t at = flen, c = m;
-    start[c] = at;
-    for (int64_t i = 0, k = 0; k < nl; i++) {
-        if (lemmas[i] == 0) {
-            k++;
+    /* the clauses copied with each literal once (two watches on one literal would miss
+     * its unit): seen[code] is the clause, plus one, that last held the literal */
+    seen = calloc((size_t)(2 * nvars + 2), sizeof(int64_t));
+    if (!seen) goto done;
+    int64_t at = 0;
+    for (int64_t c = 0; c < m; c++) {
+        start[c] = at;
+        for (int64_t q = offsets[c]; q < offsets[c + 1]; q++)
+            if (seen[code(flits[q])] != c + 1) seen[code(flits[q])] = c + 1, lits[at++] = flits[q];
+    }
+    start[m] = at;
+    for (int64_t i = 0, c = m; c < m + nl; i++) {
+        if (lemmas[i] == 0)
             start[++c] = at;
-        } else {
-            lits[at++] = lemmas[i];
-        }
+        else if (seen[code(lemmas[i])] != c + 1)
+            seen[code(lemmas[i])] = c + 1, lits[at++] = lemmas[i];
     }
     P.start = start, P.lits = lits;
     /* each literal's watch list has room for every clause holding it */
@@ -261,12 +266,22 @@ int lrat_write(const int32_t *flits, const int64_t *offsets, int64_t m, int64_t 
         } else {
             const int64_t base = P.size;
             int64_t conflict = -1;
+            int tautology = 0; /* l and -l: it follows at once, and no lemma rests on it */
             for (int64_t q = start[d]; q < start[d + 1]; q++) {
                 int64_t l = lits[q], v = l < 0 ? -l : l;
-                P.assumed[v] = 1;
                 int x = value(&P, l);
-                if (x > 0 && conflict < 0) conflict = P.reason[v]; /* true at the root */
+                if (x > 0 && P.assumed[v]) tautology = 1;
+                else if (x > 0 && conflict < 0) conflict = P.reason[v]; /* true at the root */
                 else if (x == 0) assign(&P, -l, -1);
+                P.assumed[v] = 1;
+            }
+            if (tautology) {
+                for (int64_t q = start[d]; q < start[d + 1]; q++)
+                    P.assumed[lits[q] < 0 ? -lits[q] : lits[q]] = 0;
+                while (P.size > base) P.val[llabs(P.trail[--P.size])] = 0;
+                root_conflict = root_add(&P, d);
+                if (push(&hint_at, hints.len) < 0) goto done;
+                continue;
             }
             if (conflict < 0) conflict = propagate(&P, base);
             if (conflict < 0) {
@@ -340,5 +355,6 @@ done:
     free(start), free(lits), free(P.watch_start), free(P.watch_len), free(P.watch), free(P.val);
     free(P.reason), free(P.trail), free(P.assumed), free(P.mark), free(hints.at);
     free(hint_at.at), free(dying.at), free(needed), free(last_use), free(newid), free(out.at);
+    free(seen);
     return status;
 }

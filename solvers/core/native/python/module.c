@@ -667,8 +667,11 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOOOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
                           &resume, &mo, &so, &dO, &co, &wo, &no, &solo, &outo, &xo, &logo, &ato))
         return NULL;
-    if (logo != Py_None && (lookahead != 0 || resume)) {
-        PyErr_SetString(PyExc_ValueError, "a search's proof log takes lookahead 0 and no resume");
+    if (logo != Py_None && (lookahead != 0 || resume || xo != Py_None)) {
+        /* an excluded candidate is no clause of the formula: lemmas resting on it would
+         * not follow from it */
+        PyErr_SetString(PyExc_ValueError,
+                        "a search's proof log takes lookahead 0, no resume and no exclude");
         return NULL;
     }
     if (board_made(self) < 0 || check_limit_ns(limit_ns) < 0 || check_depth(lookahead) < 0 ||
