@@ -50,6 +50,7 @@ from puzzles.counting import (
 from solvers.budgets import DEFAULT_WORK
 from solvers.core.extension import MAX_SIDE, STATUS_BUDGET, STATUS_EXHAUSTED
 from solvers.core.rules import GridRules
+from solvers.proofs.beside import FORMATS
 from solvers.proofs.write import uniqueness_proof
 from solvers.results import SolutionCount
 
@@ -98,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--proof-format",
-        choices=("drup", "lrat"),
+        choices=FORMATS,
         default="drup",
         help="the proofs' format: DRUP, or LRAT (each lemma with its hints, checked in "
         "linear time)",

@@ -232,7 +232,7 @@ def solve_parser(sub) -> None:
     )
     p.add_argument(
         "--proof-format",
-        choices=("drup", "lrat"),
+        choices=FORMATS,
         default="drup",
         help="the proof's format: DRUP as the solver writes it, or LRAT (its lemmas with "
         "their hints against FILE's clauses, in the file's order)",

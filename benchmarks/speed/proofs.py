@@ -122,12 +122,10 @@ def refutation_figures(source: str, path: Path, folder: Path, check: int, record
     the DRUP and the LRAT check of the same refutations of the first `check` grids."""
     import shutil
 
-    import numpy as np
-
     from encoder.dimacs import parse_cnf
     from solvers.proofs.check import check_proof, parse_proof
     from solvers.proofs.check_lrat import check_lrat
-    from solvers.proofs.lrat import lrat_lines
+    from solvers.proofs.lrat import lrat_of_drup
 
     pairs = folder / "pairs"
     shutil.rmtree(pairs, ignore_errors=True)
@@ -154,8 +152,7 @@ def refutation_figures(source: str, path: Path, folder: Path, check: int, record
         seconds, verdict = timed(lambda cnf=cnf, steps=steps: check_proof(cnf, steps, "proof"))
         assert verdict.claim == "unsatisfiable"
         drup_times.append(seconds)
-        body = " ".join(line for line in text.splitlines() if line and line[0] != "c")
-        lrat.write_text(lrat_lines(cnf, np.array(body.split(), np.int64)), encoding="utf-8")
+        lrat.write_text(lrat_of_drup(cnf, text), encoding="utf-8")
         seconds, verdict = timed(lambda cnf=cnf: check_lrat(cnf, str(lrat)))
         assert verdict.claim == "unsatisfiable"
         lrat_times.append(seconds)

@@ -102,9 +102,9 @@ def refutation(proof: str, formula: Cnf | None, proof_format: str, solved: bool)
     if solved:
         body.append("0")
     if proof_format == "lrat":  # no comment: the CNF beside it says the claim (lrat.py)
-        from solvers.proofs.lrat import lrat_lines
+        from solvers.proofs.lrat import lrat_of_drup
 
-        return lrat_lines(formula, np.array(" ".join(body).split(), np.int64))
+        return lrat_of_drup(formula, "\n".join(body))
     head = (
         f"{lines[0]}\nc it refutes the CNF written beside it (N.cnf for N.drup, P.cnf for "
         "P): check it with `python -m solvers check CNF PROOF`\n"

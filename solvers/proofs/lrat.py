@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from encoder.dimacs import Cnf
+from encoder.dimacs import Cnf, renamed
 from solvers.core.extension import _core
 
 
@@ -47,7 +47,6 @@ def renamed_lrat(text: str, names: np.ndarray) -> str:
             out.append(line)
             continue
         end = parts.index("0", 1)
-        lits = np.array(parts[1:end], np.int64)
-        moved = (np.sign(lits) * names[np.abs(lits) - 1]).tolist()
+        moved = renamed(list(map(int, parts[1:end])), names)
         out.append(" ".join([parts[0], *map(str, moved), *parts[end:]]))
     return "\n".join(out) + "\n"
