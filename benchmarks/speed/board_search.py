@@ -4,7 +4,8 @@
   the kernel's time on each grid against `Minisat22.solve`'s (a reused solver, each
   grid's first call, as in 3a), medians of the same run, on each list (17-clue,
   forum-hardest, T&E(3)).  Every count is checked against Minisat22's answer: a grid it
-  solves counts 1 or 2, a grid it refutes 0, and no count stops short.
+  solves counts 1 or 2, a grid it refutes 0, and no count stops short.  No target: the
+  same counts with intersections at each node, their decisions and time.
 - Enumeration: every solution of ENUMERATED sparse 9x9 grids of ENUMERATED_GIVENS givens
   (random full grids emptied to that many, seed ENUMERATED_SEED), solutions a second.
 - Whole processes, start-up included: `benchmarks unique` over the 17-clue list;
@@ -34,6 +35,7 @@ from encoder.encodings import rule_formula
 
 ENUMERATED, ENUMERATED_GIVENS, ENUMERATED_SEED = 40, 24, 1
 GENERATED = 1000
+INTERSECTIONS_RUNS = 5
 GENERATE_25_LIMIT = 120.0  # seconds: past it the 25x25 generation is stopped
 EXACT_STUDY = ("--givens", "21-60", "--samples", "300", "--exact", "--workers", "2")
 
@@ -66,6 +68,26 @@ def count_to_two(lists: list[tuple[str, list]], quiet: bool, record: Record) -> 
               f"(median; {len(grids) / total:,.0f} grids/s in all), Minisat22.solve "
               f"{solve_us:.1f} us; {int((counts.models == 2).sum())} with 2 or more")  # fmt: skip
         print(record.target("count2-vs-solve", count_us / solve_us, name))
+        intersections(board, values, counts, name, record)
+
+
+def intersections(board, values: np.ndarray, plain, name: str, record: Record) -> None:
+    """The same count with intersections at each node (`Board.count`'s opt-in, a part
+    of the depth-1 lookahead): decisions a grid and kernel time against singles alone,
+    each count the best of INTERSECTIONS_RUNS (the counts must be the same)."""
+    runs = {False: [plain], True: []}
+    for _ in range(INTERSECTIONS_RUNS):
+        for locked in (False, True):
+            runs[locked].append(board.count(values, 2, intersections=locked))
+    if any((r.models != plain.models).any() for r in runs[True]):
+        raise SystemExit(f"{PROG}: intersections changed a count on {name}")
+    best = {k: min(float(r.seconds.sum()) for r in v) for k, v in runs.items()}
+    ratio = best[True] / best[False]
+    record.figure(f"14.intersections.{name}.ratio", ratio, "x")
+    print(f"   (no target) with intersections, {name}: "
+          f"{float(runs[True][0].decisions.mean()):.1f} decisions a grid against "
+          f"{float(plain.decisions.mean()):.1f}, kernel time {ratio:.2f}x singles alone "
+          f"(best of {INTERSECTIONS_RUNS} each)")  # fmt: skip
 
 
 def enumeration(record: Record) -> None:

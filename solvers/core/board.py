@@ -103,6 +103,7 @@ class Board(ClosureFace):
         budget: int | None = None,
         time_limit: float | None = None,
         lookahead: int = 0,
+        intersections: bool = False,
         solutions: bool = False,
         exclude=None,
         log: np.ndarray | None = None,
@@ -112,12 +113,16 @@ class Board(ClosureFace):
         `cap` (None: all of them) by DPLL on the board, in one call.  `budget`: work
         units a grid (None: none); `time_limit`: seconds a grid, opt-in; `lookahead`:
         the depth of the failed-literal closure run at each node (0: propagation
-        alone); `solutions`: keep each grid's first solution; `exclude` (None, or per
+        alone); `intersections`: each node also at the fixpoint of locked candidates
+        (a value's places in a house all within another house leave the rest of that
+        one: failed literals of depth 1, so the counts stay the same; not with `log`);
+        `solutions`: keep each grid's first solution; `exclude` (None, or per
         grid a (cell, value) pair, a row of an N x 2 array, cell -1 for none): count the
         solutions that do not put that value in that cell.  `log` and `log_at` (one
         entry per grid and one more): where the search writes its lemmas, grid g's from
-        log_at[g] (`solvers.core.proof_log`; lookahead 0): a count of one model is then
-        a refutation of the grid's formula with the clause excluding that model."""
+        log_at[g] (`solvers.core.proof_log`; lookahead 0, no intersections): a count of
+        one model is then a refutation of the grid's formula with the clause excluding
+        that model."""
         grids = grid_rows(grids, self.cells)
         count = grids.shape[0]
         cap_units = check_cap(cap)
@@ -132,19 +137,25 @@ class Board(ClosureFace):
             codes = np.where(pairs[:, 0] < 0, -1, pairs[:, 0] * 64 + pairs[:, 1] - 1)
             codes = codes.astype(np.int32)  # the core refuses what is no candidate
         self._board.count(grids, cap_units, budget_units(budget), limit_ns(time_limit),
-                          int(lookahead), False, models, status, decisions, conflicts, work,
+                          int(lookahead), bool(intersections), False, models, status,
+                          decisions, conflicts, work,
                           ns, first, None, codes, log, log_at)  # fmt: skip
         return GridCounts(models, status, decisions, conflicts, work, ns / 1e9, first)
 
     def minimal(
-        self, grids, orders, budget: int | None = None, lookahead: int = 0
+        self,
+        grids,
+        orders,
+        budget: int | None = None,
+        lookahead: int = 0,
+        intersections: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Empty the cells of each grid (a full grid, or a puzzle with one solution) in
         the order of its row of `orders` (a permutation of the cells), each while the
         puzzle keeps exactly one solution, so every remaining given is necessary: return
         (puzzles, tests, over), the counts made a grid and those `budget` (work units a
-        count, None: none) stopped, whose given was then kept.  `lookahead`: as in
-        `count`."""
+        count, None: none) stopped, whose given was then kept.  `lookahead` and
+        `intersections`: as in `count`."""
         grids = grid_rows(grids, self.cells)
         orders = np.ascontiguousarray(orders, np.int32)
         count = grids.shape[0]
@@ -152,7 +163,8 @@ class Board(ClosureFace):
         tests, over = np.zeros(count, np.int64), np.zeros(count, np.int64)
         if not 0 <= lookahead <= MAX_DEPTH:
             raise ValueError(f"lookahead must be in 0..{MAX_DEPTH}, not {lookahead}")
-        self._board.minimal(grids, orders, budget_units(budget), int(lookahead), out, tests, over)
+        self._board.minimal(grids, orders, budget_units(budget), int(lookahead),
+                            bool(intersections), out, tests, over)  # fmt: skip
         return out, tests, over
 
     def models(
@@ -176,7 +188,7 @@ class Board(ClosureFace):
         models, status = np.zeros(1, np.int64), np.zeros(1, np.int8)
         while limit is None or found < limit:
             room = ENUMERATE_ROOM if limit is None else min(ENUMERATE_ROOM, limit - found)
-            board.count(row, room, budget_units(budget), 0, 0, resume, models, status,
+            board.count(row, room, budget_units(budget), 0, 0, False, resume, models, status,
                         None, None, None, None, None, out)  # fmt: skip
             got = int(models[0])
             for i in range(got):

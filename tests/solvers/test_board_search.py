@@ -23,7 +23,13 @@ from puzzles.jigsaw import draw_jigsaw
 from solvers import count, count_many
 from solvers.budgets import Budget
 from solvers.core.board import Board
-from solvers.core.extension import MAX_COUNT, STATUS_BUDGET, STATUS_EXHAUSTED, STATUS_FOUND
+from solvers.core.extension import (
+    MAX_COUNT,
+    STATUS_BUDGET,
+    STATUS_EXHAUSTED,
+    STATUS_FOUND,
+    _core,
+)
 
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 
@@ -58,8 +64,9 @@ def random_puzzles(geometry, rng: random.Random, count: int, keep: float):
         yield tuple(v if rng.random() < keep else 0 for v in full)
 
 
+@pytest.mark.parametrize("intersections", [False, True], ids=["singles", "intersections"])
 @pytest.mark.parametrize("name", list(GEOMETRIES))
-def test_counts_equal_the_pysat_counters_on_random_grids(variant, name):
+def test_counts_equal_the_pysat_counters_on_random_grids(variant, name, intersections):
     geometry = GEOMETRIES[name]
     # crc32, not hash(): str hashes change from process to process (PYTHONHASHSEED)
     rng = random.Random(zlib.crc32(name.encode()))
@@ -69,7 +76,8 @@ def test_counts_equal_the_pysat_counters_on_random_grids(variant, name):
     puzzles = list(random_puzzles(geometry, rng, 12 if n < 12 else 4, keep))
     cap = 40
     board = Board(geometry)
-    counts = board.count(np.array(puzzles, np.int8), cap, solutions=True)
+    counts = board.count(np.array(puzzles, np.int8), cap, intersections=intersections,
+                         solutions=True)  # fmt: skip
     with PysatCounter(geometry) as pysat:
         expected = [pysat.count(p, cap) for p in puzzles]
     for i, (puzzle, want) in enumerate(zip(puzzles, expected, strict=True)):
@@ -168,6 +176,52 @@ def test_a_lookahead_changes_the_decisions_not_the_counts():
     assert ahead.decisions.sum() < plain.decisions.sum()
 
 
+@pytest.mark.parametrize("name", ["9x9", "9x9 X", "9x9 jigsaw", "12x12"])
+def test_intersections_change_the_decisions_not_the_counts(name):
+    geometry = GEOMETRIES[name]
+    rng = random.Random(zlib.crc32(name.encode()))
+    board = Board(geometry)
+    several = list(random_puzzles(geometry, rng, 8, 0.3 if geometry.size == 9 else 0.5))
+    plain = board.count(several, 30)
+    locked = board.count(several, 30, intersections=True)
+    assert plain.models.tolist() == locked.models.tolist()
+    # minimal puzzles counted to 2: the whole tree is walked, and a stronger
+    # propagation at each node leaves fewer decisions
+    cells, sampler = geometry.size**2, sampler_for(geometry)
+    fulls = np.array([sampler.random_completion(rng) for _ in range(6)], np.int8)
+    orders = np.array([rng.sample(range(cells), cells) for _ in range(6)], np.int32)
+    minimal, _, _ = board.minimal(fulls, orders)
+    plain, locked = board.count(minimal, 2), board.count(minimal, 2, intersections=True)
+    assert plain.models.tolist() == locked.models.tolist() == [1] * 6
+    assert locked.decisions.sum() < plain.decisions.sum()
+
+
+def test_the_standard_boards_intersections_are_the_pair_rules():
+    """The standard 9x9 board applies intersections by bands and stacks, any other board
+    by its pairs of houses: the same houses listed in another order are no standard
+    board to the core, and must search alike, decision for decision."""
+    geometry = standard(9)
+    board, other = Board(geometry), Board(geometry)
+    n, houses, peers = board._tables
+    other._board = _core.Board(n, np.ascontiguousarray(houses[::-1]), peers)
+    puzzles = list(random_puzzles(geometry, random.Random(21), 40, 0.3))
+    puzzles += [parse_grid(EASTER_MONSTER, geometry)]
+    for intersections in (False, True):
+        first = board.count(puzzles, 20, intersections=intersections)
+        second = other.count(puzzles, 20, intersections=intersections)
+        assert first.models.tolist() == second.models.tolist()
+        assert first.decisions.tolist() == second.decisions.tolist()
+    assert first.decisions.sum() < board.count(puzzles, 20).decisions.sum()
+
+
+def test_a_proof_log_refuses_intersections():
+    board = Board(standard(9))
+    grids = np.array([parse_grid(EASTER_MONSTER, standard(9))], np.int8)
+    log, log_at = np.zeros(1 << 16, np.int64), np.zeros(2, np.int64)
+    with pytest.raises(ValueError, match="no intersections"):
+        board.count(grids, 2, intersections=True, log=log, log_at=log_at)
+
+
 def test_givens_that_clash_have_no_solution_and_the_clash_is_named():
     answer = count("11" + "." * 79)
     assert (answer.count, answer.complete) == (0, True)
@@ -200,31 +254,32 @@ def test_the_native_entry_checks_its_arguments():
     grids = np.zeros((2, 16), np.int8)
     models, status = np.zeros(2, np.int64), np.zeros(2, np.int8)
     with pytest.raises(ValueError, match="cap must be"):
-        board.count(grids, 0, -1, 0, 0, False, models, status)
+        board.count(grids, 0, -1, 0, 0, False, False, models, status)
     with pytest.raises(ValueError, match="budget must be"):
-        board.count(grids, 2, -5, 0, 0, False, models, status)
+        board.count(grids, 2, -5, 0, 0, False, False, models, status)
     with pytest.raises(ValueError, match="depth must be"):
-        board.count(grids, 2, -1, 0, 1000, False, models, status)
+        board.count(grids, 2, -1, 0, 1000, False, False, models, status)
     with pytest.raises(ValueError):
-        board.count(grids, 2, -1, 0, 0, False, np.zeros(3, np.int64), status)
+        board.count(grids, 2, -1, 0, 0, False, False, np.zeros(3, np.int64), status)
     with pytest.raises(RuntimeError, match="resume"):
-        board.count(grids[:1], 2, -1, 0, 0, True, models[:1], status[:1])
+        board.count(grids[:1], 2, -1, 0, 0, False, True, models[:1], status[:1])
     bad = np.full((1, 16), 7, np.int8)
-    board.count(bad, 2, -1, 0, 0, False, models[:1], status[:1])
+    board.count(bad, 2, -1, 0, 0, False, False, models[:1], status[:1])
     assert status[0] == 3  # STATUS_BAD: a value outside 0..N
     with pytest.raises(ValueError, match="no permutation"):
-        board.minimal(grids, np.zeros((2, 16), np.int32), -1, 0, grids.copy(),
+        board.minimal(grids, np.zeros((2, 16), np.int32), -1, 0, False, grids.copy(),
                       np.zeros(2, np.int64), np.zeros(2, np.int64))  # fmt: skip
 
 
-def test_minimal_puzzles_are_unique_and_every_given_is_needed():
+@pytest.mark.parametrize("intersections", [False, True], ids=["singles", "intersections"])
+def test_minimal_puzzles_are_unique_and_every_given_is_needed(intersections):
     geometry = standard(9)
     rng = random.Random(4)
     sampler = sampler_for(geometry)
     fulls = np.array([sampler.random_completion(rng) for _ in range(5)], np.int8)
     orders = np.array([rng.sample(range(81), 81) for _ in range(5)], np.int32)
     board = Board(geometry)
-    puzzles, tests, over = board.minimal(fulls, orders)
+    puzzles, tests, over = board.minimal(fulls, orders, intersections=intersections)
     assert over.tolist() == [0] * 5 and (tests == 82).all()  # the grid's own, then each cell
     assert board.count(puzzles, 2).models.tolist() == [1] * 5
     for puzzle in puzzles:

@@ -29,6 +29,7 @@ HEADERS = (
     "board/board_impl.h",
     "board/depth_loop.h",
     "board/board_search.h",
+    "board/intersections.h",
     "clauses/clauses.h",
     "clauses/trace.h",
     "search/search.h",

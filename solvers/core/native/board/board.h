@@ -38,6 +38,12 @@ typedef struct Board {
     int HW;           /* words of a set of houses */
     word *allhouses;  /* HW: every full house */
     word *cellhouses; /* cells x HW: c's full houses */
+    /* the pairs of full houses (a, b) sharing two cells or more (intersections.h):
+     * a's number, the words lo .. hi - 1 holding a and b, and W words each of the cells
+     * of a outside b (src) and of b outside a (dst) */
+    int npairs;
+    int32_t *pair_house, *pair_lo, *pair_hi;
+    word *pair_src, *pair_dst;
     /* work arrays, grown for the deepest closure asked (core_board_room) */
     int room;          /* closures up to this depth fit */
     word *boards;      /* (room + 1) x BW: frame d tests its hypotheses on board d + 1 */
@@ -66,7 +72,8 @@ typedef struct Board {
 
 /* A count of models (board_search.h), one entry a grid: cap (< 0: none), budget (work
  * units a grid, < 0: none), limit_ns (each grid's opt-in time limit, 0: none),
- * lookahead (the depth of the closure at each node, 0: propagation alone), resume (go
+ * lookahead (the depth of the closure at each node, 0: propagation alone),
+ * intersections (1: each node also at the fixpoint of intersections.h's rule), resume (go
  * on from the last model of the one grid of the previous count), exclude (NULL, or per
  * grid a candidate removed before the search, c * 64 + v for "value v + 1 of cell c",
  * -1 for none: the solutions counted are those without it).  Answers: models,
@@ -77,7 +84,7 @@ typedef struct Board {
 typedef struct CountRun {
     const int8_t *grids;
     int64_t count, cap, budget, limit_ns;
-    int lookahead, resume;
+    int lookahead, intersections, resume;
     const int32_t *exclude;
     int64_t *models;
     int8_t *status;
@@ -88,13 +95,14 @@ typedef struct CountRun {
 
 /* Minimal puzzles by removal (board_search.h): grids (cells int8 each, a unique
  * puzzle or a full grid), orders (cells int32 each, a permutation of the cells) and a
- * budget per uniqueness test (< 0: none), the lookahead of its search (CountRun's); out, the puzzles; tests, the counts made; over,
+ * budget per uniqueness test (< 0: none), the lookahead and intersections of its search
+ * (CountRun's); out, the puzzles; tests, the counts made; over,
  * those the budget stopped (their given kept). */
 typedef struct MinimalRun {
     const int8_t *grids;
     const int32_t *orders;
     int64_t count, budget;
-    int lookahead;
+    int lookahead, intersections;
     int8_t *out;
     int64_t *tests, *over;
 } MinimalRun;

@@ -1117,6 +1117,7 @@ static int depths(Board *G, const DepthRun *run, Poll *poll) {
     return STATUS_OPEN;
 }
 
+#include "intersections.h"
 #include "board_search.h"
 
 const BoardOps CAT(board_ops, VARIANT) = {

@@ -156,7 +156,8 @@ INLINE int search_k(Board *G, int kind, const CountRun *run, int resume, uint64_
             G->work++;
             word *next = b + BW;
             memcpy(next, b, sizeof(word) * BW);
-            if (test_k(G, next, c, v, 0, NN) == STATUS_OPEN) {
+            if (test_k(G, next, c, v, 0, NN) == STATUS_OPEN &&
+                (!run->intersections || settle_k(G, next, b, NN) == STATUS_OPEN)) {
                 top++;
                 continue;
             }
@@ -170,7 +171,10 @@ INLINE int search_k(Board *G, int kind, const CountRun *run, int resume, uint64_
         top--;
     right: {
         const int32_t d = G->sdec[top];
-        if (test_k(G, G->stack + (size_t)top * BW, d >> 6, d & 63, 1, NN) != STATUS_OPEN) {
+        word *b = G->stack + (size_t)top * BW, *before = b + BW; /* the child's place */
+        if (run->intersections) memcpy(before, b, sizeof(word) * BW);
+        if (test_k(G, b, d >> 6, d & 63, 1, NN) != STATUS_OPEN ||
+            (run->intersections && settle_k(G, b, before, NN) != STATUS_OPEN)) {
             G->conflicts++;
             goto backtrack;
         }
@@ -231,6 +235,8 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
                      test_kind(G, kind, G->stack, run->exclude[g] >> 6, run->exclude[g] & 63, 1) !=
                          STATUS_OPEN)
                 r = STATUS_EXHAUSTED; /* without that candidate: no model */
+            else if (run->intersections && settle_kind(G, kind, G->stack) != STATUS_OPEN)
+                r = STATUS_EXHAUSTED;
             else
                 r = search_kind(G, kind, run, 0, w0, deadline_ns, &found, first, run->out,
                                 run->room, poll);
@@ -259,15 +265,19 @@ static int count(Board *G, const CountRun *run, Poll *poll) {
 static int minimal(Board *G, const MinimalRun *run, Poll *poll) {
     const int kind = kind_of(G);
     if (stack_room(G, 2) < 0) return -1;
-    const CountRun one = {.cap = 1, .budget = run->budget, .lookahead = run->lookahead};
-    const CountRun two = {.cap = 2, .budget = run->budget, .lookahead = run->lookahead};
+    const CountRun one = {.cap = 1, .budget = run->budget, .lookahead = run->lookahead,
+                          .intersections = run->intersections};
+    const CountRun two = {.cap = 2, .budget = run->budget, .lookahead = run->lookahead,
+                          .intersections = run->intersections};
+    const int settle = run->intersections;
     for (int64_t g = 0; g < run->count; g++) {
         int8_t *puzzle = run->out + (size_t)g * G->cells;
         const int32_t *order = run->orders + (size_t)g * G->cells;
         memcpy(puzzle, run->grids + (size_t)g * G->cells, (size_t)G->cells);
         int64_t over = 0, tests = 1, found = 0;
         int r = STATUS_BAD;
-        if (start_board(G, kind, G->stack, puzzle) > 0)
+        if (start_board(G, kind, G->stack, puzzle) > 0 &&
+            (!settle || settle_kind(G, kind, G->stack) == STATUS_OPEN))
             r = search_kind(G, kind, &two, 0, G->work, -1, &found, NULL, NULL, 0, poll);
         if (r == STATUS_INTERRUPT || r < 0) return r;
         over += r == STATUS_BUDGET;
@@ -281,7 +291,8 @@ static int minimal(Board *G, const MinimalRun *run, Poll *poll) {
             r = STATUS_EXHAUSTED; /* no solution with c != given: c's given is not needed */
             tests++;
             if (start_board(G, kind, G->stack, puzzle) > 0 &&
-                test_kind(G, kind, G->stack, c, given - 1, 1) == STATUS_OPEN)
+                test_kind(G, kind, G->stack, c, given - 1, 1) == STATUS_OPEN &&
+                (!settle || settle_kind(G, kind, G->stack) == STATUS_OPEN))
                 r = search_kind(G, kind, &one, 0, G->work, -1, &found, NULL, NULL, 0, poll);
             if (r == STATUS_INTERRUPT || r < 0) return r;
             if (r == STATUS_BUDGET) over++;

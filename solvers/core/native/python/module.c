@@ -324,6 +324,11 @@ static void board_dealloc(BoardObject *self) {
     free(G->cellmask);
     free(G->allhouses);
     free(G->cellhouses);
+    free(G->pair_house);
+    free(G->pair_lo);
+    free(G->pair_hi);
+    free(G->pair_src);
+    free(G->pair_dst);
     board_free_room(G);
     free(G->stack);
     free(G->sdec);
@@ -349,6 +354,50 @@ static int board_room(Board *G, int depth) {
         return -1;
     }
     G->room = (int)d;
+    return 0;
+}
+
+/* The pairs of full houses sharing two cells or more (board.h, intersections.h); -1
+ * with MemoryError set when there is no room. */
+static int board_pairs(Board *G) {
+    const int W = G->W, nh = G->nh;
+    int np = 0;
+    for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+        np = 0;
+        for (int a = 0; a < nh; a++)
+            for (int b = 0; b < nh; b++) {
+                const word *ha = G->hmask + (size_t)a * W, *hb = G->hmask + (size_t)b * W;
+                int both = 0, lo = W, hi = 0;
+                for (int y = 0; y < W; y++) {
+                    both += __builtin_popcountll(ha[y] & hb[y]);
+                    if (ha[y] | hb[y]) {
+                        if (y < lo) lo = y;
+                        hi = y + 1;
+                    }
+                }
+                if (a == b || both < 2 || both == G->n) continue;
+                if (pass) {
+                    G->pair_house[np] = a, G->pair_lo[np] = lo, G->pair_hi[np] = hi;
+                    for (int y = 0; y < W; y++) {
+                        G->pair_src[(size_t)np * W + y] = ha[y] & ~hb[y];
+                        G->pair_dst[(size_t)np * W + y] = hb[y] & ~ha[y];
+                    }
+                }
+                np++;
+            }
+        if (!pass) {
+            G->pair_house = calloc((size_t)np + 1, sizeof(int32_t));
+            G->pair_lo = calloc((size_t)np + 1, sizeof(int32_t));
+            G->pair_hi = calloc((size_t)np + 1, sizeof(int32_t));
+            G->pair_src = calloc((size_t)np * W + 1, sizeof(word));
+            G->pair_dst = calloc((size_t)np * W + 1, sizeof(word));
+            if (!G->pair_house || !G->pair_lo || !G->pair_hi || !G->pair_src || !G->pair_dst) {
+                PyErr_NoMemory();
+                return -1;
+            }
+        }
+    }
+    G->npairs = np;
     return 0;
 }
 
@@ -454,7 +503,7 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kwds) {
             if (p >= 0) G->peers[(size_t)c * W + (p >> 6)] |= (word)1 << (p & 63);
         }
     RELEASE(&hv, &pv);
-    if (board_room(G, 1) < 0) return -1;
+    if (board_pairs(G) < 0 || board_room(G, 1) < 0) return -1;
     self->ready = 1;
     return 0;
 }
@@ -655,7 +704,7 @@ static int check_bound(long long value, long long least, const char *name) {
     return 0;
 }
 
-/* count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[,
+/* count(grids, cap, budget, limit_ns, lookahead, intersections, resume, models, status[, decisions[,
  * conflicts[, work[, ns[, solutions[, out[, exclude]]]]]]]): the models of each grid up to cap (board.h: CountRun);
  * each optional array None or an array of its shape; resume only after a count of one
  * grid that stopped at its cap. */
@@ -663,15 +712,17 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
     PyObject *go, *mo, *so, *dO = Py_None, *co = Py_None, *wo = Py_None, *no = Py_None,
              *solo = Py_None, *outo = Py_None, *xo = Py_None, *logo = Py_None, *ato = Py_None;
     long long cap, budget, limit_ns;
-    int lookahead, resume;
-    if (!PyArg_ParseTuple(args, "OLLLipOO|OOOOOOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
-                          &resume, &mo, &so, &dO, &co, &wo, &no, &solo, &outo, &xo, &logo, &ato))
+    int lookahead, intersections, resume;
+    if (!PyArg_ParseTuple(args, "OLLLippOO|OOOOOOOOO", &go, &cap, &budget, &limit_ns, &lookahead,
+                          &intersections, &resume, &mo, &so, &dO, &co, &wo, &no, &solo, &outo,
+                          &xo, &logo, &ato))
         return NULL;
-    if (logo != Py_None && (lookahead != 0 || resume || xo != Py_None)) {
+    if (logo != Py_None && (lookahead != 0 || intersections || resume || xo != Py_None)) {
         /* an excluded candidate is no clause of the formula: lemmas resting on it would
-         * not follow from it */
-        PyErr_SetString(PyExc_ValueError,
-                        "a search's proof log takes lookahead 0, no resume and no exclude");
+         * not follow from it; an intersection's removal is no unit step: lemmas resting
+         * on it would not be RUP */
+        PyErr_SetString(PyExc_ValueError, "a search's proof log takes lookahead 0, no "
+                                          "intersections, no resume and no exclude");
         return NULL;
     }
     if (board_made(self) < 0 || check_limit_ns(limit_ns) < 0 || check_depth(lookahead) < 0 ||
@@ -709,7 +760,7 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
         goto out;
     }
     if (board_enter_room(self, lookahead) < 0) goto out;
-    const CountRun run = {gv.buf, count, cap, budget, limit_ns, lookahead, resume,
+    const CountRun run = {gv.buf, count, cap, budget, limit_ns, lookahead, intersections, resume,
                           xv.obj ? xv.buf : NULL,
                           mv.buf, sv.buf, dv.obj ? dv.buf : NULL, cv.obj ? cv.buf : NULL,
                           wv.obj ? wv.buf : NULL,
@@ -733,13 +784,14 @@ out:
     return result;
 }
 
-/* minimal(grids, orders, budget, lookahead, out, tests, over): each grid's cells emptied in its
+/* minimal(grids, orders, budget, lookahead, intersections, out, tests, over): each grid's cells emptied in its
  * order (a permutation of the cells) while its puzzle keeps one solution (MinimalRun). */
 static PyObject *board_minimal(BoardObject *self, PyObject *args) {
     PyObject *go, *oo, *outo, *to, *ovo;
     long long budget;
-    int lookahead;
-    if (!PyArg_ParseTuple(args, "OOLiOOO", &go, &oo, &budget, &lookahead, &outo, &to, &ovo))
+    int lookahead, intersections;
+    if (!PyArg_ParseTuple(args, "OOLipOOO", &go, &oo, &budget, &lookahead, &intersections, &outo,
+                          &to, &ovo))
         return NULL;
     if (board_made(self) < 0 || check_bound(budget, 0, "budget") < 0 || check_depth(lookahead) < 0)
         return NULL;
@@ -774,7 +826,8 @@ static PyObject *board_minimal(BoardObject *self, PyObject *args) {
     }
     free(seen);
     if (board_enter_room(self, lookahead) < 0) goto out;
-    const MinimalRun run = {gv.buf, orders, count, budget, lookahead, outv.buf, tv.buf, overv.buf};
+    const MinimalRun run = {gv.buf,    orders,   count,  budget,   lookahead,
+                            intersections, outv.buf, tv.buf, overv.buf};
     Poll poll;
     core_release(&poll);
     int r = ops->minimal(G, &run, &poll);
@@ -801,10 +854,10 @@ static PyMethodDef board_methods[] = {
      "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[, "
      "limit_ns[, open, conflicts[, log, log_at]]])"},
     {"count", (PyCFunction)board_count, METH_VARARGS,
-     "count(grids, cap, budget, limit_ns, lookahead, resume, models, status[, decisions[, "
+     "count(grids, cap, budget, limit_ns, lookahead, intersections, resume, models, status[, decisions[, "
      "conflicts[, work[, ns[, solutions[, out[, exclude[, log, log_at]]]]]]]])"},
     {"minimal", (PyCFunction)board_minimal, METH_VARARGS,
-     "minimal(grids, orders, budget, lookahead, out, tests, over)"},
+     "minimal(grids, orders, budget, lookahead, intersections, out, tests, over)"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
     {NULL},
 };
