@@ -10,6 +10,10 @@
  * removal propagates too, and the stack holds one board a level, no undo log).  The
  * order depends on the board alone, so the decisions are the same on every machine.
  *
+ * Intersections.  With `intersections`, each node is also at the fixpoint of
+ * intersections.h's rule (settle_k), a board compared with the one before its test
+ * so that only the values that changed are looked at.
+ *
  * Lookahead.  With `lookahead` = d > 0, each node is first closed under the failed-
  * literal rule of depth d (the closures of board_impl.h, on G->boards), which prunes
  * more and costs a closure a node.
