@@ -10,8 +10,8 @@
  * is not clause unit propagation: a proof log (whose lemmas must be RUP) and the
  * closures that rate grids never use it.
  *
- * The geometry's pairs (G->pairs: a, and the words of a outside b and of b outside a)
- * serve every board.  The standard 9x9 board reads a value's board as three bands and
+ * The geometry's pairs (G->pair_house: a; pair_lo, pair_hi: the words holding a and b;
+ * pair_src, pair_dst: the cells of a outside b and of b outside a) serve every board.  The standard 9x9 board reads a value's board as three bands and
  * three stacks instead: in a band, the value takes one triad (the three cells of a row
  * in a box) in each of its rows and boxes, and a triad in no such choice of three is
  * removed.  On a 3 x 3 matrix of triads that is exactly what the pair rule's

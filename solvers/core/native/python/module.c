@@ -366,6 +366,7 @@ static int board_pairs(Board *G) {
         np = 0;
         for (int a = 0; a < nh; a++)
             for (int b = 0; b < nh; b++) {
+                if (a == b) continue;
                 const word *ha = G->hmask + (size_t)a * W, *hb = G->hmask + (size_t)b * W;
                 int both = 0, lo = W, hi = 0;
                 for (int y = 0; y < W; y++) {
@@ -375,7 +376,7 @@ static int board_pairs(Board *G) {
                         hi = y + 1;
                     }
                 }
-                if (a == b || both < 2 || both == G->n) continue;
+                if (both < 2 || both == G->n) continue; /* both == n: the same cells */
                 if (pass) {
                     G->pair_house[np] = a, G->pair_lo[np] = lo, G->pair_hi[np] = hi;
                     for (int y = 0; y < W; y++) {
@@ -704,8 +705,9 @@ static int check_bound(long long value, long long least, const char *name) {
     return 0;
 }
 
-/* count(grids, cap, budget, limit_ns, lookahead, intersections, resume, models, status[, decisions[,
- * conflicts[, work[, ns[, solutions[, out[, exclude]]]]]]]): the models of each grid up to cap (board.h: CountRun);
+/* count(grids, cap, budget, limit_ns, lookahead, intersections, resume, models, status[,
+ * decisions[, conflicts[, work[, ns[, solutions[, out[, exclude]]]]]]]): the models of each
+ * grid up to cap (board.h: CountRun);
  * each optional array None or an array of its shape; resume only after a count of one
  * grid that stopped at its cap. */
 static PyObject *board_count(BoardObject *self, PyObject *args) {
@@ -760,7 +762,8 @@ static PyObject *board_count(BoardObject *self, PyObject *args) {
         goto out;
     }
     if (board_enter_room(self, lookahead) < 0) goto out;
-    const CountRun run = {gv.buf, count, cap, budget, limit_ns, lookahead, intersections, resume,
+    const CountRun run = {gv.buf, count, cap, budget, limit_ns, lookahead, intersections,
+                          resume,
                           xv.obj ? xv.buf : NULL,
                           mv.buf, sv.buf, dv.obj ? dv.buf : NULL, cv.obj ? cv.buf : NULL,
                           wv.obj ? wv.buf : NULL,
@@ -784,8 +787,9 @@ out:
     return result;
 }
 
-/* minimal(grids, orders, budget, lookahead, intersections, out, tests, over): each grid's cells emptied in its
- * order (a permutation of the cells) while its puzzle keeps one solution (MinimalRun). */
+/* minimal(grids, orders, budget, lookahead, intersections, out, tests, over): each grid's
+ * cells emptied in its order (a permutation of the cells) while its puzzle keeps one
+ * solution (MinimalRun). */
 static PyObject *board_minimal(BoardObject *self, PyObject *args) {
     PyObject *go, *oo, *outo, *to, *ovo;
     long long budget;
@@ -826,7 +830,7 @@ static PyObject *board_minimal(BoardObject *self, PyObject *args) {
     }
     free(seen);
     if (board_enter_room(self, lookahead) < 0) goto out;
-    const MinimalRun run = {gv.buf,    orders,   count,  budget,   lookahead,
+    const MinimalRun run = {gv.buf,        orders,   count,  budget,   lookahead,
                             intersections, outv.buf, tv.buf, overv.buf};
     Poll poll;
     core_release(&poll);
@@ -854,8 +858,8 @@ static PyMethodDef board_methods[] = {
      "depths(grids, max_depth, positive_only, budget, status, depth, solutions, work, ns[, "
      "limit_ns[, open, conflicts[, log, log_at]]])"},
     {"count", (PyCFunction)board_count, METH_VARARGS,
-     "count(grids, cap, budget, limit_ns, lookahead, intersections, resume, models, status[, decisions[, "
-     "conflicts[, work[, ns[, solutions[, out[, exclude[, log, log_at]]]]]]]])"},
+     "count(grids, cap, budget, limit_ns, lookahead, intersections, resume, models, status[, "
+     "decisions[, conflicts[, work[, ns[, solutions[, out[, exclude[, log, log_at]]]]]]]])"},
     {"minimal", (PyCFunction)board_minimal, METH_VARARGS,
      "minimal(grids, orders, budget, lookahead, intersections, out, tests, over)"},
     {"counters", (PyCFunction)board_counters, METH_NOARGS, "(work, hypotheses)"},
